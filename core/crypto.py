@@ -1,0 +1,173 @@
+"""Keys and primitives: Argon2id → master key, HKDF-SHA256 → separate encryption and signing keys,
+AES-256-GCM with random 96-bit nonces, HMAC-SHA256 signatures.
+
+The vault header (``vault.json``) holds the Argon2id parameters, the salt, and a key check: an HMAC
+under a third HKDF key. Unlocking recomputes the check, so a wrong passphrase is refused before
+anything is read or written. The check key is separate from the signing key, so the check value
+reveals nothing that could forge a record.
+"""
+
+from __future__ import annotations
+
+import base64
+import hmac
+import json
+import os
+from dataclasses import dataclass, field
+from hashlib import sha256
+from pathlib import Path
+
+from core.errors import HomeError, RecordError, WrongPassphrase
+from core.fsutil import atomic_write_text
+
+HEADER_FORMAT = "reverie.vault-header"
+HEADER_VERSION = 1
+_CHECK_MESSAGE = b"reverie key check v1"
+_INFO_ENCRYPT = b"reverie/v1/encrypt"
+_INFO_SIGN = b"reverie/v1/sign"
+_INFO_CHECK = b"reverie/v1/check"
+
+
+def b64e(data: bytes) -> str:
+    return base64.b64encode(data).decode("ascii")
+
+
+def b64d(text: str, what: str) -> bytes:
+    try:
+        return base64.b64decode(text.encode("ascii"), validate=True)
+    except (ValueError, UnicodeEncodeError) as exc:
+        raise RecordError(f"{what}: not valid base64") from exc
+
+
+@dataclass(frozen=True)
+class KdfParams:
+    """Argon2id cost. The default follows RFC 9106's second recommendation (t=3, 64 MiB, p=4)."""
+
+    iterations: int = 3
+    lanes: int = 4
+    memory_cost_kib: int = 64 * 1024
+
+    @classmethod
+    def for_tests(cls) -> KdfParams:
+        """Cheap parameters for test vaults only; they are stored in the header like any other."""
+        return cls(iterations=1, lanes=1, memory_cost_kib=64)
+
+    def to_dict(self) -> dict[str, int | str]:
+        return {
+            "algorithm": "argon2id",
+            "iterations": self.iterations,
+            "lanes": self.lanes,
+            "memory_cost_kib": self.memory_cost_kib,
+        }
+
+
+@dataclass(frozen=True)
+class VaultKeys:
+    """The derived keys of an unlocked vault. Never printed: ``repr`` hides them."""
+
+    encryption_key: bytes = field(repr=False)
+    signing_key: bytes = field(repr=False)
+
+    def encrypt(self, plaintext: bytes, associated_data: bytes) -> tuple[bytes, bytes]:
+        from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+
+        nonce = os.urandom(12)
+        return nonce, AESGCM(self.encryption_key).encrypt(nonce, plaintext, associated_data)
+
+    def decrypt(self, nonce: bytes, ciphertext: bytes, associated_data: bytes, what: str) -> bytes:
+        from cryptography.exceptions import InvalidTag
+        from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+
+        try:
+            return AESGCM(self.encryption_key).decrypt(nonce, ciphertext, associated_data)
+        except (InvalidTag, ValueError) as exc:
+            raise RecordError(f"{what}: ciphertext does not authenticate (modified or moved)") from exc
+
+    def sign(self, message: bytes) -> str:
+        return hmac.new(self.signing_key, message, sha256).hexdigest()
+
+    def signature_ok(self, message: bytes, signature: object) -> bool:
+        return isinstance(signature, str) and hmac.compare_digest(self.sign(message), signature)
+
+
+def _master_key(passphrase: str, salt: bytes, params: KdfParams) -> bytes:
+    from cryptography.hazmat.primitives.kdf.argon2 import Argon2id
+
+    return Argon2id(
+        salt=salt,
+        length=32,
+        iterations=params.iterations,
+        lanes=params.lanes,
+        memory_cost=params.memory_cost_kib,
+    ).derive(passphrase.encode("utf-8"))
+
+
+def _expand(master: bytes, info: bytes) -> bytes:
+    from cryptography.hazmat.primitives import hashes
+    from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+
+    return HKDF(algorithm=hashes.SHA256(), length=32, salt=None, info=info).derive(master)
+
+
+def _derive(passphrase: str, salt: bytes, params: KdfParams) -> tuple[VaultKeys, str]:
+    master = _master_key(passphrase, salt, params)
+    keys = VaultKeys(encryption_key=_expand(master, _INFO_ENCRYPT), signing_key=_expand(master, _INFO_SIGN))
+    check = hmac.new(_expand(master, _INFO_CHECK), _CHECK_MESSAGE, sha256).hexdigest()
+    return keys, check
+
+
+def create_header(path: Path, passphrase: str, params: KdfParams | None = None) -> VaultKeys:
+    """Write a new vault header at ``path`` (refusing to replace one) and return the keys."""
+    if not passphrase:
+        raise WrongPassphrase("the passphrase must not be empty")
+    params = params or KdfParams()
+    salt = os.urandom(16)
+    keys, check = _derive(passphrase, salt, params)
+    header = {
+        "format": HEADER_FORMAT,
+        "version": HEADER_VERSION,
+        "kdf": {**params.to_dict(), "salt": b64e(salt)},
+        "key_derivation": "HKDF-SHA256 (info reverie/v1/encrypt, reverie/v1/sign, reverie/v1/check)",
+        "cipher": "AES-256-GCM",
+        "signature": "HMAC-SHA256",
+        "key_check": check,
+    }
+    try:
+        atomic_write_text(path, json.dumps(header, indent=2) + "\n", exclusive=True)
+    except FileExistsError as exc:
+        raise HomeError(f"{path}: a vault already exists here") from exc
+    return keys
+
+
+def read_header(path: Path) -> tuple[KdfParams, bytes, str]:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError as exc:
+        raise HomeError(f"{path}: no vault here; run `reverie init` first") from exc
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise HomeError(f"{path}: vault header unreadable: {exc}") from exc
+    if not isinstance(data, dict) or data.get("format") != HEADER_FORMAT:
+        raise HomeError(f"{path}: not a Reverie vault header (field 'format')")
+    if data.get("version") != HEADER_VERSION:
+        raise HomeError(f"{path}: unsupported vault header version {data.get('version')!r}")
+    kdf = data.get("kdf")
+    try:
+        if not isinstance(kdf, dict) or kdf.get("algorithm") != "argon2id":
+            raise KeyError("algorithm")
+        params = KdfParams(
+            iterations=int(kdf["iterations"]), lanes=int(kdf["lanes"]), memory_cost_kib=int(kdf["memory_cost_kib"])
+        )
+        salt = b64d(str(kdf["salt"]), f"{path}: kdf.salt")
+        check = str(data["key_check"])
+    except (KeyError, TypeError, ValueError) as exc:
+        raise HomeError(f"{path}: vault header field {exc} missing or malformed") from exc
+    return params, salt, check
+
+
+def unlock(path: Path, passphrase: str) -> VaultKeys:
+    """Keys for the vault whose header is at ``path``; ``WrongPassphrase`` if the check fails."""
+    params, salt, expected = read_header(path)
+    keys, check = _derive(passphrase, salt, params)
+    if not hmac.compare_digest(check, expected):
+        raise WrongPassphrase(f"{path}: wrong passphrase for this vault; nothing was changed")
+    return keys

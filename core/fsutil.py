@@ -1,0 +1,92 @@
+"""Private, atomic file writes and an inter-process lock.
+
+Every file Reverie writes in the data home goes through :func:`atomic_write_bytes`: a temporary
+file in the same folder, fsync, rename, fsync of the folder. A crash leaves either the old file
+or the new one, never half of either.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import os
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+PRIVATE_DIR_MODE = 0o700
+PRIVATE_FILE_MODE = 0o600
+
+
+def ensure_private_dir(path: Path) -> Path:
+    """Create ``path`` (and parents) as 0700 and tighten it if it already exists looser."""
+    path.mkdir(parents=True, exist_ok=True, mode=PRIVATE_DIR_MODE)
+    if path.stat().st_mode & 0o777 != PRIVATE_DIR_MODE:
+        os.chmod(path, PRIVATE_DIR_MODE)
+    return path
+
+
+def fsync_dir(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def atomic_write_bytes(path: Path, data: bytes, *, exclusive: bool = False) -> None:
+    """Write ``data`` to ``path`` atomically with mode 0600.
+
+    With ``exclusive`` the rename refuses to replace an existing file (``FileExistsError``), so
+    two writers cannot both believe they created the same record.
+    """
+    ensure_private_dir(path.parent)
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    tmp = Path(tmp_name)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(tmp, PRIVATE_FILE_MODE)
+        if exclusive:
+            os.link(tmp, path)  # fails with FileExistsError if path exists
+            tmp.unlink()
+        else:
+            os.replace(tmp, path)
+        fsync_dir(path.parent)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            tmp.unlink()
+        raise
+
+
+def atomic_write_text(path: Path, text: str, *, exclusive: bool = False) -> None:
+    atomic_write_bytes(path, text.encode("utf-8"), exclusive=exclusive)
+
+
+def append_line_durably(path: Path, line: str) -> None:
+    """Append one line (newline added) and fsync; the file is created 0600 if absent."""
+    ensure_private_dir(path.parent)
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, PRIVATE_FILE_MODE)
+    try:
+        os.write(fd, (line.rstrip("\n") + "\n").encode("utf-8"))
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+@contextlib.contextmanager
+def file_lock(path: Path) -> Iterator[None]:
+    """Hold an exclusive advisory lock on ``path`` (created 0600) for the duration of the block.
+
+    POSIX ``flock``: serialises writers across processes (the TUI, ``reverie watch``, the CLI).
+    """
+    ensure_private_dir(path.parent)
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, PRIVATE_FILE_MODE)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        os.close(fd)

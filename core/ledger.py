@@ -1,0 +1,228 @@
+"""The ledger: an append-only, hash-chained, signed log of everything that must not change silently.
+
+Each line of ``ledger.jsonl`` is one entry::
+
+    {"seq": 3, "ts": "...", "kind": "finalize", "record_id": "...", "record_sha256": "...",
+     "data": {...}, "prev": "<hash of entry 2>", "hash": "<sha256 of this entry>", "sig": "<hmac>"}
+
+``hash`` covers every other field; ``sig`` is HMAC-SHA256 of ``hash`` under the vault's signing key,
+so an entry cannot be forged or edited without the passphrase. ``ledger.head.json`` holds the signed
+last (seq, hash): cutting entries off the end shows. A whole-home rollback to an older copy is caught
+only against a checkpoint the person kept elsewhere (``reverie verify --checkpoint`` / ``--against``).
+
+Kinds in use: ``finalize`` and ``import`` (vault memories), ``archive`` and ``restore`` (curation),
+``seal_day`` and ``reseal_day`` (conversation day logs).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from core.canonical import canonical_json, sha256_hex
+from core.crypto import VaultKeys
+from core.errors import RecordError
+from core.fsutil import append_line_durably, atomic_write_text, file_lock
+from core.integrity import Problem
+from core.paths import HomePaths
+
+GENESIS = "0" * 64
+
+
+def utc_now_iso() -> str:
+    return datetime.now(UTC).isoformat(timespec="microseconds")
+
+
+@dataclass(frozen=True)
+class LedgerEntry:
+    seq: int
+    ts: str
+    kind: str
+    record_id: str
+    record_sha256: str
+    data: dict[str, Any]
+    prev: str
+    hash: str
+    sig: str
+
+    def body(self) -> dict[str, Any]:
+        return {
+            "seq": self.seq,
+            "ts": self.ts,
+            "kind": self.kind,
+            "record_id": self.record_id,
+            "record_sha256": self.record_sha256,
+            "data": self.data,
+            "prev": self.prev,
+        }
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**self.body(), "hash": self.hash, "sig": self.sig}
+
+
+@dataclass(frozen=True)
+class Checkpoint:
+    seq: int
+    hash: str
+
+    def __str__(self) -> str:
+        return f"{self.seq}:{self.hash}"
+
+    @classmethod
+    def parse(cls, text: str) -> Checkpoint:
+        seq, _, digest = text.strip().partition(":")
+        if not seq.isdigit() or len(digest) != 64 or any(c not in "0123456789abcdef" for c in digest):
+            raise RecordError(f"checkpoint {text!r}: expected SEQ:SHA256 as printed by `reverie verify --checkpoint`")
+        return cls(int(seq), digest)
+
+
+@dataclass
+class LedgerReading:
+    """The ledger as read from disk: the entries that parse, and every problem found on the way."""
+
+    entries: list[LedgerEntry] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+
+    def latest_by_record(self) -> dict[str, LedgerEntry]:
+        latest: dict[str, LedgerEntry] = {}
+        for entry in self.entries:
+            latest[entry.record_id] = entry
+        return latest
+
+    def head(self) -> Checkpoint:
+        if not self.entries:
+            return Checkpoint(0, GENESIS)
+        last = self.entries[-1]
+        return Checkpoint(last.seq, last.hash)
+
+
+def _entry_from_json(obj: Any) -> LedgerEntry:
+    if not isinstance(obj, dict):
+        raise ValueError("not an object")
+    data = obj.get("data", {})
+    if not isinstance(data, dict):
+        raise ValueError("field 'data' is not an object")
+    fields = {}
+    for name, kind in (("seq", int), ("ts", str), ("kind", str), ("record_id", str), ("record_sha256", str),
+                       ("prev", str), ("hash", str), ("sig", str)):
+        value = obj.get(name)
+        if not isinstance(value, kind) or isinstance(value, bool):
+            raise ValueError(f"field {name!r} missing or of the wrong type")
+        fields[name] = value
+    return LedgerEntry(data=data, **fields)
+
+
+class Ledger:
+    def __init__(self, paths: HomePaths, keys: VaultKeys) -> None:
+        self.paths = paths
+        self.keys = keys
+
+    def _sign_head(self, checkpoint: Checkpoint) -> None:
+        head = {"seq": checkpoint.seq, "hash": checkpoint.hash}
+        head["sig"] = self.keys.sign(canonical_json(head))
+        atomic_write_text(self.paths.ledger_head, json.dumps(head) + "\n")
+
+    def append(self, kind: str, record_id: str, record_sha256: str, data: dict[str, Any] | None = None) -> LedgerEntry:
+        """Append one signed entry after the current last one; serialised across processes."""
+        with file_lock(self.paths.lock("ledger")):
+            reading = self.read()
+            broken = [p for p in reading.problems if p.kind != "incomplete"]
+            if broken:
+                raise RecordError(f"{self.paths.ledger}: refusing to append to a damaged ledger ({broken[0]})")
+            last = reading.entries[-1] if reading.entries else None
+            body = {
+                "seq": (last.seq + 1) if last else 1,
+                "ts": utc_now_iso(),
+                "kind": kind,
+                "record_id": record_id,
+                "record_sha256": record_sha256,
+                "data": data or {},
+                "prev": last.hash if last else GENESIS,
+            }
+            digest = sha256_hex(canonical_json(body))
+            entry = LedgerEntry(hash=digest, sig=self.keys.sign(digest.encode("ascii")), **body)
+            append_line_durably(self.paths.ledger, json.dumps(entry.to_dict(), ensure_ascii=False, sort_keys=True))
+            self._sign_head(Checkpoint(entry.seq, entry.hash))
+            return entry
+
+    def read(self) -> LedgerReading:
+        """Parse and check the whole chain; never raises for damage, reports it as problems."""
+        reading = LedgerReading()
+        try:
+            raw = self.paths.ledger.read_bytes()
+        except FileNotFoundError:
+            raw = b""
+        lines = raw.split(b"\n")
+        if lines and lines[-1] == b"":
+            lines.pop()
+        elif lines:
+            # A last line without its newline: a crash mid-append. It is not trusted; the entry before
+            # it is checked against the signed head like any other end of the ledger.
+            reading.problems.append(Problem("incomplete", f"ledger line {len(lines)}", "unterminated last line"))
+            lines.pop()
+        prev_hash, prev_seq = GENESIS, 0
+        for number, line in enumerate(lines, start=1):
+            subject = f"ledger line {number}"
+            try:
+                entry = _entry_from_json(json.loads(line))
+            except (ValueError, UnicodeDecodeError) as exc:
+                reading.problems.append(Problem("unreadable", subject, f"not a ledger entry: {exc}"))
+                continue
+            if sha256_hex(canonical_json(entry.body())) != entry.hash:
+                reading.problems.append(Problem("modified", subject, f"entry for {entry.record_id} does not match its hash"))
+            elif not self.keys.signature_ok(entry.hash.encode("ascii"), entry.sig):
+                reading.problems.append(Problem("forged", subject, f"entry for {entry.record_id} is not signed by this vault"))
+            if entry.prev != prev_hash or entry.seq != prev_seq + 1:
+                if entry.seq <= prev_seq:
+                    kind, why = "reordered", f"seq {entry.seq} follows seq {prev_seq}"
+                elif entry.seq > prev_seq + 1:
+                    kind, why = "removed", f"seq {prev_seq + 1}..{entry.seq - 1} missing before this entry"
+                else:
+                    kind, why = "inserted", f"entry seq {entry.seq} does not link to the entry before it"
+                reading.problems.append(Problem(kind, subject, why))
+            reading.entries.append(entry)
+            prev_hash, prev_seq = entry.hash, entry.seq
+        reading.problems.extend(self._check_head(reading))
+        return reading
+
+    def _check_head(self, reading: LedgerReading) -> Iterable[Problem]:
+        path = self.paths.ledger_head
+        if not path.exists():
+            if reading.entries:
+                yield Problem("removed", "ledger.head.json", "the signed head is missing")
+            return
+        try:
+            head = json.loads(path.read_text(encoding="utf-8"))
+            seq, digest, sig = int(head["seq"]), str(head["hash"]), head["sig"]
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            yield Problem("unreadable", "ledger.head.json", f"signed head unreadable: {exc}")
+            return
+        if not self.keys.signature_ok(canonical_json({"seq": seq, "hash": digest}), sig):
+            yield Problem("forged", "ledger.head.json", "the head is not signed by this vault")
+            return
+        actual = reading.head()
+        if (seq, digest) == (actual.seq, actual.hash):
+            return
+        if seq > actual.seq:
+            yield Problem("removed", "ledger", f"the signed head is seq {seq} but the ledger ends at seq {actual.seq}")
+        elif any(e.seq == seq and e.hash == digest for e in reading.entries):
+            # Entries after the signed head: appended by something that could not sign the head.
+            yield Problem("inserted", "ledger", f"entries after the signed head (seq {seq})")
+        else:
+            yield Problem("modified", "ledger", f"the signed head (seq {seq}) does not match the ledger")
+
+    def check_against(self, checkpoint: Checkpoint, reading: LedgerReading | None = None) -> list[Problem]:
+        """Problems if the ledger is older than, or diverged from, a checkpoint kept elsewhere."""
+        reading = reading or self.read()
+        for entry in reading.entries:
+            if entry.seq == checkpoint.seq:
+                if entry.hash == checkpoint.hash:
+                    return []
+                return [Problem("rolled_back", "ledger", f"entry seq {checkpoint.seq} differs from the checkpoint")]
+        if checkpoint.seq == 0 and checkpoint.hash == GENESIS:
+            return []
+        return [Problem("rolled_back", "ledger",
+                        f"the ledger ends at seq {reading.head().seq}, older than the checkpoint seq {checkpoint.seq}")]

@@ -1,0 +1,99 @@
+"""A conversation turn: the one record of the lossless log (one JSON line in a UTC day file).
+
+The seven fields of the seed (``ts``, ``actor``, ``role``, ``type``, ``text``, ``model``, ``session``)
+plus ``source`` (where it was imported from) and a stable ``id`` (so re-importing adds nothing).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+ROLES = ("user", "assistant", "system")
+TYPES = ("text", "action", "meta")
+
+
+class TurnError(ValueError):
+    """A line that is not a valid turn; the message names the field."""
+
+
+def format_ts(moment: datetime) -> str:
+    """ISO-8601 UTC with microseconds and a ``Z``: sorts as text in time order."""
+    if moment.tzinfo is None:
+        raise TurnError("ts: a naive datetime has no timezone")
+    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def parse_ts(text: str) -> datetime:
+    try:
+        moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except (ValueError, AttributeError) as exc:
+        raise TurnError(f"ts: not an ISO-8601 time: {text!r}") from exc
+    if moment.tzinfo is None:
+        raise TurnError(f"ts: no timezone in {text!r}")
+    return moment.astimezone(UTC)
+
+
+@dataclass(frozen=True)
+class Turn:
+    id: str
+    ts: str
+    actor: str
+    role: str
+    type: str
+    text: str
+    model: str | None
+    session: str
+    source: str
+
+    @property
+    def moment(self) -> datetime:
+        return parse_ts(self.ts)
+
+    @property
+    def day(self) -> str:
+        return self.ts[:10]
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self), ensure_ascii=False, sort_keys=True)
+
+    @classmethod
+    def from_dict(cls, obj: Any) -> Turn:
+        if not isinstance(obj, dict):
+            raise TurnError("not a JSON object")
+        values: dict[str, Any] = {}
+        for name in ("id", "ts", "actor", "role", "type", "text", "session", "source"):
+            value = obj.get(name)
+            if not isinstance(value, str):
+                raise TurnError(f"{name}: missing or not a string")
+            values[name] = value
+        model = obj.get("model")
+        if model is not None and not isinstance(model, str):
+            raise TurnError("model: not a string")
+        if values["role"] not in ROLES:
+            raise TurnError(f"role: must be one of {', '.join(ROLES)}, got {values['role']!r}")
+        if values["type"] not in TYPES:
+            raise TurnError(f"type: must be one of {', '.join(TYPES)}, got {values['type']!r}")
+        if not values["id"]:
+            raise TurnError("id: empty")
+        values["ts"] = format_ts(parse_ts(values["ts"]))
+        unknown = set(obj) - {*values, "model"}
+        if unknown:
+            raise TurnError(f"unknown field {sorted(unknown)[0]!r}")
+        return cls(model=model, **values)
+
+    @classmethod
+    def from_json(cls, line: str) -> Turn:
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise TurnError(f"not JSON: {exc.msg} at column {exc.colno}") from exc
+        return cls.from_dict(obj)
+
+
+def day_file(logs_root: Path, day: str) -> Path:
+    """``logs/YYYY/MM/YYYY-MM-DD.jsonl`` for a UTC day ``YYYY-MM-DD``."""
+    return logs_root / day[:4] / day[5:7] / f"{day}.jsonl"

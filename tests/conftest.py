@@ -1,0 +1,43 @@
+"""Tests never see the developer's own home, cache or passphrase: every test gets a fresh home."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from core.crypto import KdfParams, VaultKeys, create_header
+from core.paths import HomePaths
+
+SHARED_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+TEST_PASSPHRASE = "correct horse battery staple"
+
+
+@pytest.fixture(autouse=True)
+def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[HomePaths]:
+    """Point REVERIE_HOME and REVERIE_CACHE at temporary folders; clear any passphrase."""
+    home = tmp_path / "home"
+    monkeypatch.setenv("REVERIE_HOME", str(home))
+    monkeypatch.setenv("REVERIE_CACHE", str(tmp_path / "cache"))
+    monkeypatch.delenv("REVERIE_PASSPHRASE", raising=False)
+    monkeypatch.setenv("REVERIE_KDF", "test")  # cheap Argon2id for vaults created by the CLI in tests
+    yield HomePaths.at(home)
+
+
+@pytest.fixture
+def paths(isolated_home: HomePaths) -> HomePaths:
+    return isolated_home.ensure()
+
+
+@pytest.fixture
+def keys(paths: HomePaths) -> VaultKeys:
+    """An initialised vault header in the test home (cheap KDF), and its keys."""
+    return create_header(paths.vault_header, TEST_PASSPHRASE, KdfParams.for_tests())
+
+
+@pytest.fixture
+def shared_data() -> Path:
+    if not SHARED_DATA.is_dir():
+        pytest.skip(f"shared data not present at {SHARED_DATA} (only in the developers' workspace)")
+    return SHARED_DATA

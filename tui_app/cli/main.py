@@ -1,0 +1,59 @@
+"""``reverie``: the root command. With no subcommand it opens the TUI on the data home."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from core.errors import ReverieError
+from core.paths import HomePaths
+from tui_app.cli.state import CliState
+
+
+@click.group(invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--home", type=click.Path(file_okay=False), default=None,
+              help="Data home (default: $REVERIE_HOME, then the platform's user data dir).")
+@click.version_option(package_name="reverie")
+@click.pass_context
+def cli(ctx: click.Context, home: str | None) -> None:
+    """Reverie: a local-first memory workbench for the conversations you have with AI assistants."""
+    ctx.obj = CliState(paths=HomePaths.at(home))
+    if ctx.invoked_subcommand is None:
+        from tui_app.cli.app_cmds import open_app
+
+        open_app(ctx.obj)
+
+
+def _register() -> None:
+    """Attach every command module's commands to the root group (each module has ``register(cli)``)."""
+    from tui_app.cli import app_cmds, vault_cmds
+
+    for module in (app_cmds, vault_cmds):
+        module.register(cli)
+
+
+_register()
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Entry point: one-line errors on stderr, exit codes that mean something (0 ok, 1 verification
+    failed, 2 bad input or state, 3 not found, 130 interrupted)."""
+    try:
+        code = cli.main(args=argv, standalone_mode=False, prog_name="reverie")
+    except click.exceptions.Abort:
+        click.echo("Aborted.", err=True)
+        sys.exit(130)
+    except click.ClickException as exc:
+        exc.show()
+        sys.exit(exc.exit_code)
+    except ReverieError as exc:
+        click.echo(f"reverie: {exc}", err=True)
+        sys.exit(exc.exit_code)
+    except KeyboardInterrupt:
+        sys.exit(130)
+    sys.exit(code if isinstance(code, int) else 0)
+
+
+if __name__ == "__main__":
+    main()
