@@ -116,6 +116,11 @@ def _derive(passphrase: str, salt: bytes, params: KdfParams) -> tuple[VaultKeys,
     return keys, check
 
 
+def derive_keys(passphrase: str, salt: bytes, params: KdfParams) -> VaultKeys:
+    """Keys for a container with its own salt (a portable ``.dvmem`` file)."""
+    return _derive(passphrase, salt, params)[0]
+
+
 def create_header(path: Path, passphrase: str, params: KdfParams | None = None) -> VaultKeys:
     """Write a new vault header at ``path`` (refusing to replace one) and return the keys."""
     if not passphrase:

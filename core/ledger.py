@@ -17,23 +17,20 @@ Kinds in use: ``finalize`` and ``import`` (vault memories), ``archive`` and ``re
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from typing import Any
 
 from core.canonical import canonical_json, sha256_hex
+from core.clock import utc_now_iso
 from core.crypto import VaultKeys
 from core.errors import RecordError
-from core.fsutil import append_line_durably, atomic_write_text, file_lock
+from core.fsutil import append_line_durably, atomic_write_bytes, atomic_write_text, file_lock
 from core.integrity import Problem
 from core.paths import HomePaths
 
 GENESIS = "0" * 64
-
-
-def utc_now_iso() -> str:
-    return datetime.now(UTC).isoformat(timespec="microseconds")
 
 
 @dataclass(frozen=True)
@@ -106,8 +103,16 @@ def _entry_from_json(obj: Any) -> LedgerEntry:
     if not isinstance(data, dict):
         raise ValueError("field 'data' is not an object")
     fields = {}
-    for name, kind in (("seq", int), ("ts", str), ("kind", str), ("record_id", str), ("record_sha256", str),
-                       ("prev", str), ("hash", str), ("sig", str)):
+    for name, kind in (
+        ("seq", int),
+        ("ts", str),
+        ("kind", str),
+        ("record_id", str),
+        ("record_sha256", str),
+        ("prev", str),
+        ("hash", str),
+        ("sig", str),
+    ):
         value = obj.get(name)
         if not isinstance(value, kind) or isinstance(value, bool):
             raise ValueError(f"field {name!r} missing or of the wrong type")
@@ -119,6 +124,15 @@ class Ledger:
     def __init__(self, paths: HomePaths, keys: VaultKeys) -> None:
         self.paths = paths
         self.keys = keys
+        self._cache: tuple[tuple[int, int, int, int] | None, LedgerReading] | None = None
+
+    def _stamp(self) -> tuple[int, int, int, int] | None:
+        """Size and mtime of the ledger and its head: a reading is reused while neither changed."""
+        try:
+            ledger, head = self.paths.ledger.stat(), self.paths.ledger_head.stat()
+        except FileNotFoundError:
+            return None
+        return (ledger.st_size, ledger.st_mtime_ns, head.st_size, head.st_mtime_ns)
 
     def _sign_head(self, checkpoint: Checkpoint) -> None:
         head = {"seq": checkpoint.seq, "hash": checkpoint.hash}
@@ -132,6 +146,8 @@ class Ledger:
             broken = [p for p in reading.problems if p.kind != "incomplete"]
             if broken:
                 raise RecordError(f"{self.paths.ledger}: refusing to append to a damaged ledger ({broken[0]})")
+            if reading.problems:
+                self._set_aside_partial_line()
             last = reading.entries[-1] if reading.entries else None
             body = {
                 "seq": (last.seq + 1) if last else 1,
@@ -146,10 +162,35 @@ class Ledger:
             entry = LedgerEntry(hash=digest, sig=self.keys.sign(digest.encode("ascii")), **body)
             append_line_durably(self.paths.ledger, json.dumps(entry.to_dict(), ensure_ascii=False, sort_keys=True))
             self._sign_head(Checkpoint(entry.seq, entry.hash))
+            self._cache = (self._stamp(), LedgerReading(entries=[*reading.entries, entry]))
             return entry
 
+    def _set_aside_partial_line(self) -> None:
+        """A crash mid-append left an unterminated last line: keep its bytes beside the ledger
+        (``ledger.jsonl.partial-<time>``) and cut the ledger back to its last complete entry."""
+        raw = self.paths.ledger.read_bytes()
+        cut = raw.rfind(b"\n") + 1
+        if cut == len(raw):
+            return
+        aside = self.paths.ledger.with_name(f"{self.paths.ledger.name}.partial-{utc_now_iso().replace(':', '')}")
+        atomic_write_bytes(aside, raw[cut:])
+        with open(self.paths.ledger, "r+b") as handle:
+            handle.truncate(cut)
+            handle.flush()
+            os.fsync(handle.fileno())
+
     def read(self) -> LedgerReading:
-        """Parse and check the whole chain; never raises for damage, reports it as problems."""
+        """Parse and check the whole chain; never raises for damage, reports it as problems.
+
+        The result is cached while the files' size and mtime stay the same; callers must not mutate it."""
+        stamp = self._stamp()
+        if stamp is not None and self._cache is not None and self._cache[0] == stamp:
+            return self._cache[1]
+        reading = self._read_uncached()
+        self._cache = (stamp, reading) if stamp is not None else None
+        return reading
+
+    def _read_uncached(self) -> LedgerReading:
         reading = LedgerReading()
         try:
             raw = self.paths.ledger.read_bytes()
@@ -172,9 +213,13 @@ class Ledger:
                 reading.problems.append(Problem("unreadable", subject, f"not a ledger entry: {exc}"))
                 continue
             if sha256_hex(canonical_json(entry.body())) != entry.hash:
-                reading.problems.append(Problem("modified", subject, f"entry for {entry.record_id} does not match its hash"))
+                reading.problems.append(
+                    Problem("modified", subject, f"entry for {entry.record_id} does not match its hash")
+                )
             elif not self.keys.signature_ok(entry.hash.encode("ascii"), entry.sig):
-                reading.problems.append(Problem("forged", subject, f"entry for {entry.record_id} is not signed by this vault"))
+                reading.problems.append(
+                    Problem("forged", subject, f"entry for {entry.record_id} is not signed by this vault")
+                )
             if entry.prev != prev_hash or entry.seq != prev_seq + 1:
                 if entry.seq <= prev_seq:
                     kind, why = "reordered", f"seq {entry.seq} follows seq {prev_seq}"
@@ -224,5 +269,10 @@ class Ledger:
                 return [Problem("rolled_back", "ledger", f"entry seq {checkpoint.seq} differs from the checkpoint")]
         if checkpoint.seq == 0 and checkpoint.hash == GENESIS:
             return []
-        return [Problem("rolled_back", "ledger",
-                        f"the ledger ends at seq {reading.head().seq}, older than the checkpoint seq {checkpoint.seq}")]
+        return [
+            Problem(
+                "rolled_back",
+                "ledger",
+                f"the ledger ends at seq {reading.head().seq}, older than the checkpoint seq {checkpoint.seq}",
+            )
+        ]

@@ -12,8 +12,12 @@ from tui_app.cli.state import CliState
 
 
 @click.group(invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
-@click.option("--home", type=click.Path(file_okay=False), default=None,
-              help="Data home (default: $REVERIE_HOME, then the platform's user data dir).")
+@click.option(
+    "--home",
+    type=click.Path(file_okay=False),
+    default=None,
+    help="Data home (default: $REVERIE_HOME, then the platform's user data dir).",
+)
 @click.version_option(package_name="reverie")
 @click.pass_context
 def cli(ctx: click.Context, home: str | None) -> None:

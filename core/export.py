@@ -1,0 +1,202 @@
+"""VaultExporter: provenance-aware exports of finalized memories (never drafts).
+
+RAG chunks, generic JSONL, conversation history and knowledge-graph memory nodes carry the review
+summary (``{"reviewed": False}`` for memories stored without review) and a ``verified`` flag that is
+the result of a real check: the record's signature, ciphertext and content hash, and its checksum
+against the ledger. OpenAI and Anthropic fine-tuning formats stay schema-clean: no extra fields.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from core.errors import ReverieError
+from core.frozen import thaw
+from core.records import Memory
+from core.vault import MemoryVault
+
+JSONL_FORMATS = ("generic", "openai", "anthropic")
+CHUNK_WORDS = 300
+FINE_TUNE_SYSTEM = "You are a personal assistant. Answer from the user's own confirmed memories."
+
+
+@dataclass(frozen=True)
+class RagChunk:
+    chunk_id: str
+    text: str
+    metadata: dict[str, Any]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"chunk_id": self.chunk_id, "text": self.text, "metadata": self.metadata}
+
+
+@dataclass(frozen=True)
+class GraphNode:
+    node_id: str
+    node_type: str  # memory | tag | person | location
+    label: str
+    properties: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class GraphEdge:
+    source: str
+    target: str
+    relation: str  # tagged | mentions | located_at
+
+
+@dataclass
+class KnowledgeGraph:
+    nodes: list[GraphNode] = field(default_factory=list)
+    edges: list[GraphEdge] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "nodes": [
+                {"id": n.node_id, "type": n.node_type, "label": n.label, "properties": n.properties} for n in self.nodes
+            ],
+            "edges": [{"source": e.source, "target": e.target, "relation": e.relation} for e in self.edges],
+        }
+
+
+def _chunks(text: str, words: int = CHUNK_WORDS) -> list[str]:
+    """Paragraph-aligned pieces of at most about ``words`` words (a longer paragraph is cut by words)."""
+    pieces: list[str] = []
+    current: list[str] = []
+    for paragraph in [p.strip() for p in text.split("\n\n") if p.strip()]:
+        tokens = paragraph.split()
+        if current and len(" ".join(current).split()) + len(tokens) > words:
+            pieces.append("\n\n".join(current))
+            current = []
+        while len(tokens) > words:
+            pieces.append(" ".join(tokens[:words]))
+            tokens = tokens[words:]
+        current.append(" ".join(tokens) if len(paragraph.split()) > words else paragraph)
+    if current:
+        pieces.append("\n\n".join(current))
+    return pieces or [text]
+
+
+class VaultExporter:
+    """Exports of a vault's finalized memories. ``include`` narrows them (a sharing profile)."""
+
+    def __init__(self, vault: MemoryVault, include: Callable[[Memory], bool] | None = None) -> None:
+        self.vault = vault
+        self.include = include
+
+    def _memories(self) -> tuple[list[Memory], set[str]]:
+        memories = [m for m in self.vault.list_memories() if self.include is None or self.include(m)]
+        return memories, self.vault.verified_ids()
+
+    @staticmethod
+    def _facts(memory: Memory) -> dict[str, Any]:
+        meta = memory.metadata
+        return {
+            "memory_id": memory.memory_id,
+            "tags": list(meta.tags),
+            "occurred_at": meta.occurred_at,
+            "location": meta.location,
+            "title": meta.title,
+            "people": list(meta.people),
+            "created_at": memory.created_at,
+            "content_sha256": memory.content_sha256,
+        }
+
+    def to_rag_chunks(self) -> list[RagChunk]:
+        chunks: list[RagChunk] = []
+        memories, verified = self._memories()
+        for memory in memories:
+            pieces = _chunks(memory.content)
+            for index, piece in enumerate(pieces):
+                metadata = {
+                    **self._facts(memory),
+                    "chunk_index": index,
+                    "chunk_count": len(pieces),
+                    "review": memory.review_summary(),
+                    "verified": memory.memory_id in verified,
+                }
+                chunks.append(RagChunk(f"{memory.memory_id}#{index}", piece, metadata))
+        return chunks
+
+    def to_jsonl(self, format: str = "generic") -> list[dict[str, Any]]:
+        if format not in JSONL_FORMATS:
+            raise ReverieError(f"format: must be one of {', '.join(JSONL_FORMATS)}, got {format!r}")
+        memories, verified = self._memories()
+        if format == "generic":
+            return [
+                {
+                    "id": m.memory_id,
+                    "content": m.content,
+                    **{k: v for k, v in self._facts(m).items() if k != "memory_id"},
+                    "confirmed_fields": thaw(m.metadata.confirmed_fields),
+                    "review": m.review_summary(),
+                    "verified": m.memory_id in verified,
+                }
+                for m in memories
+            ]
+        records = []
+        for m in memories:
+            exchange = [
+                {"role": "user", "content": _question_for(m)},
+                {"role": "assistant", "content": m.content},
+            ]
+            if format == "openai":
+                records.append({"messages": [{"role": "system", "content": FINE_TUNE_SYSTEM}, *exchange]})
+            else:
+                records.append({"system": FINE_TUNE_SYSTEM, "messages": exchange})
+        return records
+
+    def to_conversation_history(self) -> list[dict[str, Any]]:
+        memories, verified = self._memories()
+        return [
+            {
+                "role": "user",
+                "content": m.content,
+                "metadata": {
+                    **self._facts(m),
+                    "timestamp": m.time,
+                    "review": m.review_summary(),
+                    "verified": m.memory_id in verified,
+                },
+            }
+            for m in memories
+        ]
+
+    def to_knowledge_graph(self) -> KnowledgeGraph:
+        graph = KnowledgeGraph()
+        seen: set[str] = set()
+        memories, verified = self._memories()
+
+        def node(node_id: str, node_type: str, label: str) -> str:
+            if node_id not in seen:
+                seen.add(node_id)
+                graph.nodes.append(GraphNode(node_id, node_type, label))
+            return node_id
+
+        for m in memories:
+            graph.nodes.append(
+                GraphNode(
+                    m.memory_id,
+                    "memory",
+                    m.metadata.title or m.content[:60],
+                    {**self._facts(m), "review": m.review_summary(), "verified": m.memory_id in verified},
+                )
+            )
+            seen.add(m.memory_id)
+            for tag in m.metadata.tags:
+                graph.edges.append(GraphEdge(m.memory_id, node(f"tag:{tag}", "tag", tag), "tagged"))
+            for person in m.metadata.people:
+                graph.edges.append(GraphEdge(m.memory_id, node(f"person:{person}", "person", person), "mentions"))
+            if m.metadata.location:
+                loc = m.metadata.location
+                graph.edges.append(GraphEdge(m.memory_id, node(f"location:{loc}", "location", loc), "located_at"))
+        return graph
+
+
+def _question_for(memory: Memory) -> str:
+    meta = memory.metadata
+    subject = meta.title or (", ".join(meta.tags) if meta.tags else "this")
+    when = f" from {meta.occurred_at[:10]}" if meta.occurred_at else ""
+    return f"What do you remember about {subject}{when}?"

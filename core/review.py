@@ -1,0 +1,519 @@
+"""The review workflow's value objects: AI suggests, the person confirms.
+
+A :class:`ReviewDraft` holds the captured content, the suggestions attached to it, the person's
+decisions on them, and (once complete) the approval. Every object is frozen all the way down and
+every transition returns a new draft. The invariants of the seed are checked in ``__post_init__``,
+so they hold for drafts built in code and for drafts loaded from disk alike:
+
+* suggestion ids are unique; a decision refers to a known suggestion; at most one decision per suggestion;
+* at most one accepted value per field;
+* an approved draft has no pending suggestions; an open draft carries no approval or finalization;
+* a rejected decision carries no value;
+* a finalized draft is approved and names its memory.
+
+Revision history is derived from the timestamps already in the draft, never stored separately.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+from typing import Any
+
+from core.clock import utc_now_iso
+from core.errors import ReviewError
+from core.frozen import FrozenDict, freeze, thaw
+
+DRAFT_STATES = ("open", "approved", "finalized")
+DECISION_ACTIONS = ("accepted", "rejected")
+FIELD_NAME = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
+RESERVED_FIELDS = frozenset({"review", "draft_id", "memory_id", "content_sha256"})
+LIST_FIELDS = frozenset({"tags", "people"})
+TEXT_FIELDS = frozenset({"title", "location", "mood", "content"})
+_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$")
+
+
+def new_id(prefix: str) -> str:
+    return f"{prefix}_{secrets.token_hex(8)}"
+
+
+def _check_time(value: Any, where: str) -> str:
+    if not isinstance(value, str):
+        raise ReviewError(f"{where}: must be an ISO-8601 time string")
+    try:
+        moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError as exc:
+        raise ReviewError(f"{where}: not an ISO-8601 time: {value!r}") from exc
+    if moment.tzinfo is None:
+        raise ReviewError(f"{where}: time {value!r} has no timezone")
+    return value
+
+
+def _check_text(value: Any, where: str, *, empty_ok: bool = False) -> str:
+    if not isinstance(value, str) or (not empty_ok and not value.strip()):
+        raise ReviewError(f"{where}: must be a non-empty string")
+    return value
+
+
+def _check_id(value: Any, where: str) -> str:
+    if not isinstance(value, str) or not _ID.match(value):
+        raise ReviewError(f"{where}: {value!r} is not a valid id (letters, digits, . _ : -)")
+    return value
+
+
+def check_field_value(field_name: str, value: Any, where: str) -> Any:
+    """Validate a value for a known field (``occurred_at`` a time, ``tags``/``people`` lists of
+    strings, text fields strings) and freeze it. Other fields take any JSON value."""
+    if not isinstance(field_name, str) or not FIELD_NAME.match(field_name) or field_name in RESERVED_FIELDS:
+        raise ReviewError(f"{where}: field name {field_name!r} is not allowed")
+    if field_name == "occurred_at":
+        return _check_time(value, where)
+    if field_name in LIST_FIELDS:
+        if not isinstance(value, list | tuple) or not all(isinstance(v, str) and v.strip() for v in value):
+            raise ReviewError(f"{where}: {field_name} must be a list of non-empty strings")
+        return tuple(value)
+    if field_name in TEXT_FIELDS:
+        return _check_text(value, where)
+    try:
+        return freeze(value, where)
+    except ValueError as exc:
+        raise ReviewError(str(exc)) from exc
+
+
+@dataclass(frozen=True)
+class Suggestion:
+    suggestion_id: str
+    field_name: str
+    value: Any
+    source: str
+    model: str | None = None
+    process_version: str | None = None
+    confidence: float | None = None
+    created_at: str = field(default_factory=utc_now_iso)
+
+    def __post_init__(self) -> None:
+        where = f"suggestion {self.suggestion_id!r}"
+        _check_id(self.suggestion_id, "suggestion_id")
+        object.__setattr__(self, "value", check_field_value(self.field_name, self.value, f"{where}.value"))
+        _check_text(self.source, f"{where}.source")
+        for name in ("model", "process_version"):
+            value = getattr(self, name)
+            if value is not None:
+                _check_text(value, f"{where}.{name}")
+        if self.confidence is not None:
+            if isinstance(self.confidence, bool) or not isinstance(self.confidence, int | float):
+                raise ReviewError(f"{where}.confidence: must be a number between 0 and 1")
+            if not 0.0 <= float(self.confidence) <= 1.0:
+                raise ReviewError(f"{where}.confidence: {self.confidence} is outside 0..1")
+            object.__setattr__(self, "confidence", float(self.confidence))
+        _check_time(self.created_at, f"{where}.created_at")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "suggestion_id": self.suggestion_id,
+            "field_name": self.field_name,
+            "value": thaw(self.value),
+            "source": self.source,
+            "model": self.model,
+            "process_version": self.process_version,
+            "confidence": self.confidence,
+            "created_at": self.created_at,
+        }
+
+
+@dataclass(frozen=True)
+class Decision:
+    suggestion_id: str
+    action: str  # accepted | rejected
+    reviewer: str
+    decided_at: str = field(default_factory=utc_now_iso)
+    value: Any = None  # the confirmed value when accepted (the suggestion's, or the person's edit)
+    edited: bool = False
+
+    def __post_init__(self) -> None:
+        where = f"decision on {self.suggestion_id!r}"
+        _check_id(self.suggestion_id, f"{where}.suggestion_id")
+        if self.action not in DECISION_ACTIONS:
+            raise ReviewError(f"{where}.action: must be accepted or rejected, got {self.action!r}")
+        _check_text(self.reviewer, f"{where}.reviewer")
+        _check_time(self.decided_at, f"{where}.decided_at")
+        if self.action == "rejected" and (self.value is not None or self.edited):
+            raise ReviewError(f"{where}: a rejected decision cannot carry an accepted value")
+        if not isinstance(self.edited, bool):
+            raise ReviewError(f"{where}.edited: must be true or false")
+        try:
+            object.__setattr__(self, "value", freeze(self.value, f"{where}.value"))
+        except ValueError as exc:
+            raise ReviewError(str(exc)) from exc
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "suggestion_id": self.suggestion_id,
+            "action": self.action,
+            "reviewer": self.reviewer,
+            "decided_at": self.decided_at,
+            "value": thaw(self.value),
+            "edited": self.edited,
+        }
+
+
+@dataclass(frozen=True)
+class Approval:
+    reviewer: str
+    approved_at: str = field(default_factory=utc_now_iso)
+
+    def __post_init__(self) -> None:
+        _check_text(self.reviewer, "approval.reviewer")
+        _check_time(self.approved_at, "approval.approved_at")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"reviewer": self.reviewer, "approved_at": self.approved_at}
+
+
+@dataclass(frozen=True)
+class Revision:
+    """One step of a draft's derived history."""
+
+    occurred_at: str
+    action: str  # draft_created, suggestion_added, suggestion_accepted/rejected, draft_approved, draft_finalized
+    actor: str
+    detail: str = ""
+
+    def to_dict(self) -> dict[str, str]:
+        return {"occurred_at": self.occurred_at, "action": self.action, "actor": self.actor, "detail": self.detail}
+
+
+@dataclass(frozen=True)
+class ReviewDraft:
+    draft_id: str
+    content: str
+    tags: tuple[str, ...] = ()
+    created_at: str = field(default_factory=utc_now_iso)
+    created_by: str = "me"
+    suggestions: tuple[Suggestion, ...] = ()
+    decisions: tuple[Decision, ...] = ()
+    state: str = "open"
+    approval: Approval | None = None
+    finalized_memory_id: str | None = None
+    finalized_at: str | None = None
+
+    def __post_init__(self) -> None:
+        where = f"draft {self.draft_id!r}"
+        _check_id(self.draft_id, "draft_id")
+        _check_text(self.content, f"{where}.content")
+        _check_text(self.created_by, f"{where}.created_by")
+        _check_time(self.created_at, f"{where}.created_at")
+        object.__setattr__(self, "tags", check_field_value("tags", list(self.tags), f"{where}.tags"))
+        object.__setattr__(self, "suggestions", tuple(self.suggestions))
+        object.__setattr__(self, "decisions", tuple(self.decisions))
+        if self.state not in DRAFT_STATES:
+            raise ReviewError(f"{where}.state: must be one of {', '.join(DRAFT_STATES)}, got {self.state!r}")
+        by_id: dict[str, Suggestion] = {}
+        for s in self.suggestions:
+            if not isinstance(s, Suggestion):
+                raise ReviewError(f"{where}.suggestions: {s!r} is not a Suggestion")
+            if s.suggestion_id in by_id:
+                raise ReviewError(f"{where}: duplicate suggestion id {s.suggestion_id!r}")
+            by_id[s.suggestion_id] = s
+        decided: set[str] = set()
+        accepted_fields: set[str] = set()
+        for d in self.decisions:
+            if not isinstance(d, Decision):
+                raise ReviewError(f"{where}.decisions: {d!r} is not a Decision")
+            if d.suggestion_id not in by_id:
+                raise ReviewError(f"{where}: decision refers to unknown suggestion {d.suggestion_id!r}")
+            if d.suggestion_id in decided:
+                raise ReviewError(f"{where}: more than one decision for suggestion {d.suggestion_id!r}")
+            decided.add(d.suggestion_id)
+            if d.action == "accepted":
+                name = by_id[d.suggestion_id].field_name
+                if name in accepted_fields:
+                    raise ReviewError(f"{where}: more than one accepted value for field {name!r}")
+                accepted_fields.add(name)
+                check_field_value(name, thaw(d.value), f"{where}: accepted value of {d.suggestion_id!r}")
+        pending = [s.suggestion_id for s in self.suggestions if s.suggestion_id not in decided]
+        if self.state == "open":
+            if self.approval or self.finalized_memory_id or self.finalized_at:
+                raise ReviewError(f"{where}: an open draft cannot carry approval or finalization")
+        else:
+            if self.approval is None:
+                raise ReviewError(f"{where}: a {self.state} draft must carry its approval")
+            if pending:
+                raise ReviewError(f"{where}: an approved draft cannot have pending suggestions ({pending[0]!r})")
+        if self.state == "approved" and (self.finalized_memory_id or self.finalized_at):
+            raise ReviewError(f"{where}: only a finalized draft names its memory")
+        if self.state == "finalized":
+            _check_id(self.finalized_memory_id, f"{where}.finalized_memory_id")
+            _check_time(self.finalized_at, f"{where}.finalized_at")
+
+    # --- reading ---------------------------------------------------------------------------------
+
+    def suggestion(self, suggestion_id: str) -> Suggestion:
+        for s in self.suggestions:
+            if s.suggestion_id == suggestion_id:
+                return s
+        raise ReviewError(f"draft {self.draft_id!r}: no suggestion {suggestion_id!r}")
+
+    def decision_for(self, suggestion_id: str) -> Decision | None:
+        return next((d for d in self.decisions if d.suggestion_id == suggestion_id), None)
+
+    def pending_suggestions(self) -> tuple[Suggestion, ...]:
+        decided = {d.suggestion_id for d in self.decisions}
+        return tuple(s for s in self.suggestions if s.suggestion_id not in decided)
+
+    def resolved_fields(self) -> FrozenDict:
+        """Field → confirmed value, from accepted decisions only; suggestions never appear here."""
+        by_id = {s.suggestion_id: s for s in self.suggestions}
+        return FrozenDict(
+            {by_id[d.suggestion_id].field_name: d.value for d in self.decisions if d.action == "accepted"}
+        )
+
+    def revision_history(self) -> tuple[Revision, ...]:
+        """Derived from the timestamps already in the draft, in time order."""
+        steps = [Revision(self.created_at, "draft_created", self.created_by)]
+        for s in self.suggestions:
+            actor = s.model or s.source
+            steps.append(Revision(s.created_at, "suggestion_added", actor, f"{s.field_name} = {thaw(s.value)!r}"))
+        by_id = {s.suggestion_id: s for s in self.suggestions}
+        for d in self.decisions:
+            name = by_id[d.suggestion_id].field_name
+            if d.action == "accepted":
+                detail = f"{name} = {thaw(d.value)!r}" + (" (edited)" if d.edited else "")
+                steps.append(Revision(d.decided_at, "suggestion_accepted", d.reviewer, detail))
+            else:
+                steps.append(Revision(d.decided_at, "suggestion_rejected", d.reviewer, name))
+        if self.approval:
+            steps.append(Revision(self.approval.approved_at, "draft_approved", self.approval.reviewer))
+        if self.state == "finalized" and self.finalized_at:
+            steps.append(Revision(self.finalized_at, "draft_finalized", "vault", str(self.finalized_memory_id)))
+        order = {
+            name: i
+            for i, name in enumerate(
+                (
+                    "draft_created",
+                    "suggestion_added",
+                    "suggestion_accepted",
+                    "suggestion_rejected",
+                    "draft_approved",
+                    "draft_finalized",
+                )
+            )
+        }
+        return tuple(sorted(steps, key=lambda r: (_sort_key(r.occurred_at), order[r.action])))
+
+    # --- transitions (each returns a new draft) ---------------------------------------------------
+
+    def _require_open(self, doing: str) -> None:
+        if self.state != "open":
+            raise ReviewError(f"draft {self.draft_id!r} is {self.state}: cannot {doing}")
+
+    def add_suggestion(
+        self,
+        field_name: str,
+        value: Any,
+        source: str,
+        *,
+        model: str | None = None,
+        process_version: str | None = None,
+        confidence: float | None = None,
+        suggestion_id: str | None = None,
+    ) -> ReviewDraft:
+        self._require_open("add a suggestion")
+        suggestion = Suggestion(
+            suggestion_id=suggestion_id or new_id("sug"),
+            field_name=field_name,
+            value=value,
+            source=source,
+            model=model,
+            process_version=process_version,
+            confidence=confidence,
+        )
+        return replace(self, suggestions=(*self.suggestions, suggestion))
+
+    def accept(self, suggestion_id: str, *, reviewer: str, value: Any = None) -> ReviewDraft:
+        """Accept a suggestion; with ``value`` the person's edit becomes the confirmed value and the
+        original suggestion stays untouched as provenance."""
+        self._require_open("accept a suggestion")
+        suggestion = self.suggestion(suggestion_id)
+        if self.decision_for(suggestion_id):
+            raise ReviewError(f"draft {self.draft_id!r}: suggestion {suggestion_id!r} is already decided")
+        edited = value is not None and freeze(value) != suggestion.value
+        confirmed = (
+            check_field_value(suggestion.field_name, thaw(value), "accepted value") if edited else suggestion.value
+        )
+        decision = Decision(suggestion_id, "accepted", reviewer, value=thaw(confirmed), edited=edited)
+        return replace(self, decisions=(*self.decisions, decision))
+
+    def reject_suggestion(self, suggestion_id: str, *, reviewer: str) -> ReviewDraft:
+        self._require_open("reject a suggestion")
+        self.suggestion(suggestion_id)
+        if self.decision_for(suggestion_id):
+            raise ReviewError(f"draft {self.draft_id!r}: suggestion {suggestion_id!r} is already decided")
+        return replace(self, decisions=(*self.decisions, Decision(suggestion_id, "rejected", reviewer)))
+
+    def approve(self, *, reviewer: str) -> ReviewDraft:
+        self._require_open("approve")
+        pending = self.pending_suggestions()
+        if pending:
+            raise ReviewError(
+                f"draft {self.draft_id!r}: {len(pending)} suggestion(s) still pending "
+                f"({pending[0].suggestion_id!r}); accept or reject each before approving"
+            )
+        return replace(self, state="approved", approval=Approval(reviewer))
+
+    def finalized(self, memory_id: str, finalized_at: str) -> ReviewDraft:
+        """The draft as the vault records it after finalization (the vault alone calls this)."""
+        if self.state != "approved":
+            raise ReviewError(f"draft {self.draft_id!r} is {self.state}: only an approved draft can be finalized")
+        return replace(self, state="finalized", finalized_memory_id=memory_id, finalized_at=finalized_at)
+
+    # --- serialisation -----------------------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "draft_id": self.draft_id,
+            "content": self.content,
+            "tags": list(self.tags),
+            "created_at": self.created_at,
+            "created_by": self.created_by,
+            "suggestions": [s.to_dict() for s in self.suggestions],
+            "decisions": [d.to_dict() for d in self.decisions],
+            "state": self.state,
+            "approval": self.approval.to_dict() if self.approval else None,
+            "finalized_memory_id": self.finalized_memory_id,
+            "finalized_at": self.finalized_at,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Any) -> ReviewDraft:
+        """Load with the same invariants as construction; unknown or missing fields are errors."""
+        obj = _object(data, "draft")
+        where = f"draft {obj.get('draft_id')!r}"
+        _only(
+            obj,
+            {
+                "draft_id",
+                "content",
+                "tags",
+                "created_at",
+                "created_by",
+                "suggestions",
+                "decisions",
+                "state",
+                "approval",
+                "finalized_memory_id",
+                "finalized_at",
+            },
+            where,
+        )
+        try:
+            suggestions = tuple(
+                Suggestion(
+                    **_only(_object(s, f"{where}.suggestions[{i}]"), _SUGGESTION_KEYS, f"{where}.suggestions[{i}]")
+                )
+                for i, s in enumerate(_list(obj.get("suggestions", []), f"{where}.suggestions"))
+            )
+            decisions = tuple(
+                Decision(**_only(_object(d, f"{where}.decisions[{i}]"), _DECISION_KEYS, f"{where}.decisions[{i}]"))
+                for i, d in enumerate(_list(obj.get("decisions", []), f"{where}.decisions"))
+            )
+            approval_data = obj.get("approval")
+            approval = None
+            if approval_data is not None:
+                approval = Approval(
+                    **_only(
+                        _object(approval_data, f"{where}.approval"), {"reviewer", "approved_at"}, f"{where}.approval"
+                    )
+                )
+            return cls(
+                draft_id=obj.get("draft_id"),  # type: ignore[arg-type]
+                content=obj.get("content"),  # type: ignore[arg-type]
+                tags=tuple(_list(obj.get("tags", []), f"{where}.tags")),
+                created_at=obj.get("created_at"),  # type: ignore[arg-type]
+                created_by=obj.get("created_by", "me"),
+                suggestions=suggestions,
+                decisions=decisions,
+                state=obj.get("state"),  # type: ignore[arg-type]
+                approval=approval,
+                finalized_memory_id=obj.get("finalized_memory_id"),
+                finalized_at=obj.get("finalized_at"),
+            )
+        except TypeError as exc:
+            raise ReviewError(f"{where}: {exc}") from exc
+
+
+_SUGGESTION_KEYS = {
+    "suggestion_id",
+    "field_name",
+    "value",
+    "source",
+    "model",
+    "process_version",
+    "confidence",
+    "created_at",
+}
+_DECISION_KEYS = {"suggestion_id", "action", "reviewer", "decided_at", "value", "edited"}
+
+
+def _object(value: Any, where: str) -> dict[str, Any]:
+    if not isinstance(value, Mapping):
+        raise ReviewError(f"{where}: must be a JSON object")
+    return dict(value)
+
+
+def _list(value: Any, where: str) -> list[Any]:
+    if not isinstance(value, list | tuple):
+        raise ReviewError(f"{where}: must be a list")
+    return list(value)
+
+
+def _only(obj: dict[str, Any], allowed: set[str], where: str) -> dict[str, Any]:
+    unknown = sorted(set(obj) - allowed)
+    if unknown:
+        raise ReviewError(f"{where}: unknown field {unknown[0]!r}")
+    return obj
+
+
+def _sort_key(stamp: str) -> datetime:
+    return datetime.fromisoformat(stamp.replace("Z", "+00:00"))
+
+
+def review_record(draft: ReviewDraft) -> dict[str, Any]:
+    """The full review provenance a finalized memory carries under ``metadata.custom["review"]``."""
+    if draft.approval is None:
+        raise ReviewError(f"draft {draft.draft_id!r} has no approval")
+    return {
+        "draft_id": draft.draft_id,
+        "original_content": draft.content,
+        "created_at": draft.created_at,
+        "created_by": draft.created_by,
+        "suggestions": [s.to_dict() for s in draft.suggestions],
+        "decisions": [d.to_dict() for d in draft.decisions],
+        "approved_by": draft.approval.reviewer,
+        "approved_at": draft.approval.approved_at,
+        "confirmed_fields": sorted(draft.resolved_fields()),
+    }
+
+
+def review_summary(review: Mapping[str, Any] | None) -> dict[str, Any]:
+    """The compact summary exports carry: ``{"reviewed": False}`` when there was no review."""
+    if not review:
+        return {"reviewed": False}
+    decisions = review.get("decisions") or ()
+    return {
+        "reviewed": True,
+        "approved_by": review.get("approved_by"),
+        "approved_at": review.get("approved_at"),
+        "suggestion_count": len(review.get("suggestions") or ()),
+        "accepted_count": sum(1 for d in decisions if d.get("action") == "accepted"),
+        "rejected_count": sum(1 for d in decisions if d.get("action") == "rejected"),
+        "edited_count": sum(1 for d in decisions if d.get("edited")),
+        "confirmed_fields": list(review.get("confirmed_fields") or ()),
+    }
+
+
+def draft_from_capture(content: str, tags: Iterable[str] = (), *, created_by: str = "me") -> ReviewDraft:
+    return ReviewDraft(draft_id=new_id("draft"), content=content, tags=tuple(tags), created_by=created_by)

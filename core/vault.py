@@ -1,0 +1,316 @@
+"""MemoryVault: drafts under review, finalized memories, and the ledger that seals them.
+
+The seed's API: ``MemoryVault(encryption_key=..., storage_dir=...)`` with ``create_draft``,
+``save_draft``, ``get_draft``, ``list_drafts``, ``delete_draft``, ``finalize_draft`` and
+``finalized_memory_id``. Drafts are encrypted at rest like memories. Finalization goes through the
+same pipeline as any memory (content → SHA-256 → AES-256-GCM → HMAC → atomic write → ledger) and
+happens at most once per draft, also across restarts: the ledger is the authority, and a finalized
+draft can be neither replaced nor deleted.
+
+Finalization order, and what a crash at each point leaves:
+1. memory file written (exclusive create) — a crash here leaves a sealed memory the ledger does not
+   know; its id is derived from the draft id, so the next finalize of that draft finds it, checks
+   it, and records it (:meth:`complete_interrupted`);
+2. ledger entry appended — the draft still says "approved"; the next run marks it finalized;
+3. draft rewritten as finalized.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from core.canonical import sha256_hex
+from core.clock import utc_now_iso
+from core.crypto import KdfParams, VaultKeys, create_header, unlock
+from core.errors import NotFound, RecordError, ReviewError
+from core.frozen import FrozenDict, freeze
+from core.fsutil import atomic_write_bytes, file_lock
+from core.integrity import Problem
+from core.ledger import Ledger, LedgerEntry
+from core.paths import HomePaths
+from core.records import Memory, MemoryMetadata, open_memory, seal_memory
+from core.review import ReviewDraft, check_field_value, draft_from_capture, new_id, review_record
+from core.sealed import seal, unseal
+
+DRAFT_FORMAT = "reverie.draft"
+MEMORY_KINDS = ("finalize", "add", "import", "restore")  # ledger kinds that place a memory in vault/
+
+
+@dataclass
+class DraftScan:
+    drafts: list[ReviewDraft] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+
+
+@dataclass
+class MemoryScan:
+    memories: list[Memory] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+    file_sha256: dict[str, str] = field(default_factory=dict)  # memory id → sha256 of its record file
+
+
+class MemoryVault:
+    """Open with a passphrase (``MemoryVault(encryption_key=..., storage_dir=...)``, creating the vault
+    if the home has none) or with already-derived keys (:meth:`open`)."""
+
+    def __init__(
+        self,
+        encryption_key: str | VaultKeys,
+        storage_dir: str | os.PathLike[str] | HomePaths,
+        *,
+        kdf: KdfParams | None = None,
+        create: bool = True,
+    ) -> None:
+        self.paths = storage_dir if isinstance(storage_dir, HomePaths) else HomePaths.at(storage_dir)
+        if isinstance(encryption_key, VaultKeys):
+            keys = encryption_key
+        elif self.paths.vault_header.exists() or not create:
+            keys = unlock(self.paths.vault_header, encryption_key)
+        else:
+            self.paths.ensure()
+            keys = create_header(self.paths.vault_header, encryption_key, kdf)
+        self.paths.ensure()
+        self.keys = keys
+        self.ledger = Ledger(self.paths, keys)
+
+    @classmethod
+    def open(cls, paths: HomePaths, keys: VaultKeys) -> MemoryVault:
+        return cls(keys, paths)
+
+    # --- drafts ----------------------------------------------------------------------------------
+
+    def _draft_path(self, draft_id: str) -> Path:
+        if not draft_id or "/" in draft_id or draft_id.startswith("."):
+            raise NotFound(f"no draft {draft_id!r}")
+        return self.paths.drafts / f"{draft_id}.json"
+
+    def _write_draft(self, draft: ReviewDraft) -> None:
+        path = self._draft_path(draft.draft_id)
+        version = 1
+        if path.exists():
+            version = unseal(path.read_bytes(), DRAFT_FORMAT, self.keys, str(path), draft.draft_id).record_version + 1
+        data = seal(DRAFT_FORMAT, draft.draft_id, version, {"draft": draft.to_dict()}, self.keys)
+        atomic_write_bytes(path, data)
+
+    def create_draft(
+        self, content: str, tags: Iterable[str] = (), *, created_by: str = "me", save: bool = True
+    ) -> ReviewDraft:
+        draft = draft_from_capture(content, tags, created_by=created_by)
+        if save:
+            self.save_draft(draft)
+        return draft
+
+    def save_draft(self, draft: ReviewDraft) -> None:
+        """Store a draft; a finalized draft (on disk or in the ledger) is never replaced."""
+        with file_lock(self.paths.lock("drafts")):
+            already = self.finalized_memory_id(draft.draft_id)
+            if already:
+                raise ReviewError(f"draft {draft.draft_id!r} was finalized as {already}; it cannot be replaced")
+            if draft.state == "finalized":
+                raise ReviewError(f"draft {draft.draft_id!r}: only the vault marks a draft finalized")
+            self._write_draft(draft)
+
+    def get_draft(self, draft_id: str) -> ReviewDraft:
+        path = self._draft_path(draft_id)
+        try:
+            data = path.read_bytes()
+        except FileNotFoundError as exc:
+            raise NotFound(f"no draft {draft_id!r} in {self.paths.drafts}") from exc
+        envelope = unseal(data, DRAFT_FORMAT, self.keys, str(path), draft_id)
+        return ReviewDraft.from_dict(envelope.payload.get("draft"))
+
+    def scan_drafts(self) -> DraftScan:
+        scan = DraftScan()
+        for path in sorted(self.paths.drafts.glob("*.json")):
+            try:
+                scan.drafts.append(self.get_draft(path.stem))
+            except (RecordError, ReviewError) as exc:
+                kind = "swapped" if "swapped" in str(exc) else "modified"
+                scan.problems.append(Problem(kind, f"drafts/{path.name}", str(exc)))
+        scan.drafts.sort(key=lambda d: d.created_at)
+        return scan
+
+    def list_drafts(self, state: str | None = None) -> list[ReviewDraft]:
+        """Drafts in creation order, optionally only those in ``state`` (open, approved, finalized).
+        Drafts that fail verification are left out here and reported by :func:`core.verify.verify_home`."""
+        if state is not None and state not in ("open", "approved", "finalized"):
+            raise ReviewError(f"state must be open, approved or finalized, got {state!r}")
+        drafts = self.scan_drafts().drafts
+        return [d for d in drafts if state is None or d.state == state]
+
+    def delete_draft(self, draft_id: str) -> None:
+        with file_lock(self.paths.lock("drafts")):
+            already = self.finalized_memory_id(draft_id)
+            draft = self.get_draft(draft_id)
+            if already or draft.state == "finalized":
+                raise ReviewError(f"draft {draft_id!r} was finalized; it is provenance now and cannot be deleted")
+            self._draft_path(draft_id).unlink()
+
+    # --- finalization -----------------------------------------------------------------------------
+
+    def memory_id_for_draft(self, draft_id: str) -> str:
+        """Derived from the draft id under the signing key: stable across crashes, unguessable."""
+        return "mem_" + self.keys.sign(f"memory-id:{draft_id}".encode())[:24]
+
+    def finalized_memory_id(self, draft_id: str) -> str | None:
+        for entry in reversed(self.ledger.read().entries):
+            if entry.kind == "finalize" and entry.data.get("draft_id") == draft_id:
+                return entry.record_id
+        return None
+
+    def memory_path(self, memory_id: str) -> Path:
+        if not memory_id.startswith("mem_") or "/" in memory_id:
+            raise NotFound(f"no memory {memory_id!r}")
+        return self.paths.vault / f"{memory_id}.json"
+
+    def _memory_from_draft(self, draft: ReviewDraft, memory_id: str) -> Memory:
+        resolved = draft.resolved_fields()
+        tags = list(dict.fromkeys([*draft.tags, *resolved.get("tags", ())]))
+        metadata = MemoryMetadata(
+            tags=tuple(tags),
+            occurred_at=resolved.get("occurred_at"),
+            location=resolved.get("location"),
+            title=resolved.get("title"),
+            people=tuple(resolved.get("people", ())),
+            confirmed_fields=resolved,
+            custom=freeze({"review": review_record(draft)}),
+        )
+        content = resolved.get("content", draft.content)
+        return Memory(memory_id=memory_id, content=content, metadata=metadata, created_at=utc_now_iso())
+
+    def finalize_draft(self, draft: ReviewDraft) -> Memory:
+        """Seal an approved draft as a memory, once. Returns the memory."""
+        with file_lock(self.paths.lock("drafts")):
+            self.complete_interrupted([draft.draft_id])
+            already = self.finalized_memory_id(draft.draft_id)
+            if already:
+                raise ReviewError(f"draft {draft.draft_id!r} was already finalized as {already}")
+            if draft.state != "approved":
+                raise ReviewError(f"draft {draft.draft_id!r} is {draft.state}: approve it before finalizing")
+            memory_id = self.memory_id_for_draft(draft.draft_id)
+            path = self.memory_path(memory_id)
+            if path.exists():  # written by an interrupted finalize that complete_interrupted could not adopt
+                raise RecordError(f"{path}: a record already stands where this draft's memory belongs")
+            memory = self._memory_from_draft(draft, memory_id)
+            data = seal_memory(memory, self.keys)
+            atomic_write_bytes(path, data, exclusive=True)
+            self.ledger.append("finalize", memory_id, sha256_hex(data), {"draft_id": draft.draft_id})
+            self._write_draft(draft.finalized(memory_id, memory.created_at))
+            return memory
+
+    def complete_interrupted(self, draft_ids: Iterable[str] | None = None) -> list[str]:
+        """Finish finalizations a crash interrupted (of ``draft_ids``, or of every draft); returns what
+        was completed, one human line each."""
+        done: list[str] = []
+        reading = self.ledger.read()
+        recorded = {e.record_id for e in reading.entries}
+        finalized = {e.data.get("draft_id"): e for e in reading.entries if e.kind == "finalize"}
+        if draft_ids is None:
+            drafts = self.scan_drafts().drafts
+        else:
+            drafts = [self.get_draft(i) for i in draft_ids if self._draft_path(i).exists()]
+        for draft in drafts:
+            entry = finalized.get(draft.draft_id)
+            if entry is not None and draft.state == "approved":
+                memory = self.get_memory(entry.record_id)
+                self._write_draft(draft.finalized(entry.record_id, memory.created_at))
+                done.append(f"marked draft {draft.draft_id} finalized as {entry.record_id}")
+            elif entry is None and draft.state == "approved":
+                memory_id = self.memory_id_for_draft(draft.draft_id)
+                path = self.memory_path(memory_id)
+                if memory_id in recorded or not path.exists():
+                    continue
+                data = path.read_bytes()
+                memory = open_memory(data, self.keys, str(path), memory_id)
+                if (memory.review or {}).get("draft_id") != draft.draft_id:
+                    continue
+                self.ledger.append("finalize", memory_id, sha256_hex(data), {"draft_id": draft.draft_id})
+                self._write_draft(draft.finalized(memory_id, memory.created_at))
+                done.append(f"recorded interrupted finalization of draft {draft.draft_id} as {memory_id}")
+        return done
+
+    # --- memories ---------------------------------------------------------------------------------
+
+    def add_memory(
+        self,
+        content: str,
+        tags: Sequence[str] = (),
+        *,
+        occurred_at: str | None = None,
+        location: str | None = None,
+        title: str | None = None,
+    ) -> Memory:
+        """A memory stored without review (marked ``reviewed: False`` everywhere it goes)."""
+        fields: dict[str, Any] = {"tags": list(tags)}
+        for name, value in (("occurred_at", occurred_at), ("location", location), ("title", title)):
+            if value is not None:
+                fields[name] = check_field_value(name, value, name)
+        if not content.strip():
+            raise ReviewError("content: must be a non-empty string")
+        tags_value = check_field_value("tags", list(tags), "tags")
+        metadata = MemoryMetadata(tags=tags_value, occurred_at=occurred_at, location=location, title=title)
+        memory = Memory(memory_id=new_id("mem"), content=content, metadata=metadata, created_at=utc_now_iso())
+        return self.store_memory(memory, "add")
+
+    def store_memory(self, memory: Memory, kind: str, data: dict[str, Any] | None = None) -> Memory:
+        """Seal and record a memory built elsewhere (an import). Refuses to overwrite any record."""
+        path = self.memory_path(memory.memory_id)
+        sealed = seal_memory(memory, self.keys)
+        with file_lock(self.paths.lock("drafts")):
+            try:
+                atomic_write_bytes(path, sealed, exclusive=True)
+            except FileExistsError as exc:
+                raise RecordError(f"{path}: a memory with this id already exists") from exc
+            self.ledger.append(kind, memory.memory_id, sha256_hex(sealed), data or {})
+        return memory
+
+    def get_memory(self, memory_id: str) -> Memory:
+        path = self.memory_path(memory_id)
+        try:
+            data = path.read_bytes()
+        except FileNotFoundError as exc:
+            raise NotFound(f"no memory {memory_id!r} in {self.paths.vault}") from exc
+        return open_memory(data, self.keys, str(path), memory_id)
+
+    def scan_memories(self) -> MemoryScan:
+        scan = MemoryScan()
+        for path in sorted(self.paths.vault.glob("mem_*.json")):
+            data = path.read_bytes()
+            try:
+                memory = open_memory(data, self.keys, f"vault/{path.name}", path.stem)
+            except RecordError as exc:
+                kind = "swapped" if "swapped" in str(exc) else "modified"
+                scan.problems.append(Problem(kind, f"vault/{path.name}", str(exc)))
+                continue
+            scan.memories.append(memory)
+            scan.file_sha256[memory.memory_id] = sha256_hex(data)
+        scan.memories.sort(key=lambda m: (m.time, m.memory_id))
+        return scan
+
+    def list_memories(self) -> list[Memory]:
+        """Memories that verify, oldest first. Damaged records are reported by ``verify``, not returned."""
+        return self.scan_memories().memories
+
+    def ledger_placement(self) -> dict[str, LedgerEntry]:
+        """Memory id → the latest ledger entry about it."""
+        return {e.record_id: e for e in self.ledger.read().entries if e.record_id.startswith("mem_")}
+
+    def verified_ids(self) -> set[str]:
+        """Ids of memories whose record verifies AND matches the ledger's latest checksum for it."""
+        scan = self.scan_memories()
+        placement = self.ledger_placement()
+        return {
+            mid
+            for mid, digest in scan.file_sha256.items()
+            if mid in placement
+            and placement[mid].kind in MEMORY_KINDS
+            and placement[mid].record_sha256 == digest
+        }
+
+
+def confirmed_fields_of(memory: Memory) -> FrozenDict:
+    return memory.metadata.confirmed_fields

@@ -1,0 +1,414 @@
+"""Vault commands: init, locate, draft …, memory …, verify, export, import."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from core.errors import HomeError, NotFound, ReverieError
+from tui_app.cli.state import CliState, emit, kdf_params, pass_state
+
+
+def _human_age(stamp: str) -> str:
+    from core.clock import utc_now
+    from core.turns import parse_ts
+
+    seconds = (utc_now() - parse_ts(stamp)).total_seconds()
+    for unit, size in (("d", 86400), ("h", 3600), ("m", 60)):
+        if seconds >= size:
+            return f"{int(seconds // size)}{unit} ago"
+    return "just now"
+
+
+@click.command()
+@click.option("--keyring", "use_keyring", is_flag=True, help="Also store the passphrase in the OS keyring.")
+@pass_state
+def init(state: CliState, use_keyring: bool) -> None:
+    """Create the vault in the data home (asks for a new passphrase twice)."""
+    from core.config import save_config
+    from core.crypto import create_header
+    from core.passphrase import PASSPHRASE_ENV
+
+    paths = state.paths
+    if paths.vault_header.exists():
+        raise HomeError(f"{paths.vault_header}: a vault already exists here")
+    import os
+
+    passphrase = os.environ.get(PASSPHRASE_ENV)
+    if not passphrase:
+        if not sys.stdin.isatty():
+            raise HomeError("no passphrase: set REVERIE_PASSPHRASE or run `reverie init` in a terminal")
+        passphrase = click.prompt("New passphrase", hide_input=True, confirmation_prompt=True, err=True)
+    paths.ensure()
+    if not paths.config.exists():
+        config = state.config
+        config.security.keyring = use_keyring
+        save_config(paths.config, config)
+    create_header(paths.vault_header, passphrase, kdf_params())
+    if use_keyring:
+        from core.passphrase import store_in_keyring
+
+        store_in_keyring(paths, passphrase)
+    click.echo(f"Created a vault in {paths.root}")
+
+
+@click.command()
+@click.option("--json", "as_json", is_flag=True)
+@pass_state
+def locate(state: CliState, as_json: bool) -> None:
+    """Print every path Reverie uses for this home."""
+    described = state.paths.describe()
+    width = max(len(k) for k in described)
+    emit(described, as_json, "\n".join(f"{k:<{width}}  {v}" for k, v in described.items()))
+
+
+# --- drafts -----------------------------------------------------------------------------------------
+
+
+@click.group()
+def draft() -> None:
+    """Capture, review, approve and finalize drafts."""
+
+
+def _draft_text(d: Any, history: bool = False) -> str:
+    from core.frozen import thaw
+
+    lines = [f"{d.draft_id}  [{d.state}]  created {d.created_at} by {d.created_by}", f"  {d.content}"]
+    if d.tags:
+        lines.append(f"  tags: {', '.join(d.tags)}")
+    for s in d.suggestions:
+        decision = d.decision_for(s.suggestion_id)
+        status = "pending" if decision is None else decision.action
+        if decision is not None and decision.edited:
+            status += f" as {thaw(decision.value)!r}"
+        conf = f" conf {s.confidence:.2f}" if s.confidence is not None else ""
+        model = f" {s.model}" if s.model else ""
+        lines.append(
+            f"  - {s.suggestion_id}: {s.field_name} = {thaw(s.value)!r}  ({s.source}{model}{conf}, "
+            f"{_human_age(s.created_at)}) [{status}]"
+        )
+    if d.approval:
+        lines.append(f"  approved by {d.approval.reviewer} at {d.approval.approved_at}")
+    if d.finalized_memory_id:
+        lines.append(f"  finalized as {d.finalized_memory_id} at {d.finalized_at}")
+    if history:
+        lines.append("  history:")
+        lines.extend(f"    {r.occurred_at}  {r.action:<20} {r.actor}  {r.detail}" for r in d.revision_history())
+    return "\n".join(lines)
+
+
+@draft.command("new")
+@click.argument("content")
+@click.option("--tag", "tags", multiple=True, help="A tag (repeatable).")
+@click.option("--json", "as_json", is_flag=True)
+@pass_state
+def draft_new(state: CliState, content: str, tags: tuple[str, ...], as_json: bool) -> None:
+    """Capture CONTENT as a new draft; prints the draft id."""
+    d = state.vault().create_draft(content, tags, created_by=state.config.general.reviewer)
+    emit({"draft_id": d.draft_id}, as_json, d.draft_id)
+
+
+@draft.command("suggest")
+@click.argument("draft_id")
+@click.argument("field")
+@click.argument("value")
+@click.option("--source", required=True, help="Who suggests it (an assistant, a suggester).")
+@click.option("--model")
+@click.option("--process-version")
+@click.option("--confidence", type=click.FloatRange(0, 1))
+@click.option("--id", "suggestion_id", help="A suggestion id (default: generated).")
+@click.option("--json", "as_json", is_flag=True)
+@pass_state
+def draft_suggest(
+    state: CliState,
+    draft_id: str,
+    field: str,
+    value: str,
+    source: str,
+    model: str | None,
+    process_version: str | None,
+    confidence: float | None,
+    suggestion_id: str | None,
+    as_json: bool,
+) -> None:
+    """Attach a suggestion for FIELD to an open draft. VALUE is text, or JSON for lists (tags, people)."""
+    vault = state.vault()
+    d = vault.get_draft(draft_id)
+    parsed: Any = value
+    if field in ("tags", "people") or value[:1] in "[{":
+        try:
+            parsed = json.loads(value)
+        except json.JSONDecodeError as exc:
+            raise click.BadParameter(f"not valid JSON: {exc.msg}", param_hint="VALUE") from exc
+    d = d.add_suggestion(field, parsed, source, model=model, process_version=process_version,
+                         confidence=confidence, suggestion_id=suggestion_id)
+    vault.save_draft(d)
+    added = d.suggestions[-1]
+    emit(added.to_dict(), as_json, added.suggestion_id)
+
+
+def _decide(state: CliState, draft_id: str, change: Any) -> Any:
+    vault = state.vault()
+    d = change(vault.get_draft(draft_id))
+    vault.save_draft(d)
+    return d
+
+
+@draft.command("accept")
+@click.argument("draft_id")
+@click.argument("suggestion_id")
+@click.option("--reviewer", required=True)
+@click.option("--value", help="Accept with this edit instead of the suggested value (JSON for lists).")
+@pass_state
+def draft_accept(state: CliState, draft_id: str, suggestion_id: str, reviewer: str, value: str | None) -> None:
+    """Accept a suggestion (optionally edited); the original stays as provenance."""
+    parsed: Any = value
+    if value is not None and value[:1] in "[{":
+        try:
+            parsed = json.loads(value)
+        except json.JSONDecodeError as exc:
+            raise click.BadParameter(f"not valid JSON: {exc.msg}", param_hint="--value") from exc
+    _decide(state, draft_id, lambda d: d.accept(suggestion_id, reviewer=reviewer, value=parsed))
+    click.echo(f"accepted {suggestion_id}")
+
+
+@draft.command("reject")
+@click.argument("draft_id")
+@click.argument("suggestion_id")
+@click.option("--reviewer", required=True)
+@pass_state
+def draft_reject(state: CliState, draft_id: str, suggestion_id: str, reviewer: str) -> None:
+    """Reject a suggestion."""
+    _decide(state, draft_id, lambda d: d.reject_suggestion(suggestion_id, reviewer=reviewer))
+    click.echo(f"rejected {suggestion_id}")
+
+
+@draft.command("approve")
+@click.argument("draft_id")
+@click.option("--reviewer", required=True)
+@pass_state
+def draft_approve(state: CliState, draft_id: str, reviewer: str) -> None:
+    """Approve a draft whose suggestions are all decided."""
+    _decide(state, draft_id, lambda d: d.approve(reviewer=reviewer))
+    click.echo(f"approved {draft_id}")
+
+
+@draft.command("finalize")
+@click.argument("draft_id")
+@click.option("--json", "as_json", is_flag=True)
+@pass_state
+def draft_finalize(state: CliState, draft_id: str, as_json: bool) -> None:
+    """Seal an approved draft as a memory (once); prints the memory id."""
+    vault = state.vault()
+    memory = vault.finalize_draft(vault.get_draft(draft_id))
+    emit({"memory_id": memory.memory_id, "draft_id": draft_id}, as_json, memory.memory_id)
+
+
+@draft.command("list")
+@click.option("--state", "wanted", type=click.Choice(["open", "approved", "finalized"]))
+@click.option("--json", "as_json", is_flag=True)
+@pass_state
+def draft_list(state: CliState, wanted: str | None, as_json: bool) -> None:
+    """List drafts, oldest first."""
+    drafts = state.vault().list_drafts(state=wanted)
+    data = [
+        {"draft_id": d.draft_id, "state": d.state, "created_at": d.created_at, "content": d.content,
+         "pending": len(d.pending_suggestions()), "suggestions": len(d.suggestions)}
+        for d in drafts
+    ]
+    text = "\n".join(
+        f"{d['draft_id']}  {d['state']:<9} {d['pending']}/{d['suggestions']} pending  {d['content'][:60]}"
+        for d in data
+    )
+    emit(data, as_json, text or "no drafts")
+
+
+@draft.command("show")
+@click.argument("draft_id")
+@click.option("--json", "as_json", is_flag=True)
+@pass_state
+def draft_show(state: CliState, draft_id: str, as_json: bool) -> None:
+    """Show a draft with its suggestions, decisions and revision history."""
+    d = state.vault().get_draft(draft_id)
+    data = {**d.to_dict(), "revision_history": [r.to_dict() for r in d.revision_history()],
+            "resolved_fields": json.loads(json.dumps(dict(d.resolved_fields()), default=list))}
+    emit(data, as_json, _draft_text(d, history=True))
+
+
+@draft.command("delete")
+@click.argument("draft_id")
+@pass_state
+def draft_delete(state: CliState, draft_id: str) -> None:
+    """Delete an open or approved draft (a finalized one is provenance and stays)."""
+    state.vault().delete_draft(draft_id)
+    click.echo(f"deleted {draft_id}")
+
+
+# --- memories ---------------------------------------------------------------------------------------
+
+
+@click.group()
+def memory() -> None:
+    """Finalized memories."""
+
+
+def _memory_dict(m: Any, verified: set[str]) -> dict[str, Any]:
+    from core.frozen import thaw
+
+    return {
+        "memory_id": m.memory_id,
+        "content": m.content,
+        "created_at": m.created_at,
+        "metadata": thaw(m.metadata.to_dict()),
+        "review": m.review_summary(),
+        "verified": m.memory_id in verified,
+    }
+
+
+@memory.command("list")
+@click.option("--json", "as_json", is_flag=True)
+@pass_state
+def memory_list(state: CliState, as_json: bool) -> None:
+    """List finalized memories with their reviewed and verified state."""
+    vault = state.vault()
+    verified = vault.verified_ids()
+    data = [_memory_dict(m, verified) for m in vault.list_memories()]
+    text = "\n".join(
+        f"{d['memory_id']}  {'reviewed' if d['review']['reviewed'] else 'unreviewed':<10} "
+        f"{'verified' if d['verified'] else 'NOT VERIFIED':<12} {d['content'][:60]}"
+        for d in data
+    )
+    emit(data, as_json, text or "no memories")
+
+
+@memory.command("show")
+@click.argument("memory_id")
+@click.option("--json", "as_json", is_flag=True)
+@pass_state
+def memory_show(state: CliState, memory_id: str, as_json: bool) -> None:
+    """Show one memory with its provenance."""
+    vault = state.vault()
+    data = _memory_dict(vault.get_memory(memory_id), vault.verified_ids())
+    meta = data["metadata"]
+    review = meta["custom"].get("review")
+    lines = [f"{memory_id}  {'reviewed' if data['review']['reviewed'] else 'unreviewed'}, "
+             f"{'verified' if data['verified'] else 'NOT VERIFIED'}", f"  {data['content']}"]
+    for key in ("title", "occurred_at", "location"):
+        if meta.get(key):
+            lines.append(f"  {key}: {meta[key]}")
+    for key in ("tags", "people"):
+        if meta.get(key):
+            lines.append(f"  {key}: {', '.join(meta[key])}")
+    if review:
+        lines.append(f"  approved by {review['approved_by']} at {review['approved_at']}")
+        for s in review["suggestions"]:
+            decision = next((d for d in review["decisions"] if d["suggestion_id"] == s["suggestion_id"]), None)
+            outcome = decision["action"] if decision else "?"
+            if decision and decision.get("edited"):
+                outcome += f" as {decision['value']!r}"
+            lines.append(f"  - {s['field_name']}: {s['value']!r} from {s['source']} {s.get('model') or ''} [{outcome}]")
+    emit(data, as_json, "\n".join(lines))
+
+
+# --- verify, export, import -------------------------------------------------------------------------
+
+
+@click.command()
+@click.option("--json", "as_json", is_flag=True)
+@click.option("--checkpoint", is_flag=True, help="Print the ledger head to keep somewhere else.")
+@click.option("--against", "against", metavar="HEAD", help="A head printed earlier by --checkpoint.")
+@click.pass_context
+def verify(ctx: click.Context, as_json: bool, checkpoint: bool, against: str | None) -> None:
+    """Check every record, the ledger chain and the sealed day logs. Exit 1 if anything is wrong."""
+    from core.ledger import Checkpoint
+    from core.verify import verify_home
+
+    state: CliState = ctx.obj
+    mark = Checkpoint.parse(against) if against else None
+    report = verify_home(state.paths, state.keys(), mark)
+    if checkpoint and not as_json:
+        click.echo(str(report.head))
+    elif as_json:
+        emit(report.to_dict(), True)
+    else:
+        counts = ", ".join(f"{v} {k.replace('_', ' ')}" for k, v in report.counts.items())
+        click.echo(f"{'intact' if report.ok else 'DAMAGED'}: {counts}; head {report.head}")
+        for problem in report.problems:
+            click.echo(f"  {problem}")
+    ctx.exit(0 if report.ok else 1)
+
+
+EXPORT_KINDS = ("rag", "jsonl", "openai", "anthropic", "conversation", "graph", "dvmem")
+
+
+def _write_output(out: str | None, data: bytes) -> None:
+    if out is None or out == "-":
+        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.flush()
+        return
+    from core.fsutil import atomic_write_bytes
+
+    atomic_write_bytes(Path(out), data)
+    click.echo(f"wrote {out}", err=True)
+
+
+@click.command("export")
+@click.argument("kind", type=click.Choice(EXPORT_KINDS))
+@click.option("--out", type=click.Path(dir_okay=False), help="Output file (default: standard output).")
+@click.option("--memory", "memory_id", help="The memory to export (dvmem only).")
+@pass_state
+def export_cmd(state: CliState, kind: str, out: str | None, memory_id: str | None) -> None:
+    """Export finalized memories (drafts never) with their review provenance."""
+    from core.export import VaultExporter
+
+    vault = state.vault()
+    if kind == "dvmem":
+        from core.portable import export_dvmem
+
+        if not memory_id:
+            raise click.UsageError("dvmem exports one memory: give --memory ID")
+        _write_output(out or f"{memory_id}.dvmem", export_dvmem(vault, memory_id, state.passphrase()))
+        return
+    exporter = VaultExporter(vault)
+    rows: list[Any]
+    if kind == "rag":
+        rows = [c.to_dict() for c in exporter.to_rag_chunks()]
+    elif kind in ("jsonl", "openai", "anthropic"):
+        rows = exporter.to_jsonl(format="generic" if kind == "jsonl" else kind)
+    elif kind == "conversation":
+        rows = exporter.to_conversation_history()
+    else:
+        _write_output(out, (json.dumps(exporter.to_knowledge_graph().to_dict(), ensure_ascii=False, indent=2)
+                            + "\n").encode())
+        return
+    _write_output(out, "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows).encode())
+
+
+@click.command("import")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.option("--json", "as_json", is_flag=True)
+@pass_state
+def import_cmd(state: CliState, file: str, as_json: bool) -> None:
+    """Import a .dvmem record after verifying it (the passphrase it was exported with)."""
+    from core.portable import import_dvmem
+
+    path = Path(file)
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise NotFound(f"{path}: cannot be read: {exc.strerror}") from exc
+    memory, added = import_dvmem(state.vault(), data, state.passphrase(), str(path))
+    emit({"memory_id": memory.memory_id, "added": added}, as_json,
+         f"{'imported' if added else 'already present'}: {memory.memory_id}")
+
+
+def register(cli: click.Group) -> None:
+    for command in (init, locate, draft, memory, verify, export_cmd, import_cmd):
+        cli.add_command(command)
+
+
+__all__ = ["ReverieError", "register"]
