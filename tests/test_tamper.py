@@ -23,7 +23,7 @@ def _kinds(paths: HomePaths, keys, checkpoint=None) -> set[tuple[str, str]]:  # 
 
 
 def test_an_untouched_home_verifies(paths: HomePaths) -> None:
-    vault, memories = populated(paths)
+    vault, _memories = populated(paths)
     report = verify_home(paths, vault.keys)
     assert report.ok, report.problems
     assert report.counts["memories"] == 4 and report.counts["ledger_entries"] == 4
@@ -145,7 +145,7 @@ def test_a_removed_ledger_entry_is_named(paths: HomePaths) -> None:
 
 
 def test_a_truncated_ledger_is_named(paths: HomePaths) -> None:
-    vault, memories = populated(paths)
+    vault, _memories = populated(paths)
     lines = _ledger_lines(paths)
     paths.ledger.write_text("".join(lines[:-1]))
     kinds = _kinds(paths, vault.keys)

@@ -77,7 +77,7 @@ def test_open_drafts_can_be_deleted(paths: HomePaths) -> None:
 
 
 def test_nothing_is_plaintext_at_rest(paths: HomePaths) -> None:
-    vault, memories = populated(paths)
+    vault, _memories = populated(paths)
     open_draft = vault.create_draft("A secret draft about the lighthouse keeper.", ["secret-tag"])
     vault.save_draft(open_draft.add_suggestion("location", "Jeju lighthouse", "echo"))
     needles = [*SENTENCES, "lighthouse keeper", "Jeju lighthouse", "Seoul Forest", "parent", "secret-tag", "family"]
@@ -149,13 +149,13 @@ def test_memory_ids_are_not_path_tricks(paths: HomePaths) -> None:
 
 
 def test_unreviewed_memories_are_marked(paths: HomePaths) -> None:
-    vault, memories = populated(paths)
+    _vault, memories = populated(paths)
     assert [m.reviewed for m in memories] == [True, True, True, False]
     assert memories[3].review_summary() == {"reviewed": False}
 
 
 def test_drafts_never_appear_among_memories(paths: HomePaths) -> None:
-    vault, memories = populated(paths)
+    vault, _memories = populated(paths)
     vault.create_draft("still a draft")
     assert "still a draft" not in [m.content for m in vault.list_memories()]
 
