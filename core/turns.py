@@ -24,17 +24,24 @@ def format_ts(moment: datetime) -> str:
     """ISO-8601 UTC with microseconds and a ``Z``: sorts as text in time order."""
     if moment.tzinfo is None:
         raise TurnError("ts: a naive datetime has no timezone")
-    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    try:
+        utc = moment.astimezone(UTC)
+    except (OverflowError, ValueError) as exc:
+        raise TurnError(f"ts: {moment.isoformat()} is out of range") from exc
+    return f"{utc.year:04d}-{utc:%m-%dT%H:%M:%S.%f}Z"
 
 
 def parse_ts(text: str) -> datetime:
     try:
         moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
-    except (ValueError, AttributeError) as exc:
+    except (ValueError, AttributeError, TypeError) as exc:
         raise TurnError(f"ts: not an ISO-8601 time: {text!r}") from exc
     if moment.tzinfo is None:
         raise TurnError(f"ts: no timezone in {text!r}")
-    return moment.astimezone(UTC)
+    try:
+        return moment.astimezone(UTC)
+    except (OverflowError, ValueError) as exc:
+        raise TurnError(f"ts: {text!r} is out of range") from exc
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from typing import Any
 from core.canonical import sha256_hex
 from core.crypto import VaultKeys
 from core.integrity import Problem
-from core.ledger import Checkpoint, LedgerReading
+from core.ledger import Checkpoint, LedgerEntry, LedgerReading
 from core.paths import HomePaths
 from core.vault import MEMORY_KINDS, MemoryVault
 
@@ -101,10 +101,38 @@ def verify_home(
         report.problems.extend(check(paths, keys, reading))
     if checkpoint is not None:
         report.problems.extend(vault.ledger.check_against(checkpoint, reading))
-    report.counts = {**counts, "drafts": len(drafts.drafts), "ledger_entries": len(reading.entries)}
+    sealed_days = {e.record_id for e in reading.entries if e.kind in ("seal_day", "reseal_day")}
+    report.counts = {
+        **counts,
+        "drafts": len(drafts.drafts),
+        "sealed_days": len(sealed_days),
+        "ledger_entries": len(reading.entries),
+    }
     return report
+
+
+def check_cold_copies(paths: HomePaths, keys: VaultKeys, reading: LedgerReading) -> list[Problem]:
+    """Every file the ledger says sits in cold storage (curated away from a scope) is there, unchanged.
+    Vault memories are checked with the other memory records."""
+    problems: list[Problem] = []
+    latest: dict[str, LedgerEntry] = {}
+    for entry in reading.entries:
+        if entry.kind in ("archive", "restore") and not entry.record_id.startswith("mem_"):
+            latest[entry.record_id] = entry
+    for record_id, entry in sorted(latest.items()):
+        if entry.kind != "archive":
+            continue
+        cold_rel = str(entry.data.get("cold_path", ""))
+        cold = _inside(paths.root, cold_rel)
+        if cold is None or not cold.is_file():
+            problems.append(Problem("removed", cold_rel or record_id, f"cold-storage copy of {record_id} is missing"))
+        elif sha256_hex(cold.read_bytes()) != entry.record_sha256:
+            problems.append(Problem("modified", cold_rel, f"cold copy of {record_id} does not match the ledger"))
+    return problems
 
 
 def default_extra_checks() -> list[ExtraCheck]:
     """The checks of the other stores in the home, each in its own module."""
-    return []
+    from core.conversation.seals import check_day_seals
+
+    return [check_day_seals, check_cold_copies]

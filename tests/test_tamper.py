@@ -203,3 +203,35 @@ def test_checkpoint_text_is_validated() -> None:
 
     with pytest.raises(RecordError, match="SEQ:SHA256"):
         Checkpoint.parse("12:nothex")
+
+
+def _ingest_sealed_day(paths: HomePaths, vault, tmp_path: Path) -> Path:  # type: ignore[no-untyped-def]
+    from core.conversation import ingest
+
+    source = tmp_path / "turns.jsonl"
+    source.write_text(
+        "".join(
+            json.dumps({"ts": f"2026-11-03T0{i}:00:00Z", "role": "user", "text": f"turn {i} about the trip"}) + "\n"
+            for i in range(3)
+        )
+    )
+    report = ingest(paths, [source], keys=vault.keys)
+    assert report.added == 3
+    day = paths.logs / "2026" / "11" / "2026-11-03.jsonl"
+    assert verify_home(paths, vault.keys).counts["sealed_days"] == 1
+    return day
+
+
+def test_a_changed_sealed_day_log_is_named(paths: HomePaths, tmp_path: Path) -> None:
+    vault, _ = populated(paths)
+    day = _ingest_sealed_day(paths, vault, tmp_path)
+    assert verify_home(paths, vault.keys).ok
+    day.write_text(day.read_text().replace("about the trip", "about nothing"))
+    assert ("modified", "logs/2026/11/2026-11-03.jsonl") in _kinds(paths, vault.keys)
+
+
+def test_a_removed_sealed_day_log_is_named(paths: HomePaths, tmp_path: Path) -> None:
+    vault, _ = populated(paths)
+    day = _ingest_sealed_day(paths, vault, tmp_path)
+    day.unlink()
+    assert ("removed", "logs/2026/11/2026-11-03.jsonl") in _kinds(paths, vault.keys)

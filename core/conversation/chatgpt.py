@@ -1,0 +1,352 @@
+"""ChatGPT data exports: ``conversations.json`` (a list of conversations) or one conversation object.
+
+Each conversation is a tree in ``mapping`` (node id → ``{parent, children, message}``).
+
+- The visible thread is the path from ``current_node`` up through ``parent`` (if ``current_node`` is
+  missing, the leaf with the latest time); it is session ``<conversation id>``.
+- Other branches (edited prompts, regenerated answers) are kept as their own sessions,
+  ``<conversation id>#branch-<first node id of the branch>``. A branch holds its nodes from where it
+  leaves the thread it grew from; where a branch forks again, the last child continues it and each
+  other child starts a new branch.
+- ``id`` = the node id; ``source`` = ``chatgpt:<path>``.
+- Times: ``message.create_time`` (Unix seconds). A null time inherits the time of the nearest earlier
+  message in the tree (its closest ancestor with a time), then the conversation's ``create_time``,
+  then its ``update_time``; a node with none of these is rejected.
+- Roles: user → ``user``; assistant → ``assistant`` (actor and model = ``metadata.model_slug``),
+  an ``action`` when addressed to a tool (``recipient`` other than ``all``); tool → role
+  ``assistant``, actor ``tool:<name>``, type ``action``; system → ``meta``. Hidden messages
+  (``is_visually_hidden_from_conversation``), reasoning (``thoughts``, ``reasoning_recap``) and
+  custom instructions (``user_editable_context``) are ``meta``.
+- Text: string parts joined by newlines; object parts rendered (``text`` of an audio transcription,
+  ``[image_asset_pointer file-service://...]`` for an asset, JSON otherwise); ``text`` contents (code,
+  execution output, quotes) as they are; other contents as JSON. A message whose parts are all empty
+  (the placeholder nodes) is skipped and counted, as are nodes without a message (the root).
+
+A conversation or node that is malformed is rejected with the line where its conversation starts
+in the file; the others are imported. The file is read whole (the export format is one JSON
+document); files over ``MAX_EXPORT_BYTES`` are refused.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from core.conversation.items import ImportItem, Progress, Rejected, Skipped, make_turn, one_line
+from core.turns import TurnError, format_ts
+
+NAME = "chatgpt"
+MAX_EXPORT_BYTES = 2 * 1024 * 1024 * 1024
+_META_CONTENT = ("thoughts", "reasoning_recap", "user_editable_context", "model_editable_context")
+
+
+class Malformed(ValueError):
+    """A conversation or node that cannot be read; the message names the field."""
+
+
+def _skip(reason: str) -> Skipped:
+    return Skipped(f"{NAME}: {reason}")
+
+
+def _seconds(value: Any, what: str) -> float | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise Malformed(f"{what}: not a number of seconds")
+    return float(value)
+
+
+def _iso(seconds: float, what: str) -> str:
+    try:
+        return format_ts(datetime.fromtimestamp(seconds, UTC))
+    except (OverflowError, OSError, ValueError) as exc:
+        raise Malformed(f"{what}: {seconds!r} is out of range") from exc
+
+
+def render_part(part: Any) -> str:
+    if isinstance(part, str):
+        return part
+    if isinstance(part, dict):
+        if isinstance(part.get("text"), str):
+            return part["text"]
+        pointer = part.get("asset_pointer")
+        if isinstance(pointer, str):
+            return f"[{part.get('content_type') or 'asset'} {pointer}]"
+    return json.dumps(part, ensure_ascii=False)
+
+
+def render_content(content: dict[str, Any]) -> str:
+    kind = content.get("content_type")
+    parts = content.get("parts")
+    if isinstance(parts, list):
+        return "\n".join(text for text in (render_part(part) for part in parts) if text)
+    if isinstance(content.get("text"), str):
+        return content["text"]
+    if kind == "thoughts" and isinstance(content.get("thoughts"), list):
+        return "\n\n".join(
+            "\n".join(str(t.get(key)) for key in ("summary", "content") if isinstance(t, dict) and t.get(key))
+            for t in content["thoughts"]
+        ).strip()
+    if kind == "reasoning_recap" and isinstance(content.get("content"), str):
+        return content["content"]
+    if kind == "user_editable_context":
+        return "\n".join(str(content[key]) for key in ("user_profile", "user_instructions") if content.get(key))
+    return json.dumps({k: v for k, v in content.items() if k != "content_type"}, ensure_ascii=False)
+
+
+class _Conversation:
+    def __init__(self, conv: Any, source: str) -> None:
+        if not isinstance(conv, dict):
+            raise Malformed(f"not a conversation object (got {type(conv).__name__})")
+        mapping = conv.get("mapping")
+        if not isinstance(mapping, dict):
+            raise Malformed("mapping: missing" if mapping is None else "mapping: not an object")
+        ident = conv.get("id") or conv.get("conversation_id")
+        if not isinstance(ident, str) or not ident:
+            raise Malformed("id: missing (neither 'id' nor 'conversation_id')")
+        self.id = ident
+        self.source = source
+        self.mapping: dict[str, Any] = mapping
+        self.start = _seconds(conv.get("create_time"), "create_time")
+        if self.start is None:
+            self.start = _seconds(conv.get("update_time"), "update_time")
+        self.current = conv.get("current_node")
+
+    def parent(self, nid: str) -> str | None:
+        node = self.mapping.get(nid)
+        parent = node.get("parent") if isinstance(node, dict) else None
+        return parent if isinstance(parent, str) and parent in self.mapping and parent != nid else None
+
+    def children(self, nid: str) -> list[str]:
+        node = self.mapping.get(nid)
+        kids = node.get("children") if isinstance(node, dict) else None
+        if not isinstance(kids, list):
+            return []
+        return [kid for kid in kids if isinstance(kid, str) and self.parent(kid) == nid]
+
+    def _time(self, nid: str) -> float | None:
+        node = self.mapping.get(nid)
+        message = node.get("message") if isinstance(node, dict) else None
+        if not isinstance(message, dict):
+            return None
+        try:
+            return _seconds(message.get("create_time"), "create_time")
+        except Malformed:
+            return None
+
+    def visible(self) -> set[str]:
+        current = self.current if isinstance(self.current, str) and self.current in self.mapping else None
+        if current is None:
+            leaves = [nid for nid in self.mapping if not self.children(nid)]
+            if leaves:
+                current = max(leaves, key=lambda nid: (self._time(nid) or -math.inf))
+        path: set[str] = set()
+        while current is not None and current not in path:
+            path.add(current)
+            current = self.parent(current)
+        return path
+
+    def walk(self) -> Iterator[tuple[str, str, float | None]]:
+        """(node id, session, inherited time) for each reachable node, depth first, children in order."""
+        visible = self.visible()
+        roots = [nid for nid in self.mapping if self.parent(nid) is None]
+        seen: set[str] = set()
+        stack: list[tuple[str, str, float | None]] = []
+        for root in reversed(roots):
+            session = self.id if root in visible else f"{self.id}#branch-{root}"
+            stack.append((root, session, self.start))
+        while stack:
+            nid, session, inherited = stack.pop()
+            if nid in seen:
+                continue
+            seen.add(nid)
+            yield nid, session, inherited
+            own = self._time(nid)
+            time = own if own is not None else inherited
+            kids = self.children(nid)
+            pushes = []
+            for position, kid in enumerate(kids):
+                if kid in visible:
+                    kid_session = self.id
+                elif nid in visible or position != len(kids) - 1:
+                    kid_session = f"{self.id}#branch-{kid}"
+                else:
+                    kid_session = session
+                pushes.append((kid, kid_session, time))
+            stack.extend(reversed(pushes))
+        for nid in self.mapping:
+            if nid not in seen:
+                yield nid, "", None  # unreachable: reported by the caller
+
+
+def _role(message: dict[str, Any], content: dict[str, Any]) -> tuple[str, str, str, str | None] | None:
+    """(role, actor, type, model) for a message, or ``None`` for an author role we do not know."""
+    author = message.get("author")
+    role = author.get("role") if isinstance(author, dict) else None
+    if not isinstance(role, str):
+        raise Malformed("message.author.role: missing")
+    metadata = message.get("metadata") if isinstance(message.get("metadata"), dict) else {}
+    model = metadata.get("model_slug") if isinstance(metadata.get("model_slug"), str) else None
+    hidden = metadata.get("is_visually_hidden_from_conversation") is True
+    meta = hidden or content.get("content_type") in _META_CONTENT
+    recipient = message.get("recipient")
+    if role == "user":
+        return "user", "user", "meta" if meta else "text", None
+    if role == "assistant":
+        kind = "meta" if meta else ("action" if recipient not in (None, "all") else "text")
+        return "assistant", model or "assistant", kind, model
+    if role == "tool":
+        name = author.get("name") if isinstance(author, dict) else None
+        return "assistant", f"tool:{name}" if isinstance(name, str) and name else "tool", "action", model
+    if role == "system":
+        return "system", "system", "meta", None
+    return None
+
+
+def _node_item(conv: _Conversation, nid: str, session: str, inherited: float | None) -> ImportItem:
+    node = conv.mapping[nid]
+    if not isinstance(node, dict):
+        raise Malformed("node is not an object")
+    message = node.get("message")
+    if message is None:
+        return _skip("node without a message (root placeholder)")
+    if not isinstance(message, dict):
+        raise Malformed("message: not an object")
+    content = message.get("content")
+    if not isinstance(content, dict):
+        raise Malformed("message.content: missing" if content is None else "message.content: not an object")
+    who = _role(message, content)
+    if who is None:
+        author = message.get("author")
+        role = author.get("role") if isinstance(author, dict) else None
+        return _skip(f"message with author role {one_line(repr(role), 30)}")
+    text = render_content(content)
+    if not text.strip():
+        return _skip("empty message (placeholder parts)")
+    own = _seconds(message.get("create_time"), "message.create_time")
+    seconds = own if own is not None else inherited
+    if seconds is None:
+        raise Malformed("message.create_time: null, and no earlier message or conversation time to inherit")
+    role, actor, kind, model = who
+    try:
+        return make_turn(id=nid, ts=_iso(seconds, "message.create_time"), actor=actor, role=role, type=kind,
+                         text=text, model=model, session=session, source=conv.source)
+    except TurnError as exc:
+        raise Malformed(str(exc)) from exc
+
+
+def conversation_items(value: Any, source: str, line: int) -> Iterator[ImportItem]:
+    """Turns, skips and node-level rejections of one conversation; ``Malformed`` if it is not one."""
+    conv = _Conversation(value, source)
+    for nid, session, inherited in conv.walk():
+        raw = json.dumps(conv.mapping[nid], ensure_ascii=False).encode("utf-8")
+        where = f"conversation {one_line(conv.id, 60)} node {one_line(nid, 60)}"
+        if not session:
+            yield Rejected(line, f"{where}: not reachable from a root (broken parent links)", raw=raw)
+            continue
+        try:
+            yield _node_item(conv, nid, session, inherited)
+        except Malformed as exc:
+            yield Rejected(line, f"{where}: {exc}", raw=raw)
+
+
+def _documents(text: str, base: int = 0) -> Iterator[tuple[int, int, int, Any] | Rejected]:
+    """(line, start, end, value) for each conversation in ``text`` (a list, or one object); a
+    ``Rejected`` for the rest of the file at the first syntax error (its bytes: ``base`` is the
+    byte offset of ``text`` in the file, 3 after a BOM)."""
+    decoder = json.JSONDecoder()
+    lines_before, counted_to = 0, 0
+
+    def line_at(index: int) -> int:
+        nonlocal lines_before, counted_to
+        lines_before += text.count("\n", counted_to, index)
+        counted_to = index
+        return lines_before + 1
+
+    def skip_space(index: int) -> int:
+        while index < len(text) and text[index] in " \t\r\n":
+            index += 1
+        return index
+
+    def broken(index: int, why: str) -> Rejected:
+        start = base + len(text[:index].encode("utf-8"))
+        end = base + len(text.encode("utf-8"))
+        return Rejected(line_at(index), why, span=(start, end))
+
+    index = skip_space(0)
+    if index == len(text):
+        return
+    in_list = text[index] == "["
+    if in_list:
+        index = skip_space(index + 1)
+        if index < len(text) and text[index] == "]":
+            return
+    while True:
+        try:
+            value, end = decoder.raw_decode(text, index)
+        except json.JSONDecodeError as exc:
+            where = f"line {exc.lineno}, column {exc.colno}"
+            yield broken(index, f"not JSON: {exc.msg} ({where}); the rest of the file is not read")
+            return
+        except RecursionError:
+            yield broken(index, "not JSON: nested too deeply; the rest of the file is not read")
+            return
+        yield line_at(index), index, end, value
+        index = skip_space(end)
+        if not in_list:
+            if index < len(text):
+                yield broken(index, "not JSON: extra data after the conversation")
+            return
+        if index < len(text) and text[index] == ",":
+            index = skip_space(index + 1)
+            continue
+        if index < len(text) and text[index] == "]":
+            if skip_space(index + 1) < len(text):
+                yield broken(skip_space(index + 1), "not JSON: extra data after the list")
+            return
+        yield broken(index, "not JSON: expected ',' or ']' between conversations")
+        return
+
+
+def read(path: Path, progress: Progress | None = None) -> Iterator[ImportItem]:
+    source = f"{NAME}:{path}"
+    size = path.stat().st_size
+    if size > MAX_EXPORT_BYTES:
+        yield Rejected(1, f"export larger than {MAX_EXPORT_BYTES} bytes ({size}); split it into smaller files")
+        return
+    data = path.read_bytes()
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        yield Rejected(line, f"not UTF-8 at byte {exc.start}; file not read", span=(0, size))
+        return
+    reported = 0
+    base = 3 if data.startswith(b"\xef\xbb\xbf") else 0
+    for number, document in enumerate(_documents(text, base), start=1):
+        if isinstance(document, Rejected):
+            yield document
+            break
+        line, start, end, value = document
+        try:
+            items = list(conversation_items(value, source, line))
+        except Malformed as exc:
+            items = [Rejected(line, f"conversation {number}: {exc}", raw=text[start:end].encode("utf-8"))]
+        yield from items
+        if progress is not None and text:
+            done = size * end // len(text)
+            progress(done - reported)
+            reported = done
+    if progress is not None and size > reported:
+        progress(size - reported)
+
+
+def looks_like(value: Any) -> bool:
+    """Whether a parsed JSON value is plainly a ChatGPT export (for format detection)."""
+    if isinstance(value, list):
+        return bool(value) and isinstance(value[0], dict) and "mapping" in value[0]
+    return isinstance(value, dict) and "mapping" in value

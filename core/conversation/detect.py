@@ -1,0 +1,131 @@
+"""Which files to read and in which format.
+
+``collect_sources`` expands folders (recursively, without following symlinked folders, hidden
+entries skipped, so a ``~/.claude/projects`` tree yields every session file and every
+``subagents/agent-*.jsonl``), keeps ``.jsonl`` and ``.json`` files, and decides each file's format:
+
+- ChatGPT: a JSON document (list or object) whose first conversation has a ``mapping``;
+- Claude Code: JSONL whose first recognisable record has a Claude Code ``type`` and a ``sessionId``
+  or ``uuid`` (or is one of its bookkeeping records);
+- generic: JSONL whose first recognisable record has ``ts`` and ``text``.
+
+A file named on the command line whose format cannot be told is an error (before anything is
+written); a file met while walking a folder is counted as skipped instead.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from core.conversation import chatgpt, claude_code, generic
+from core.errors import NotFound, ReverieError
+
+FORMATS = (claude_code.NAME, chatgpt.NAME, generic.NAME)
+_EXTENSIONS = (".jsonl", ".json")
+_PEEK_LINES = 50
+_PEEK_BYTES = 1024 * 1024
+
+
+class FormatError(ReverieError):
+    """A file's format cannot be told, or the format asked for is unknown."""
+
+
+@dataclass(frozen=True)
+class Source:
+    path: Path
+    format: str
+    size: int
+
+
+@dataclass
+class SourcePlan:
+    sources: list[Source] = field(default_factory=list)
+    skipped: dict[str, int] = field(default_factory=dict)  # reason → files
+
+    @property
+    def total_bytes(self) -> int:
+        return sum(source.size for source in self.sources)
+
+
+def _jsonl_format(path: Path) -> str | None:
+    with path.open("rb") as handle:
+        for _ in range(_PEEK_LINES):
+            line = handle.readline(_PEEK_BYTES)
+            if not line:
+                return None
+            try:
+                value = json.loads(line)
+            except (ValueError, RecursionError):
+                continue
+            if claude_code.looks_like(value):
+                return claude_code.NAME
+            if chatgpt.looks_like(value):
+                return chatgpt.NAME
+            if isinstance(value, dict) and "ts" in value and "text" in value:
+                return generic.NAME
+    return None
+
+
+def detect_format(path: Path) -> str | None:
+    """The format of ``path``, or ``None`` when it is empty or none of the three."""
+    with path.open("rb") as handle:
+        head = handle.read(_PEEK_BYTES)
+    stripped = head.lstrip(b"\xef\xbb\xbf \t\r\n")
+    if not stripped:
+        return None
+    if stripped.startswith(b"["):
+        return chatgpt.NAME if b'"mapping"' in head else None
+    found = _jsonl_format(path)
+    if found is not None:
+        return found
+    # A pretty-printed single conversation: its first line is not a whole JSON value.
+    if stripped.startswith(b"{") and b'"mapping"' in head and b'"current_node"' in head:
+        return chatgpt.NAME
+    return None
+
+
+def _walk(folder: Path) -> list[Path]:
+    found: list[Path] = []
+    for root, dirs, files in os.walk(folder, followlinks=False):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        for name in sorted(files):
+            if not name.startswith(".") and name.endswith(_EXTENSIONS):
+                found.append(Path(root) / name)
+    return found
+
+
+def collect_sources(inputs: list[Path], fmt: str = "auto") -> SourcePlan:
+    """The files to read, each with its format; raises before anything is read if one is wrong."""
+    if fmt != "auto" and fmt not in FORMATS:
+        raise FormatError(f"--format: must be auto or one of {', '.join(FORMATS)}, got {fmt!r}")
+    plan = SourcePlan()
+    seen: set[Path] = set()
+    for given in inputs:
+        path = Path(given).expanduser()
+        if not path.exists():
+            raise NotFound(f"{path}: no such file or folder")
+        walked = path.is_dir()
+        for file in _walk(path) if walked else [path]:
+            resolved = file.resolve()
+            if resolved in seen:
+                continue
+            seen.add(resolved)
+            try:
+                size = resolved.stat().st_size
+                found = fmt if fmt != "auto" else detect_format(resolved)
+            except OSError as exc:
+                raise FormatError(f"{file}: cannot be read: {exc.strerror or exc}") from exc
+            if found is None:
+                if size and not walked:
+                    raise FormatError(
+                        f"{file}: not a Claude Code transcript, ChatGPT export or generic JSONL; "
+                        "name the format with --format"
+                    )
+                reason = "empty file" if not size else "file in a folder that is not a known transcript format"
+                plan.skipped[reason] = plan.skipped.get(reason, 0) + 1
+                continue
+            plan.sources.append(Source(path=resolved, format=found, size=size))
+    return plan

@@ -1,0 +1,109 @@
+"""What an importer yields for each piece of its input: a :class:`~core.turns.Turn`, a
+:class:`Rejected` record (malformed: reported as ``FILE:LINE: reason`` and quarantined), or a
+:class:`Skipped` record (well formed but deliberately not a turn, counted by reason).
+
+Nothing an importer reads disappears without one of these three.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from core.turns import ROLES, TYPES, Turn, TurnError, parse_ts
+
+# Advance a progress display by this many bytes of input read. Core never draws anything itself.
+Progress = Callable[[int], None]
+
+_REASON_MAX = 300
+_TS_SHAPE = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$")
+
+
+def one_line(text: str, limit: int = _REASON_MAX) -> str:
+    """``text`` on one line (newlines and tabs become spaces), cut to ``limit`` characters."""
+    flat = " ".join(str(text).split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+def normal_ts(text: str) -> str:
+    """``text`` (ISO-8601 with a timezone) as the log writes it (``format_ts``), or ``TurnError``.
+
+    Also refuses times that would not read back: years before 1000 (``strftime`` drops their zero
+    padding) and offsets that push a time out of ``datetime``'s range."""
+    try:
+        moment = parse_ts(text)
+    except OverflowError as exc:
+        raise TurnError(f"ts: out of range: {one_line(repr(text), 60)}") from exc
+    if moment.year < 1000:
+        raise TurnError(f"ts: year out of range: {one_line(repr(text), 60)}")
+    if _TS_SHAPE.match(text):
+        return text  # already in the log's form (and a valid time: parse_ts accepted it)
+    return moment.isoformat(timespec="microseconds")[:-6] + "Z"  # == format_ts, without strftime's cost
+
+
+_STR_FIELDS = ("id", "ts", "actor", "role", "type", "text", "session", "source")
+
+
+def checked_turn(obj: Any) -> Turn:
+    """``Turn.from_dict(obj)``, with a fast path for what the log itself writes (every field present
+    and of the right type, ``ts`` already in the log's form): the same turns pass, the same fail."""
+    if (
+        type(obj) is dict
+        and len(obj) == 9
+        and "model" in obj
+        and all(type(obj.get(name)) is str for name in _STR_FIELDS)
+        and (obj["model"] is None or type(obj["model"]) is str)
+        and obj["role"] in ROLES
+        and obj["type"] in TYPES
+        and obj["id"]
+        and _TS_SHAPE.match(obj["ts"])
+        and obj["ts"][0] != "0"  # years before 1000 take the slow path (``Turn.from_dict`` mangles them)
+    ):
+        try:
+            datetime.fromisoformat(obj["ts"][:-1])
+        except ValueError:
+            pass
+        else:
+            return Turn(**obj)
+    return Turn.from_dict(obj)
+
+
+def make_turn(**fields: Any) -> Turn:
+    """A validated turn: :func:`normal_ts`, then ``Turn.from_dict``'s checks; ``TurnError`` names the field."""
+    if isinstance(fields.get("ts"), str):
+        fields["ts"] = normal_ts(fields["ts"])
+    for name, value in fields.items():
+        if isinstance(value, str):
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError as exc:
+                raise TurnError(f"{name}: holds an unpaired UTF-16 surrogate at character {exc.start}") from exc
+    return checked_turn(fields)
+
+
+@dataclass(frozen=True)
+class Rejected:
+    """A malformed line or record. ``raw`` holds its bytes; for a line too long to hold in memory
+    ``raw`` is ``None`` and ``span`` gives its byte range in the source file, copied from there."""
+
+    line: int
+    reason: str
+    raw: bytes | None = None
+    span: tuple[int, int] | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "reason", one_line(self.reason))
+
+
+@dataclass(frozen=True)
+class Skipped:
+    """A well-formed record that is deliberately not imported (progress events, snapshots, empty
+    placeholder parts...). Counted under ``reason`` in the ingest report."""
+
+    reason: str
+
+
+ImportItem = Turn | Rejected | Skipped

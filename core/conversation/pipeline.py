@@ -1,0 +1,179 @@
+"""``ingest``: read transcripts and exports into the day logs, all under the home's ingest lock.
+
+Order of work, so that a crash at any point loses nothing and repeats nothing:
+
+1. repair any unterminated last line a crashed ingest left in a day file (quarantined if partial);
+2. per source file, read its items: turns are grouped by UTC day, rejected lines go to the
+   quarantine (durable before the ingest goes on), skipped records are counted;
+3. per day, drop turns whose id the day already holds, note an intent for closed days about to
+   grow (see :mod:`core.conversation.seals`), then append the rest with one write and an fsync;
+4. with keys, seal closed days and reseal the ones that grew; without, say they wait.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from core.clock import utc_now
+from core.conversation import chatgpt, claude_code, generic
+from core.conversation.detect import Source, SourcePlan, collect_sources
+from core.conversation.items import ImportItem, Progress, Rejected, Skipped
+from core.conversation.quarantine import Quarantine, QuarantineEntry
+from core.conversation.seals import day_closed, note_appends, seal_closed_days_locked
+from core.conversation.store import DayLogWriter, repair_day_tails
+from core.crypto import VaultKeys
+from core.errors import ReverieError
+from core.fsutil import file_lock
+from core.paths import HomePaths
+from core.turns import Turn
+
+READERS: dict[str, Callable[[Path, Progress | None], Iterator[ImportItem]]] = {
+    claude_code.NAME: claude_code.read,
+    chatgpt.NAME: chatgpt.read,
+    generic.NAME: generic.read,
+}
+FLUSH_TURNS = 10_000  # turns held in memory before they are written
+CONFLICT = "id already stored with other content (the stored turn is kept)"
+
+
+@dataclass
+class IngestReport:
+    files: int = 0
+    added: int = 0
+    duplicates: int = 0
+    quarantined: list[QuarantineEntry] = field(default_factory=list)
+    skipped: dict[str, int] = field(default_factory=dict)
+    sealed: list[str] = field(default_factory=list)
+    resealed: list[str] = field(default_factory=list)
+    days: set[str] = field(default_factory=set)  # days that received turns
+    unsealed: list[str] = field(default_factory=list)  # closed days that received turns and wait for a seal
+    unsealed_reason: str | None = None
+    repaired: list[str] = field(default_factory=list)  # interrupted appends found and repaired
+    seal_problems: list[str] = field(default_factory=list)
+
+    def skip(self, reason: str, count: int = 1) -> None:
+        self.skipped[reason] = self.skipped.get(reason, 0) + count
+
+    @property
+    def exit_code(self) -> int:
+        """0 when everything was imported or deliberately skipped, 2 when anything was quarantined."""
+        return 2 if self.quarantined else 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "files": self.files,
+            "added": self.added,
+            "duplicates": self.duplicates,
+            "quarantined": [entry.to_dict() for entry in self.quarantined],
+            "skipped": dict(sorted(self.skipped.items())),
+            "sealed": self.sealed,
+            "resealed": self.resealed,
+            "days": sorted(self.days),
+            "unsealed": self.unsealed,
+            "unsealed_reason": self.unsealed_reason,
+            "repaired": self.repaired,
+            "seal_problems": self.seal_problems,
+        }
+
+
+class _Ingest:
+    def __init__(self, paths: HomePaths, report: IngestReport, now: datetime) -> None:
+        self.paths = paths
+        self.report = report
+        self.now = now
+        self.writer = DayLogWriter(paths)
+        self.quarantine = Quarantine(paths)
+        self.pending: dict[str, list[Turn]] = {}
+        self.held = 0
+
+    def read(self, source: Source, progress: Progress | None) -> None:
+        for item in self._items(source, progress):
+            if isinstance(item, Turn):
+                self.pending.setdefault(item.day, []).append(item)
+                self.held += 1
+                if self.held >= FLUSH_TURNS:
+                    self.flush()
+            elif isinstance(item, Rejected):
+                self.report.quarantined.append(self.quarantine.add(source.path, item))
+            elif isinstance(item, Skipped):
+                self.report.skip(item.reason)
+        self.flush()
+
+    @staticmethod
+    def _items(source: Source, progress: Progress | None) -> Iterator[ImportItem]:
+        items = READERS[source.format](source.path, progress)
+        while True:
+            try:
+                yield next(items)
+            except StopIteration:
+                return
+            except OSError as exc:
+                raise ReverieError(
+                    f"{source.path}: cannot be read: {exc.strerror or exc}; what was imported before is "
+                    "kept, run the ingest again"
+                ) from exc
+
+    def flush(self) -> None:
+        fresh_by_day: dict[str, list[Turn]] = {}
+        intents: dict[str, tuple[int, str]] = {}
+        for day, turns in self.pending.items():
+            fresh, result = self.writer.plan(day, turns)
+            self.report.added += result.added
+            self.report.duplicates += result.duplicates
+            if result.conflicts:
+                self.report.skip(CONFLICT, result.conflicts)
+            if fresh:
+                fresh_by_day[day] = fresh
+                if result.size_before and day_closed(day, self.now):
+                    intents[day] = (result.size_before, result.sha256_before)
+        note_appends(self.paths, intents)
+        for day, fresh in fresh_by_day.items():
+            self.writer.write(day, fresh)
+            self.report.days.add(day)
+        self.pending = {}
+        self.held = 0
+
+
+def ingest(
+    paths: HomePaths,
+    inputs: Sequence[Path] = (),
+    fmt: str = "auto",
+    *,
+    plan: SourcePlan | None = None,
+    keys: VaultKeys | None = None,
+    unsealed_reason: str = "no passphrase available",
+    progress: Progress | None = None,
+    now: datetime | None = None,
+) -> IngestReport:
+    """Import ``inputs`` (files or folders; or a ``plan`` from ``collect_sources``) into the home.
+
+    Raises only before anything is written (unknown format, missing file). Bad lines are
+    quarantined and reported; ``progress`` is called with the number of input bytes read.
+    """
+    plan = plan if plan is not None else collect_sources(list(inputs), fmt)
+    now = now or utc_now()
+    report = IngestReport(files=len(plan.sources))
+    for reason, count in plan.skipped.items():
+        report.skip(reason, count)
+    paths.ensure()
+    with file_lock(paths.lock("ingest")):
+        work = _Ingest(paths, report, now)
+        report.repaired = [str(repair) for repair in repair_day_tails(paths, work.quarantine.keep_tail)]
+        for source in plan.sources:
+            work.read(source, progress)
+        closed = sorted(day for day in report.days if day_closed(day, now))
+        if keys is None:
+            report.unsealed, report.unsealed_reason = closed, unsealed_reason
+        else:
+            try:
+                sealing = seal_closed_days_locked(paths, keys, now)
+            except ReverieError as exc:
+                report.unsealed, report.unsealed_reason = closed, str(exc)
+            else:
+                report.sealed, report.resealed = sealing.sealed, sealing.resealed
+                report.seal_problems = [str(problem) for problem in sealing.refused]
+    return report
