@@ -1,0 +1,236 @@
+"""From accepted matches to time expressions: join neighbours, then read "since" and "between".
+
+Neighbouring matches join when only a light connector separates them ("last Tuesday night",
+"지난주 화요일 밤", "先週の火曜日の夜", "Tuesday at 3pm", "March last year") and the pieces make
+sense together (see :mod:`core.timeparse.resolve`). Then:
+
+- **since**: "since Monday", 월요일부터, 月曜日から / 以降 → from the start of that range to now;
+- **between**: "between November 3 and November 5", "from Monday to Wednesday", "11월 3일부터
+  5일까지", "11月3日から5日まで", "3~5日" → from the start of the first to the end of the last (its
+  whole day: the end is the next midnight). An hour as the end stops at that hour ("3pm to 5pm" ends at
+  17:00). The end may be a bare day number that borrows its month from the start. Hours without a day
+  take it from the end ("between 9am and 11am yesterday") or from a day just before ("yesterday from
+  3pm to 5pm", "昨日の9時から11時まで").
+
+An expression made only of weak matches (a bare month name, "night") is dropped: that is the guard.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Iterator
+from dataclasses import dataclass
+
+from core.timeparse import ranges
+from core.timeparse.model import TimeRange, instant
+from core.timeparse.pieces import ClockP, Context, DomP, PartP, Piece
+from core.timeparse.resolve import resolve
+from core.timeparse.rules import Atom
+
+_CONNECTOR = re.compile(r"[\s,]*(?:(?:at|on|in|of|during|around|about|the)\s+){0,3}|\s*(?:의|에|の|、|,)?\s*")
+_MAX_GAP = 24
+
+_SINCE_BEFORE = {"en": re.compile(r"(?<!\w)(?:since|starting(?:\s+(?:from|on))?|ever\s+since)\s+$")}
+_SINCE_AFTER = {"ko": re.compile(r"\s*(?:부터|이후로|이후)"), "ja": re.compile(r"\s*(?:から|以降|以来)")}
+_OPENER = re.compile(r"(?<!\w)(?P<word>between|from)\s+$")
+_EN_SEPARATORS = {
+    "between": re.compile(r"\s*(?:and|&)\s+"),
+    "from": re.compile(r"\s*(?:to|until|till|through|thru|-|–|—)\s*"),
+    None: re.compile(r"\s*(?:to|until|till|through|thru|-|–|—)\s*"),
+}
+_KO_SEPARATOR = re.compile(r"\s*(?P<sep>부터|에서|~|〜|-)\s*")
+_JA_SEPARATOR = re.compile(r"\s*(?P<sep>から|~|〜|-|ー)\s*")
+_KO_CLOSER = re.compile(r"\s*까지")
+_JA_CLOSER = re.compile(r"\s*まで")
+_BARE_DAY = re.compile(r"(?:the\s+)?(?P<d>\d{1,2})(?:st|nd|rd|th|\s*일|\s*日)?(?![\d:])")
+
+
+@dataclass(frozen=True)
+class Compound:
+    atoms: tuple[Atom, ...]
+    pieces: tuple[Piece, ...]
+
+    @property
+    def start(self) -> int:
+        return self.atoms[0].start
+
+    @property
+    def end(self) -> int:
+        return self.atoms[-1].end
+
+    @property
+    def strong(self) -> bool:
+        return any(atom.strong for atom in self.atoms)
+
+
+@dataclass(frozen=True)
+class Found:
+    """A finished expression: normalized offsets and its range."""
+
+    start: int
+    end: int
+    range: TimeRange
+
+
+def join(atoms: list[Atom], text: str, ctx: Context) -> list[Compound]:
+    """Join each run of neighbouring atoms whose pieces fit together."""
+    compounds: list[Compound] = []
+    index = 0
+    while index < len(atoms):
+        members = [atoms[index]]
+        pieces = list(atoms[index].pieces)
+        index += 1
+        while index < len(atoms) and _connects(text[members[-1].end : atoms[index].start]):
+            candidate = pieces + list(atoms[index].pieces)
+            if resolve(candidate, ctx) is None:
+                break
+            members.append(atoms[index])
+            pieces = candidate
+            index += 1
+        compounds.append(Compound(tuple(members), tuple(pieces)))
+    return compounds
+
+
+def _connects(gap: str) -> bool:
+    return len(gap) <= _MAX_GAP and _CONNECTOR.fullmatch(gap) is not None
+
+
+def expressions(compounds: list[Compound], text: str, ctx: Context, languages: Collection[str]) -> list[Found]:
+    """Apply "between" and "since" and drop what is only weak."""
+    found: list[Found] = []
+    plain: Compound | None = None  # the compound behind found[-1], when it was taken as it is
+    index = 0
+    while index < len(compounds):
+        first = compounds[index]
+        index += 1
+        if not first.strong and next(_separators(first, text, languages), None) is None:
+            continue  # weak and opening no range: nothing to do
+        first_range = resolve(first.pieces, ctx)
+        if first_range is None:
+            continue
+        following = compounds[index] if index < len(compounds) else None
+        between = _between(first, first_range, following, plain, text, ctx, languages)
+        if between is not None:
+            result, used_next, used_before = between
+            index += 1 if used_next else 0
+            if used_before:
+                found.pop()
+            found.append(result)
+            plain = None
+            continue
+        if not first.strong:
+            continue
+        result = _since(first, first_range, text, ctx, languages)
+        found.append(result)
+        plain = first if (result.start, result.end) == (first.start, first.end) else None
+    return found
+
+
+def _since(first: Compound, rng: TimeRange, text: str, ctx: Context, languages: Collection[str]) -> Found:
+    start, end = first.start, first.end
+    matched = False
+    before = text[max(0, start - 24) : start]
+    for lang, pattern in _SINCE_BEFORE.items():
+        hit = pattern.search(before) if lang in languages else None
+        if hit:
+            start, matched = start - (len(before) - hit.start()), True
+    for lang, pattern in _SINCE_AFTER.items():
+        hit = pattern.match(text, end) if lang in languages and not matched else None
+        if hit:
+            end, matched = hit.end(), True
+    if matched and instant(rng.start) < instant(ctx.now):
+        return Found(start, end, ranges.span(rng.start, ctx.now))
+    return Found(start if matched else first.start, end if matched else first.end, rng)
+
+
+def _between(
+    first: Compound,
+    first_range: TimeRange,
+    following: Compound | None,
+    before: Compound | None,
+    text: str,
+    ctx: Context,
+    languages: Collection[str],
+) -> tuple[Found, bool, bool] | None:
+    """``first`` as the start of a range whose end follows it: the range, whether the end part used
+    ``following``, and whether a day just ``before`` it was used ("yesterday from 3pm to 5pm")."""
+    for start, sep_end, closer, required, opened in _separators(first, text, languages):
+        end_pieces, end_pos, used_next = _range_end(first, following, sep_end, text)
+        if end_pieces is None:
+            continue
+        closing = closer.match(text, end_pos) if closer is not None else None
+        if closing is not None:
+            end_pos = closing.end()
+        elif required:
+            continue
+        if not (opened or first.strong or (used_next and following is not None and following.strong)):
+            continue
+        start_pieces, day_before = first.pieces, False
+        if not _anchors(first.pieces):  # only hours or parts of a day: the day comes from a neighbour
+            context = _anchors(end_pieces)
+            if not context and before is not None and _connects(text[before.end : start]):
+                context, day_before = _anchors(before.pieces), bool(_anchors(before.pieces))
+            start_pieces = first.pieces + context
+            if not _anchors(end_pieces):
+                end_pieces = end_pieces + context
+        start_range = resolve(start_pieces, ctx) if start_pieces != first.pieces else first_range
+        if start_range is None:
+            continue
+        last = resolve(end_pieces, ctx, after=start_range.start.date())
+        if last is None:
+            continue
+        end = last.start if last.grain == "hour" and instant(last.start) > instant(start_range.start) else last.end
+        if instant(end) <= instant(start_range.start):
+            continue
+        begin = before.start if day_before and before is not None else start
+        return Found(begin, end_pos, ranges.span(start_range.start, end)), used_next, day_before
+    return None
+
+
+def _anchors(pieces: tuple[Piece, ...]) -> tuple[Piece, ...]:
+    """The pieces that name a day or longer (not a part of the day, not an hour)."""
+    return tuple(piece for piece in pieces if not isinstance(piece, (PartP, ClockP)))
+
+
+Reading = tuple[int, int, re.Pattern[str] | None, bool, bool]
+
+
+def _separators(first: Compound, text: str, languages: Collection[str]) -> Iterator[Reading]:
+    """Each way ``first`` can open a range: (expression start, where the end part begins, the closer
+    that may follow the end part, whether that closer is required, whether an explicit marker
+    ("between", 부터…까지, から…まで, ~) makes even weak parts a range: "between the 3rd and the 5th",
+    "3일부터 5일까지")."""
+    if "en" in languages:
+        before = text[max(0, first.start - 12) : first.start]
+        opener = _OPENER.search(before)
+        word = opener.group("word") if opener else None
+        separator = _EN_SEPARATORS[word].match(text, first.end)
+        if separator is not None:
+            start = first.start - (len(before) - opener.start()) if opener else first.start
+            yield start, separator.end(), None, False, opener is not None
+    for lang, pattern, closer in (("ko", _KO_SEPARATOR, _KO_CLOSER), ("ja", _JA_SEPARATOR, _JA_CLOSER)):
+        separator = pattern.match(text, first.end) if lang in languages else None
+        if separator is not None:
+            yield first.start, separator.end(), closer, separator.group("sep") in ("부터", "에서", "から"), True
+
+
+_DAY_NUMBER_RULES = frozenset(
+    {"en.month_day", "en.day_month", "en.dom", "ko.date", "ko.dom", "ja.date", "ja.dom", "iso.datetime", "iso.slashed"}
+)
+
+
+def _range_end(
+    first: Compound, following: Compound | None, position: int, text: str
+) -> tuple[tuple[Piece, ...] | None, int, bool]:
+    """The end part of a range at ``position``: the next expression, or a bare day number when the start
+    names a day of the month ("November 3-5", "11월 3일부터 5일까지")."""
+    if following is not None and following.start == position:
+        return following.pieces, following.end, True
+    bare = _BARE_DAY.match(text, position)
+    if (
+        bare is not None
+        and 1 <= int(bare.group("d")) <= 31
+        and any(atom.rule in _DAY_NUMBER_RULES for atom in first.atoms)
+    ):
+        return (DomP(int(bare.group("d"))),), bare.end(), False
+    return None, position, False

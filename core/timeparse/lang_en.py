@@ -1,0 +1,384 @@
+"""English rules.
+
+Guards against words that only look like time: "we", "sat", "sun" and other weekday abbreviations
+count only after last/this/next (or inside a full date like "Tue 24 Nov"); a month name alone needs a
+preposition before it ("in March", "since May", "early June") or a day or year beside it, so "may I"
+and "the march of progress" stay words; "second", "minute" and "moment" are never time here; a part of
+day alone needs "in the" / "at" ("good morning" is a greeting), or a day beside it ("Tuesday night").
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date, timedelta
+
+from core.timeparse.parts import PARTS
+from core.timeparse.pieces import (
+    ClockP,
+    Context,
+    DayP,
+    DomP,
+    MonthDayP,
+    MonthNameP,
+    MonthP,
+    PartP,
+    Piece,
+    WeekdayP,
+    YearP,
+)
+from core.timeparse.rules import (
+    START,
+    STOP,
+    Builder,
+    Rule,
+    Scan,
+    ago,
+    days_from_today,
+    last_n,
+    months_from_this,
+    recent_weekend,
+    relative,
+    rule,
+    weekend_from_this,
+    weeks_from_this,
+    years_from_this,
+)
+from core.timeparse.text import EN_NUMBER_PATTERN, number
+
+WEEKDAYS = {"monday": 0, "tuesday": 1, "wednesday": 2, "thursday": 3, "friday": 4, "saturday": 5, "sunday": 6}
+WEEKDAY_ABBR = {"mon": 0, "tue": 1, "tues": 1, "wed": 2, "thu": 3, "thur": 3, "thurs": 3, "fri": 4, "sat": 5, "sun": 6}
+MONTHS = {
+    "january": 1,
+    "february": 2,
+    "march": 3,
+    "april": 4,
+    "may": 5,
+    "june": 6,
+    "july": 7,
+    "august": 8,
+    "september": 9,
+    "october": 10,
+    "november": 11,
+    "december": 12,
+    "jan": 1,
+    "feb": 2,
+    "mar": 3,
+    "apr": 4,
+    "jun": 6,
+    "jul": 7,
+    "aug": 8,
+    "sep": 9,
+    "sept": 9,
+    "oct": 10,
+    "nov": 11,
+    "dec": 12,
+}
+
+
+def _alternatives(words: dict[str, int]) -> str:
+    return "|".join(sorted(words, key=len, reverse=True))
+
+
+MONTH = rf"(?P<month>{_alternatives(MONTHS)})(?:\.|(?![a-z]))"
+ANY_WEEKDAY = rf"(?P<wd>{_alternatives(WEEKDAYS)}|{_alternatives(WEEKDAY_ABBR)})\.?"
+NUM = rf"(?P<n>{EN_NUMBER_PATTERN})"
+UNIT = r"(?P<unit>hour|day|week|month|year|fortnight)s?"
+_YEAR_AFTER = r"(?:,?\s+(?P<year>(?:19|20|21)\d\d)|,?\s+'(?P<yy>\d\d))?"
+# Words after which a month name or a year means time ("in March", "since 2024", "mid-May").
+TIME_PREPOSITIONS = frozenset(
+    {
+        "in",
+        "during",
+        "since",
+        "from",
+        "until",
+        "till",
+        "by",
+        "before",
+        "after",
+        "early",
+        "late",
+        "mid",
+        "throughout",
+        "between",
+        "of",
+        "last",
+        "this",
+        "next",
+        "around",
+        "on",
+    }
+)
+MODES = {"last": "last", "past": "last", "previous": "last", "this": "this", "next": "next", None: "bare"}
+
+
+def _weekday_of(token: str) -> int:
+    token = token.rstrip(".")
+    return WEEKDAYS[token] if token in WEEKDAYS else WEEKDAY_ABBR[token]
+
+
+def _with_weekday(found: re.Match[str], pieces: tuple[Piece, ...]) -> tuple[Piece, ...]:
+    wd = found.group("wd")
+    return (*pieces, WeekdayP(_weekday_of(wd))) if wd else pieces
+
+
+def _date(found: re.Match[str], _ctx: Context) -> tuple[Piece, ...]:
+    month, day = MONTHS[found.group("month")], int(found.group("day"))
+    year = found.group("year") or (f"20{found.group('yy')}" if found.group("yy") else None)
+    main: Piece = DayP(date(int(year), month, day)) if year else MonthDayP(month, day)
+    if not year:
+        date(2000, month, day)  # raises for 31 April and the like (2000 is a leap year)
+    return _with_weekday(found, (main,))
+
+
+def _date_strong(view: Scan, found: re.Match[str]) -> bool:
+    """ "may 3" in lower case without a year or an ordinal could be the verb; everything else is a date."""
+    if (
+        found.group("month") != "may"
+        or found.group("year")
+        or found.group("yy")
+        or found.group("ord")
+        or found.group("wd")
+    ):
+        return True
+    return view.original_at(found.start("month")) == "M" or view.prev_word(found.start()) in TIME_PREPOSITIONS
+
+
+def _after_preposition(view: Scan, found: re.Match[str]) -> bool:
+    return view.prev_word(found.start()) in TIME_PREPOSITIONS
+
+
+def _month_alone(found: re.Match[str], _ctx: Context) -> tuple[Piece, ...]:
+    return (MonthNameP(MONTHS[found.group("month")], MODES[found.group("mode")]),)
+
+
+def _month_alone_strong(view: Scan, found: re.Match[str]) -> bool:
+    return bool(found.group("mode")) or _after_preposition(view, found)
+
+
+def _weekday(found: re.Match[str], _ctx: Context) -> tuple[Piece, ...]:
+    return (WeekdayP(_weekday_of(found.group("wd")), MODES[found.group("mode")]),)
+
+
+def _part(name: str) -> PartP:
+    return PartP(PARTS[name])
+
+
+_PART_WORDS = {"morning": "morning", "afternoon": "afternoon", "evening": "evening", "night": "night"}
+_EARLY_LATE = {
+    ("early", "morning"): "early_morning",
+    ("late", "afternoon"): "late_afternoon",
+    ("late", "night"): "late_night",
+}
+
+
+def _part_word(found: re.Match[str], _ctx: Context) -> tuple[Piece, ...]:
+    word = found.group("part")
+    name = _EARLY_LATE.get((found.group("early"), word), _PART_WORDS[word])
+    return (_part(name),)
+
+
+def _today_part(offset: int, name: str | None = None) -> Builder:
+    def build(found: re.Match[str], ctx: Context) -> tuple[Piece, ...]:
+        part = name or _PART_WORDS[found.group("part")]
+        return DayP(ctx.today + timedelta(days=offset)), _part(part)
+
+    return build
+
+
+def _clock(found: re.Match[str], _ctx: Context) -> tuple[Piece, ...] | None:
+    groups = found.groupdict()
+    hour, minute = int(groups["h"]), int(groups.get("m") or 0)
+    meridiem = (found.groupdict().get("mer") or "").replace(".", "")
+    if meridiem:
+        if not 1 <= hour <= 12 or minute > 59:
+            return None
+        return (ClockP(hour, minute, meridiem),)
+    if hour > 23 or minute > 59:
+        return None
+    explicit = hour == 0 or hour > 12 or found.group("h").startswith("0")
+    return (ClockP(hour, minute, "24h" if explicit else None),)
+
+
+def _clock_strong(view: Scan, found: re.Match[str]) -> bool:
+    return bool(found.groupdict().get("prep"))
+
+
+def _ago(found: re.Match[str], ctx: Context) -> tuple[Piece, ...] | None:
+    count, unit = number(found.group("n")), found.group("unit")
+    if count is None:
+        return None
+    if unit == "fortnight":
+        count, unit = count * 2, "week"
+    return ago(count, unit, ctx)
+
+
+def _last_n(found: re.Match[str], ctx: Context) -> tuple[Piece, ...] | None:
+    count = number(found.group("n")) if found.groupdict().get("n") else 1
+    unit = found.group("unit")
+    if count is None:
+        return None
+    if unit == "fortnight":
+        count, unit = count * 14, "day"
+    return last_n(count, unit, ctx)
+
+
+def _year(found: re.Match[str], _ctx: Context) -> tuple[Piece, ...]:
+    return (YearP(int(found.group("year"))),)
+
+
+def _month_year(found: re.Match[str], _ctx: Context) -> tuple[Piece, ...]:
+    return (MonthP(int(found.group("year")), MONTHS[found.group("month")]),)
+
+
+_WHICH = {"last": -1, "previous": -1, "this": 0, "next": 1}
+WHICH = r"(?P<which>last|previous|this|next)"
+
+RULES: list[Rule] = [
+    rule("en.day_before_yesterday", "en", START + r"(?:the\s+)?day\s+before\s+yesterday" + STOP, days_from_today(-2)),
+    rule("en.day_after_tomorrow", "en", START + r"(?:the\s+)?day\s+after\s+tomorrow" + STOP, days_from_today(2)),
+    rule("en.yesterday", "en", START + r"yesterday" + STOP, days_from_today(-1)),
+    rule("en.today", "en", START + r"today" + STOP, days_from_today(0)),
+    rule("en.tomorrow", "en", START + r"tomorrow" + STOP, days_from_today(1)),
+    rule("en.tonight", "en", START + r"tonight" + STOP, _today_part(0, "night")),
+    rule("en.last_night", "en", START + r"last\s+night" + STOP, _today_part(-1, "night")),
+    rule("en.late_last_night", "en", START + r"late\s+last\s+night" + STOP, _today_part(-1, "late_night")),
+    rule("en.night_before_last", "en", START + r"(?:the\s+)?night\s+before\s+last" + STOP, _today_part(-2, "night")),
+    rule("en.this_part", "en", START + r"this\s+(?P<part>morning|afternoon|evening)" + STOP, _today_part(0)),
+    rule(
+        "en.part",
+        "en",
+        START + r"(?:(?P<prep>in|during)\s+the\s+)?(?:(?P<early>early|late)\s+)?"
+        r"(?P<part>morning|afternoon|evening|night)" + STOP,
+        _part_word,
+        strong=lambda _v, m: bool(m.group("prep")),
+    ),
+    rule(
+        "en.at_night",
+        "en",
+        START + r"(?:(?P<late>late\s+)?at\s+night|overnight)" + STOP,
+        lambda m, _c: (_part("late_night" if m.group("late") else "night"),),
+    ),
+    rule(
+        "en.dawn",
+        "en",
+        START + r"(?:at\s+|before\s+)?dawn" + STOP,
+        lambda _m, _c: (_part("dawn"),),
+        strong=lambda _v, m: m.group(0) != "dawn",
+    ),
+    rule(
+        "en.lunch",
+        "en",
+        START + r"(?P<prep>(?:at|over|during|after|before)\s+)?(?:lunch\s*time|lunch)" + STOP,
+        lambda _m, _c: (_part("midday"),),
+        strong=lambda _v, m: bool(m.group("prep")) or "time" in m.group(0),
+    ),
+    rule(
+        "en.noon", "en", START + r"(?:at\s+|around\s+)?(?:noon|midday)" + STOP, lambda _m, _c: (ClockP(12, 0, "24h"),)
+    ),
+    rule("en.week_before_last", "en", START + r"(?:the\s+)?week\s+before\s+last" + STOP, weeks_from_this(-2)),
+    rule("en.week", "en", START + WHICH + r"\s+week" + STOP, relative(_WHICH, weeks_from_this)),
+    rule("en.weekend", "en", START + WHICH + r"\s+weekend" + STOP, relative(_WHICH, weekend_from_this)),
+    rule("en.past_weekend", "en", START + r"(?:this|the)\s+past\s+weekend" + STOP, weekend_from_this(-1)),
+    rule(
+        "en.the_weekend",
+        "en",
+        START + r"(?:(?P<prep>on|over|at|during)\s+)?the\s+weekend" + STOP,
+        recent_weekend,
+        strong=lambda _v, m: bool(m.group("prep")),
+    ),
+    rule("en.month_before_last", "en", START + r"(?:the\s+)?month\s+before\s+last" + STOP, months_from_this(-2)),
+    rule("en.month", "en", START + WHICH + r"\s+month" + STOP, relative(_WHICH, months_from_this)),
+    rule("en.year_before_last", "en", START + r"(?:the\s+)?year\s+before\s+last" + STOP, years_from_this(-2)),
+    rule("en.year", "en", START + WHICH + r"\s+year" + STOP, relative(_WHICH, years_from_this)),
+    rule("en.ago", "en", START + NUM + r"\s+" + UNIT + r"\s+ago" + STOP, _ago),
+    rule(
+        "en.last_n",
+        "en",
+        START
+        + r"(?:(?:in|over|during|for|within)\s+)?(?:the\s+)?(?:last|past|previous)\s+"
+        + NUM
+        + r"\s+"
+        + UNIT
+        + STOP,
+        _last_n,
+    ),
+    # "the past week", "in the last month": the trailing period up to now ("last month" alone is October).
+    rule(
+        "en.past_unit",
+        "en",
+        START + r"(?:(?:(?:in|over|during|for|within)\s+)?the\s+past|"
+        r"(?:in|over|during|for|within)\s+the\s+last)\s+(?P<unit>hour|day|week|month|year|fortnight)" + STOP,
+        _last_n,
+    ),
+    rule(
+        "en.weekday",
+        "en",
+        START + r"(?:(?P<mode>last|past|previous|this|next)\s+)?"
+        rf"(?P<wd>{_alternatives(WEEKDAYS)})" + STOP,
+        _weekday,
+    ),
+    rule(
+        "en.weekday_abbr",
+        "en",
+        START + r"(?P<mode>last|this|next)\s+"
+        rf"(?P<wd>{_alternatives(WEEKDAY_ABBR)})\.?" + STOP,
+        _weekday,
+    ),
+    rule("en.month_year", "en", START + MONTH + r",?\s+(?:of\s+)?(?P<year>(?:19|20|21)\d\d)" + STOP, _month_year),
+    rule(
+        "en.month_day",
+        "en",
+        START + rf"(?:{ANY_WEEKDAY},?\s+)?" + MONTH + r"\s+(?:the\s+)?(?P<day>\d{1,2})"
+        r"(?P<ord>st|nd|rd|th)?" + _YEAR_AFTER + r"(?![\w:])",
+        _date,
+        strong=_date_strong,
+    ),
+    rule(
+        "en.day_month",
+        "en",
+        START + rf"(?:{ANY_WEEKDAY},?\s+)?(?:the\s+)?(?P<day>\d{{1,2}})(?P<ord>st|nd|rd|th)?"
+        r"\s+(?:of\s+)?" + MONTH + _YEAR_AFTER + r"(?!\w)",
+        _date,
+    ),
+    rule(
+        "en.month_alone",
+        "en",
+        START + r"(?:(?P<mode>last|this|next)\s+)?" + MONTH,
+        _month_alone,
+        strong=_month_alone_strong,
+    ),
+    rule(
+        "en.year_alone", "en", r"(?<![\w.:/-])(?P<year>(?:19|20|21)\d\d)(?![\w.:/-])", _year, strong=_after_preposition
+    ),
+    rule(
+        "en.dom",
+        "en",
+        START + r"(?:(?P<on>on)\s+)?the\s+(?P<day>\d{1,2})(?:st|nd|rd|th)" + STOP,
+        lambda m, _c: (DomP(int(m.group("day"))),) if 1 <= int(m.group("day")) <= 31 else None,
+        strong=lambda _v, m: bool(m.group("on")),
+    ),
+    rule(
+        "en.clock_meridiem",
+        "en",
+        START + r"(?:(?P<prep>at|around|about|by|from|until|till)\s+)?"
+        r"(?P<h>\d{1,2})(?::(?P<m>\d{2}))?\s*(?P<mer>a\.m\.|p\.m\.|am|pm)(?!\w)",
+        _clock,
+    ),
+    # "at 9" only beside a day or a part of the day ("last Monday at 9", "yesterday evening around 8").
+    rule(
+        "en.clock_bare",
+        "en",
+        START + r"(?:at|around|about)\s+(?P<h>\d{1,2})(?:\s*o'clock)?(?![\w:.,/%])",
+        _clock,
+        strong=False,
+    ),
+    rule(
+        "en.clock_24h",
+        "en",
+        START + r"(?:(?P<prep>at|around|about|by|from|until|till)\s+)?"
+        r"(?P<h>\d{1,2}):(?P<m>\d{2})(?::\d{2})?(?![\d:]|\s*(?:am|pm|a\.m|p\.m))",
+        _clock,
+        strong=_clock_strong,
+    ),
+]

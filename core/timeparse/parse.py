@@ -1,0 +1,128 @@
+"""The public entry: :func:`parse_time` for a query, :func:`find_time_expressions` for a longer text."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from datetime import datetime, tzinfo
+from functools import lru_cache
+from zoneinfo import ZoneInfo
+
+from core.timeparse import fallback, lang_common, lang_en, lang_ja, lang_ko
+from core.timeparse.compose import Found, expressions, join
+from core.timeparse.model import TimeMatch, TimeParse, TimeParseError
+from core.timeparse.pieces import Context
+from core.timeparse.rules import Rule, Scan, scan
+from core.timeparse.text import Normalized, normalize
+
+LANGUAGES = ("en", "ko", "ja")
+_RULES = {"en": lang_en.RULES, "ko": lang_ko.RULES, "ja": lang_ja.RULES}
+
+# English words before an expression that belong to it ("on Monday", "in mid-March", "earlier today").
+# "early", "mid" and "late" narrow a month; the range stays the whole month, which still holds it.
+_EN_LEAD = re.compile(
+    r"(?<!\w)(?:(?:on|in|at|during|over|for|within|around|from|by)\s+(?:the\s+)?)?"
+    r"(?:(?:early|mid|late)(?:\s+|-)|(?:earlier|later)\s+)?$"
+)
+# Particles glued after an expression that go with it when the rest is formed (어제는, 昨日の).
+_KO_PARTICLE = re.compile(
+    r"(?:때에는|때에|때|에는|에도|에서|에|엔|은|는|이|가|도|의|쯤|께|경에|경|만|중에|날)(?![가-힣])"
+)
+_JA_PARTICLE = re.compile(r"(?:には|では|にも|ごろ|頃|の|に|は|も|で|、)")
+
+
+def parse_time(query: str, now: datetime, zone: ZoneInfo | tzinfo, languages: Sequence[str] = LANGUAGES) -> TimeParse:
+    """The first time expression in ``query`` as a half-open range in ``zone``, the text that meant
+    it, and the query without it. No expression: ``range`` and ``expression`` are None and ``rest``
+    is the tidied query."""
+    found = find_time_expressions(query, now, zone, languages)
+    if not found:
+        return TimeParse(None, None, tidy(query))
+    first = found[0]
+    return TimeParse(first.range, first.expression, rest_without(query, first.start, first.end))
+
+
+def find_time_expressions(
+    text: str, now: datetime, zone: ZoneInfo | tzinfo, languages: Sequence[str] = LANGUAGES
+) -> list[TimeMatch]:
+    """Every time expression in ``text``, in order, with the same rules and guards as :func:`parse_time`."""
+    ctx = _context(now, zone)
+    langs = _languages(languages)
+    if not isinstance(text, str):
+        raise TimeParseError(f"a query must be text, got {type(text).__name__}")
+    norm = normalize(text)
+    view = Scan(norm.text, norm.original, norm.origin)
+    atoms = scan(_rules_for(langs), view, ctx)
+    found = expressions(join(atoms, norm.text, ctx), norm.text, ctx, langs)
+    matches = [_match(norm, item, "en" in langs) for item in found]
+    extra = _fallback(text, matches, ctx, langs)
+    return sorted(matches + extra, key=lambda match: match.start) if extra else matches
+
+
+def _context(now: datetime, zone: ZoneInfo | tzinfo) -> Context:
+    if not isinstance(now, datetime) or now.tzinfo is None or now.utcoffset() is None:
+        raise TimeParseError("now must be a timezone-aware datetime")
+    if not isinstance(zone, tzinfo):
+        raise TimeParseError(f"zone must be a ZoneInfo (a tzinfo), got {type(zone).__name__}")
+    return Context(now.astimezone(zone), zone)
+
+
+def _languages(languages: Sequence[str]) -> tuple[str, ...]:
+    if isinstance(languages, str):
+        languages = (languages,)
+    unknown = [lang for lang in languages if lang not in LANGUAGES]
+    if unknown:
+        raise TimeParseError(f"unknown language {unknown[0]!r} (known: {', '.join(LANGUAGES)})")
+    return tuple(lang for lang in LANGUAGES if lang in languages)
+
+
+@lru_cache(maxsize=16)
+def _rules_for(langs: tuple[str, ...]) -> list[Rule]:
+    rules = list(lang_common.RULES)
+    for lang in langs:
+        rules.extend(_RULES[lang])
+    return rules
+
+
+def _match(norm: Normalized, item: Found, english: bool) -> TimeMatch:
+    start = item.start
+    if english:
+        lead = _EN_LEAD.search(norm.text[max(0, start - 24) : start])
+        if lead is not None:
+            start -= len(lead.group(0))
+    begin, end = norm.span(start, item.end)
+    return TimeMatch(item.range, norm.original[begin:end], begin, end)
+
+
+def _fallback(text: str, found: list[TimeMatch], ctx: Context, langs: tuple[str, ...]) -> list[TimeMatch]:
+    """dateparser (see :mod:`core.timeparse.fallback`) over each line the rules found nothing in."""
+    matches: list[TimeMatch] = []
+    offset = 0
+    for line in text.splitlines(keepends=True) or [text]:
+        line_end = offset + len(line)
+        if not any(offset <= match.start < line_end for match in found):
+            for start, end, rng in fallback.search(line, ctx, langs):
+                matches.append(TimeMatch(rng, line[start:end], offset + start, offset + end))
+        offset = line_end
+    return matches
+
+
+def rest_without(query: str, start: int, end: int) -> str:
+    """``query`` without ``[start, end)`` and a particle glued after it, tidied."""
+    before, after = query[:start], query[end:]
+    glued = _KO_PARTICLE.match(after) or _JA_PARTICLE.match(after)
+    if glued is not None:
+        after = after[glued.end() :]
+    return tidy(f"{before} {after}")
+
+
+_SPACES = re.compile(r"\s+")
+_SPACE_BEFORE_PUNCT = re.compile(r"\s+([?.!,;:？。、！，])")
+_EDGE_PUNCT = re.compile(r"^[\s,;:、，]+|[\s,;:、，]+$")
+
+
+def tidy(text: str) -> str:
+    """One space between words, none before punctuation, no stray commas at the ends."""
+    text = _SPACES.sub(" ", text).strip()
+    text = _SPACE_BEFORE_PUNCT.sub(r"\1", text)
+    return _EDGE_PUNCT.sub("", text)

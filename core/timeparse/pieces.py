@@ -1,0 +1,95 @@
+"""The meanings a rule can find in a piece of text, before they are put together into one range.
+
+Some pieces are complete (``DayP``: a calendar day; ``WeekP``: a week), some need a neighbour or the
+current time to become a range (``WeekdayP`` "Tuesday", ``DomP`` "the 3rd"), and two only qualify a
+day (``PartP`` "night", ``ClockP`` "3 p.m."). :mod:`core.timeparse.resolve` combines them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, datetime, tzinfo
+
+from core.timeparse.model import TimeRange
+from core.timeparse.parts import PartOfDay
+
+
+@dataclass(frozen=True)
+class Context:
+    """The person's "now" in their zone; every relative expression is read against it."""
+
+    now: datetime
+    zone: tzinfo
+
+    @property
+    def today(self) -> date:
+        return self.now.date()
+
+
+@dataclass(frozen=True)
+class DayP:
+    day: date
+
+
+@dataclass(frozen=True)
+class WeekP:
+    monday: date
+
+
+@dataclass(frozen=True)
+class WeekendP:
+    monday: date  # the Monday of the week whose Saturday and Sunday are meant
+
+
+@dataclass(frozen=True)
+class MonthP:
+    year: int
+    month: int
+
+
+@dataclass(frozen=True)
+class YearP:
+    year: int
+
+
+@dataclass(frozen=True)
+class WeekdayP:
+    weekday: int  # Monday 0 .. Sunday 6
+    mode: str = "bare"  # bare: latest on or before today; last: latest before today; this/next: that week
+
+
+@dataclass(frozen=True)
+class MonthNameP:
+    month: int
+    mode: str = "bare"  # bare: latest not in the future; last: latest before this month; this; next
+
+
+@dataclass(frozen=True)
+class MonthDayP:
+    month: int
+    day: int  # no year: the latest such date not in the future
+
+
+@dataclass(frozen=True)
+class DomP:
+    day: int  # a day of the month, only meaningful beside a month (지난달 3일) or as a range's end
+
+
+@dataclass(frozen=True)
+class PartP:
+    part: PartOfDay
+
+
+@dataclass(frozen=True)
+class ClockP:
+    hour: int
+    minute: int = 0
+    meridiem: str | None = None  # "am", "pm", "24h" (written with a leading zero or past 12), None
+
+
+@dataclass(frozen=True)
+class RangeP:
+    range: TimeRange  # already complete: "in the last 3 days", "3 hours ago", an ISO time
+
+
+Piece = DayP | WeekP | WeekendP | MonthP | YearP | WeekdayP | MonthNameP | MonthDayP | DomP | PartP | ClockP | RangeP

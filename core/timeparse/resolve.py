@@ -1,0 +1,278 @@
+"""Put pieces together into one range: "last week" + "Tuesday" + "night" → Tue 18:00 – Wed 04:00.
+
+Rules for pieces that do not say everything (documented choices, all looking back because Reverie
+searches what already happened):
+
+- a weekday alone ("Tuesday", "火曜日") is the latest one on or before today; "last Tuesday" / "지난
+  화요일" the latest before today; "this Tuesday" and "next Tuesday" the one in this or next week;
+- a month alone ("in March", "3월에", "3月") is the latest March that has begun (this March when it is
+  March now); "last March" the latest before the current month; "next March" the next one;
+- a date without a year ("11월 3일", "November 3") is the latest such date on or before today;
+- a day of the month alone ("on the 3rd") is the latest 3rd on or before today;
+- a part of the day alone ("in the evening", "밤에") is the latest one that has begun, an hour alone
+  the latest such hour;
+- an hour with a part of the day is placed inside that part (밤 11시 → 23:00, 深夜2時 → 02:00 the next
+  day), or else read as the part's a.m./p.m. (오후 8시 → 20:00); without one, "3시" / "at 3" is 15:00
+  for 1–6 and as written otherwise (08:00 for "8"), "03:00" and "15:00" as written;
+- after ``after`` (the start of a "between" range), each of these is instead the first one on or
+  after that day, so "11월 3일부터 5일까지" ends on 5 November and "Monday to Wednesday" on that
+  Wednesday.
+
+A combination that does not make sense ("yesterday" + "last week", two parts of a day) gives None;
+the caller then keeps the pieces apart.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date, time, timedelta
+
+from core.timeparse import ranges
+from core.timeparse.model import TimeRange, instant
+from core.timeparse.parts import PartOfDay
+from core.timeparse.pieces import (
+    ClockP,
+    Context,
+    DayP,
+    DomP,
+    MonthDayP,
+    MonthNameP,
+    MonthP,
+    PartP,
+    Piece,
+    RangeP,
+    WeekdayP,
+    WeekendP,
+    WeekP,
+    YearP,
+)
+
+
+def resolve(pieces: Sequence[Piece], ctx: Context, after: date | None = None) -> TimeRange | None:
+    """The range the pieces mean together, or None when they do not fit together (or name no real
+    date, such as 30 February)."""
+    try:
+        return _resolve(pieces, ctx, after)
+    except (ValueError, OverflowError):
+        return None
+
+
+@dataclass
+class _Anchors:
+    """At most one anchoring piece of each kind."""
+
+    day: DayP | None = None
+    week: WeekP | None = None
+    weekend: WeekendP | None = None
+    month: MonthP | None = None
+    year: YearP | None = None
+    weekday: WeekdayP | None = None
+    month_name: MonthNameP | None = None
+    month_day: MonthDayP | None = None
+    dom: DomP | None = None
+    range: RangeP | None = None
+
+    def kinds(self) -> set[str]:
+        return {name for name, value in vars(self).items() if value is not None}
+
+
+_FIELD = {
+    DayP: "day",
+    WeekP: "week",
+    WeekendP: "weekend",
+    MonthP: "month",
+    YearP: "year",
+    WeekdayP: "weekday",
+    MonthNameP: "month_name",
+    MonthDayP: "month_day",
+    DomP: "dom",
+    RangeP: "range",
+}
+
+
+def _resolve(pieces: Sequence[Piece], ctx: Context, after: date | None) -> TimeRange | None:
+    part: PartOfDay | None = None
+    clock: ClockP | None = None
+    anchors = _Anchors()
+    for piece in pieces:
+        if isinstance(piece, PartP):
+            if part is not None:
+                return None
+            part = piece.part
+        elif isinstance(piece, ClockP):
+            if clock is not None:
+                return None
+            clock = piece
+        else:
+            name = _FIELD[type(piece)]
+            if getattr(anchors, name) is not None:
+                return None
+            setattr(anchors, name, piece)
+    if not anchors.kinds():
+        if part is None and clock is None:
+            return None
+        return _unanchored(part, clock, ctx, after)
+    base = _anchor(anchors, ctx, after)
+    if base is None:
+        return None
+    if isinstance(base, TimeRange):
+        return base if part is None and clock is None else None
+    return _on_day(base, part, clock, ctx)
+
+
+def _anchor(a: _Anchors, ctx: Context, after: date | None) -> date | TimeRange | None:
+    """A single day, or a complete range (week, month, ...), from the anchoring pieces."""
+    kinds = a.kinds()
+    zone = ctx.zone
+    weekday = a.weekday
+    if a.range is not None:
+        return a.range.range if kinds == {"range"} else None
+    if a.day is not None:
+        if kinds - {"day", "weekday"}:
+            return None
+        return a.day.day if weekday is None or weekday.weekday == a.day.day.weekday() else None
+    if a.week is not None or a.weekend is not None:
+        if kinds - {"week", "weekday"} and kinds - {"weekend", "weekday"}:
+            return None
+        if a.week is not None:
+            monday = a.week.monday
+            if weekday is None:
+                return ranges.week_range(monday, zone)
+        else:
+            assert a.weekend is not None
+            monday = a.weekend.monday
+            if weekday is None:
+                return ranges.weekend_range(monday, zone)
+            if weekday.weekday < 5:
+                return None
+        return monday + timedelta(days=weekday.weekday)
+    if a.month is not None:
+        if kinds == {"month"}:
+            return ranges.month_range(a.month.year, a.month.month, zone)
+        if kinds == {"month", "dom"} and a.dom is not None:
+            return date(a.month.year, a.month.month, a.dom.day)
+        return None
+    year = a.year.year if a.year is not None else None
+    if a.month_day is not None or (a.month_name is not None and a.dom is not None):
+        if kinds - {"month_day", "year", "weekday"} and kinds - {"month_name", "dom", "year", "weekday"}:
+            return None
+        if a.month_day is not None:
+            month_num, day_num = a.month_day.month, a.month_day.day
+        else:
+            assert a.month_name is not None and a.dom is not None
+            month_num, day_num = a.month_name.month, a.dom.day
+        found = date(year, month_num, day_num) if year else _month_day(month_num, day_num, ctx, after)
+        if found is None or (weekday is not None and weekday.weekday != found.weekday()):
+            return None
+        return found
+    if a.month_name is not None:
+        if kinds - {"month_name", "year"}:
+            return None
+        found_year = year if year else _month_year(a.month_name, ctx, after)
+        return ranges.month_range(found_year, a.month_name.month, zone)
+    if kinds == {"year"} and year is not None:
+        return ranges.year_range(year, zone)
+    if kinds == {"weekday"} and weekday is not None:
+        return _weekday(weekday, ctx, after)
+    if kinds == {"dom"} and a.dom is not None:
+        return _dom(a.dom.day, ctx, after)
+    return None
+
+
+def _weekday(piece: WeekdayP, ctx: Context, after: date | None) -> date:
+    today = ctx.today
+    if after is not None:
+        return after + timedelta(days=(piece.weekday - after.weekday()) % 7)
+    if piece.mode == "last":
+        return today - timedelta(days=(today.weekday() - piece.weekday - 1) % 7 + 1)
+    if piece.mode == "this":
+        return ranges.monday_of(today) + timedelta(days=piece.weekday)
+    if piece.mode == "next":
+        return ranges.monday_of(today) + timedelta(days=7 + piece.weekday)
+    return today - timedelta(days=(today.weekday() - piece.weekday) % 7)
+
+
+def _month_year(piece: MonthNameP, ctx: Context, after: date | None) -> int:
+    today = ctx.today
+    if after is not None:
+        return after.year if piece.month >= after.month else after.year + 1
+    if piece.mode == "this":
+        return today.year
+    if piece.mode == "next":
+        return today.year if piece.month > today.month else today.year + 1
+    if piece.mode == "last":
+        return today.year if piece.month < today.month else today.year - 1
+    return today.year if piece.month <= today.month else today.year - 1
+
+
+def _month_day(month: int, day: int, ctx: Context, after: date | None) -> date | None:
+    """The latest valid ``month``/``day`` on or before today (or the first on or after ``after``)."""
+    if after is not None:
+        for year in range(after.year, after.year + 9):
+            found = _valid(year, month, day)
+            if found is not None and found >= after:
+                return found
+        return None
+    for year in range(ctx.today.year, ctx.today.year - 9, -1):
+        found = _valid(year, month, day)
+        if found is not None and found <= ctx.today:
+            return found
+    return None
+
+
+def _dom(day: int, ctx: Context, after: date | None) -> date | None:
+    """The latest ``day`` of a month on or before today (or the first on or after ``after``)."""
+    origin = after or ctx.today
+    step = 1 if after is not None else -1
+    for offset in range(13):
+        year, month = ranges.add_months(origin.year, origin.month, step * offset)
+        found = _valid(year, month, day)
+        if found is not None and (found >= origin if after is not None else found <= origin):
+            return found
+    return None
+
+
+def _valid(year: int, month: int, day: int) -> date | None:
+    try:
+        return date(year, month, day)
+    except ValueError:
+        return None
+
+
+def _place_clock(day: date, clock: ClockP, part: PartOfDay | None) -> tuple[date, time]:
+    """The day and wall time a clock reading means, using the part of day when there is one."""
+    hour = clock.hour % 24
+    if part is not None and clock.meridiem != "24h":
+        choices = [hour, hour + 12] if hour < 12 else ([12, 0] if hour == 12 else [hour])
+        for choice in choices:
+            if choice % 24 in part.hours():
+                choice %= 24
+                return (day + timedelta(days=1) if part.next_day_hour(choice) else day), time(choice, clock.minute)
+    meridiem = clock.meridiem or (part.meridiem if part is not None else None)
+    if meridiem == "pm" and hour < 12:
+        hour += 12
+    elif meridiem == "am" and hour == 12:
+        hour = 0
+    elif meridiem is None and 1 <= hour <= 6:
+        hour += 12
+    return day, time(hour, clock.minute)
+
+
+def _on_day(day: date, part: PartOfDay | None, clock: ClockP | None, ctx: Context) -> TimeRange:
+    if clock is not None:
+        clock_day, clock_time = _place_clock(day, clock, part)
+        return ranges.hour_range(clock_day, clock_time, ctx.zone)
+    if part is not None:
+        return ranges.part_range(day, part, ctx.zone)
+    return ranges.day_range(day, ctx.zone)
+
+
+def _unanchored(part: PartOfDay | None, clock: ClockP | None, ctx: Context, after: date | None) -> TimeRange:
+    """A part of day or an hour with no day: the latest one that has begun (or the one on ``after``)."""
+    if after is not None:
+        return _on_day(after, part, clock, ctx)
+    today = _on_day(ctx.today, part, clock, ctx)
+    if instant(today.start) <= instant(ctx.now):
+        return today
+    return _on_day(ctx.today - timedelta(days=1), part, clock, ctx)

@@ -1,0 +1,182 @@
+"""Benchmark the temporal backbone against a naive dateparser baseline on the case table.
+
+    /work/venv/bin/python tests/bench/bench_timeparse.py [--repeat 20] [--json]
+
+The case table is ``tests/test_timeparse_cases.py`` (en, ko, ja with a fixed Sunday 15:00 in Seoul, a
+New York DST week and a UTC table). For each case both parsers are timed (warm, per call, ``--repeat``
+calls per case) and scored: a case is right when the range's start and end are exactly the expected
+instants (a "no range" case is right when no range comes back). For ours, a stricter score also checks
+the grain, the expression and the rest where the table gives them.
+
+Naive baseline = what MEASUREMENTS.md calls naive use of dateparser: ``search_dates(query,
+languages=["en", "ko", "ja"], settings={RELATIVE_BASE, PREFER_DATES_FROM: past})``, take the first hit,
+ask ``DateDataParser.get_date_data`` for its period and turn the point into that period's range
+(day → that day, week → its Monday-to-Sunday week, month, year; a time → that hour).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
+from zoneinfo import ZoneInfo
+
+TESTS = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(TESTS.parent), str(TESTS)]
+
+LANGUAGES = ["en", "ko", "ja"]
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
+
+
+def naive_range(query: str, now: datetime, zone: ZoneInfo) -> tuple[datetime, datetime] | None:
+    from dateparser.date import DateDataParser
+    from dateparser.search import search_dates
+
+    from core.timeparse import ranges
+
+    settings = {"RELATIVE_BASE": now.astimezone(zone).replace(tzinfo=None), "PREFER_DATES_FROM": "past"}
+    try:
+        hits = search_dates(query, languages=LANGUAGES, settings=settings)
+    except Exception:  # the baseline is measured as it is, failures included
+        return None
+    if not hits:
+        return None
+    substring, point = hits[0]
+    data = DateDataParser(languages=LANGUAGES, settings=settings).get_date_data(substring)
+    period = data.period or "day"
+    day = point.date()
+    if period == "time":
+        start = ranges.at(day, point.time(), zone)
+        return start, ranges.elapsed(start, timedelta(hours=1))
+    if period == "week":
+        rng = ranges.week_range(ranges.monday_of(day), zone)
+    elif period == "month":
+        rng = ranges.month_range(day.year, day.month, zone)
+    elif period == "year":
+        rng = ranges.year_range(day.year, zone)
+    else:
+        rng = ranges.day_range(day, zone)
+    return rng.start, rng.end
+
+
+def timed(call: Any, repeat: int) -> tuple[Any, list[float]]:
+    """The call's result and the milliseconds of each of ``repeat`` calls."""
+    times = []
+    result = None
+    for _ in range(repeat):
+        started = time.perf_counter()
+        result = call()
+        times.append((time.perf_counter() - started) * 1000)
+    return result, times
+
+
+def run(repeat: int) -> dict[str, Any]:
+    started = time.perf_counter()
+    import core.timeparse  # noqa: F401 - timing the import
+
+    import_ms = (time.perf_counter() - started) * 1000
+    from test_timeparse_cases import TABLES, check, expected_time
+
+    from core.timeparse import parse_time
+
+    started = time.perf_counter()
+    import dateparser.search  # noqa: F401 - timing the import
+
+    dateparser_import_ms = (time.perf_counter() - started) * 1000
+    first_now, first_zone, _ = TABLES["en"]
+    started = time.perf_counter()
+    naive_range("last week", first_now, first_zone)
+    dateparser_first_ms = (time.perf_counter() - started) * 1000
+
+    ours_times: list[float] = []
+    naive_times: list[float] = []
+    per_table: dict[str, dict[str, int]] = {}
+    misses: dict[str, list[str]] = {"ours": [], "naive": []}
+    for name, (now, zone, cases) in TABLES.items():
+        score = per_table.setdefault(
+            name, {"cases": 0, "positives": 0, "ours": 0, "ours_strict": 0, "naive": 0, "naive_positives": 0}
+        )
+        for case in cases:
+            score["cases"] += 1
+            score["positives"] += case.start is not None
+            want = None
+            if case.start is not None and case.end is not None:
+                want = (expected_time(case.start, zone, now), expected_time(case.end, zone, now))
+            tp, times = timed(lambda q=case.query, n=now, z=zone: parse_time(q, n, z), repeat)
+            ours_times.extend(times)
+            got = (tp.range.start, tp.range.end) if tp.range is not None else None
+            if got == want:
+                score["ours"] += 1
+            else:
+                misses["ours"].append(f"{name}: {case.query}")
+            score["ours_strict"] += not check(case, now, zone)
+            naive, times = timed(lambda q=case.query, n=now, z=zone: naive_range(q, n, z), repeat)
+            naive_times.extend(times)
+            if naive == want:
+                score["naive"] += 1
+                score["naive_positives"] += want is not None
+            else:
+                misses["naive"].append(f"{name}: {case.query}")
+    total = {key: sum(table[key] for table in per_table.values()) for key in per_table["en"]}
+    return {
+        "repeat": repeat,
+        "import_ms": {
+            "core.timeparse": round(import_ms, 1),
+            "dateparser.search": round(dateparser_import_ms, 1),
+            "dateparser_first_call": round(dateparser_first_ms, 1),
+        },
+        "per_query_ms": {
+            "ours": {"p50": round(statistics.median(ours_times), 3), "p95": round(percentile(ours_times, 0.95), 3)},
+            "naive": {"p50": round(statistics.median(naive_times), 3), "p95": round(percentile(naive_times, 0.95), 3)},
+        },
+        "accuracy": {name: table for name, table in per_table.items()} | {"all": total},
+        "misses": misses,
+    }
+
+
+def render(result: dict[str, Any]) -> str:
+    lines = [f"Temporal backbone vs naive dateparser ({result['repeat']} warm calls per case)", ""]
+    head = ("table", "cases", "ours", "ours strict", "naive", "naive, ranges only")
+    lines.append(f"{head[0]:<14}{head[1]:>6}{head[2]:>15}{head[3]:>15}{head[4]:>15}{head[5]:>20}")
+    for name, row in result["accuracy"].items():
+        cases, positives = row["cases"], row["positives"]
+        cells = [f"{row[key]}/{cases} {100 * row[key] / cases:3.0f}%" for key in ("ours", "ours_strict", "naive")]
+        cells.append(f"{row['naive_positives']}/{positives} {100 * row['naive_positives'] / positives:3.0f}%")
+        lines.append(f"{name:<14}{cases:>6}{cells[0]:>15}{cells[1]:>15}{cells[2]:>15}{cells[3]:>20}")
+    lines.append("(naive, ranges only: the cases that expect a range; the others are words that only look like time)")
+    lines += ["", f"{'per query (ms)':<16}{'p50':>9}{'p95':>9}"]
+    for who in ("ours", "naive"):
+        row = result["per_query_ms"][who]
+        lines.append(f"{who:<16}{row['p50']:>9.3f}{row['p95']:>9.3f}")
+    costs = result["import_ms"]
+    lines += [
+        "",
+        f"import core.timeparse {costs['core.timeparse']} ms (dateparser not imported); "
+        f"import dateparser.search {costs['dateparser.search']} ms; "
+        f"dateparser first call {costs['dateparser_first_call']} ms",
+    ]
+    if result["misses"]["ours"]:
+        lines += ["", "ours missed: " + "; ".join(result["misses"]["ours"])]
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=20, help="warm calls per case and parser (default 20)")
+    parser.add_argument("--json", action="store_true", help="print the result as JSON")
+    args = parser.parse_args()
+    result = run(max(1, args.repeat))
+    print(json.dumps(result, ensure_ascii=False, indent=2) if args.json else render(result))
+
+
+if __name__ == "__main__":
+    main()
