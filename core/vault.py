@@ -17,6 +17,7 @@ Finalization order, and what a crash at each point leaves:
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -28,16 +29,18 @@ from core.clock import utc_now_iso
 from core.crypto import KdfParams, VaultKeys, create_header, unlock
 from core.errors import NotFound, RecordError, ReviewError
 from core.frozen import FrozenDict, freeze
-from core.fsutil import atomic_write_bytes, file_lock
+from core.fsutil import atomic_write_bytes, atomic_write_text, file_lock
 from core.integrity import Problem
 from core.ledger import Ledger, LedgerEntry
 from core.paths import HomePaths
 from core.records import Memory, MemoryMetadata, open_memory, seal_memory
 from core.review import ReviewDraft, check_field_value, draft_from_capture, new_id, review_record
 from core.sealed import seal, unseal
+from core.turns import parse_ts
 
 DRAFT_FORMAT = "reverie.draft"
 MEMORY_KINDS = ("finalize", "add", "import", "restore")  # ledger kinds that place a memory in vault/
+PENDING_DIR = ".pending"  # intents of adds and imports, inside vault/
 
 
 @dataclass
@@ -92,7 +95,8 @@ class MemoryVault:
         path = self._draft_path(draft.draft_id)
         version = 1
         if path.exists():
-            version = unseal(path.read_bytes(), DRAFT_FORMAT, self.keys, str(path), draft.draft_id).record_version + 1
+            version = unseal(path.read_bytes(), DRAFT_FORMAT, self.keys, str(path), draft.draft_id,
+                             exact_bytes=True).record_version + 1
         data = seal(DRAFT_FORMAT, draft.draft_id, version, {"draft": draft.to_dict()}, self.keys)
         atomic_write_bytes(path, data)
 
@@ -120,7 +124,7 @@ class MemoryVault:
             data = path.read_bytes()
         except FileNotFoundError as exc:
             raise NotFound(f"no draft {draft_id!r} in {self.paths.drafts}") from exc
-        envelope = unseal(data, DRAFT_FORMAT, self.keys, str(path), draft_id)
+        envelope = unseal(data, DRAFT_FORMAT, self.keys, str(path), draft_id, exact_bytes=True)
         return ReviewDraft.from_dict(envelope.payload.get("draft"))
 
     def scan_drafts(self) -> DraftScan:
@@ -203,9 +207,14 @@ class MemoryVault:
             return memory
 
     def complete_interrupted(self, draft_ids: Iterable[str] | None = None) -> list[str]:
-        """Finish finalizations a crash interrupted (of ``draft_ids``, or of every draft); returns what
-        was completed, one human line each."""
+        """Finish finalizations a crash interrupted (of ``draft_ids``, or of every draft, and then every
+        interrupted add or import); returns what was completed, one human line each."""
         done: list[str] = []
+        if draft_ids is None:
+            if self.ledger.complete_interrupted():
+                done.append("signed the ledger head after an interrupted append")
+            with file_lock(self.paths.lock("drafts")):
+                done.extend(self._complete_adds())
         reading = self.ledger.read()
         recorded = {e.record_id for e in reading.entries}
         finalized = {e.data.get("draft_id"): e for e in reading.entries if e.kind == "finalize"}
@@ -257,16 +266,64 @@ class MemoryVault:
         return self.store_memory(memory, "add")
 
     def store_memory(self, memory: Memory, kind: str, data: dict[str, Any] | None = None) -> Memory:
-        """Seal and record a memory built elsewhere (an import). Refuses to overwrite any record."""
+        """Seal and record a memory built elsewhere (an import). Refuses to overwrite any record.
+
+        An intent (``vault/.pending/<id>.json``: kind, data and the SHA-256 of the record file) is
+        durable before the record is written and removed once the ledger holds it, so a crash in
+        between leaves a record the next write (or :meth:`complete_interrupted`) records, and that
+        ``verify`` reports as ``incomplete`` rather than as planted."""
         path = self.memory_path(memory.memory_id)
         sealed = seal_memory(memory, self.keys)
         with file_lock(self.paths.lock("drafts")):
+            self._complete_adds()
+            if path.exists():
+                raise RecordError(f"{path}: a memory with this id already exists")
+            intent = self._intent_path(memory.memory_id)
+            digest = sha256_hex(sealed)
+            atomic_write_text(intent, json.dumps({"kind": kind, "data": data or {}, "sha256": digest}) + "\n")
             try:
                 atomic_write_bytes(path, sealed, exclusive=True)
             except FileExistsError as exc:
+                intent.unlink()
                 raise RecordError(f"{path}: a memory with this id already exists") from exc
-            self.ledger.append(kind, memory.memory_id, sha256_hex(sealed), data or {})
+            self.ledger.append(kind, memory.memory_id, digest, data or {})
+            intent.unlink()
         return memory
+
+    def _intent_path(self, memory_id: str) -> Path:
+        return self.paths.vault / PENDING_DIR / f"{memory_id}.json"
+
+    def _intents(self) -> dict[str, dict[str, Any]]:
+        found: dict[str, dict[str, Any]] = {}
+        for path in sorted((self.paths.vault / PENDING_DIR).glob("mem_*.json")):
+            try:
+                intent = json.loads(path.read_bytes())
+            except (OSError, ValueError):
+                continue
+            if isinstance(intent, dict) and isinstance(intent.get("sha256"), str):
+                found[path.stem] = intent
+        return found
+
+    def pending_adds(self) -> dict[str, str]:
+        """Memory id → SHA-256 of the record file, for adds and imports a crash may have interrupted."""
+        return {memory_id: intent["sha256"] for memory_id, intent in self._intents().items()}
+
+    def _complete_adds(self) -> list[str]:
+        """Record the memories interrupted adds wrote; forget intents whose record was never written."""
+        done: list[str] = []
+        recorded = {e.record_id for e in self.ledger.read().entries}
+        for memory_id, intent in self._intents().items():
+            path = self.memory_path(memory_id)
+            if memory_id not in recorded and path.exists():
+                data = path.read_bytes()
+                if sha256_hex(data) != intent["sha256"]:
+                    continue  # not what this vault wrote: `verify` names it, nothing is recorded
+                open_memory(data, self.keys, str(path), memory_id)
+                extra = intent.get("data") if isinstance(intent.get("data"), dict) else {}
+                self.ledger.append(str(intent.get("kind") or "add"), memory_id, intent["sha256"], extra)
+                done.append(f"recorded interrupted {intent.get('kind') or 'add'} of {memory_id}")
+            self._intent_path(memory_id).unlink(missing_ok=True)
+        return done
 
     def get_memory(self, memory_id: str) -> Memory:
         path = self.memory_path(memory_id)
@@ -288,7 +345,7 @@ class MemoryVault:
                 continue
             scan.memories.append(memory)
             scan.file_sha256[memory.memory_id] = sha256_hex(data)
-        scan.memories.sort(key=lambda m: (m.time, m.memory_id))
+        scan.memories.sort(key=lambda m: (parse_ts(m.time), m.memory_id))
         return scan
 
     def list_memories(self) -> list[Memory]:

@@ -1,0 +1,205 @@
+"""ReverieApp: the Textual shell. It receives its core services (the home's paths, its settings, and
+the vault keys if the caller already has them) and never imports the CLI.
+
+Locked, the app shows one gate screen (unlock, or create a vault when the home has none). Unlocked,
+it holds a :class:`Session` and one Textual mode per section of ``screens.registry.SECTIONS``, each
+with its own screen stack, reached by its F-key from anywhere and by a letter from the home screen.
+Locking (``ctrl+l``, or ``security.idle_lock_minutes`` without input) drops the session and every
+section's screens, then shows the unlock screen again.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable
+from typing import ClassVar
+
+from textual import events
+from textual.app import App
+from textual.binding import Binding, BindingType
+from textual.screen import ModalScreen, Screen
+
+from core.config import Config
+from core.crypto import KdfParams, VaultKeys
+from core.paths import HomePaths
+from core.vault import MemoryVault
+from tui_app import messages
+from tui_app.commands import ScreenCommands
+from tui_app.screens.registry import HOME_SECTION, SECTIONS, Section
+from tui_app.screens.session import Session
+from tui_app.widgets.editor import ExternalEditor, edit_in_terminal_editor
+from tui_app.widgets.format import plural
+
+GATE_MODE = "gate"
+IDLE_CHECK_SECONDS = 15.0
+
+
+def app_bindings() -> list[BindingType]:
+    sections: list[BindingType] = [
+        Binding(s.key, f"section('{s.name}')", s.title, id=f"section.{s.name}", tooltip=s.description, show=False)
+        for s in SECTIONS
+    ]
+    return [
+        *sections,
+        Binding(
+            "ctrl+l",
+            "lock",
+            "Lock",
+            id="app.lock",
+            tooltip="Forget the keys now and ask for the passphrase",
+            show=False,
+        ),
+        Binding("f1", "keys", "Keys", id="app.keys", tooltip="Show or hide every key of this screen", show=False),
+        Binding("ctrl+q", "quit", "Quit", id="app.quit", tooltip="Quit Reverie", show=False, priority=True),
+        Binding("ctrl+c", "help_quit", show=False, system=True),
+    ]
+
+
+class ReverieApp(App[None], inherit_bindings=False):
+    CSS_PATH = "app.tcss"
+    TITLE = "Reverie"
+    COMMANDS: ClassVar = App.COMMANDS | {ScreenCommands}
+    BINDINGS = app_bindings()
+
+    def __init__(
+        self,
+        paths: HomePaths,
+        config: Config,
+        keys: VaultKeys | None = None,
+        *,
+        kdf: KdfParams | None = None,
+        editor: ExternalEditor | None = None,
+        label: str = "",
+    ) -> None:
+        """``keys`` opens the vault straight away; without them the app asks for the passphrase (or for a
+        new one when the home has no vault, created with ``kdf``). ``editor`` replaces $EDITOR (tests)."""
+        super().__init__()
+        self.paths = paths
+        self.config = config
+        self.kdf = kdf
+        self.editor = editor or edit_in_terminal_editor
+        self.label = label
+        self.session: Session | None = None
+        self.open_sections: list[str] = []
+        self.gate_open = False
+        self.last_input = time.monotonic()
+        self._initial_keys = keys
+        self.animation_level = "full" if config.tui.animations else "none"
+
+    def on_mount(self) -> None:
+        self.set_keymap(dict(self.config.tui.keymap))
+        self.app_resume_signal.subscribe(self, lambda _app: self.touch())
+        keys, self._initial_keys = self._initial_keys, None
+        if keys is not None:
+            self.start_session(MemoryVault.open(self.paths, keys))
+        else:
+            self.show_gate()
+        if self.config.security.idle_lock_minutes:
+            self.set_interval(IDLE_CHECK_SECONDS, self.check_idle_lock)
+
+    # --- locked and unlocked ------------------------------------------------------------------------
+
+    @property
+    def locked(self) -> bool:
+        return self.session is None
+
+    def start_session(self, vault: MemoryVault) -> None:
+        self.session = Session(
+            paths=self.paths,
+            config=self.config,
+            vault=vault,
+            zone=self.config.zone(),
+            label=self.label,
+            editor=self.editor,
+        )
+        for section in SECTIONS:
+            self.add_mode(section.name, self.section_factory(section))
+            self.open_sections.append(section.name)
+        self.switch_mode(HOME_SECTION)
+        if self.gate_open:
+            self.remove_mode(GATE_MODE)
+            self.gate_open = False
+        self.touch()
+
+    def section_factory(self, section: Section) -> Callable[[], Screen[None]]:
+        def make() -> Screen[None]:
+            if self.session is None:
+                raise RuntimeError("a section screen was requested while the app is locked")
+            return section.load()(self.session)
+
+        return make
+
+    def show_gate(self, reason: str = "") -> None:
+        """Show the unlock screen (or create-vault when the home has none) and drop every section."""
+        from tui_app.screens.create_vault import CreateVaultScreen
+        from tui_app.screens.unlock import UnlockScreen
+
+        blink = self.config.tui.animations
+        if self.paths.vault_header.exists():
+            self.add_mode(GATE_MODE, lambda: UnlockScreen(self.paths, blink=blink, reason=reason))
+        else:
+            self.add_mode(GATE_MODE, lambda: CreateVaultScreen(self.paths, self.kdf, blink=blink))
+        self.gate_open = True
+        self.switch_mode(GATE_MODE)
+        for name in self.open_sections:
+            self.remove_mode(name)
+        self.open_sections.clear()
+
+    def lock(self, reason: str = "Locked. The keys were forgotten.") -> None:
+        if self.session is None:
+            return
+        self.session = None
+        self.clear_notifications()
+        self.show_gate(reason)
+
+    def on_unlocked(self, message: messages.Unlocked) -> None:
+        self.start_session(message.vault)
+        if message.created:
+            self.notify("Vault created. Capture a first draft with n.", title="Welcome")
+
+    # --- idle lock ----------------------------------------------------------------------------------
+
+    def touch(self) -> None:
+        self.last_input = time.monotonic()
+
+    async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, events.Key | events.MouseDown | events.Paste):
+            self.touch()
+        await super().on_event(event)
+
+    def check_idle_lock(self) -> None:
+        minutes = self.config.security.idle_lock_minutes
+        if self.session is not None and minutes and time.monotonic() - self.last_input >= minutes * 60:
+            self.lock(f"Locked after {plural(minutes, 'minute')} without input. The keys were forgotten.")
+
+    def get_key_display(self, binding: Binding) -> str:
+        """F-keys in capitals (F3, as printed on the keyboard); everything else as Textual shows it."""
+        display = super().get_key_display(binding)
+        return display.upper() if re.fullmatch(r"f\d{1,2}", display) else display
+
+    # --- actions ------------------------------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("section", "lock"):
+            return not self.locked
+        return True
+
+    async def action_section(self, name: str) -> None:
+        """Go to a section; pressed again inside it, go back to its first screen."""
+        if self.locked or name not in self.open_sections:
+            return
+        if self.current_mode != name:
+            await self.switch_mode(name)
+            return
+        while len(self.screen_stack) > 1 and not isinstance(self.screen, ModalScreen):
+            await self.pop_screen()
+
+    def action_lock(self) -> None:
+        self.lock()
+
+    def action_keys(self) -> None:
+        if self.screen.query("HelpPanel"):
+            self.action_hide_help_panel()
+        else:
+            self.action_show_help_panel()

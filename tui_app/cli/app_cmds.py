@@ -1,0 +1,70 @@
+"""``reverie`` (no command) opens the app on the data home; ``reverie demo`` opens it on a demo home."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import click
+
+from core.config import load_config
+from core.crypto import VaultKeys, unlock
+from core.passphrase import passphrase_without_prompt
+from tui_app.cli.state import CliState, kdf_params
+
+
+def open_app(state: CliState) -> None:
+    """Open the app on the home. A passphrase available without a prompt (``REVERIE_PASSPHRASE`` or
+    the keyring) unlocks the vault first, and a wrong one is a one-line error before anything is
+    drawn; otherwise the app asks for it itself (or offers to create a vault when there is none)."""
+    from tui_app.app import ReverieApp
+
+    paths, config = state.paths, state.config
+    keys: VaultKeys | None = None
+    if paths.vault_header.exists():
+        passphrase = passphrase_without_prompt(config, paths)
+        if passphrase:
+            keys = unlock(paths.vault_header, passphrase)
+    ReverieApp(paths, config, keys, kdf=kdf_params()).run()
+
+
+@click.command("demo")
+@click.option(
+    "--path",
+    "folder",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Build the demo home in this new or empty folder and keep it (default: a temporary folder).",
+)
+@click.option("--keep", is_flag=True, help="Keep the temporary demo home when the app closes.")
+@click.option("--no-open", is_flag=True, help="Only build the demo home and print where it is (implies --keep).")
+@click.option("--locked", is_flag=True, help="Start at the unlock screen: type the demo passphrase yourself.")
+def demo(folder: Path | None, keep: bool, no_open: bool, locked: bool) -> None:
+    """Build a demo home with sample drafts and memories, and open the app on it.
+
+    The demo vault's passphrase is fixed and printed, and it uses cheap Argon2id parameters: it is for
+    trying Reverie, never for real data. Your own data home is not touched.
+    """
+    from core.demo import build_demo_home
+
+    home = build_demo_home(folder)
+    click.echo(home.banner())
+    for note in home.notes:
+        click.echo(f"  {note}")
+    kept = folder is not None or keep or no_open
+    if no_open:
+        return
+    from tui_app.app import ReverieApp
+
+    try:
+        app = ReverieApp(home.paths, load_config(home.paths.config), None if locked else home.keys, label="demo")
+        app.run()
+    finally:
+        if not kept:
+            shutil.rmtree(home.paths.root, ignore_errors=True)
+            shutil.rmtree(home.paths.cache, ignore_errors=True)
+            click.echo("Demo home removed (use --keep or --path to keep it).")
+
+
+def register(cli: click.Group) -> None:
+    cli.add_command(demo)

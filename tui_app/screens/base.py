@@ -1,0 +1,119 @@
+"""The base classes every screen of the app derives from.
+
+:class:`WorkerScreen` holds the one ``Worker.StateChanged`` handler: every worker in the app runs on
+a screen, and when one fails the person sees a modal with one clear line, and anything the screen
+marked busy is released. :class:`ReverieScreen` adds the session, the section bar and the footer,
+reloading when the screen comes back into view, and capturing a new draft (offered by any screen
+that binds ``capture``).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+from textual import work
+from textual.app import ComposeResult
+from textual.screen import Screen
+from textual.widget import Widget
+from textual.widgets import Footer
+from textual.worker import Worker, WorkerState, get_current_worker
+
+from tui_app import messages
+from tui_app.screens.session import Session
+from tui_app.widgets.dialogs import ErrorDialog
+from tui_app.widgets.format import one_line, preview
+from tui_app.widgets.section_bar import SectionBar
+
+if TYPE_CHECKING:
+    from tui_app.screens.capture import Capture
+
+
+class WorkerScreen(Screen[None]):
+    BUSY_CLASS = "-busy"
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """The app's one handler for failed workers: release busy widgets, then say what failed."""
+        worker = event.worker
+        if worker.state is not WorkerState.ERROR:
+            return
+        self.set_busy(False)
+        self.work_failed(worker)
+        what = worker.description or worker.name or "finish"
+        self.app.push_screen(ErrorDialog(f"Could not {what}", one_line(worker.error)))
+
+    def work_failed(self, worker: Worker[object]) -> None:
+        """Hook for a screen that must undo more than its busy marks when a worker fails."""
+
+    def set_busy(self, busy: bool, *widgets: Widget) -> None:
+        """Show a loading indicator on ``widgets`` (or clear every one this screen set)."""
+        targets = widgets if busy else tuple(self.query(f".{self.BUSY_CLASS}"))
+        for widget in targets:
+            widget.loading = busy
+            widget.set_class(busy, self.BUSY_CLASS)
+
+    @staticmethod
+    def cancelled() -> bool:
+        """In a worker: was it cancelled (a newer load replaced it)? Then its result must not be posted."""
+        return get_current_worker().is_cancelled
+
+
+class ReverieScreen(WorkerScreen):
+    """A screen of the unlocked app. Subclasses set ``SECTION`` (the section bar's marked entry),
+    implement :meth:`compose_body` and, if they show stored data, :meth:`reload`."""
+
+    SECTION: ClassVar[str] = ""
+    RELOAD_ON_RESUME: ClassVar[bool] = True  # reload whenever the screen comes back into view
+
+    def __init__(self, session: Session) -> None:
+        super().__init__()
+        self.session = session
+        self.reload_scheduled = False
+
+    def compose(self) -> ComposeResult:
+        yield SectionBar(self.SECTION, self.session.label)
+        yield from self.compose_body()
+        yield Footer(compact=True)
+
+    def compose_body(self) -> ComposeResult:
+        raise NotImplementedError(f"{type(self).__name__} must implement compose_body")
+
+    def on_screen_resume(self) -> None:
+        # Textual resumes a mode's first screen twice; one load in flight is enough.
+        if self.RELOAD_ON_RESUME and not self.reload_scheduled and not self.loading_now():
+            self.reload_scheduled = True
+            self.call_after_refresh(self.scheduled_reload)  # paint first: a worker would compete for the GIL
+
+    def scheduled_reload(self) -> None:
+        self.reload_scheduled = False
+        self.reload()
+
+    def loading_now(self) -> bool:
+        return any(w.node is self and w.group == "load" and w.is_running for w in self.app.workers)
+
+    def reload(self) -> None:
+        """Load what the screen shows, in a worker. The default shows nothing stored."""
+
+    @property
+    def blink(self) -> bool:
+        """Cursor blink follows ``tui.animations`` (off by default: steadier over SSH, stable snapshots)."""
+        return self.session.config.tui.animations
+
+    # --- capture a new draft (bound as ``capture`` on the screens that offer it) ---------------------
+
+    def action_capture(self) -> None:
+        from tui_app.screens.capture import CaptureScreen
+
+        self.app.push_screen(CaptureScreen(self.session.editor, blink=self.blink), self.capture_done)
+
+    def capture_done(self, capture: Capture | None) -> None:
+        if capture is not None:
+            self.save_capture(capture)
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="capture", description="save the new draft")
+    def save_capture(self, capture: Capture) -> None:
+        draft = self.session.vault.create_draft(capture.content, capture.tags, created_by=self.session.reviewer)
+        self.post_message(messages.DraftCaptured(draft))
+
+    def on_draft_captured(self, message: messages.DraftCaptured) -> None:
+        self.notify(preview(message.draft.content, 60), title="Draft captured, open for review", markup=False)
+        self.reload()

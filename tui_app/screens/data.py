@@ -1,0 +1,158 @@
+"""What the screens show, loaded from the core. Plain functions run inside worker threads; they read
+the vault and return frozen values that a message carries back to the app's thread."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from core.canonical import sha256_hex
+from core.ledger import LedgerEntry
+from core.records import Memory
+from core.vault import MEMORY_KINDS
+from core.verify import verify_home
+from tui_app.screens.session import Session
+from tui_app.widgets.format import parse_time, plural
+
+ACTIVITY_WEEKS = 12
+
+
+@dataclass(frozen=True)
+class VerificationState:
+    """The home's verification (``core.verify.verify_home``), reduced to what a screen shows."""
+
+    ok: bool
+    problems: tuple[str, ...]
+    counts: dict[str, int]
+    head: str | None
+
+    @property
+    def headline(self) -> str:
+        memories = self.counts.get("memories", 0)
+        entries = self.counts.get("ledger_entries", 0)
+        if self.ok:
+            return f"verified: {memories} records, ledger of {entries}"
+        return f"Verification found {plural(len(self.problems), 'problem')}"
+
+
+def verification(session: Session) -> VerificationState:
+    report = verify_home(session.paths, session.vault.keys)
+    return VerificationState(
+        ok=report.ok,
+        problems=tuple(str(p) for p in report.problems),
+        counts=dict(report.counts),
+        head=str(report.head) if report.head else None,
+    )
+
+
+@dataclass(frozen=True)
+class Notice:
+    """One line of the home screen's banner. ``level`` is info, warning or error; ``key_hint`` names
+    the key that deals with it (``"r"``)."""
+
+    level: str
+    text: str
+    key_hint: str = ""
+
+
+@dataclass(frozen=True)
+class HomeSummary:
+    open_drafts: int
+    pending_suggestions: int
+    approved_drafts: int
+    finalized_drafts: int
+    memories: int
+    reviewed_memories: int
+    verification: VerificationState
+    activity: tuple[int, ...]  # drafts captured + memories, per week, oldest first
+    notices: tuple[Notice, ...] = ()
+
+
+# (session, summary so far) → notices for the banner. Runs in a worker thread: read, never write.
+NoticeProvider = Callable[[Session, HomeSummary], Iterable[Notice]]
+
+
+def review_notices(session: Session, summary: HomeSummary) -> Iterable[Notice]:
+    if summary.approved_drafts:
+        yield Notice(
+            "warning",
+            f"{plural(summary.approved_drafts, 'approved draft')} waiting to be finalized",
+            key_hint="r",
+        )
+
+
+def verification_notices(session: Session, summary: HomeSummary) -> Iterable[Notice]:
+    if not summary.verification.ok:
+        first = summary.verification.problems[0] if summary.verification.problems else ""
+        yield Notice("error", f"{summary.verification.headline}: {first}", key_hint="m")
+
+
+def weekly_counts(times: Iterable[datetime], now: datetime, weeks: int = ACTIVITY_WEEKS) -> tuple[int, ...]:
+    counts = [0] * weeks
+    start = now - timedelta(weeks=weeks)
+    for moment in times:
+        if start <= moment <= now:
+            index = min(int((moment - start) / timedelta(weeks=1)), weeks - 1)
+            counts[index] += 1
+    return tuple(counts)
+
+
+def load_home_summary(session: Session, providers: Iterable[NoticeProvider] = ()) -> HomeSummary:
+    vault = session.vault
+    drafts = vault.list_drafts()
+    memories = vault.list_memories()
+    times = [parse_time(d.created_at) for d in drafts if d.state != "finalized"]
+    times += [parse_time(m.time) for m in memories]
+    summary = HomeSummary(
+        open_drafts=sum(1 for d in drafts if d.state == "open"),
+        pending_suggestions=sum(len(d.pending_suggestions()) for d in drafts if d.state == "open"),
+        approved_drafts=sum(1 for d in drafts if d.state == "approved"),
+        finalized_drafts=sum(1 for d in drafts if d.state == "finalized"),
+        memories=len(memories),
+        reviewed_memories=sum(1 for m in memories if m.reviewed),
+        verification=verification(session),
+        activity=weekly_counts(times, session.now()),
+    )
+    notices = tuple(notice for provider in providers for notice in provider(session, summary))
+    return HomeSummary(**{**summary.__dict__, "notices": notices})
+
+
+@dataclass(frozen=True)
+class MemoryRow:
+    memory: Memory
+    verified: bool  # the record verifies and matches the ledger's latest checksum for it
+
+    @property
+    def title(self) -> str:
+        return self.memory.metadata.title or self.memory.content
+
+
+def load_memory_rows(session: Session) -> tuple[list[MemoryRow], list[str]]:
+    """Memories newest first, each with its verification state, and the records that failed."""
+    vault = session.vault
+    scan = vault.scan_memories()
+    placement = vault.ledger_placement()
+
+    def verified(memory_id: str) -> bool:  # the rule of MemoryVault.verified_ids, on the scan we already have
+        entry = placement.get(memory_id)
+        return entry is not None and entry.kind in MEMORY_KINDS and entry.record_sha256 == scan.file_sha256[memory_id]
+
+    rows = [MemoryRow(m, verified(m.memory_id)) for m in reversed(scan.memories)]
+    return rows, [str(p) for p in scan.problems]
+
+
+@dataclass(frozen=True)
+class MemoryDetail:
+    memory: Memory
+    verified: bool
+    entry: LedgerEntry | None  # the ledger's latest entry for this memory
+
+
+def load_memory_detail(session: Session, memory_id: str) -> MemoryDetail:
+    vault = session.vault
+    memory = vault.get_memory(memory_id)  # checks signature, ciphertext and content hash, or raises
+    entry = vault.ledger_placement().get(memory_id)
+    digest = sha256_hex(vault.memory_path(memory_id).read_bytes())
+    verified = entry is not None and entry.kind in MEMORY_KINDS and entry.record_sha256 == digest
+    return MemoryDetail(memory=memory, verified=verified, entry=entry)

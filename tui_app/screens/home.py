@@ -1,0 +1,147 @@
+"""Home: what waits for review, what the vault holds and whether it verifies, activity over time.
+
+Above the panels sits a banner of notices (approved drafts waiting to be finalized, verification
+problems, and later an overdue curation review): providers listed in ``registry.HOME_NOTICES``.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
+from textual.widgets import Sparkline, Static
+
+from tui_app import messages
+from tui_app.screens.base import ReverieScreen
+from tui_app.screens.data import ACTIVITY_WEEKS, HomeSummary, load_home_summary
+from tui_app.screens.registry import HOME_NOTICES, SECTIONS
+from tui_app.screens.session import Session
+from tui_app.widgets.format import plural
+
+NOTICE_MARK = {"error": ("✗", "bold $text-error"), "warning": ("!", "bold $text-warning"), "info": ("·", "")}
+
+
+def _home_bindings() -> list[Binding]:
+    bindings = [
+        Binding(s.home_key, f"app.section('{s.name}')", s.title, id=f"home.{s.name}", tooltip=s.description)
+        for s in SECTIONS
+        if s.home_key
+    ]
+    return [
+        *bindings,
+        Binding("n", "capture", "New draft", id="capture", tooltip="Capture a new draft for review"),
+        Binding("ctrl+r", "reload", "Refresh", id="refresh", tooltip="Count again and re-verify the home"),
+    ]
+
+
+def review_panel(summary: HomeSummary) -> Content:
+    return Content.assemble(
+        (plural(summary.open_drafts, "open draft"), "bold"),
+        f" · {summary.pending_suggestions} to decide",
+        "\n",
+        (plural(summary.approved_drafts, "approved draft"), "bold" if summary.approved_drafts else ""),
+        " · to finalize" if summary.approved_drafts else "",
+        "\n",
+        f"{summary.finalized_drafts} finalized",
+    )
+
+
+def vault_panel(summary: HomeSummary) -> Content:
+    state = summary.verification
+    unreviewed = summary.memories - summary.reviewed_memories
+    parts: list[Content | tuple[str, str] | str] = [
+        (plural(summary.memories, "memory", "memories"), "bold"),
+        f" · {summary.reviewed_memories} reviewed · {unreviewed} not",
+        "\n",
+    ]
+    if state.ok:
+        parts += [("✓ ", "bold $text-success"), state.headline]
+    else:
+        parts += [("✗ ", "bold $text-error"), (state.headline, "bold $text-error")]
+        parts += [f"\n{problem}" for problem in state.problems[:3]]
+    return Content.assemble(*parts)
+
+
+def notices_text(summary: HomeSummary) -> Content:
+    lines: list[Content | tuple[str, str] | str] = []
+    for notice in summary.notices:
+        mark, style = NOTICE_MARK.get(notice.level, NOTICE_MARK["info"])
+        if lines:
+            lines.append("\n")
+        lines += [(f"{mark} ", style), notice.text]
+        if notice.key_hint:
+            lines.append((f"  (press {notice.key_hint})", "dim"))
+    return Content.assemble(*lines)
+
+
+class HomeScreen(ReverieScreen):
+    SECTION = "home"
+    BINDINGS: ClassVar[list[BindingType]] = _home_bindings()
+
+    def compose_body(self) -> ComposeResult:
+        with VerticalScroll(id="home"):
+            yield Static(id="home-notices")
+            with Horizontal(id="home-panels"):
+                review = Static(id="home-review", classes="panel")
+                review.border_title = "Review"
+                yield review
+                vault = Static(id="home-vault", classes="panel")
+                vault.border_title = "Vault"
+                yield vault
+            with Vertical(id="home-activity", classes="panel") as activity:
+                activity.border_title = f"Activity · last {ACTIVITY_WEEKS} weeks"
+                yield Sparkline([0] * ACTIVITY_WEEKS, id="activity-spark")
+                yield Static(id="activity-caption")
+
+    def __init__(self, session: Session) -> None:
+        super().__init__(session)
+        self.summary: HomeSummary | None = None
+
+    def on_mount(self) -> None:
+        self.call_after_refresh(self.complete_interrupted)
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="finish", description="finish interrupted work")
+    def complete_interrupted(self) -> None:
+        """A finalization a crash cut short is completed (and said) when the vault is opened."""
+        lines = self.session.vault.complete_interrupted()
+        if lines:
+            self.post_message(messages.InterruptedCompleted(lines))
+
+    def on_interrupted_completed(self, message: messages.InterruptedCompleted) -> None:
+        self.notify("\n".join(message.lines), title="Completed after an interruption", timeout=15, markup=False)
+        self.reload()
+
+    def reload(self) -> None:
+        if self.summary is None:  # a loading indicator only while there is nothing to show yet
+            self.set_busy(True, self.query_one("#home-panels"))
+        self.load_summary()
+
+    def action_reload(self) -> None:
+        self.reload()
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="load", description="load the home summary")
+    def load_summary(self) -> None:
+        summary = load_home_summary(self.session, HOME_NOTICES)
+        if not self.cancelled():
+            self.post_message(messages.HomeLoaded(summary))
+
+    def on_home_loaded(self, message: messages.HomeLoaded) -> None:
+        summary = self.summary = message.summary
+        self.set_busy(False)
+        notices = self.query_one("#home-notices", Static)
+        notices.update(notices_text(summary))
+        notices.display = bool(summary.notices)
+        self.query_one("#home-review", Static).update(review_panel(summary))
+        self.query_one("#home-vault", Static).update(vault_panel(summary))
+        self.query_one("#activity-spark", Sparkline).data = list(summary.activity)
+        total = sum(summary.activity)
+        self.query_one("#activity-caption", Static).update(
+            Content.assemble(
+                (f"{plural(total, 'draft or memory', 'drafts and memories')}", ""),
+                (f" · busiest week {max(summary.activity)} · this week on the right", "dim"),
+            )
+        )

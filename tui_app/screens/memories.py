@@ -1,0 +1,153 @@
+"""Memories: every finalized or added memory, newest first, with its reviewed badge and whether its
+record verifies against the ledger; Enter opens its provenance."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.content import Content
+from textual.widgets import DataTable, Static
+
+from tui_app import messages
+from tui_app.screens.base import ReverieScreen
+from tui_app.screens.data import MemoryRow, load_memory_rows
+from tui_app.screens.session import Session
+from tui_app.widgets.format import local_time, preview
+from tui_app.widgets.tables import RecordTable
+
+SHOW = Binding.Group("Show")
+FILTERS = ("all", "reviewed", "unreviewed")
+
+
+def reviewed_badge(row: MemoryRow) -> Content:
+    return (
+        Content.styled("✓ reviewed", "$text-success") if row.memory.reviewed else Content.styled("· unreviewed", "dim")
+    )
+
+
+def verified_badge(row: MemoryRow) -> Content:
+    return Content.styled("sealed", "$text-success") if row.verified else Content.styled("✗ check", "bold $text-error")
+
+
+class MemoriesScreen(ReverieScreen):
+    SECTION = "memories"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("1", "show('all')", "All", id="memories.show_all", tooltip="Show every memory", group=SHOW),
+        Binding(
+            "2",
+            "show('reviewed')",
+            "Reviewed",
+            id="memories.show_reviewed",
+            tooltip="Show reviewed memories",
+            group=SHOW,
+        ),
+        Binding(
+            "3",
+            "show('unreviewed')",
+            "Unreviewed",
+            id="memories.show_unreviewed",
+            tooltip="Show memories stored without review",
+            group=SHOW,
+        ),
+        Binding("ctrl+r", "reload", "Refresh", id="refresh", tooltip="Load and verify the memories again"),
+    ]
+
+    def __init__(self, session: Session) -> None:
+        super().__init__(session)
+        self.filter = "all"
+        self.rows: list[MemoryRow] = []
+        self.problems: list[str] = []
+
+    def compose_body(self) -> ComposeResult:
+        with Vertical(id="memories"):
+            yield Static(id="memories-filter")
+            table = RecordTable(id="memories-table", cursor_type="row", zebra_stripes=True)
+            yield table
+            yield Static(id="memories-problems")
+
+    def reload(self) -> None:
+        if not self.rows:  # a loading indicator only while there is nothing to show yet
+            self.set_busy(True, self.query_one(DataTable))
+        self.load_rows()
+
+    def action_reload(self) -> None:
+        self.reload()
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="load", description="load the memories")
+    def load_rows(self) -> None:
+        rows, problems = load_memory_rows(self.session)
+        if not self.cancelled():
+            self.post_message(messages.MemoriesLoaded(rows, problems))
+
+    def on_memories_loaded(self, message: messages.MemoriesLoaded) -> None:
+        self.set_busy(False)
+        self.rows = message.rows
+        self.problems = message.problems
+        self.fill()
+
+    def visible(self) -> list[MemoryRow]:
+        if self.filter == "all":
+            return self.rows
+        return [r for r in self.rows if r.memory.reviewed == (self.filter == "reviewed")]
+
+    def fill(self) -> None:
+        table = self.query_one(DataTable)
+        keep = self.highlighted_id()
+        table.clear(columns=True)
+        width = max(self.size.width - 52, 20)
+        for label, size in (("Review", 12), ("Record", 7), ("When", 16), ("Memory", width)):
+            table.add_column(label, width=size)
+        for row in self.visible():
+            title = preview(row.title, width)
+            tags = row.memory.metadata.tags
+            text = Content.assemble(title, (f"  {', '.join(tags)}", "dim") if tags else "")
+            table.add_row(
+                reviewed_badge(row),
+                verified_badge(row),
+                local_time(row.memory.time, self.session.zone),
+                text,
+                key=row.memory.memory_id,
+            )
+        ids = [r.memory.memory_id for r in self.visible()]
+        if keep in ids:
+            table.move_cursor(row=ids.index(keep))
+        self.query_one("#memories-filter", Static).update(self.filter_line())
+        problems = self.query_one("#memories-problems", Static)
+        problems.update(Content.assemble(*[(f"✗ {p}\n", "$text-error") for p in self.problems[:4]]))
+        problems.display = bool(self.problems)
+
+    def filter_line(self) -> Content:
+        reviewed = sum(1 for r in self.rows if r.memory.reviewed)
+        counts = {"all": len(self.rows), "reviewed": reviewed, "unreviewed": len(self.rows) - reviewed}
+        unverified = sum(1 for r in self.rows if not r.verified)
+        parts: list[Content | tuple[str, str] | str] = [("Memories ", "bold")]
+        for number, name in zip(("1", "2", "3"), FILTERS, strict=True):
+            label = f" {number} {name} {counts[name]} "
+            parts.append((label, "reverse bold") if name == self.filter else label)
+        if self.rows:
+            note = "all records verify" if not unverified and not self.problems else f"{unverified} to check"
+            parts.append((f"  · {note}", "dim" if not unverified else "bold $text-error"))
+        return Content.assemble(*parts)
+
+    def highlighted_id(self) -> str | None:
+        table = self.query_one(DataTable)
+        if table.row_count == 0:
+            return None
+        row_key, _ = table.coordinate_to_cell_key(table.cursor_coordinate)
+        return row_key.value
+
+    def action_show(self, name: str) -> None:
+        self.filter = name
+        self.fill()
+
+    @on(DataTable.RowSelected)
+    def action_open_memory(self) -> None:
+        from tui_app.screens.memory_detail import MemoryDetailScreen
+
+        memory_id = self.highlighted_id()
+        if memory_id is not None:
+            self.app.push_screen(MemoryDetailScreen(self.session, memory_id))

@@ -1,0 +1,165 @@
+"""The review queue: drafts by state (open, approved, finalized), newest first; Enter opens one."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.content import Content
+from textual.widgets import DataTable, Static
+
+from core.review import ReviewDraft
+from tui_app import messages
+from tui_app.screens.base import ReverieScreen
+from tui_app.screens.session import Session
+from tui_app.widgets.format import age, plural, preview
+from tui_app.widgets.tables import RecordTable
+
+STATES = ("open", "approved", "finalized", "all")
+SHOW = Binding.Group("Show")
+
+
+def draft_status(draft: ReviewDraft) -> str:
+    pending = len(draft.pending_suggestions())
+    if draft.state == "open":
+        return f"{pending}/{len(draft.suggestions)} pending" if draft.suggestions else "no suggestions"
+    if draft.state == "approved":
+        return "to finalize"
+    return "sealed"
+
+
+class ReviewQueueScreen(ReverieScreen):
+    SECTION = "queue"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("n", "capture", "New draft", id="capture", tooltip="Capture a new draft for review"),
+        Binding("1", "show('open')", "Open", id="queue.show_open", tooltip="Show open drafts", group=SHOW),
+        Binding(
+            "2", "show('approved')", "Approved", id="queue.show_approved", tooltip="Show approved drafts", group=SHOW
+        ),
+        Binding(
+            "3",
+            "show('finalized')",
+            "Finalized",
+            id="queue.show_finalized",
+            tooltip="Show finalized drafts",
+            group=SHOW,
+        ),
+        Binding("0", "show('all')", "All", id="queue.show_all", tooltip="Show every draft", group=SHOW),
+        Binding("ctrl+r", "reload", "Refresh", id="refresh", tooltip="Load the drafts again"),
+    ]
+
+    def __init__(self, session: Session, state: str = "open") -> None:
+        super().__init__(session)
+        self.state = state
+        self.drafts: list[ReviewDraft] = []
+
+    def compose_body(self) -> ComposeResult:
+        with Vertical(id="queue"):
+            yield Static(id="queue-filter")
+            table = RecordTable(id="queue-table", cursor_type="row", zebra_stripes=True)
+            yield table
+            yield Static(id="queue-detail")
+
+    # --- loading -------------------------------------------------------------------------------------
+
+    def reload(self) -> None:
+        if not self.drafts:  # a loading indicator only while there is nothing to show yet
+            self.set_busy(True, self.query_one(DataTable))
+        self.load_drafts()
+
+    def action_reload(self) -> None:
+        self.reload()
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="load", description="load the drafts")
+    def load_drafts(self) -> None:
+        drafts = self.session.vault.list_drafts()
+        if not self.cancelled():
+            self.post_message(messages.DraftsLoaded(drafts))
+
+    def on_drafts_loaded(self, message: messages.DraftsLoaded) -> None:
+        self.set_busy(False)
+        self.drafts = sorted(message.drafts, key=lambda d: d.created_at, reverse=True)
+        self.fill()
+
+    def visible(self) -> list[ReviewDraft]:
+        return [d for d in self.drafts if self.state == "all" or d.state == self.state]
+
+    def fill(self) -> None:
+        table = self.query_one(DataTable)
+        keep = self.highlighted_id()
+        table.clear(columns=True)
+        fixed = (("State", 9), ("Age", 4), ("Suggestions", 14), ("Tags", 14 if self.size.width >= 96 else 10))
+        width = max(self.size.width - sum(size for _, size in fixed) - 2 * 5 - 5, 16)
+        for label, size in (*fixed, ("Content", width)):
+            table.add_column(label, width=size)
+        now = self.session.now()
+        for draft in self.visible():
+            table.add_row(
+                draft.state,
+                age(draft.created_at, now),
+                draft_status(draft),
+                Content(preview(", ".join(draft.tags), 14)),
+                Content(preview(draft.content, width)),
+                key=draft.draft_id,
+            )
+        if keep is not None and any(d.draft_id == keep for d in self.visible()):
+            table.move_cursor(row=table.get_row_index(keep))
+        self.query_one("#queue-filter", Static).update(self.filter_line())
+        self.show_detail()
+
+    def filter_line(self) -> Content:
+        counts = {state: sum(1 for d in self.drafts if d.state == state) for state in STATES[:3]}
+        counts["all"] = len(self.drafts)
+        parts: list[Content | tuple[str, str] | str] = [("Drafts ", "bold")]
+        for number, state in zip(("1", "2", "3", "0"), STATES, strict=True):
+            label = f" {number} {state} {counts[state]} "
+            parts.append((label, "reverse bold") if state == self.state else label)
+        return Content.assemble(*parts)
+
+    # --- the highlighted draft ----------------------------------------------------------------------
+
+    def highlighted_id(self) -> str | None:
+        table = self.query_one(DataTable)
+        if table.row_count == 0:
+            return None
+        row_key, _ = table.coordinate_to_cell_key(table.cursor_coordinate)
+        return row_key.value
+
+    @on(DataTable.RowHighlighted)
+    def show_detail(self) -> None:
+        detail = self.query_one("#queue-detail", Static)
+        draft_id = self.highlighted_id()
+        draft = next((d for d in self.drafts if d.draft_id == draft_id), None)
+        if draft is None:
+            empty = "No drafts here." if self.state == "all" else f"No {self.state} drafts."
+            detail.update(Content.assemble(empty, (" Press n to capture one, 0 to show all.", "dim")))
+            return
+        pending = len(draft.pending_suggestions())
+        detail.update(
+            Content.assemble(
+                (preview(draft.content, 3 * max(self.size.width - 4, 20)), ""),
+                "\n",
+                (
+                    f"{draft.state} · {plural(len(draft.suggestions), 'suggestion')}, {pending} pending · "
+                    f"by {draft.created_by} · {draft.draft_id}",
+                    "dim",
+                ),
+            )
+        )
+
+    # --- actions -------------------------------------------------------------------------------------
+
+    def action_show(self, state: str) -> None:
+        self.state = state
+        self.fill()
+
+    @on(DataTable.RowSelected)
+    def action_open_draft(self) -> None:
+        from tui_app.screens.draft import DraftReviewScreen
+
+        draft_id = self.highlighted_id()
+        if draft_id is not None:
+            self.app.push_screen(DraftReviewScreen(self.session, draft_id))

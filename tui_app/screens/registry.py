@@ -1,0 +1,76 @@
+"""The sections of the app: one entry per top-level screen, and the home screen's banner providers.
+
+Each :class:`Section` becomes a Textual mode (its own screen stack) once the vault is unlocked, a
+global key (``section.<name>``, an F-key), a letter on the home screen (``home.<name>``), an entry
+in the section bar at the top, and a command in the palette. Screens are imported only when their
+section is first opened, so start-up stays light.
+
+To add a screen, append a ``Section`` here whose ``screen`` names a ``ReverieScreen`` subclass
+taking the session as its only argument (see ``tui_app/screens/__init__.py`` for the steps).
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from tui_app.screens.data import NoticeProvider, review_notices, verification_notices
+
+if TYPE_CHECKING:
+    from tui_app.screens.base import ReverieScreen
+
+
+@dataclass(frozen=True)
+class Section:
+    name: str  # the mode name; binding ids are section.<name> and home.<name>
+    title: str  # shown in the section bar and the command palette
+    key: str  # the global key: an F-key reaches every terminal, over SSH and tmux too
+    screen: str  # "package.module:ClassName", imported lazily
+    description: str  # the binding's tooltip and the palette's help line
+    home_key: str | None = None  # a letter that opens it from the home screen
+
+    def load(self) -> type[ReverieScreen]:
+        module_name, _, class_name = self.screen.partition(":")
+        screen_class: type[ReverieScreen] = getattr(importlib.import_module(module_name), class_name)
+        return screen_class
+
+
+SECTIONS: list[Section] = [
+    Section(
+        "home",
+        "Home",
+        "f2",
+        "tui_app.screens.home:HomeScreen",
+        "Counts of drafts and memories, verification, activity",
+    ),
+    Section(
+        "queue",
+        "Review",
+        "f3",
+        "tui_app.screens.queue:ReviewQueueScreen",
+        "Drafts by state: review suggestions, approve, finalize",
+        home_key="r",
+    ),
+    Section(
+        "memories",
+        "Memories",
+        "f4",
+        "tui_app.screens.memories:MemoriesScreen",
+        "Finalized memories with reviewed badge, verification and provenance",
+        home_key="m",
+    ),
+]
+
+HOME_SECTION = "home"
+
+# Lines for the home screen's banner (approved drafts waiting, verification problems; the curation
+# engine adds its overdue-review notice here). Each runs in a worker thread and only reads.
+HOME_NOTICES: list[NoticeProvider] = [verification_notices, review_notices]
+
+
+def section(name: str) -> Section:
+    for candidate in SECTIONS:
+        if candidate.name == name:
+            return candidate
+    raise KeyError(f"no section {name!r}")

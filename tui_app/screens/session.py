@@ -1,0 +1,37 @@
+"""What every screen of an unlocked app works with: the home's paths, its settings and the open vault.
+
+The app builds one :class:`Session` when the vault is unlocked and drops it when it locks, so
+nothing that holds keys or decrypted records outlives the lock. Screens receive it in their
+constructor, which is what lets a test hand the app a vault in a temporary folder.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime, tzinfo
+
+from core import clock
+from core.config import Config
+from core.paths import HomePaths
+from core.vault import MemoryVault
+from tui_app.widgets.editor import ExternalEditor, edit_in_terminal_editor
+
+
+@dataclass(frozen=True)
+class Session:
+    paths: HomePaths
+    config: Config
+    vault: MemoryVault = field(repr=False)
+    zone: tzinfo
+    label: str = ""  # shown in the section bar ("demo" for a demo home)
+    editor: ExternalEditor = edit_in_terminal_editor  # $EDITOR through App.suspend; tests pass a fake
+
+    @property
+    def reviewer(self) -> str:
+        """The name recorded on accept, reject and approve (``general.reviewer``)."""
+        return self.config.general.reviewer
+
+    @staticmethod
+    def now() -> datetime:
+        """The current time, read through ``core.clock`` so tests can freeze it."""
+        return clock.utc_now()

@@ -1,0 +1,1 @@
+"""Widgets, dialogs and plain-text formatting shared by the screens."""
