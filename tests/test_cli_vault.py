@@ -154,3 +154,15 @@ def test_exports_and_dvmem_round_trip(initialised: HomePaths, tmp_path: Path) ->
     corrupt.write_text(out.read_text().replace('"record_version": 1', '"record_version": 3'))
     result = reverie("--home", str(other), "import", str(corrupt))
     assert result.returncode == 2 and "does not verify" in result.stderr
+
+
+def test_every_command_reminds_when_the_curation_review_is_overdue(initialised: HomePaths, tmp_path: Path) -> None:
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    (notes / "a.md").write_text("# A note\n")
+    ok("curate", "scope", "add", "notes", "--kind", "markdown", "--path", str(notes))
+    result = reverie("memory", "list")
+    assert result.returncode == 0
+    assert "Curation review overdue" in result.stderr and "notes" in result.stderr
+    ok("curate", "scan", "notes")
+    assert "overdue" not in reverie("memory", "list").stderr

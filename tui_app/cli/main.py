@@ -23,17 +23,48 @@ from tui_app.cli.state import CliState
 def cli(ctx: click.Context, home: str | None) -> None:
     """Reverie: a local-first memory workbench for the conversations you have with AI assistants."""
     ctx.obj = CliState(paths=HomePaths.at(home))
+    if ctx.invoked_subcommand not in QUIET_COMMANDS:
+        _remind_overdue_review(ctx.obj)
     if ctx.invoked_subcommand is None:
         from tui_app.cli.app_cmds import open_app
 
         open_app(ctx.obj)
 
 
+# Commands whose start must not print anything (protocol servers); the TUI shows its own banner.
+QUIET_COMMANDS = (None, "mcp", "api", "serve")
+
+
+def _remind_overdue_review(state: CliState) -> None:
+    """The weekly curation review is enforced by reminding: every command says when it is overdue."""
+    if not state.paths.root.exists():
+        return
+    from core.curate.runs import overdue_notice
+
+    try:
+        notice = overdue_notice(state.paths, state.config)
+    except ReverieError:
+        return  # a bad config.toml is reported by the command itself, with its file and key
+    if notice:
+        click.echo(f"reverie: {notice}", err=True)
+
+
 def _register() -> None:
     """Attach every command module's commands to the root group (each module has ``register(cli)``)."""
-    from tui_app.cli import app_cmds, vault_cmds
+    from tui_app.cli import (
+        app_cmds,
+        assist_cmds,
+        curate_cmds,
+        index_cmds,
+        log_cmds,
+        search_cmds,
+        topic_cmds,
+        vault_cmds,
+        when_cmds,
+    )
 
-    for module in (app_cmds, vault_cmds):
+    for module in (app_cmds, vault_cmds, log_cmds, topic_cmds, index_cmds, curate_cmds, when_cmds, search_cmds,
+                   assist_cmds):
         module.register(cli)
 
 

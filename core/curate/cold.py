@@ -1,0 +1,588 @@
+"""Cold storage: move a record out of its scope with a tombstone, restore it byte for byte, and
+finish or roll back whatever a crash interrupted.
+
+A move, step by step (each step is durable before the next starts)::
+
+    journal      curation/pending/<move_id>.move.json names the move before anything happens
+    copied       the bytes are written to cold/<scope>/<move_id>/record/<name> (temp file, fsync, rename)
+    verified     the copy is read back and its SHA-256 compared with the original's
+    tombstoned   the tombstone is written beside the record, and its mirror beside the copy
+    ledgered     an ``archive`` entry is appended to the signed ledger
+    unlinked     the original is checked once more and only then removed (the only unlink of an
+                 original record anywhere in Reverie)
+
+A restore: check the cold copy's checksum, refuse if anything else stands at the record's path,
+journal, write the bytes back (never replacing a file), put back its mode and mtime, check the
+checksum again, append a ``restore`` ledger entry and a line to ``restores.jsonl``, and only then
+remove the tombstone, its mirror and the cold copy.
+
+Killed at any point, the next :func:`recover` finds either the original, or a verified copy with
+its tombstone, and finishes (the copy is verified and the tombstone written) or rolls back (it is
+not): see :func:`recover`. Callers hold the curation lock (``paths.lock("curate")``).
+
+``STEP_HOOK`` is called with each step's name as it completes; tests use it to fail or kill the
+process between steps.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from core.config import Config
+from core.curate import learning
+from core.curate.errors import ChecksumMismatch, CurationError, PathEscape, WouldOverwrite
+from core.curate.kinds import TOMBSTONE_SUFFIX, read_file
+from core.curate.model import Candidate
+from core.curate.scopes import SCOPE_NAME, Scope, contained, get_scope, safe_rel
+from core.curate.tombstone import (
+    MIRROR_NAME,
+    MOVE_ID,
+    Places,
+    Tombstone,
+    cold_rel,
+    new_move_id,
+    tombstone_rel,
+    validate,
+)
+from core.errors import NotFound, RecordError
+from core.fsutil import atomic_write_bytes, atomic_write_text, fsync_dir
+from core.ledger import Ledger
+from core.paths import HomePaths
+
+STEP_HOOK: Callable[[str], None] | None = None
+MOVE_STEPS = ("journal", "copied", "verified", "tombstoned", "ledgered", "unlinked")
+RESTORE_STEPS = ("journal", "copied", "verified", "ledgered", "logged", "cleaned")
+
+
+def _step(name: str) -> None:
+    if STEP_HOOK is not None:
+        STEP_HOOK(name)
+
+
+def sha256_of(path: Path) -> str | None:
+    """SHA-256 of the regular file at ``path`` (not following a symlink), or None if there is none."""
+    try:
+        data, _ = read_file(path)
+    except (FileNotFoundError, OSError):
+        return None
+    return hashlib.sha256(data).hexdigest()
+
+
+def pending_dir(paths: HomePaths) -> Path:
+    return paths.curation / "pending"
+
+
+def _journal(paths: HomePaths, op: str, stone: Tombstone) -> Path:
+    path = pending_dir(paths) / f"{stone.move_id}.{op}.json"
+    make_dirs_durably(path.parent)
+    atomic_write_text(path, json.dumps({"op": op, "tombstone": stone.to_dict()}, ensure_ascii=False) + "\n")
+    return path
+
+
+def make_dirs_durably(folder: Path, private: bool = True) -> None:
+    """Create ``folder`` and any missing parents, fsyncing the parent of each new folder so a crash
+    cannot lose a folder that holds the only copy of a record."""
+    missing = []
+    probe = folder
+    while not probe.exists():
+        missing.append(probe)
+        probe = probe.parent
+    for new in reversed(missing):
+        new.mkdir(mode=0o700 if private else 0o777)
+        fsync_dir(new.parent)
+
+
+def _remove(path: Path) -> None:
+    with contextlib.suppress(FileNotFoundError):
+        path.unlink()
+        fsync_dir(path.parent)
+
+
+def _remove_own_tombstone(path: Path, move_id: str) -> None:
+    """Remove the tombstone at ``path`` only if it is this move's (never someone else's file)."""
+    try:
+        data, _ = read_file(path)
+        stone = Tombstone.from_bytes(data, str(path))
+    except (OSError, RecordError):
+        return
+    if stone.move_id == move_id:
+        _remove(path)
+
+
+def _remove_cold(places: Places) -> None:
+    """Remove a move's cold folder: the copy, the mirror and any temp file this package left."""
+    folder = places.mirror.parent
+    for path in (places.cold, places.mirror):
+        _remove(path)
+    for sub in (places.cold.parent, folder):
+        if sub.is_dir():
+            for leftover in sub.iterdir():
+                if leftover.name.startswith(".") and leftover.name.endswith(".tmp"):
+                    _remove(leftover)
+            with contextlib.suppress(OSError):
+                sub.rmdir()
+
+
+def record_id(scope: Scope, rel: str) -> str:
+    """The ledger's record id: a vault memory's own id, else ``curate:<scope>:<path>``."""
+    return _ledger_id(scope.kind.name, scope.name, rel)
+
+
+def _ledger_id(kind: str, scope: str, rel: str) -> str:
+    if kind == "vault" and rel.endswith(".json"):
+        return rel[: -len(".json")]
+    return f"curate:{scope}:{rel}"
+
+
+def _ledger_data(stone: Tombstone) -> dict[str, Any]:
+    return {"scope": stone.scope, "path": stone.path, "cold_path": stone.cold_path, "tombstone": stone.tombstone,
+            "move_id": stone.move_id, "signals": list(stone.signals), "tier": stone.tier,
+            "rubric_version": stone.rubric_version, "approved": stone.approved}
+
+
+@dataclass(frozen=True)
+class Moved:
+    stone: Tombstone
+    places: Places
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"path": str(self.places.target), "cold_path": str(self.places.cold),
+                "tombstone": str(self.places.tombstone), "sha256": self.stone.sha256, "scope": self.stone.scope,
+                "rel": self.stone.path, "move_id": self.stone.move_id, "tier": self.stone.tier,
+                "approved": self.stone.approved, "signals": list(self.stone.signals)}
+
+
+def _tombstone_details(scope: Scope, candidate: Candidate) -> dict[str, str]:
+    """Why it moved, signal by signal; for a vault memory only the signal names (the reasons can
+    quote its encrypted tags, and the tombstone is plaintext)."""
+    if scope.kind.name == "vault":
+        return {}
+    return {k: v for k, v in candidate.details.items() if k in candidate.signals}
+
+
+def move_record(paths: HomePaths, scope: Scope, candidate: Candidate, ledger: Ledger, *, approved: bool,
+                now: datetime | None = None) -> Moved:
+    """Move one judged record to cold storage (see the module docstring for the steps)."""
+    if not SCOPE_NAME.match(scope.name):
+        raise CurationError(f"scope name {scope.name!r} cannot name a cold storage folder; rename it in config.toml")
+    now = now or datetime.now(UTC)
+    rel = safe_rel(candidate.rel, f"candidate {candidate.id}: path")
+    original = contained(scope.root, rel, f"candidate {candidate.id}: path")
+    data, info = read_file(original)
+    digest = hashlib.sha256(data).hexdigest()
+    if digest != candidate.sha256:
+        raise CurationError(f"{original}: changed since it was judged; scan again")
+    move_id = new_move_id(now)
+    stone = Tombstone(
+        move_id=move_id, scope=scope.name, kind=scope.kind.name, path=candidate.rel,
+        tombstone=tombstone_rel(candidate.rel, scope.root, move_id),
+        cold_path=cold_rel(scope.name, move_id, candidate.rel),
+        sha256=digest, size=len(data), mode=info.st_mode & 0o7777, mtime_ns=info.st_mtime_ns,
+        moved_at=now.isoformat(timespec="seconds"), rubric_version=candidate.rubric_version, tier=candidate.tier,
+        approved=approved, signals=candidate.signals, details=_tombstone_details(scope, candidate),
+    )
+    places = validate(stone, scope, paths)
+    journal = _journal(paths, "move", stone)
+    _step("journal")
+    make_dirs_durably(places.cold.parent)
+    atomic_write_bytes(places.cold, data, exclusive=True)
+    _step("copied")
+    if sha256_of(places.cold) != digest:
+        _remove_cold(places)
+        _remove(journal)
+        raise ChecksumMismatch(f"{places.cold}: the copy does not match {original}; nothing was moved")
+    _step("verified")
+    atomic_write_bytes(places.mirror, stone.to_bytes(), exclusive=True)
+    atomic_write_bytes(places.tombstone, stone.to_bytes(), exclusive=True)
+    _step("tombstoned")
+    if sha256_of(original) != digest:
+        _roll_back_move(paths, stone, places, None, "the record changed while it was being moved")
+        raise CurationError(f"{original}: changed while it was being moved; left in place")
+    ledger.append("archive", record_id(scope, stone.path), digest, _ledger_data(stone))
+    _step("ledgered")
+    _unlink_original(paths, stone, places, ledger)
+    _step("unlinked")
+    _remove(journal)
+    return Moved(stone, places)
+
+
+def _unlink_original(paths: HomePaths, stone: Tombstone, places: Places, ledger: Ledger) -> None:
+    """The one place an original is removed: only while its verified copy and tombstone exist."""
+    if sha256_of(places.cold) != stone.sha256 or not places.tombstone.exists():
+        raise ChecksumMismatch(f"{places.cold}: no verified copy with its tombstone; {places.target} left in place")
+    current = sha256_of(places.target)
+    if current is None:
+        return
+    if current != stone.sha256:
+        _roll_back_move(paths, stone, places, ledger, "the record changed while it was being moved")
+        raise CurationError(f"{places.target}: changed while it was being moved; left in place")
+    places.target.unlink()
+    fsync_dir(places.target.parent)
+
+
+def _roll_back_move(paths: HomePaths, stone: Tombstone, places: Places, ledger: Ledger | None, why: str) -> None:
+    """Undo a move whose original is still in place: tombstone and cold copy go, the record stays."""
+    _remove_own_tombstone(places.tombstone, stone.move_id)
+    _remove_cold(places)
+    if ledger is not None and _ledger_state(ledger).get(stone.move_id) == "archive":
+        data = {**_ledger_data(stone), "rolled_back": why}
+        ledger.append("restore", _ledger_id(stone.kind, stone.scope, stone.path), stone.sha256, data)
+    _remove(pending_dir(paths) / f"{stone.move_id}.move.json")
+
+
+def _ledger_state(ledger: Ledger) -> dict[str, str]:
+    """move id → the kind of the latest ledger entry about it ("archive" or "restore")."""
+    state: dict[str, str] = {}
+    for entry in ledger.read().entries:
+        move_id = entry.data.get("move_id") if isinstance(entry.data, dict) else None
+        if isinstance(move_id, str) and entry.kind in ("archive", "restore"):
+            state[move_id] = entry.kind
+    return state
+
+
+# ------------------------------------------------------------------------------------- restore
+
+
+@dataclass(frozen=True)
+class Restored:
+    path: Path
+    sha256: str
+    scope: str
+    rel: str
+    move_id: str
+    already: bool = False  # it was already back (an idempotent second restore)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"restored": str(self.path), "sha256": self.sha256, "scope": self.scope, "rel": self.rel,
+                "move_id": self.move_id, "already_restored": self.already}
+
+
+def _read_stone(path: Path) -> Tombstone:
+    try:
+        data, _ = read_file(path)
+    except FileNotFoundError:
+        raise NotFound(f"{path}: no such tombstone") from None
+    except OSError as exc:
+        raise RecordError(f"{path}: cannot be read: {exc}") from exc
+    return Tombstone.from_bytes(data, str(path))
+
+
+def _mirrors(paths: HomePaths) -> list[Path]:
+    if not paths.cold.is_dir():
+        return []
+    return sorted(paths.cold.glob(f"*/m-*/{MIRROR_NAME}"))
+
+
+def _find_mirror_by_move(paths: HomePaths, move_id: str) -> Path:
+    for scope_dir in (paths.cold.iterdir() if paths.cold.is_dir() else []):
+        candidate = scope_dir / move_id / MIRROR_NAME
+        if candidate.is_file():
+            return candidate
+    raise NotFound(f"no move {move_id} in {paths.cold}")
+
+
+def locate(paths: HomePaths, config: Config, spec: str) -> tuple[Tombstone, Scope, Places]:
+    """The tombstone that ``spec`` names (a tombstone file, the record's original path, a cold path
+    or a move id), its scope, and its validated places. The working tombstone and its mirror must
+    agree."""
+    stone: Tombstone | None = None
+    if MOVE_ID.match(spec):
+        stone = _read_stone(_find_mirror_by_move(paths, spec))
+    else:
+        given = Path(spec).expanduser().absolute()
+        cold_root = paths.cold.absolute()
+        if given.name.endswith(TOMBSTONE_SUFFIX):
+            stone = _read_stone(given)
+        elif cold_root in given.parents:
+            parts = given.relative_to(cold_root).parts
+            if len(parts) < 2:
+                raise NotFound(f"{given}: not a moved record in cold storage")
+            stone = _read_stone(paths.cold / parts[0] / parts[1] / MIRROR_NAME)
+        else:
+            stone = _stone_for_original(paths, config, given)
+    scope = get_scope(config, paths, stone.scope)
+    if not scope.root.is_dir():
+        raise NotFound(f"scope {scope.name!r}: its folder {scope.root} does not exist; nothing was restored")
+    places = validate(stone, scope, paths)
+    if MOVE_ID.match(spec) is None and Path(spec).name.endswith(TOMBSTONE_SUFFIX):
+        given = Path(spec).expanduser().absolute()
+        if given.resolve() != places.tombstone.resolve():
+            raise PathEscape(f"{given}: the tombstone says it belongs at {places.tombstone}; nothing was restored")
+    _check_agreement(stone, places)
+    return stone, scope, places
+
+
+def _stone_for_original(paths: HomePaths, config: Config, original: Path) -> Tombstone:
+    beside = original.with_name(original.name + TOMBSTONE_SUFFIX)
+    if beside.is_file():
+        return _read_stone(beside)
+    if original.parent.is_dir():
+        for path in sorted(original.parent.glob(f"{original.name}.*{TOMBSTONE_SUFFIX}"), reverse=True):
+            return _read_stone(path)
+    for mirror in reversed(_mirrors(paths)):
+        stone = _read_stone(mirror)
+        try:
+            scope = get_scope(config, paths, stone.scope)
+        except NotFound:
+            continue
+        if scope.root.joinpath(*PurePosixPath(stone.path).parts) == original:
+            return stone
+    raise NotFound(f"{original}: no tombstone and nothing in cold storage for this path")
+
+
+def _check_agreement(stone: Tombstone, places: Places) -> None:
+    def key(s: Tombstone) -> tuple[str, str, str, str]:
+        return (s.path, s.cold_path, s.sha256, s.scope)
+
+    for path in (places.tombstone, places.mirror):
+        if not path.is_file():
+            continue
+        other = _read_stone(path)
+        if other.move_id == stone.move_id and key(other) != key(stone):
+            raise RecordError(f"{path}: disagrees with the other copy of tombstone {stone.move_id}; "
+                              "nothing was restored")
+
+
+def _already_restored(paths: HomePaths, config: Config, spec: str) -> Restored | None:
+    """A second restore of the same thing: the record is back, its restore recorded."""
+    target = Path(spec).expanduser().absolute()
+    name = target.name
+    if name.endswith(TOMBSTONE_SUFFIX):
+        name = name[: -len(TOMBSTONE_SUFFIX)]
+        stem, dot, tail = name.rpartition(".")
+        if dot and len(tail) == 12 and all(c in "0123456789abcdef" for c in tail):
+            name = stem
+        target = target.with_name(name)
+    for item in reversed(learning.read_restores(paths)):
+        if MOVE_ID.match(spec) and item["move_id"] != spec:
+            continue
+        try:
+            scope = get_scope(config, paths, str(item["scope"]))
+        except NotFound:
+            continue
+        path = scope.root.joinpath(*PurePosixPath(str(item["path"])).parts)
+        if (MOVE_ID.match(spec) or path == target) and sha256_of(path) == item.get("sha256"):
+            return Restored(path, str(item["sha256"]), scope.name, str(item["path"]), item["move_id"], already=True)
+    return None
+
+
+def restore_record(paths: HomePaths, config: Config, spec: str, ledger: Ledger,
+                   now: datetime | None = None) -> Restored:
+    """Put a moved record back exactly (see the module docstring). Restoring twice is a no-op."""
+    try:
+        stone, scope, places = locate(paths, config, spec)
+    except NotFound:
+        done = _already_restored(paths, config, spec)
+        if done:
+            return done
+        raise
+    return _restore(paths, config, stone, scope, places, ledger, now or datetime.now(UTC))
+
+
+def _restore(paths: HomePaths, config: Config, stone: Tombstone, scope: Scope, places: Places, ledger: Ledger,
+             now: datetime) -> Restored:
+    try:
+        data, _ = read_file(places.cold)
+    except FileNotFoundError:
+        raise NotFound(f"{places.cold}: the cold copy is missing; nothing was restored") from None
+    if hashlib.sha256(data).hexdigest() != stone.sha256:
+        raise ChecksumMismatch(f"{places.cold}: does not match its recorded SHA-256; nothing was restored")
+    if os.path.lexists(places.target) and (places.target.is_symlink() or sha256_of(places.target) != stone.sha256):
+        raise WouldOverwrite(f"{places.target}: a different file now stands where the record was; nothing was "
+                             "changed (move it away, then restore again)")
+    already_there = os.path.lexists(places.target)
+    journal = _journal(paths, "restore", stone)
+    _step("journal")
+    if not already_there:
+        make_dirs_durably(places.target.parent, private=False)
+        try:
+            atomic_write_bytes(places.target, data, exclusive=True)
+        except FileExistsError:
+            _remove(journal)
+            raise WouldOverwrite(f"{places.target}: a file appeared where the record was; "
+                                 "nothing was changed") from None
+    _finish_restore(paths, config, stone, scope, places, ledger, now, journal, resumed=already_there)
+    return Restored(places.target, stone.sha256, scope.name, stone.path, stone.move_id)
+
+
+def _finish_restore(paths: HomePaths, config: Config, stone: Tombstone, scope: Scope, places: Places,
+                    ledger: Ledger, now: datetime, journal: Path, *, resumed: bool = True) -> None:
+    """Every step after the bytes are back at the path; each one is skipped if already done (when
+    ``resumed``, the ledger is searched for an entry this restore may have written before a crash)."""
+    with contextlib.suppress(OSError):
+        os.chmod(places.target, stone.mode)
+        os.utime(places.target, ns=(stone.mtime_ns, stone.mtime_ns))
+    _step("copied")
+    if sha256_of(places.target) != stone.sha256:
+        raise ChecksumMismatch(f"{places.target}: restored bytes do not match the recorded SHA-256")
+    _step("verified")
+    if not resumed or _ledger_state(ledger).get(stone.move_id) != "restore":
+        ledger.append("restore", record_id(scope, stone.path), stone.sha256, _ledger_data(stone))
+    _step("ledgered")
+    learning.record_restore(paths, {
+        "ts": now.isoformat(timespec="seconds"), "move_id": stone.move_id, "scope": stone.scope,
+        "path": stone.path, "signals": list(stone.signals), "tier": stone.tier, "approved": stone.approved,
+        "rubric_version": stone.rubric_version, "moved_at": stone.moved_at, "sha256": stone.sha256,
+    })
+    learning.learn(paths, config)
+    _step("logged")
+    _remove_own_tombstone(places.tombstone, stone.move_id)
+    _remove_cold(places)
+    _step("cleaned")
+    _remove(journal)
+
+
+# ------------------------------------------------------------------------------------ recovery
+
+
+@dataclass(frozen=True)
+class Recovery:
+    move_id: str
+    op: str  # "move" / "restore"
+    outcome: str  # "finished" / "rolled back" / "left for a person"
+    detail: str
+
+    def to_dict(self) -> dict[str, str]:
+        return {"move_id": self.move_id, "op": self.op, "outcome": self.outcome, "detail": self.detail}
+
+
+def pending_operations(paths: HomePaths) -> list[Path]:
+    folder = pending_dir(paths)
+    return sorted(folder.glob("m-*.json")) if folder.is_dir() else []
+
+
+def recover(paths: HomePaths, config: Config, ledger: Ledger, now: datetime | None = None) -> list[Recovery]:
+    """Finish or roll back every interrupted move and restore (idempotent)."""
+    results = []
+    for journal in pending_operations(paths):
+        try:
+            obj = json.loads(journal.read_text(encoding="utf-8"))
+            op = obj["op"]
+            stone = Tombstone.from_bytes(json.dumps(obj["tombstone"]).encode("utf-8"), str(journal))
+        except (OSError, ValueError, KeyError, TypeError, RecordError) as exc:
+            results.append(Recovery(journal.stem, "?", "left for a person", f"{journal}: unreadable: {exc}"))
+            continue
+        try:
+            scope = get_scope(config, paths, stone.scope)
+            places = validate(stone, scope, paths)
+            if op == "move":
+                results.append(_recover_move(paths, stone, scope, places, ledger, journal))
+            else:
+                results.append(_recover_restore(paths, config, stone, scope, places, ledger, journal, now))
+        except (CurationError, NotFound, RecordError, OSError) as exc:
+            results.append(Recovery(stone.move_id, op, "left for a person", str(exc)))
+    return results
+
+
+def _clean_temp(places: Places) -> None:
+    """Temp files that a killed atomic write left beside the record (ours by their exact name)."""
+    folder = places.target.parent
+    if folder.is_dir():
+        for leftover in folder.glob(f".{places.target.name}.*.tmp"):
+            _remove(leftover)
+
+
+def _recover_move(paths: HomePaths, stone: Tombstone, scope: Scope, places: Places, ledger: Ledger,
+                  journal: Path) -> Recovery:
+    """Finish when the copy is verified and its tombstone written; roll back only while the record
+    itself still stands, unchanged, at its path. A verified copy of a record that is not in place as
+    it was is never removed: whatever happened, the copy may be the only one left."""
+    _clean_temp(places)
+    original = sha256_of(places.target)
+    copy_ok = sha256_of(places.cold) == stone.sha256
+    stone_ok = places.tombstone.is_file() or places.mirror.is_file()
+    if original == stone.sha256:
+        if copy_ok and stone_ok:
+            _ensure_tombstones(stone, places)
+            if _ledger_state(ledger).get(stone.move_id) is None:
+                ledger.append("archive", record_id(scope, stone.path), stone.sha256, _ledger_data(stone))
+            _unlink_original(paths, stone, places, ledger)
+            _remove(journal)
+            return Recovery(stone.move_id, "move", "finished", f"{stone.path} moved after a verified copy")
+        why = "no verified copy with a tombstone yet"
+        _roll_back_move(paths, stone, places, ledger, why)
+        return Recovery(stone.move_id, "move", "rolled back", f"{stone.path} left in place ({why})")
+    if copy_ok:
+        _ensure_tombstones(stone, places)
+        if _ledger_state(ledger).get(stone.move_id) is None:
+            ledger.append("archive", record_id(scope, stone.path), stone.sha256, _ledger_data(stone))
+        _remove(journal)
+        other = "; a different file now stands at its path" if os.path.lexists(places.target) else ""
+        return Recovery(stone.move_id, "move", "finished", f"{stone.path} is in cold storage with its tombstone{other}")
+    return Recovery(stone.move_id, "move", "left for a person",
+                    f"{places.target} is not as it was and no verified copy exists; "
+                    f"nothing was touched (see {journal})")
+
+
+def _ensure_tombstones(stone: Tombstone, places: Places) -> None:
+    for path in (places.mirror, places.tombstone):
+        if not path.is_file():
+            with contextlib.suppress(FileExistsError):
+                atomic_write_bytes(path, stone.to_bytes(), exclusive=True)
+
+
+def _recover_restore(paths: HomePaths, config: Config, stone: Tombstone, scope: Scope, places: Places,
+                     ledger: Ledger, journal: Path, now: datetime | None) -> Recovery:
+    _clean_temp(places)
+    current = sha256_of(places.target)
+    if current == stone.sha256:
+        _finish_restore(paths, config, stone, scope, places, ledger, now or datetime.now(UTC), journal)
+        return Recovery(stone.move_id, "restore", "finished", f"{stone.path} is back, verified")
+    _remove(journal)
+    if os.path.lexists(places.target):
+        return Recovery(stone.move_id, "restore", "rolled back",
+                        f"{places.target}: another file stands there; the record stays in cold storage")
+    return Recovery(stone.move_id, "restore", "rolled back",
+                    f"{stone.path} stays in cold storage (restore it again to finish)")
+
+
+# ------------------------------------------------------------------------------------- listing
+
+
+@dataclass(frozen=True)
+class ColdItem:
+    stone: Tombstone
+    places: Places | None  # None when its scope is no longer configured or its paths are invalid
+    tombstone_present: bool
+    intact: bool | None  # checksum of the cold copy, when asked for
+
+    def to_dict(self) -> dict[str, Any]:
+        s = self.stone
+        return {
+            "move_id": s.move_id, "scope": s.scope, "rel": s.path,
+            "path": str(self.places.target) if self.places else None,
+            "cold_path": str(self.places.cold) if self.places else s.cold_path,
+            "tombstone": str(self.places.tombstone) if self.places else s.tombstone,
+            "sha256": s.sha256, "size": s.size, "moved_at": s.moved_at, "rubric_version": s.rubric_version,
+            "tier": s.tier, "approved": s.approved, "signals": list(s.signals), "details": dict(s.details),
+            "tombstone_present": self.tombstone_present, "intact": self.intact,
+        }
+
+
+def list_cold(paths: HomePaths, config: Config, scope: str | None = None, verify: bool = False) -> list[ColdItem]:
+    """Everything in cold storage (newest first), from the mirrors; ``verify`` re-hashes each copy."""
+    items = []
+    for mirror in _mirrors(paths):
+        try:
+            stone = _read_stone(mirror)
+        except (NotFound, RecordError):
+            continue
+        if scope and stone.scope != scope:
+            continue
+        try:
+            places: Places | None = validate(stone, get_scope(config, paths, stone.scope), paths)
+        except (NotFound, CurationError):
+            places = None
+        intact = (sha256_of(places.cold) == stone.sha256) if (verify and places) else None
+        present = bool(places and places.tombstone.is_file())
+        items.append(ColdItem(stone, places, present, intact))
+    items.sort(key=lambda item: item.stone.moved_at, reverse=True)
+    return items

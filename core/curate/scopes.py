@@ -1,0 +1,134 @@
+"""Scopes: named folders (or the vault) that curation looks after, as configured in ``config.toml``,
+and the path rules that keep every move and restore inside its scope.
+
+A path taken from a tombstone is accepted only if it is relative, POSIX, free of ``..``, ``.``,
+empty segments, backslashes and NUL, and if the folder it lands in resolves (symlinks followed)
+inside the scope's resolved root.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+from core.config import SCOPE_KINDS, Config, ScopeConfig, load_config, save_config
+from core.curate.errors import PathEscape
+from core.curate.kinds import Kind, kind_named
+from core.errors import ConfigError, NotFound
+from core.fsutil import file_lock
+from core.paths import HomePaths
+
+SCOPE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
+
+
+@dataclass(frozen=True)
+class Scope:
+    name: str
+    kind: Kind
+    root: Path  # absolute, as configured (not resolved)
+
+    def resolved_root(self) -> Path:
+        return self.root.resolve()
+
+    def to_dict(self) -> dict[str, str]:
+        return {"name": self.name, "kind": self.kind.name, "path": str(self.root)}
+
+
+def scope_from_config(item: ScopeConfig, paths: HomePaths) -> Scope:
+    kind = kind_named(item.kind)
+    return Scope(item.name, kind, kind.root_for(item.path, paths.vault).absolute())
+
+
+def all_scopes(config: Config, paths: HomePaths) -> list[Scope]:
+    return [scope_from_config(item, paths) for item in config.curation.scopes]
+
+
+def get_scope(config: Config, paths: HomePaths, name: str) -> Scope:
+    for item in config.curation.scopes:
+        if item.name == name:
+            return scope_from_config(item, paths)
+    known = ", ".join(s.name for s in config.curation.scopes) or "none configured"
+    raise NotFound(f"no curation scope {name!r} (known: {known}; add one with `reverie curate scope add`)")
+
+
+def select_scopes(config: Config, paths: HomePaths, name: str | None) -> list[Scope]:
+    """One named scope, or every configured scope."""
+    return [get_scope(config, paths, name)] if name else all_scopes(config, paths)
+
+
+def _overlaps(a: Path, b: Path) -> bool:
+    return a == b or a in b.parents or b in a.parents
+
+
+def add_scope(paths: HomePaths, name: str, kind: str, path: str | None) -> tuple[Scope, bool]:
+    """Add a scope to ``config.toml``; (scope, True) if added, (scope, False) if it was already there
+    exactly so. Re-using a name for something else is an error."""
+    if not SCOPE_NAME.match(name):
+        raise ConfigError(f"scope name {name!r}: use letters, digits, '.', '_' or '-' (at most 64)")
+    if kind not in SCOPE_KINDS:
+        raise ConfigError(f"scope {name!r}: kind must be one of {', '.join(SCOPE_KINDS)}, got {kind!r}")
+    if kind == "vault":
+        stored = ""
+        if path and Path(path).expanduser().absolute() != paths.vault:
+            raise ConfigError(f"scope {name!r}: a vault scope is the home's own vault ({paths.vault}); omit --path")
+    else:
+        if not path:
+            raise ConfigError(f"scope {name!r}: --path is required for kind {kind}")
+        root = Path(path).expanduser().absolute()
+        if not root.is_dir():
+            raise NotFound(f"scope {name!r}: {root} is not a folder")
+        if _overlaps(root.resolve(), paths.root.resolve()):
+            raise ConfigError(f"scope {name!r}: {root} overlaps the data home {paths.root}; choose a folder outside it")
+        stored = str(root)
+    with file_lock(paths.lock("config")):
+        config = load_config(paths.config)
+        for item in config.curation.scopes:
+            if item.name == name:
+                if item.kind == kind and item.path == stored:
+                    return scope_from_config(item, paths), False
+                raise ConfigError(f"scope {name!r} already exists (kind {item.kind}, path {item.path or paths.vault})")
+        new_root = Path(stored).resolve() if stored else paths.vault.resolve()
+        for item in config.curation.scopes:
+            other = scope_from_config(item, paths).resolved_root()
+            if _overlaps(new_root, other):
+                raise ConfigError(f"scope {name!r}: {new_root} overlaps scope {item.name!r} ({other}); "
+                                  "a record must belong to one scope")
+        item = ScopeConfig(name=name, kind=kind, path=stored)
+        config.curation.scopes.append(item)
+        save_config(paths.config, config)
+    return scope_from_config(item, paths), True
+
+
+def safe_rel(value: object, what: str) -> PurePosixPath:
+    """A relative POSIX path with no way out of the folder it is joined to, or ``PathEscape``."""
+    if not isinstance(value, str) or not value:
+        raise PathEscape(f"{what}: missing or not text")
+    if "\\" in value or "\0" in value:
+        raise PathEscape(f"{what}: {value!r} contains a backslash or NUL")
+    pure = PurePosixPath(value)
+    if pure.is_absolute() or value.startswith("~"):
+        raise PathEscape(f"{what}: {value!r} is absolute; only paths relative to the scope are accepted")
+    parts = value.split("/")
+    if any(part in ("", ".", "..") for part in parts):
+        raise PathEscape(f"{what}: {value!r} contains '..', '.' or an empty segment")
+    return pure
+
+
+def _nearest_existing(path: Path) -> Path:
+    while not path.exists() and path != path.parent:
+        path = path.parent
+    return path
+
+
+def contained(root: Path, rel: PurePosixPath, what: str) -> Path:
+    """``root / rel``, after checking that its folder resolves inside ``root`` (no symlink escape).
+
+    The final component itself is not resolved: a restore refuses anything standing there, link or not.
+    """
+    real_root = root.resolve()
+    target = root.joinpath(*rel.parts)
+    folder = _nearest_existing(target.parent).resolve()
+    if folder != real_root and real_root not in folder.parents:
+        raise PathEscape(f"{what}: {rel} leads outside {root} (through a symlink to {folder})")
+    return target

@@ -1,0 +1,344 @@
+"""``reverie curate …``: scopes, scan, apply, approve / reject, restore, cold, calibrate, status, log,
+schedule, recover. Plain text by default, ``--json`` for scripts."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import click
+
+from core.crypto import VaultKeys
+from tui_app.cli.state import CliState, emit, pass_state
+
+LOW_SHOWN = 20
+NO_SCOPES = "No scopes yet: reverie curate scope add NAME --kind markdown --path FOLDER"
+TIER_HEADINGS = {
+    "high": "moves automatically (within the per-run cap, after the report-only runs)",
+    "medium": "waits for your approval: reverie curate approve ID",
+    "low": "stays (guarded or uncertain)",
+}
+
+
+def _unlock(state: CliState) -> Callable[[], VaultKeys | None]:
+    return state.keys
+
+
+def _quiet_unlock(state: CliState) -> Callable[[], VaultKeys | None]:
+    """Keys only if they come without a prompt (environment or keyring): for the weekly timer."""
+    from core.passphrase import passphrase_without_prompt
+
+    def unlock() -> VaultKeys | None:
+        if not state.paths.vault_header.exists() or passphrase_without_prompt(state.config, state.paths) is None:
+            return None
+        return state.keys()
+
+    return unlock
+
+
+@click.group()
+def curate() -> None:
+    """Curation that never deletes: move unused records to cold storage, restore any time."""
+
+
+# --- scopes -----------------------------------------------------------------------------------------
+
+
+@curate.group()
+def scope() -> None:
+    """Manage the scopes curation looks after."""
+
+
+@scope.command("add")
+@click.argument("name")
+@click.option("--kind", required=True, type=click.Choice(["vault", "claude-code", "codex", "markdown"]))
+@click.option("--path", "path", default=None, help="The scope's folder (not for kind vault).")
+@click.option("--json", "as_json", is_flag=True)
+@pass_state
+def scope_add(state: CliState, name: str, kind: str, path: str | None, as_json: bool) -> None:
+    """Add a scope (idempotent: adding the same scope again changes nothing)."""
+    from core.curate.scopes import add_scope
+
+    added, changed = add_scope(state.paths, name, kind, path)
+    verb = "Added" if changed else "Already configured:"
+    text = f"{verb} scope {added.name} ({added.kind.name}) at {added.root}"
+    emit({**added.to_dict(), "added": changed}, as_json, text)
+
+
+@scope.command("list")
+@click.option("--json", "as_json", is_flag=True)
+@pass_state
+def scope_list(state: CliState, as_json: bool) -> None:
+    """List the configured scopes."""
+    from core.curate.scopes import all_scopes
+
+    scopes = [s.to_dict() for s in all_scopes(state.config, state.paths)]
+    text = "\n".join(f"{s['name']:<16} {s['kind']:<12} {s['path']}" for s in scopes) or NO_SCOPES
+    emit({"scopes": scopes}, as_json, text)
+
+
+# --- scan / apply -------------------------------------------------------------------------------------
+
+
+def _candidate_line(c: dict[str, Any]) -> str:
+    guards = ", ".join(c["guards"]) or "-"
+    note = f"  [{c['decision']}]" if c.get("decision") else ""
+    return (
+        f"  {c['id']}  {c['scope']}:{c['rel']}  {c['age_days']:.0f} d  "
+        f"signals: {', '.join(c['signals'])}  guards: {guards}{note}"
+    )
+
+
+def _scan_text(data: dict[str, Any]) -> str:
+    if not data["scopes"]:
+        return NO_SCOPES
+    lines = []
+    for s in data["scopes"]:
+        if s["problem"]:
+            lines.append(f"scope {s['name']}: {s['problem']}")
+            continue
+        t = s["thresholds"]
+        lines.append(
+            f"scope {s['name']} ({s['kind']}, {s['records']} records; unused ≥ {t['unused_days']:.0f} d, "
+            f"clearly old ≥ {t['clearly_old_days']:.0f} d; {t['source']})"
+        )
+        if s["calibration"]:
+            lines.append(f"  calibration {s['calibration']}")
+    for tier in ("high", "medium", "low"):
+        found = [c for c in data["candidates"] if c["tier"] == tier]
+        lines.append(f"{tier.upper()} ({len(found)}): {TIER_HEADINGS[tier]}")
+        shown = found if tier != "low" or len(found) <= LOW_SHOWN else found[:LOW_SHOWN]
+        lines.extend(_candidate_line(c) for c in shown)
+        if len(shown) < len(found):
+            lines.append(f"  … and {len(found) - len(shown)} more (--json lists them all)")
+    lines.append(f"rubric v{data['rubric_version']}")
+    if data.get("pending_operations"):
+        lines.append(f"{data['pending_operations']} interrupted operations wait: reverie curate recover")
+    return "\n".join(lines)
+
+
+@curate.command()
+@click.argument("scope_name", metavar="[SCOPE]", required=False)
+@click.option("--json", "as_json", is_flag=True)
+@pass_state
+def scan(state: CliState, scope_name: str | None, as_json: bool) -> None:
+    """List candidates by tier, with the signals and guards that fired. Moves nothing."""
+    from core.curate import engine
+
+    report = engine.scan(state.paths, state.config, scope_name, unlock=_unlock(state))
+    data = report.to_dict()
+    emit(data, as_json, _scan_text(data))
+
+
+def _apply_text(data: dict[str, Any]) -> str:
+    lines = []
+    for r in data["recovered"]:
+        lines.append(f"recovered {r['op']} {r['move_id']}: {r['outcome']} ({r['detail']})")
+    for m in data["moved"]:
+        lines.append(f"moved {m['path']} -> {m['cold_path']} (sha256 {m['sha256'][:12]}…)")
+    for w in data["would_move"]:
+        lines.append(f"{'would move' if w['will_move'] else 'not moved'} {w['path']}: {w['reason']}")
+    for e in data["errors"]:
+        lines.append(f"error: {e}")
+    if not lines:
+        lines.append("Nothing to move.")
+    if data["dry_run"]:
+        lines.append("Dry run: nothing was moved.")
+    return "\n".join(lines)
+
+
+@curate.command()
+@click.argument("scope_name", metavar="[SCOPE]", required=False)
+@click.option("--dry-run", is_flag=True, help="Show what would move; move nothing.")
+@click.option("--scheduled", is_flag=True, help="For the weekly timer: without a passphrase, report only.")
+@click.option("--json", "as_json", is_flag=True)
+@pass_state
+def apply(state: CliState, scope_name: str | None, dry_run: bool, scheduled: bool, as_json: bool) -> None:
+    """Move what the tiers allow plus what you approved, each with a tombstone (never deletes)."""
+    from core.curate import engine
+
+    unlock = _quiet_unlock(state) if scheduled else _unlock(state)
+    report = engine.apply(state.paths, state.config, scope_name, dry_run=dry_run, unlock=unlock, locked_ok=scheduled)
+    data = report.to_dict()
+    emit(data, as_json, _apply_text(data))
+    for error in data["errors"] if as_json else []:
+        click.echo(f"reverie: {error}", err=True)
+
+
+@curate.command()
+@click.argument("candidate")
+@click.option("--json", "as_json", is_flag=True)
+@pass_state
+def approve(state: CliState, candidate: str, as_json: bool) -> None:
+    """Approve moving CANDIDATE (an id, SCOPE:PATH or a path) at the next apply."""
+    from core.curate import engine
+
+    data = engine.decide_candidate(state.paths, candidate, "approved")
+    verb = "Approved" if data["changed"] else "Already approved:"
+    emit(data, as_json, f"{verb} {data['id']} {data['path']}: it moves at the next `reverie curate apply`")
+
+
+@curate.command()
+@click.argument("candidate")
+@click.option("--json", "as_json", is_flag=True)
+@pass_state
+def reject(state: CliState, candidate: str, as_json: bool) -> None:
+    """Reject moving CANDIDATE: it stays, and is not proposed again while its content is unchanged."""
+    from core.curate import engine
+
+    data = engine.decide_candidate(state.paths, candidate, "rejected")
+    verb = "Rejected" if data["changed"] else "Already rejected:"
+    emit(data, as_json, f"{verb} {data['id']} {data['path']}: it stays where it is")
+
+
+@curate.command()
+@click.argument("target", metavar="TOMBSTONE|PATH")
+@click.option("--json", "as_json", is_flag=True)
+@pass_state
+def restore(state: CliState, target: str, as_json: bool) -> None:
+    """Put a moved record back, byte for byte, verified (a tombstone, the original path, a cold path
+    or a move id)."""
+    from core.curate import engine
+
+    done = engine.restore(state.paths, state.config, target, unlock=_unlock(state))
+    data = done.to_dict()
+    verb = "Already restored:" if done.already else "Restored"
+    emit(data, as_json, f"{verb} {done.path} (sha256 {done.sha256}, verified)")
+
+
+@curate.command()
+@click.option("--json", "as_json", is_flag=True)
+@pass_state
+def recover(state: CliState, as_json: bool) -> None:
+    """Finish or roll back moves and restores that were interrupted (apply and restore do this too)."""
+    from core.curate import engine
+
+    results = [r.to_dict() for r in engine.recover(state.paths, state.config, unlock=_unlock(state))]
+    text = "\n".join(f"{r['op']} {r['move_id']}: {r['outcome']} ({r['detail']})" for r in results)
+    emit({"recovered": results}, as_json, text or "Nothing was interrupted.")
+
+
+# --- cold storage, calibration ----------------------------------------------------------------------
+
+
+@curate.command("cold")
+@click.argument("scope_name", metavar="[SCOPE]", required=False)
+@click.option("--verify", is_flag=True, help="Re-hash every cold copy.")
+@click.option("--json", "as_json", is_flag=True)
+@pass_state
+def cold_cmd(state: CliState, scope_name: str | None, verify: bool, as_json: bool) -> None:
+    """What was moved, when and why; restore with `reverie curate restore PATH`."""
+    from core.curate.cold import list_cold
+
+    items = [i.to_dict() for i in list_cold(state.paths, state.config, scope_name, verify=verify)]
+    lines = []
+    for i in items:
+        check = {True: "  intact", False: "  CHECKSUM MISMATCH", None: ""}[i["intact"]]
+        lines.append(
+            f"{i['moved_at'][:16]}  {i['scope']}:{i['rel']}  ({', '.join(i['signals'])}; "
+            f"{'approved' if i['approved'] else i['tier']}; rubric v{i['rubric_version']})  "
+            f"sha256 {i['sha256'][:12]}…{check}"
+        )
+    emit({"cold": items}, as_json, "\n".join(lines) or "Cold storage is empty.")
+    if verify and any(i["intact"] is False for i in items):
+        raise SystemExit(1)
+
+
+@curate.command()
+@click.argument("scope_name", metavar="SCOPE")
+@click.option("--json", "as_json", is_flag=True)
+@pass_state
+def calibrate(state: CliState, scope_name: str, as_json: bool) -> None:
+    """Measure SCOPE's real distribution and place the thresholds at its natural breaks."""
+    from core.curate import engine
+
+    data = engine.calibrate_scope(state.paths, state.config, scope_name, unlock=_unlock(state))
+    t, ages = data["thresholds"], data["figures"]["age_days"]
+    lines = [
+        f"scope {data['scope']}: {data['source']}",
+        f"  unused ≥ {t['unused_days']:.1f} days, clearly old ≥ {t['clearly_old_days']:.1f} days",
+    ]
+    if ages.get("n"):
+        lines.append(f"  ages (days): median {ages['median']:.1f}, p90 {ages['p90']:.1f}, max {ages['max']:.1f}")
+    for key, value in data["how"].items():
+        lines.append(f"  {key}: {value}")
+    if data["previous"]:
+        p = data["previous"]
+        lines.append(f"  before: unused ≥ {p['unused_days']:.1f}, clearly old ≥ {p['clearly_old_days']:.1f}")
+    if data["shifted"]:
+        lines.append(f"  the distribution had shifted: {data['shifted']}")
+    emit(data, as_json, "\n".join(lines))
+
+
+# --- status, log, schedule --------------------------------------------------------------------------
+
+
+@curate.command()
+@click.option("--json", "as_json", is_flag=True)
+@pass_state
+def status(state: CliState, as_json: bool) -> None:
+    """Last run, overdue or not, rubric version, counts."""
+    from core.curate.status import status as curation_status
+
+    data = curation_status(state.paths, state.config)
+    c = data["counts"]
+    lines = [
+        f"rubric v{data['rubric_version']}; last run {data['last_run'] or 'never'}; "
+        f"{'OVERDUE' if data['overdue'] else 'up to date'} (every {data['review_interval_days']} days)",
+        f"candidates: {c['high']} high, {c['medium']} medium, {c['low']} low; approved {c['approved']}, "
+        f"rejected {c['rejected']}; in cold storage {c['cold']}; restores {c['restores']}",
+    ]
+    for s in data["scopes"]:
+        lines.append(
+            f"  {s['name']:<16} last run {s['last_run'] or 'never'}{'  OVERDUE' if s['overdue'] else ''}; "
+            f"report-only runs left {s['report_only_runs_left']}; cold {s['cold']}"
+        )
+    if data["pending_operations"]:
+        lines.append(f"{data['pending_operations']} interrupted operations wait: reverie curate recover")
+    emit(data, as_json, "\n".join(lines))
+
+
+@curate.command("log")
+@click.option("-n", "limit", default=50, show_default=True, help="How many events (0: all).")
+@click.option("--json", "as_json", is_flag=True)
+@pass_state
+def log_cmd(state: CliState, limit: int, as_json: bool) -> None:
+    """Curation's history: runs, moves, restores, decisions and rubric changes, newest first."""
+    from core.curate.status import log
+
+    events = log(state.paths, limit)
+    text = "\n".join(f"{str(e['ts'])[:19]}  {e['event']:<9} {e.get('scope') or '-':<14} {e['text']}" for e in events)
+    emit({"events": events}, as_json, text or "No curation history yet.")
+
+
+@curate.command()
+@click.option("--install", is_flag=True, help="Install it (systemd user timer, or a crontab line).")
+@click.option(
+    "--method", type=click.Choice(["systemd", "cron"]), default=None, help="Default: systemd when it runs, else cron."
+)
+@click.option("--json", "as_json", is_flag=True)
+@pass_state
+def schedule(state: CliState, install: bool, method: str | None, as_json: bool) -> None:
+    """Print (or install) a weekly run: it reminds and moves only what the tier rules allow."""
+    from core.curate import schedule as sched
+
+    method = method or sched.default_method()
+    if install:
+        done = sched.install(state.paths, method)
+        verb = "Already installed (refreshed)" if done.already else "Installed"
+        text = f"{verb} the weekly run ({done.method}): " + "; ".join(done.written + done.commands)
+        emit(done.to_dict(), as_json, text)
+        return
+    units = sched.systemd_units(state.paths)
+    line = sched.cron_line(state.paths)
+    data = {"method": method, "systemd": units, "cron": line, "unit_dir": str(sched.systemd_user_dir())}
+    if method == "systemd":
+        text = "\n".join(f"# {sched.systemd_user_dir() / name}\n{body}" for name, body in units.items())
+        text += f"\n# then: systemctl --user daemon-reload && systemctl --user enable --now {sched.UNIT}.timer"
+    else:
+        text = f"# add with `crontab -e`:\n{line}"
+    emit(data, as_json, text)
+
+
+def register(cli: click.Group) -> None:
+    cli.add_command(curate)
