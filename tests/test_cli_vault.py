@@ -166,3 +166,13 @@ def test_every_command_reminds_when_the_curation_review_is_overdue(initialised: 
     assert "Curation review overdue" in result.stderr and "notes" in result.stderr
     ok("curate", "scan", "notes")
     assert "overdue" not in reverie("memory", "list").stderr
+
+
+def test_draft_new_with_local_suggesters(initialised: HomePaths) -> None:
+    shown = json.loads(ok("draft", "new", "Dinner with Mina on 2026-11-03 at 19:00 in Seoul Forest.", "--suggest",
+                          "--json"))
+    fields = {s["field_name"]: s for s in shown["suggestions"]}
+    assert "occurred_at" in fields and fields["occurred_at"]["value"].startswith("2026-11-03T19:00")
+    assert fields["occurred_at"]["source"].startswith("local:")
+    draft = json.loads(ok("draft", "show", shown["draft_id"], "--json"))
+    assert draft["resolved_fields"] == {}  # suggestions only: nothing confirmed until the person accepts

@@ -104,12 +104,24 @@ def _draft_text(d: Any, history: bool = False) -> str:
 @draft.command("new")
 @click.argument("content")
 @click.option("--tag", "tags", multiple=True, help="A tag (repeatable).")
+@click.option("--suggest", "run_suggesters", is_flag=True,
+              help="Run the local suggesters (dates, tags, people, places) on the new draft.")
 @click.option("--json", "as_json", is_flag=True)
 @pass_state
-def draft_new(state: CliState, content: str, tags: tuple[str, ...], as_json: bool) -> None:
+def draft_new(state: CliState, content: str, tags: tuple[str, ...], run_suggesters: bool, as_json: bool) -> None:
     """Capture CONTENT as a new draft; prints the draft id."""
-    d = state.vault().create_draft(content, tags, created_by=state.config.general.reviewer)
-    emit({"draft_id": d.draft_id}, as_json, d.draft_id)
+    vault = state.vault()
+    d = vault.create_draft(content, tags, created_by=state.config.general.reviewer)
+    if run_suggesters:
+        from core.suggest import run_local_suggesters
+
+        d = run_local_suggesters(vault, d, state.config, state.paths)
+    data = {"draft_id": d.draft_id, "suggestions": [s.to_dict() for s in d.suggestions]}
+    text = d.draft_id + "".join(
+        f"\n  {s.suggestion_id}: {s.field_name} = {s.value!r} ({s.source}, conf {s.confidence or 0:.2f})"
+        for s in d.suggestions
+    )
+    emit(data, as_json, text)
 
 
 @draft.command("suggest")
@@ -144,8 +156,15 @@ def draft_suggest(
             parsed = json.loads(value)
         except json.JSONDecodeError as exc:
             raise click.BadParameter(f"not valid JSON: {exc.msg}", param_hint="VALUE") from exc
-    d = d.add_suggestion(field, parsed, source, model=model, process_version=process_version,
-                         confidence=confidence, suggestion_id=suggestion_id)
+    d = d.add_suggestion(
+        field,
+        parsed,
+        source,
+        model=model,
+        process_version=process_version,
+        confidence=confidence,
+        suggestion_id=suggestion_id,
+    )
     vault.save_draft(d)
     added = d.suggestions[-1]
     emit(added.to_dict(), as_json, added.suggestion_id)
@@ -216,13 +235,18 @@ def draft_list(state: CliState, wanted: str | None, as_json: bool) -> None:
     """List drafts, oldest first."""
     drafts = state.vault().list_drafts(state=wanted)
     data = [
-        {"draft_id": d.draft_id, "state": d.state, "created_at": d.created_at, "content": d.content,
-         "pending": len(d.pending_suggestions()), "suggestions": len(d.suggestions)}
+        {
+            "draft_id": d.draft_id,
+            "state": d.state,
+            "created_at": d.created_at,
+            "content": d.content,
+            "pending": len(d.pending_suggestions()),
+            "suggestions": len(d.suggestions),
+        }
         for d in drafts
     ]
     text = "\n".join(
-        f"{d['draft_id']}  {d['state']:<9} {d['pending']}/{d['suggestions']} pending  {d['content'][:60]}"
-        for d in data
+        f"{d['draft_id']}  {d['state']:<9} {d['pending']}/{d['suggestions']} pending  {d['content'][:60]}" for d in data
     )
     emit(data, as_json, text or "no drafts")
 
@@ -234,8 +258,11 @@ def draft_list(state: CliState, wanted: str | None, as_json: bool) -> None:
 def draft_show(state: CliState, draft_id: str, as_json: bool) -> None:
     """Show a draft with its suggestions, decisions and revision history."""
     d = state.vault().get_draft(draft_id)
-    data = {**d.to_dict(), "revision_history": [r.to_dict() for r in d.revision_history()],
-            "resolved_fields": json.loads(json.dumps(dict(d.resolved_fields()), default=list))}
+    data = {
+        **d.to_dict(),
+        "revision_history": [r.to_dict() for r in d.revision_history()],
+        "resolved_fields": json.loads(json.dumps(dict(d.resolved_fields()), default=list)),
+    }
     emit(data, as_json, _draft_text(d, history=True))
 
 
@@ -295,8 +322,11 @@ def memory_show(state: CliState, memory_id: str, as_json: bool) -> None:
     data = _memory_dict(vault.get_memory(memory_id), vault.verified_ids())
     meta = data["metadata"]
     review = meta["custom"].get("review")
-    lines = [f"{memory_id}  {'reviewed' if data['review']['reviewed'] else 'unreviewed'}, "
-             f"{'verified' if data['verified'] else 'NOT VERIFIED'}", f"  {data['content']}"]
+    lines = [
+        f"{memory_id}  {'reviewed' if data['review']['reviewed'] else 'unreviewed'}, "
+        f"{'verified' if data['verified'] else 'NOT VERIFIED'}",
+        f"  {data['content']}",
+    ]
     for key in ("title", "occurred_at", "location"):
         if meta.get(key):
             lines.append(f"  {key}: {meta[key]}")
@@ -382,8 +412,9 @@ def export_cmd(state: CliState, kind: str, out: str | None, memory_id: str | Non
     elif kind == "conversation":
         rows = exporter.to_conversation_history()
     else:
-        _write_output(out, (json.dumps(exporter.to_knowledge_graph().to_dict(), ensure_ascii=False, indent=2)
-                            + "\n").encode())
+        _write_output(
+            out, (json.dumps(exporter.to_knowledge_graph().to_dict(), ensure_ascii=False, indent=2) + "\n").encode()
+        )
         return
     _write_output(out, "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows).encode())
 
@@ -402,8 +433,11 @@ def import_cmd(state: CliState, file: str, as_json: bool) -> None:
     except OSError as exc:
         raise NotFound(f"{path}: cannot be read: {exc.strerror}") from exc
     memory, added = import_dvmem(state.vault(), data, state.passphrase(), str(path))
-    emit({"memory_id": memory.memory_id, "added": added}, as_json,
-         f"{'imported' if added else 'already present'}: {memory.memory_id}")
+    emit(
+        {"memory_id": memory.memory_id, "added": added},
+        as_json,
+        f"{'imported' if added else 'already present'}: {memory.memory_id}",
+    )
 
 
 def register(cli: click.Group) -> None:

@@ -1,0 +1,324 @@
+"""Selective sharing: what one assistant may see, decided by its profile in ``config.toml``.
+
+    [sharing.profiles.claude]
+    allow_tags = []            # empty: every tag that is not denied
+    deny_tags = ["private"]    # the default
+    reviewed_only = true       # only memories the person approved through the review workflow
+    include_turns = true       # conversation turns at all
+    sources = ["claude-code"]  # turns from these importers only (empty: every source)
+    max_items = 20
+    max_tokens = 4000
+
+The rules, checked in this order for every item that would leave Reverie (denied wins):
+
+1. a memory carrying a denied tag is withheld, whatever else it carries. Tags compare without case
+   and surrounding space (``Private`` is ``private``);
+2. with ``reviewed_only``, a memory that was not approved through the review workflow is withheld;
+3. with ``allow_tags``, a memory must carry at least one of them;
+4. turns are shared only with ``include_turns``, and only from the listed ``sources``. A source
+   entry names an importer (``claude-code`` matches the turn source ``claude-code:/path/x.jsonl``)
+   or one exact source. Turns carry no tags, so ``allow_tags`` does not narrow them;
+5. at most ``max_items`` results and ``max_tokens`` tokens (estimated as :mod:`core.context` does);
+   the item that crosses the token limit is cut when a useful part fits, else left out.
+
+Every way out goes through here: recall answers (:func:`share_recall`), context blocks
+(:func:`shared_context`: recall is wrapped by :class:`SharedRecaller`, so nothing unshared reaches
+the block), exports and the knowledge graph (:meth:`SharePolicy.allows_memory` as
+``VaultExporter(include=)``, see :func:`shared_exporter`; a graph built from the shared memories
+holds no node of a denied tag). Recall's own gate receives the profile too, so that it looks for
+enough shareable candidates; this module checks each item again before it leaves and is the
+authority. Topic markers are the person's own words and are always shared.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import datetime, tzinfo
+from typing import TYPE_CHECKING, Any
+
+from core.config import Config, ContextConfig, SharingProfile
+
+if TYPE_CHECKING:
+    from core.context import ContextBlock
+    from core.export import VaultExporter
+    from core.index import Filters
+    from core.recall import Recaller, RecallItem, RecallResult
+    from core.records import Memory
+    from core.topics import Marker
+    from core.vault import MemoryVault
+
+OVERFETCH = 4  # candidates asked of recall per shareable result wanted (some will be withheld)
+MAX_FETCH = 400
+
+DENIED = "denied tag"
+UNREVIEWED = "not reviewed"
+NOT_ALLOWED = "no allowed tag"
+NO_TURNS = "turns not shared"
+SOURCE = "source not shared"
+OVER_ITEMS = "over max_items"
+OVER_TOKENS = "over max_tokens"
+
+
+def normalize_tag(tag: str) -> str:
+    return " ".join(tag.split()).casefold()
+
+
+@dataclass(frozen=True)
+class SharePolicy:
+    """One profile, ready to judge items. ``name`` is the profile's name in ``config.toml``."""
+
+    profile: SharingProfile
+    name: str = "default"
+    deny: frozenset[str] = field(init=False)
+    allow: frozenset[str] = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "deny", frozenset(normalize_tag(t) for t in self.profile.deny_tags))
+        object.__setattr__(self, "allow", frozenset(normalize_tag(t) for t in self.profile.allow_tags))
+
+    @classmethod
+    def from_config(cls, config: Config, name: str = "default") -> SharePolicy:
+        """The policy of profile ``name`` (``ConfigError`` naming the known profiles if there is none)."""
+        return cls(config.sharing_profile(name), name)
+
+    # -- verdicts: None means shared, otherwise the reason it is withheld --------------------------
+
+    def memory_verdict(self, tags: Iterable[str], reviewed: bool | None) -> str | None:
+        carried = {normalize_tag(t) for t in tags}
+        if carried & self.deny:
+            return DENIED
+        if self.profile.reviewed_only and not reviewed:
+            return UNREVIEWED
+        if self.allow and not carried & self.allow:
+            return NOT_ALLOWED
+        return None
+
+    def turn_verdict(self, source: str | None) -> str | None:
+        if not self.profile.include_turns:
+            return NO_TURNS
+        if self.profile.sources and not self.source_allowed(source or ""):
+            return SOURCE
+        return None
+
+    def source_allowed(self, source: str) -> bool:
+        return any(source == s or source.startswith(f"{s}:") for s in self.profile.sources)
+
+    def item_verdict(self, item: RecallItem) -> str | None:
+        if item.kind == "memory":
+            return self.memory_verdict(item.tags, item.reviewed)
+        return self.turn_verdict(item.source)
+
+    def allows_memory(self, memory: Memory) -> bool:
+        """For ``VaultExporter(include=...)``: the memory's own tags and review state."""
+        return self.memory_verdict(memory.metadata.tags, memory.reviewed) is None
+
+    # -- what recall is asked ---------------------------------------------------------------------
+
+    def search_profile(self, limit: int) -> SharingProfile:
+        """The profile handed to recall's gate so it finds enough candidates: the same denials (as
+        written and case-folded), review rule and turn switch; sources and allowed tags are left to
+        :meth:`item_verdict` (recall compares them exactly, this module by importer and without case)."""
+        deny = list(dict.fromkeys([*self.profile.deny_tags, *sorted(self.deny)]))
+        return replace(self.profile, deny_tags=deny, allow_tags=[], sources=[], max_items=limit)
+
+    def fetch_limit(self, wanted: int) -> int:
+        return max(wanted, min(MAX_FETCH, wanted * OVERFETCH))
+
+
+@dataclass(frozen=True)
+class SharedRecall:
+    """A recall answer after the profile. ``withheld`` (reason → count) and ``cut`` are for the
+    person (``reverie share check``); the assistant's answer does not say what was withheld."""
+
+    result: RecallResult
+    withheld: dict[str, int] = field(default_factory=dict)
+    cut: int = 0
+    tokens: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"query", "range", "expression", "mode", "note", "results"}``; each result says whether it
+        is reviewed (turns never are: they are the raw conversation)."""
+        answer = self.result
+        return {
+            "range": answer.range.to_dict() if answer.range is not None else None,
+            "expression": answer.expression,
+            "mode": answer.mode,
+            "note": answer.note,
+            "results": [shared_item_dict(item) for item in answer.results],
+        }
+
+
+def shared_item_dict(item: RecallItem) -> dict[str, Any]:
+    out = item.to_dict()
+    out["reviewed"] = bool(item.reviewed) if item.kind == "memory" else False
+    return out
+
+
+def _best(items: Sequence[RecallItem], limit: int) -> list[RecallItem]:
+    """The ``limit`` best by score, kept in the order recall gave them (time order with a range)."""
+    if len(items) <= limit:
+        return list(items)
+    chosen = set(sorted(range(len(items)), key=lambda i: -items[i].score)[:limit])
+    return [item for i, item in enumerate(items) if i in chosen]
+
+
+def _count(withheld: dict[str, int], reason: str, n: int = 1) -> None:
+    if n:
+        withheld[reason] = withheld.get(reason, 0) + n
+
+
+def share_items(items: Sequence[RecallItem], policy: SharePolicy, limit: int | None = None,
+                withheld: dict[str, int] | None = None) -> list[RecallItem]:
+    """The items the profile lets through, at most ``limit`` (default ``max_items``), best first
+    by score but in their original order."""
+    counts = withheld if withheld is not None else {}
+    kept = []
+    for item in items:
+        reason = policy.item_verdict(item)
+        if reason is None:
+            kept.append(item)
+        else:
+            _count(counts, reason)
+    cap = min(limit or policy.profile.max_items, policy.profile.max_items)
+    best = _best(kept, cap)
+    _count(counts, OVER_ITEMS, len(kept) - len(best))
+    return best
+
+
+def _fit_tokens(items: list[RecallItem], max_tokens: int,
+                withheld: dict[str, int]) -> tuple[list[RecallItem], int, int]:
+    """Items while they fit in ``max_tokens``; returns them, how many were cut, and the tokens used."""
+    from core.context import MIN_CUT_TOKENS, cut_to_tokens, estimate_tokens
+
+    out: list[RecallItem] = []
+    used = cut = 0
+    for index, item in enumerate(items):
+        cost = estimate_tokens(item.text)
+        if used + cost <= max_tokens:
+            out.append(item)
+            used += cost
+            continue
+        room = max_tokens - used
+        if room >= MIN_CUT_TOKENS:
+            text = cut_to_tokens(item.text, room)
+            out.append(replace(item, text=text))
+            used += estimate_tokens(text)
+            cut += 1
+            _count(withheld, OVER_TOKENS, len(items) - index - 1)
+        else:
+            _count(withheld, OVER_TOKENS, len(items) - index)
+        break
+    return out, cut, used
+
+
+def share_recall(result: RecallResult, policy: SharePolicy, limit: int | None = None) -> SharedRecall:
+    """``result`` as the profile lets it out: withheld items removed, at most ``limit`` (and
+    ``max_items``) results and ``max_tokens`` tokens."""
+    withheld: dict[str, int] = {}
+    items = share_items(result.results, policy, limit, withheld)
+    items, cut, tokens = _fit_tokens(items, policy.profile.max_tokens, withheld)
+    return SharedRecall(replace(result, results=items), withheld, cut, tokens)
+
+
+class SharedRecaller:
+    """A :class:`core.recall.Recaller` seen through a profile: ``search`` and ``latest`` answer only
+    what the profile shares (whatever profile the caller passes). :func:`core.context.build_context`
+    takes it in place of a recaller, so a context block is built from shared items only."""
+
+    def __init__(self, recaller: Recaller, policy: SharePolicy) -> None:
+        self.recaller = recaller
+        self.policy = policy
+        self.withheld: dict[str, int] = {}
+
+    @property
+    def index(self) -> Any:
+        return self.recaller.index
+
+    def _wanted(self, limit: int | None) -> int:
+        default = self.recaller.config.default_limit
+        return min(limit or default, self.policy.profile.max_items)
+
+    def search(self, query: str, *, now: datetime | None = None, zone: tzinfo | None = None,
+               limit: int | None = None, mode: str = "auto", filters: Filters | None = None,
+               profile: SharingProfile | None = None) -> RecallResult:
+        wanted = self._wanted(limit)
+        fetch = self.policy.fetch_limit(wanted)
+        answer = self.recaller.search(query, now=now, zone=zone, limit=fetch, mode=mode, filters=filters,
+                                      profile=self.policy.search_profile(fetch))
+        return replace(answer, results=share_items(answer.results, self.policy, wanted, self.withheld))
+
+    def latest(self, *, now: datetime | None = None, limit: int | None = None, filters: Filters | None = None,
+               profile: SharingProfile | None = None) -> RecallResult:
+        wanted = self._wanted(limit)
+        fetch = self.policy.fetch_limit(wanted)
+        answer = self.recaller.latest(now=now, limit=fetch, filters=filters, profile=self.policy.search_profile(fetch))
+        return replace(answer, results=share_items(answer.results, self.policy, wanted, self.withheld))
+
+
+def shared_search(recaller: Recaller, policy: SharePolicy, query: str, *, now: datetime, zone: tzinfo,
+                  limit: int | None = None, mode: str = "auto") -> SharedRecall:
+    """The recall answer an assistant gets: the same entry point as ``reverie search``, through the profile."""
+    shared = SharedRecaller(recaller, policy)
+    answer = shared.search(query, now=now, zone=zone, limit=limit, mode=mode)
+    result = share_recall(answer, policy, limit)
+    merged = dict(shared.withheld)
+    for reason, n in result.withheld.items():
+        _count(merged, reason, n)
+    return replace(result, withheld=merged)
+
+
+def shared_context(recaller: Recaller, policy: SharePolicy, query: str | None, *, markers: Sequence[Marker],
+                   now: datetime, zone: tzinfo, config: ContextConfig | None = None,
+                   budget: int | None = None) -> ContextBlock:
+    """The block of ``reverie context --profile``: built from shared items only, within the smaller
+    of the budget and the profile's ``max_tokens``."""
+    from core.context import build_context
+
+    block = build_context(SharedRecaller(recaller, policy), query, markers=markers, now=now, zone=zone,
+                          config=config, budget=budget, profile=policy.profile)
+    leaked = [item.id for item in [*block.memories, *block.turns] if policy.item_verdict(item) is not None]
+    if leaked:  # pragma: no cover - SharedRecaller makes this impossible; never let it out if it happens
+        raise RuntimeError(f"sharing: the context block holds unshared items {leaked[:3]}")
+    return block
+
+
+def memory_filter(policy: SharePolicy) -> Callable[[Memory], bool]:
+    return policy.allows_memory
+
+
+def shared_exporter(vault: MemoryVault, policy: SharePolicy) -> VaultExporter:
+    """Exports (RAG chunks, JSONL, conversation history, knowledge graph) of the shared memories only."""
+    from core.export import VaultExporter
+
+    return VaultExporter(vault, include=policy.allows_memory)
+
+
+@dataclass(frozen=True)
+class CheckedItem:
+    item: RecallItem
+    reason: str | None  # None: shared
+
+
+@dataclass(frozen=True)
+class ShareCheck:
+    """What ``reverie share check`` shows: the answer the assistant would get, and what the same
+    query finds without the profile, each item with the reason it is withheld."""
+
+    shared: SharedRecall
+    found: list[CheckedItem]
+
+
+def check_share(recaller: Recaller, policy: SharePolicy, query: str, *, now: datetime, zone: tzinfo,
+                limit: int | None = None) -> ShareCheck:
+    shared = shared_search(recaller, policy, query, now=now, zone=zone, limit=limit)
+    wanted = min(limit or recaller.config.default_limit, policy.profile.max_items)
+    everything = recaller.search(query, now=now, zone=zone, limit=policy.fetch_limit(wanted))
+    sent = {item.id for item in shared.result.results}
+    found = []
+    for item in everything.results:
+        reason = policy.item_verdict(item)
+        if reason is None and item.id not in sent:
+            reason = OVER_ITEMS
+        found.append(CheckedItem(item, reason))
+    return ShareCheck(shared, found)

@@ -1,0 +1,47 @@
+"""Local suggesters: suggestions for a draft that need no network and no API key.
+
+    from core.suggest import run_local_suggesters
+    draft = run_local_suggesters(vault, draft, config, paths)   # attached and saved
+
+Each suggester has its own ``source``, ``model`` and ``process_version`` and a confidence that
+means something (each module says how it is computed and what its default threshold is):
+
+- ``local:dates`` (:mod:`.dates`): time expressions in the text → ``occurred_at``, through the
+  temporal backbone, read as of the moment the draft was captured;
+- ``local:tags`` (:mod:`.tags`): tags of the most similar confirmed memories, confidence from the
+  embedding similarity;
+- ``local:people`` and ``local:places`` (:mod:`.entities`): people and places the person confirmed
+  in earlier memories that appear in the text.
+
+They only suggest: the review workflow decides. Precision of each at its default threshold, on a set
+of drafts with known answers: ``tests/bench/bench_assist.py``.
+"""
+
+from core.suggest.model import Proposal, SuggestContext, Suggester, SuggestError
+from core.suggest.runner import (
+    SUGGESTER_NAMES,
+    Found,
+    SuggestRun,
+    collect,
+    default_suggesters,
+    pick_suggesters,
+    run_local_suggesters,
+    suggest_draft,
+    suggestion_id,
+)
+
+__all__ = [
+    "SUGGESTER_NAMES",
+    "Found",
+    "Proposal",
+    "SuggestContext",
+    "SuggestError",
+    "SuggestRun",
+    "Suggester",
+    "collect",
+    "default_suggesters",
+    "pick_suggesters",
+    "run_local_suggesters",
+    "suggest_draft",
+    "suggestion_id",
+]

@@ -1,0 +1,151 @@
+"""The REST API as a Starlette application (served by uvicorn, see :mod:`tui_app.api.serve`).
+
+Every request passes three checks before it reaches a route, each answered with a JSON error:
+the ``Host`` header names a loopback host (a web page cannot reach the API through DNS rebinding),
+the peer address is loopback, and ``Authorization: Bearer <token>`` matches the home's token (in
+constant time). Bodies are JSON objects of at most 1 MiB. Errors are ``{"error": "<one line>"}``.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import json
+import re
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from tui_app.api.openapi import CLIENT_HEADER, CLIENT_PATTERN, ROUTES, openapi_document
+from tui_app.api.token import token_matches
+from tui_app.mcp.surface import AssistantSurface, Caller, SurfaceError
+
+MAX_BODY = 1024 * 1024
+LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
+_CLIENT = re.compile(CLIENT_PATTERN)
+
+
+def error(status: int, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status, headers=headers)
+
+
+def _host_name(value: str) -> str:
+    """``[::1]:8765`` → ``::1``; ``localhost:8765`` → ``localhost``."""
+    if value.startswith("["):
+        return value[1:].partition("]")[0]
+    return value.rpartition(":")[0] if value.count(":") == 1 else value
+
+
+def _loopback(address: str) -> bool:
+    try:
+        return ipaddress.ip_address(address).is_loopback
+    except ValueError:
+        return False
+
+
+class Guard:
+    """Loopback host and peer, and the bearer token, before anything else runs."""
+
+    def __init__(self, app: ASGIApp, token: str) -> None:
+        self.app = app
+        self.token = token
+
+    def _refusal(self, scope: Scope) -> Response | None:
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
+        host = headers.get("host", "")
+        if _host_name(host.strip().lower()) not in LOOPBACK_NAMES:
+            return error(400, f"Host: {host!r} is not a loopback name (use 127.0.0.1)")
+        client = scope.get("client")
+        if not client or not _loopback(str(client[0])):
+            return error(403, "only loopback clients are served")
+        if not token_matches(self.token, headers.get("authorization")):
+            return error(401, "Authorization: missing or wrong bearer token (see `reverie api token`)",
+                         {"WWW-Authenticate": "Bearer"})
+        return None
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            refusal = self._refusal(scope)
+            if refusal is not None:
+                await refusal(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
+async def _body(request: Request) -> Any:
+    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if kind != "application/json":
+        raise SurfaceError("Content-Type: must be application/json", 415)
+    declared = request.headers.get("content-length")
+    if declared is not None and declared.isdigit() and int(declared) > MAX_BODY:
+        raise SurfaceError(f"body: larger than {MAX_BODY:,} bytes", 413)
+    data = bytearray()
+    async for chunk in request.stream():
+        data += chunk
+        if len(data) > MAX_BODY:
+            raise SurfaceError(f"body: larger than {MAX_BODY:,} bytes", 413)
+    try:
+        return json.loads(bytes(data).decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise SurfaceError("body: not UTF-8 text", 400) from exc
+    except ValueError as exc:
+        raise SurfaceError(f"body: not valid JSON ({exc.args[0].split(':')[0]})", 400) from exc
+
+
+def _caller(request: Request) -> Caller:
+    given = request.headers.get(CLIENT_HEADER)
+    if given is None:
+        return Caller.named("api", None)
+    if not _CLIENT.match(given):
+        raise SurfaceError(f"{CLIENT_HEADER}: must be a name and version such as 'raycast/1.2' (letters, digits, "
+                           "space . _ / -)", 400)
+    name, _, version = given.partition("/")
+    return Caller.named("api", name, version or None)
+
+
+def _endpoint(surface: AssistantSurface, tool: str, method: str,
+              status: int) -> Callable[[Request], Awaitable[Response]]:
+    async def endpoint(request: Request) -> Response:
+        try:
+            caller = _caller(request)
+            arguments = await _body(request) if method == "post" else {}
+            result = await run_in_threadpool(surface.call, tool, arguments, caller)
+        except SurfaceError as exc:
+            return error(exc.status, str(exc))
+        return JSONResponse(result, status_code=status)
+
+    return endpoint
+
+
+async def _http_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, HTTPException)
+    detail = {404: "no such endpoint (see /v1/openapi.json)", 405: "method not allowed"}.get(exc.status_code,
+                                                                                              str(exc.detail))
+    return error(exc.status_code, detail, dict(exc.headers or {}))
+
+
+async def _crash(request: Request, exc: Exception) -> Response:
+    import sys
+
+    print(f"reverie api: {request.url.path} failed: {type(exc).__name__}: {exc}", file=sys.stderr)
+    return error(500, "internal error (see the server log)")
+
+
+def create_app(surface: AssistantSurface, token: str) -> Starlette:
+    document = openapi_document()
+
+    async def openapi(request: Request) -> Response:
+        return JSONResponse(document)
+
+    routes = [Route(path, _endpoint(surface, tool, method, status), methods=[method.upper()])
+              for path, method, tool, _, status in ROUTES]
+    routes.append(Route("/v1/openapi.json", openapi, methods=["GET"]))
+    app = Starlette(routes=routes, exception_handlers={HTTPException: _http_error, Exception: _crash})
+    app.add_middleware(Guard, token=token)
+    return app

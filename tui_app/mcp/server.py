@@ -1,0 +1,187 @@
+"""``reverie mcp``: the assistant surface as a Model Context Protocol server over stdio.
+
+Tools: ``recall``, ``where_are_we``, ``context``, ``propose_memory``, ``suggest`` (see
+:mod:`tui_app.mcp.surface`); none accepts, rejects, approves, finalizes, edits a confirmed memory,
+curates, restores, deletes or reads the passphrase. Reads pass the sharing profile given with
+``--profile``. The server needs the vault's keys and never asks for them on stdio (stdin and stdout
+carry the protocol): the passphrase comes from ``REVERIE_PASSPHRASE`` or the OS keyring, else the
+server exits at once with one line on stderr.
+
+Which SDK. Measured with ``tests/bench/bench_assist.py`` (spawn → ``initialize`` → ``tools/list``
+answered by the SDK's client over stdio; 10 interleaved runs on the shared 2-core machine, median and
+best; five-tool servers, nothing else loaded; ``fastmcp`` in a throwaway virtualenv, it pins its own
+``mcp``):
+
+    official mcp 2.3 low-level ``Server``      2.04 s  (best 1.17 s)
+    official mcp 2.3 ``MCPServer`` (FastMCP)   2.14 s  (best 1.44 s)
+    fastmcp 4.2.3 ``FastMCP``                  3.43 s  (best 2.44 s)
+    ``reverie mcp`` itself (config, unlock)    2.66 s  (best 1.97 s)
+
+Importing the ``mcp`` package costs about a second either way (its protocol types), so the two
+official servers start alike; ``fastmcp`` adds its own layers on top and starts slowest, and it would
+be a second framework to keep. Of the official two the low-level ``Server`` is used, because the tools
+are declared with the JSON Schemas in :mod:`tui_app.mcp.schemas`, which are also the REST API's
+OpenAPI schemas: one definition for both surfaces, checked by our own validator that answers a bad
+argument with one line naming the field (``MCPServer`` derives schemas from Python signatures and
+answers with pydantic's multi-line text). The vault is unlocked in a thread while the SDK imports.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import TYPE_CHECKING, Any
+
+from core.config import Config
+from core.crypto import VaultKeys
+from core.errors import HomeError, VaultLocked
+from core.paths import HomePaths
+from core.sharing import SharePolicy
+from tui_app.mcp.surface import OUTPUTS, TOOLS, AssistantSurface, Caller, SurfaceError
+
+if TYPE_CHECKING:
+    from mcp.server.lowlevel import Server
+
+SERVER_NAME = "reverie"
+INSTRUCTIONS = (
+    "Reverie is the person's local memory: their past conversations with assistants and the memories they "
+    "confirmed. Use recall to find what was said or decided (a time expression in the query bounds the search), "
+    "where_are_we for the topics the person marked most recently, and context for a ready-made prompt block. "
+    "Results marked reviewed were confirmed by the person; others are raw conversation or unreviewed notes. "
+    "You can propose a memory (propose_memory) or add a suggestion to an open draft (suggest); the person "
+    "reviews every proposal and alone decides what becomes a memory. You only see what the person shares."
+)
+DESCRIPTIONS = {
+    "recall": ("Recall", "Search the person's conversations and memories. A time expression in the query "
+               "(\"last Tuesday night\", \"지난주\", \"先週\", \"since Monday\") bounds the range; the answer "
+               "gives the range as understood, the search mode used, and each result marked reviewed or not."),
+    "where_are_we": ("Where are we", "The latest topic markers the person wrote, latest first: what they are "
+                     "working on now."),
+    "context": ("Context block", "A block for your prompt: the latest topic markers, the most relevant "
+                "confirmed memories, then matching conversation turns, within a token budget."),
+    "propose_memory": ("Propose a memory", "Create a draft memory with suggested fields (tags, occurred_at, "
+                       "people, location, title…) for the person to review. Returns the draft id. Nothing becomes "
+                       "a memory until the person accepts and approves it."),
+    "suggest": ("Suggest a field", "Add one suggested field value to an open draft (from propose_memory). "
+                "The person accepts, edits or rejects it."),
+}
+READ_ONLY = frozenset({"recall", "where_are_we", "context"})
+
+
+def tool_list() -> list[Any]:
+    import mcp_types as types
+
+    from tui_app.mcp.surface import INPUTS
+
+    return [
+        types.Tool(
+            name=name,
+            title=DESCRIPTIONS[name][0],
+            description=DESCRIPTIONS[name][1],
+            input_schema=INPUTS[name],
+            output_schema=OUTPUTS[name],
+            annotations=types.ToolAnnotations(
+                title=DESCRIPTIONS[name][0], read_only_hint=name in READ_ONLY, destructive_hint=False,
+                idempotent_hint=name in READ_ONLY, open_world_hint=False,
+            ),
+        )
+        for name in TOOLS
+    ]
+
+
+def _caller(ctx: Any, assistant: str | None) -> Caller:
+    """The assistant's name: ``--assistant`` if given, else the client's own name from ``initialize``."""
+    info = None
+    params = getattr(getattr(ctx, "session", None), "client_params", None)
+    if params is not None:
+        info = params.client_info
+    name = assistant or (info.name if info is not None else None)
+    version = info.version if info is not None and not assistant else None
+    return Caller.named("mcp", name, version)
+
+
+def build_server(surface: AssistantSurface, assistant: str | None = None) -> Server[Any]:
+    import anyio
+    import mcp_types as types
+    from mcp.server.lowlevel import Server
+
+    tools = tool_list()
+
+    async def list_tools(ctx: Any, params: Any) -> types.ListToolsResult:
+        return types.ListToolsResult(tools=tools)
+
+    async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
+        caller = _caller(ctx, assistant)
+        try:
+            result = await anyio.to_thread.run_sync(surface.call, params.name, params.arguments or {}, caller)
+        except SurfaceError as exc:
+            return types.CallToolResult(content=[types.TextContent(type="text", text=str(exc))], is_error=True)
+        except Exception as exc:  # never crash the session; the detail goes to stderr, not to the assistant
+            print(f"reverie mcp: {params.name} failed: {type(exc).__name__}: {exc}", file=sys.stderr)
+            return types.CallToolResult(
+                content=[types.TextContent(type="text", text=f"{params.name}: internal error (see the server log)")],
+                is_error=True,
+            )
+        text = json.dumps(result, ensure_ascii=False)
+        return types.CallToolResult(content=[types.TextContent(type="text", text=text)], structured_content=result)
+
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        ours = version("reverie")
+    except PackageNotFoundError:  # running from a source tree
+        ours = "0"
+    return Server(SERVER_NAME, version=ours, instructions=INSTRUCTIONS, on_list_tools=list_tools,
+                  on_call_tool=call_tool)
+
+
+def server_passphrase(paths: HomePaths, config: Config) -> str:
+    """The passphrase without ever prompting: ``REVERIE_PASSPHRASE`` or the keyring."""
+    from core.passphrase import passphrase_without_prompt
+
+    if not paths.vault_header.exists():
+        raise HomeError(f"no vault in {paths.root}: run `reverie init` first")
+    passphrase = passphrase_without_prompt(config, paths)
+    if not passphrase:
+        raise VaultLocked("the MCP server never prompts: set REVERIE_PASSPHRASE in the server's environment, "
+                          "or store the passphrase in the keyring (reverie init --keyring)")
+    return passphrase
+
+
+def load_keys(paths: HomePaths, config: Config) -> VaultKeys:
+    """The vault's keys without ever prompting (a wrong passphrase is a ``WrongPassphrase``)."""
+    from core.crypto import unlock
+
+    return unlock(paths.vault_header, server_passphrase(paths, config))
+
+
+def serve_stdio(paths: HomePaths, config: Config, profile: str = "default", assistant: str | None = None) -> None:
+    """Serve until the client closes stdin. Bad settings, a missing or wrong passphrase: a
+    ``ReverieError`` before anything is served (the CLI prints it as one line on stderr).
+
+    Argon2id runs in a thread while the SDK is imported (both take a few hundred milliseconds to a
+    second; the key derivation releases the GIL), so unlocking adds nothing to the start-up."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from core.crypto import unlock
+
+    policy = SharePolicy.from_config(config, profile)
+    passphrase = server_passphrase(paths, config)
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="reverie-unlock") as pool:
+        pending = pool.submit(unlock, paths.vault_header, passphrase)
+        import anyio
+        import mcp.server.lowlevel  # noqa: F401  (the slow import, overlapping the key derivation)
+        from mcp.server.stdio import stdio_server
+
+        keys = pending.result()
+    surface = AssistantSurface(paths, config, keys, policy)
+    server = build_server(surface, assistant)
+
+    async def run() -> None:
+        async with stdio_server() as (read_stream, write_stream):
+            await server.run(read_stream, write_stream, server.create_initialization_options())
+
+    try:
+        anyio.run(run)
+    finally:
+        surface.close()

@@ -1,0 +1,259 @@
+"""The read-and-propose surface an assistant gets, the same over MCP and the REST API.
+
+Five operations, nothing else: ``recall`` (the entry point of ``reverie search``), ``where_are_we``
+(the latest topic markers), ``context`` (the block of ``reverie context``), ``propose_memory`` (a new
+draft in the person's review queue) and ``suggest`` (one more suggestion on an open draft). Reads go
+through the sharing profile the server was started with (:mod:`core.sharing`); writes only create
+drafts and add suggestions, each carrying the assistant's name, model, process version and
+confidence as provenance. Accepting, rejecting, approving, finalizing, editing or deleting anything,
+curating, restoring and the passphrase are not reachable from here.
+
+Arguments are checked against :mod:`tui_app.mcp.schemas`; every failure is a :class:`SurfaceError`
+whose message is one line naming the field, and whose ``status`` is the HTTP status the REST API
+answers with (400 bad argument, 404 unknown draft, 409 draft not open).
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from core.clock import utc_now
+from core.config import Config
+from core.crypto import VaultKeys
+from core.errors import NotFound, ReverieError, ReviewError
+from core.paths import HomePaths
+from core.sharing import SharePolicy, shared_context, shared_item_dict, shared_search
+from tui_app.mcp import schemas
+from tui_app.mcp.schemas import ArgumentError
+
+if TYPE_CHECKING:
+    from core.recall import Recaller
+    from core.vault import MemoryVault
+
+SYNC_EVERY_S = 30.0  # at most this stale: the vault's memories are brought into the index before reads
+TOOLS = ("recall", "where_are_we", "context", "propose_memory", "suggest")
+_CLIENT_NAME = re.compile(r"[^A-Za-z0-9._ -]+")
+
+
+class SurfaceError(ReverieError):
+    def __init__(self, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+@dataclass(frozen=True)
+class Caller:
+    """Who is calling: the channel (mcp, api) and the assistant's own name and version."""
+
+    channel: str
+    name: str = "assistant"
+    version: str | None = None
+
+    @classmethod
+    def named(cls, channel: str, name: str | None, version: str | None = None) -> Caller:
+        clean = " ".join(_CLIENT_NAME.sub(" ", name or "").split())[:64] or "assistant"
+        ver = " ".join(_CLIENT_NAME.sub(" ", version or "").split())[:32] or None
+        return cls(channel, clean, ver)
+
+    @property
+    def source(self) -> str:
+        """The suggestion ``source`` and the draft's ``created_by``: ``mcp:claude-code``."""
+        return f"{self.channel}:{self.name}"
+
+    @property
+    def process_version(self) -> str:
+        return f"{self.name} {self.version}" if self.version else self.name
+
+
+def parse_now(text: str | None, config: Config) -> datetime:
+    zone = config.zone()
+    if text is None:
+        return utc_now().astimezone(zone)
+    try:
+        moment = datetime.fromisoformat(text.strip().replace("Z", "+00:00").replace("z", "+00:00"))
+    except ValueError as exc:
+        raise ArgumentError(f"now: not an ISO-8601 time: {text!r} (e.g. 2026-11-29T15:00+09:00)") from exc
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=zone)
+    try:
+        return moment.astimezone(zone)
+    except (OverflowError, ValueError) as exc:
+        raise ArgumentError(f"now: {text!r} is out of range") from exc
+
+
+class AssistantSurface:
+    """One per server process. Calls are serialised (the index and the model are shared)."""
+
+    def __init__(self, paths: HomePaths, config: Config, keys: VaultKeys, policy: SharePolicy, *,
+                 recaller: Callable[[], Recaller] | None = None) -> None:
+        self.paths = paths
+        self.config = config
+        self.keys = keys
+        self.policy = policy
+        self._make_recaller = recaller
+        self._recaller: Recaller | None = None
+        self._vault: MemoryVault | None = None
+        self._synced_at = float("-inf")
+        self._lock = threading.Lock()
+
+    # -- plumbing --------------------------------------------------------------------------------
+
+    @property
+    def vault(self) -> MemoryVault:
+        if self._vault is None:
+            from core.vault import MemoryVault
+
+            self._vault = MemoryVault.open(self.paths, self.keys)
+        return self._vault
+
+    def recaller(self) -> Recaller:
+        if self._recaller is None:
+            if self._make_recaller is not None:
+                self._recaller = self._make_recaller()
+            else:
+                from core.recall import Recaller
+
+                self._recaller = Recaller.open(self.paths, self.config)
+        if time.monotonic() - self._synced_at > SYNC_EVERY_S:
+            self._sync(self._recaller)
+        return self._recaller
+
+    def _sync(self, recaller: Recaller) -> None:
+        from core.recall import sync_vault
+
+        try:
+            sync_vault(recaller.index, self.vault, self.config.zone())
+        except ReverieError as exc:  # turns are still searchable; say so on stderr, never on stdout
+            print(f"reverie: memories not refreshed in the index: {exc}", file=sys.stderr)
+        self._synced_at = time.monotonic()
+
+    def close(self) -> None:
+        if self._recaller is not None:
+            self._recaller.close()
+            self._recaller = None
+
+    def call(self, tool: str, arguments: Any, caller: Caller) -> dict[str, Any]:
+        """Run ``tool`` with ``arguments``; :class:`SurfaceError` (one line, with an HTTP status) on failure."""
+        handler = {"recall": self.recall, "where_are_we": self.where_are_we, "context": self.context,
+                   "propose_memory": self.propose_memory, "suggest": self.suggest}.get(tool)
+        if handler is None:
+            raise SurfaceError(f"tool: unknown {tool!r} (known: {', '.join(TOOLS)})", 404)
+        try:
+            with self._lock:
+                return handler(schemas.check(INPUTS[tool], arguments), caller)
+        except SurfaceError:
+            raise
+        except NotFound as exc:
+            raise SurfaceError(str(exc), 404) from exc
+        except ReverieError as exc:  # ArgumentError, RecallError, QueryError, ReviewError, TimeParseError…
+            raise SurfaceError(" ".join(str(exc).split()), 400) from exc
+
+    # -- reads -----------------------------------------------------------------------------------
+
+    def recall(self, args: dict[str, Any], caller: Caller) -> dict[str, Any]:
+        now = parse_now(args.get("now"), self.config)
+        shared = shared_search(self.recaller(), self.policy, args["query"], now=now, zone=self.config.zone(),
+                               limit=args.get("limit"))
+        return {"profile": self.policy.name, **shared.to_dict()}
+
+    def where_are_we(self, args: dict[str, Any], caller: Caller) -> dict[str, Any]:
+        from core.topics import latest_markers
+
+        markers = latest_markers(self.paths, self.config.context.markers)
+        return {"markers": [{"ts": m.ts, "text": m.text, "id": m.id} for m in markers]}
+
+    def context(self, args: dict[str, Any], caller: Caller) -> dict[str, Any]:
+        from core.topics import latest_markers
+
+        now = parse_now(None, self.config)
+        markers = latest_markers(self.paths, self.config.context.markers)
+        block = shared_context(self.recaller(), self.policy, args.get("query") or None, markers=markers, now=now,
+                               zone=self.config.zone(), config=self.config.context, budget=args.get("budget"))
+        return {
+            "profile": self.policy.name,
+            "text": block.text,
+            "tokens": block.tokens,
+            "budget": block.budget,
+            "markers": [{"ts": m.ts, "text": m.text, "id": m.id} for m in block.markers],
+            "memories": [shared_item_dict(item) for item in block.memories],
+            "turns": [shared_item_dict(item) for item in block.turns],
+            "mode": block.mode,
+        }
+
+    # -- proposals -------------------------------------------------------------------------------
+
+    def propose_memory(self, args: dict[str, Any], caller: Caller) -> dict[str, Any]:
+        content = args["content"]
+        if not content.strip():
+            raise ArgumentError("content: must not be blank")
+        draft = self.vault.create_draft(content, (), created_by=caller.source, save=False)
+        # (where the value was given, where its field was named, field, value, provenance)
+        wanted: list[tuple[str, str, str, Any, dict[str, Any]]] = []
+        if args.get("tags"):
+            wanted.append(("tags", "tags", "tags", [t.strip() for t in args["tags"]], {}))
+        for i, item in enumerate(args.get("suggestions") or ()):
+            wanted.append((f"suggestions[{i}].value", f"suggestions[{i}].field", item["field"], item["value"], item))
+        for value_where, field_where, name, value, item in wanted:
+            _check_value(value_where, name, value, field_where)
+            draft = draft.add_suggestion(name, value, caller.source, model=item.get("model") or caller.name,
+                                         process_version=item.get("process_version") or caller.process_version,
+                                         confidence=item.get("confidence"))
+        self.vault.save_draft(draft)
+        return {"draft_id": draft.draft_id, "state": draft.state, "created_by": draft.created_by,
+                "suggestions": [s.suggestion_id for s in draft.suggestions]}
+
+    def suggest(self, args: dict[str, Any], caller: Caller) -> dict[str, Any]:
+        from core.frozen import thaw
+
+        _check_value("value", args["field"], args["value"], "field")
+        try:
+            draft = self.vault.get_draft(args["draft_id"])
+        except NotFound as exc:
+            raise SurfaceError(f"draft_id: no draft {args['draft_id']!r}", 404) from exc
+        if draft.state != "open":
+            raise SurfaceError(f"draft_id: draft {draft.draft_id!r} is {draft.state}; only open drafts take "
+                               "suggestions", 409)
+        try:
+            draft = draft.add_suggestion(args["field"], args["value"], caller.source, model=caller.name,
+                                         process_version=caller.process_version, confidence=args.get("confidence"))
+            self.vault.save_draft(draft)
+        except ReviewError as exc:
+            raise SurfaceError(" ".join(str(exc).split()), 409) from exc
+        added = draft.suggestions[-1]
+        return {"draft_id": draft.draft_id, "suggestion_id": added.suggestion_id, "field": added.field_name,
+                "value": thaw(added.value), "source": added.source, "model": added.model,
+                "process_version": added.process_version, "confidence": added.confidence}
+
+
+def _check_value(where: str, field_name: str, value: Any, field_where: str) -> None:
+    """A suggested value fits its field (occurred_at a time with an offset, tags and people lists of
+    text…) and is not huge; the field is not one the vault reserves."""
+    from core.review import RESERVED_FIELDS, check_field_value
+
+    if field_name in RESERVED_FIELDS:
+        raise ArgumentError(f"{field_where}: {field_name!r} is reserved and cannot be suggested")
+    schemas.value_size_ok(value, where)
+    check_field_value(field_name, value, where)
+
+
+INPUTS: dict[str, dict[str, Any]] = {
+    "recall": schemas.RECALL_INPUT,
+    "where_are_we": schemas.NO_INPUT,
+    "context": schemas.CONTEXT_INPUT,
+    "propose_memory": schemas.PROPOSE_INPUT,
+    "suggest": schemas.SUGGEST_INPUT,
+}
+OUTPUTS: dict[str, dict[str, Any]] = {
+    "recall": schemas.RECALL_OUTPUT,
+    "where_are_we": schemas.MARKERS_OUTPUT,
+    "context": schemas.CONTEXT_OUTPUT,
+    "propose_memory": schemas.PROPOSE_OUTPUT,
+    "suggest": schemas.SUGGEST_OUTPUT,
+}
