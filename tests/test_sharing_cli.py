@@ -41,3 +41,11 @@ def test_an_unknown_profile_is_one_line(paths: HomePaths) -> None:
     result = reverie("share", "check", "nope", "Niseko")
     assert result.returncode == 2 and result.stderr.count("\n") == 1
     assert "no sharing profile 'nope' (known: claude, default, open, tiny, work)" in result.stderr
+
+
+def test_context_with_a_profile_goes_through_the_sharing_policy(paths: HomePaths) -> None:
+    build_world(paths)
+    for profile in ("claude", "default"):
+        result = reverie("context", "Niseko", "--profile", profile, "--json", "--now", "2026-11-29T15:00:00Z")
+        assert result.returncode == 0, result.stderr
+        assert not any(secret in result.stdout for secret in PRIVATE_SECRETS), profile

@@ -1,0 +1,217 @@
+"""The block Reverie puts into a model's prompt: where we are, what is confirmed, what was said.
+
+Order and rules (DESIGN "Recall", vibe-memory's "too much context"):
+
+1. the latest topic markers, latest first: the person's own words, never cut (a marker that does not
+   fit whole is left out; ``ContextBlock.left_out`` counts what did not fit);
+2. the most relevant finalized memories, each marked reviewed or unreviewed;
+3. the matching conversation turns (in time order when the query names a time).
+
+Everything fits in the token budget (``context.budget``, or a sharing profile's ``max_tokens`` when
+smaller). A memory or turn longer than ``context.item_max_tokens`` is cut (with "…"), and the last
+item is cut to what is left rather than dropped when a useful part fits. Without a query the block
+holds the latest memories and turns. A sharing profile filters both (denied wins).
+
+Tokens are estimated, not counted with a model's tokenizer (there is none offline for every model):
+one per CJK character (Hangul, kana, Han: BPE vocabularies rarely merge them), one per four letters
+or digits of a word, one per other symbol. The estimate errs high for CJK and near exact for English.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, tzinfo
+from typing import Any
+
+from core.config import ContextConfig, SharingProfile
+from core.index import Filters
+from core.recall import Recaller, RecallItem
+from core.topics import Marker
+from core.turns import parse_ts
+
+ELLIPSIS = "…"
+MIN_CUT_TOKENS = 12  # a cut item shorter than this is left out instead
+ITEM_POOL = 20  # candidates asked of recall per section
+
+_PIECES = re.compile(
+    r"(?P<cjk>[\u1100-\u11ff\u3040-\u30ff\u3130-\u318f\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
+    r"\U00020000-\U0003134f])|(?P<word>[^\W_]+)|(?P<space>\s+)|(?P<other>.)",
+    re.DOTALL,
+)
+
+
+def _piece_tokens(match: re.Match[str]) -> int:
+    if match.group("space"):
+        return 0
+    if match.group("word"):
+        return max(1, math.ceil(len(match.group("word")) / 4))
+    return 1
+
+
+def estimate_tokens(text: str) -> int:
+    """An honest token estimate for English, Korean, Japanese and Chinese alike (see module notes)."""
+    return sum(_piece_tokens(m) for m in _PIECES.finditer(text))
+
+
+def cut_to_tokens(text: str, max_tokens: int) -> str:
+    """``text`` if it fits in ``max_tokens``, else its longest prefix that fits with "…" added."""
+    if estimate_tokens(text) <= max_tokens:
+        return text
+    used, end = 0, 0
+    for match in _PIECES.finditer(text):
+        cost = _piece_tokens(match)
+        if match.group("word") and used + cost > max_tokens - 1:
+            room = (max_tokens - 1 - used) * 4  # part of a long word still fits
+            end = match.start() + max(room, 0)
+            break
+        if used + cost > max_tokens - 1:
+            break
+        used += cost
+        end = match.end()
+    return text[:end].rstrip() + ELLIPSIS
+
+
+@dataclass(frozen=True)
+class ContextBlock:
+    text: str
+    tokens: int
+    budget: int
+    markers: list[Marker] = field(default_factory=list)
+    memories: list[RecallItem] = field(default_factory=list)
+    turns: list[RecallItem] = field(default_factory=list)
+    cut: int = 0  # items shortened
+    left_out: int = 0  # items (markers included) that did not fit
+    mode: str | None = None  # the recall mode behind the turns and memories (None without a query)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "text": self.text,
+            "tokens": self.tokens,
+            "budget": self.budget,
+            "markers": [{"ts": m.ts, "text": m.text, "id": m.id} for m in self.markers],
+            "memories": [item.to_dict() for item in self.memories],
+            "turns": [item.to_dict() for item in self.turns],
+            "cut": self.cut,
+            "left_out": self.left_out,
+            "mode": self.mode,
+        }
+
+
+class _Budget:
+    """Lines added while they fit; ``fit`` cuts an item to the room left (or refuses it)."""
+
+    def __init__(self, budget: int) -> None:
+        self.budget = budget
+        self.lines: list[str] = []
+        self.used = 0
+        self.cut = 0
+        self.left_out = 0
+
+    def room(self) -> int:
+        return self.budget - self.used
+
+    def add(self, line: str) -> bool:
+        cost = estimate_tokens(line) + 1  # the newline
+        if cost > self.room():
+            return False
+        self.lines.append(line)
+        self.used += cost
+        return True
+
+    def fit(self, prefix: str, text: str, item_max: int) -> bool:
+        """Add ``prefix + text``, cutting ``text`` to ``item_max`` and to the room left."""
+        head = estimate_tokens(prefix) + 1
+        allowed = min(item_max, self.room() - head)
+        if allowed < MIN_CUT_TOKENS and estimate_tokens(text) > allowed:
+            self.left_out += 1
+            return False
+        body = cut_to_tokens(text, allowed)
+        self.cut += body != text
+        return self.add(prefix + body) or self._refuse()
+
+    def _refuse(self) -> bool:
+        self.left_out += 1
+        return False
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _when(ts: str, zone: tzinfo) -> str:
+    return f"{parse_ts(ts).astimezone(zone):%Y-%m-%d %H:%M}"
+
+
+def build_context(recaller: Recaller, query: str | None, *, markers: Sequence[Marker], now: datetime,
+                  zone: tzinfo, config: ContextConfig | None = None, budget: int | None = None,
+                  profile: SharingProfile | None = None) -> ContextBlock:
+    """The prompt block for ``query`` (or for no query: the latest of everything)."""
+    settings = config or ContextConfig()
+    limit = min(ITEM_POOL, profile.max_items) if profile is not None else ITEM_POOL
+    total = settings.budget if budget is None else budget
+    if profile is not None:
+        total = min(total, profile.max_tokens)
+    room = _Budget(max(total, 0))
+    memories, turns, mode = _find(recaller, query, now, zone, limit, profile)
+
+    kept_markers: list[Marker] = []
+    if markers:
+        room.add("## Where we are (topic markers, latest first)")
+        for marker in markers:
+            if room.add(f"- {_when(marker.ts, zone)}  {_one_line(marker.text)}"):
+                kept_markers.append(marker)
+            else:
+                room.left_out += 1
+    kept_memories = _section(room, "## Confirmed memories", memories, zone, settings.item_max_tokens, _memory_prefix)
+    kept_turns = _section(room, "## From past conversations", turns, zone, settings.item_max_tokens, _turn_prefix)
+    text = "\n".join(room.lines)
+    return ContextBlock(text=text, tokens=estimate_tokens(text) + max(len(room.lines) - 1, 0), budget=total,
+                        markers=kept_markers, memories=kept_memories, turns=kept_turns, cut=room.cut,
+                        left_out=room.left_out, mode=mode)
+
+
+def _memory_prefix(item: RecallItem, zone: tzinfo) -> str:
+    badge = "reviewed" if item.reviewed else "unreviewed"
+    return f"- [{badge}] {_when(item.ts, zone)}  "
+
+
+def _turn_prefix(item: RecallItem, zone: tzinfo) -> str:
+    return f"- {_when(item.ts, zone)} {item.actor} ({item.role}): "
+
+
+def _section(room: _Budget, title: str, items: list[RecallItem], zone: tzinfo, item_max: int,
+             prefix: Any) -> list[RecallItem]:
+    if not items:
+        return []
+    if not room.add(title):
+        room.left_out += len(items)
+        return []
+    kept = []
+    for item in items:
+        if room.fit(prefix(item, zone), _one_line(item.text), item_max):
+            kept.append(item)
+    if not kept:
+        room.lines.pop()
+        room.used -= estimate_tokens(title) + 1
+    return kept
+
+
+def _find(recaller: Recaller, query: str | None, now: datetime, zone: tzinfo, limit: int,
+          profile: SharingProfile | None) -> tuple[list[RecallItem], list[RecallItem], str | None]:
+    """Memories and turns for the block: relevant to ``query``, or the latest when there is none."""
+    text = (query or "").strip()
+    found: dict[str, list[RecallItem]] = {}
+    mode = None
+    for kind in ("memory", "turn"):
+        if not text:
+            # A range with nothing to rank by lists the latest: "all time" is the widest range.
+            answer = recaller.latest(now=now, limit=limit, filters=Filters(kinds=(kind,)), profile=profile)
+        else:
+            answer = recaller.search(text, now=now, zone=zone, limit=limit, filters=Filters(kinds=(kind,)),
+                                     profile=profile)
+            mode = answer.mode if kind == "turn" or mode is None else mode
+        found[kind] = answer.results
+    return found["memory"], found["turn"], mode

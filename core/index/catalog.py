@@ -1,0 +1,261 @@
+"""The turn catalog: every turn of the log with its time-ordered ``doc``, kept in step with FTS5.
+
+Writes run inside the caller's ``BEGIN IMMEDIATE`` transaction; see core.index.rowids for how docs are
+allocated and why a day is renumbered when a turn lands before turns it already holds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+import apsw
+
+from core.index import vectors
+from core.index.connection import IndexDbError
+from core.index.rowids import DAY_SLOTS, block_range
+from core.index.tokenize import index_text
+from core.turns import Turn
+
+_COLUMNS = "doc, id, ts, actor, role, type, text, model, session, source, file_id, seq"
+_TURN_FIELDS = "id, ts, actor, role, type, text, model, session, source"
+# Sort key inside a day: time, then the day file it came from, then its place in that file.
+SortKey = tuple[str, str, int]
+
+
+@dataclass
+class Incoming:
+    """A turn read from a day file, with the file's day and the turn's position in the file."""
+
+    turn: Turn
+    file_day: str
+    seq: int
+
+    @property
+    def key(self) -> SortKey:
+        return (self.turn.ts, self.file_day, self.seq)
+
+
+@dataclass
+class InsertResult:
+    added: int = 0
+    duplicates: int = 0
+    renumbered_days: int = 0
+
+
+def _fts_insert(conn: apsw.Connection, rows: Iterable[tuple[int, str]]) -> None:
+    conn.executemany("INSERT INTO fts(rowid, body) VALUES (?, ?)", ((doc, index_text(text)) for doc, text in rows))
+
+
+def _fts_delete(conn: apsw.Connection, docs: Iterable[int]) -> None:
+    conn.executemany("DELETE FROM fts WHERE rowid = ?", ((doc,) for doc in docs))
+
+
+def _insert_rows(conn: apsw.Connection, placed: Sequence[tuple[int, Incoming]], file_id: int) -> None:
+    conn.executemany(
+        f"INSERT INTO turns({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (
+            (doc, t.id, t.ts, t.actor, t.role, t.type, t.text, t.model, t.session, t.source, file_id, item.seq)
+            for doc, item in placed
+            for t in (item.turn,)
+        ),
+    )
+    _fts_insert(conn, ((doc, item.turn.text) for doc, item in placed))
+
+
+def _existing_keys(conn: apsw.Connection, lo: int, hi: int) -> list[tuple[int, SortKey]]:
+    rows = conn.execute(
+        "SELECT t.doc, t.ts, f.day, t.seq FROM turns t JOIN files f ON f.id = t.file_id "
+        "WHERE t.doc BETWEEN ? AND ? ORDER BY t.doc",
+        (lo, hi),
+    )
+    return [(doc, (ts, day, seq)) for doc, ts, day, seq in rows]
+
+
+def _renumber(conn: apsw.Connection, lo: int, hi: int, fresh: list[Incoming]) -> list[tuple[int, Incoming]]:
+    """Give the block [lo, hi] dense docs in key order, moving existing rows; returns the new rows' docs."""
+    existing = _existing_keys(conn, lo, hi)
+    merged: list[tuple[SortKey, int | None, Incoming | None]] = [(key, doc, None) for doc, key in existing]
+    merged += [(item.key, None, item) for item in fresh]
+    merged.sort(key=lambda entry: entry[0])
+    if len(merged) > DAY_SLOTS:
+        raise IndexDbError(f"index.db: day {fresh[0].turn.ts[:10]} holds more than {DAY_SLOTS} turns")
+    moves: list[tuple[int, int]] = []
+    placed: list[tuple[int, Incoming]] = []
+    for rank, (_, old, item) in enumerate(merged):
+        new = lo + rank
+        if item is not None:
+            placed.append((new, item))
+        elif old != new:
+            assert old is not None
+            moves.append((old, new))
+    if moves:
+        texts = dict(conn.execute("SELECT doc, text FROM turns WHERE doc BETWEEN ? AND ?", (lo, hi)).fetchall())
+        _fts_delete(conn, (old for old, _ in moves))
+        conn.executemany("UPDATE turns SET doc = ? WHERE doc = ?", ((-new - 1, old) for old, new in moves))
+        conn.executemany("UPDATE turns SET doc = ? WHERE doc = ?", ((new, -new - 1) for _, new in moves))
+        _fts_insert(conn, ((new, texts[old]) for old, new in moves))
+        vectors.move(conn, moves)
+    return placed
+
+
+def _known_ids(conn: apsw.Connection, ids: Sequence[str]) -> set[str]:
+    known: set[str] = set()
+    for start in range(0, len(ids), 500):
+        chunk = ids[start : start + 500]
+        known.update(
+            row[0] for row in conn.execute(f"SELECT id FROM turns WHERE id IN ({','.join('?' * len(chunk))})", chunk)
+        )
+    return known
+
+
+def insert_turns(conn: apsw.Connection, file_id: int, incoming: Sequence[Incoming]) -> InsertResult:
+    """Add turns from one file. Ids already in the catalog (or repeated in ``incoming``) are skipped."""
+    result = InsertResult()
+    known = _known_ids(conn, [item.turn.id for item in incoming])
+    by_day: dict[str, list[Incoming]] = {}
+    for item in incoming:
+        if item.turn.id in known:
+            result.duplicates += 1
+            continue
+        known.add(item.turn.id)
+        by_day.setdefault(item.turn.day, []).append(item)
+    for day, fresh in by_day.items():
+        fresh.sort(key=lambda item: item.key)
+        lo, hi = block_range(day)
+        last = _existing_keys_last(conn, lo, hi)
+        if last is None or last[1] < fresh[0].key:
+            start = lo if last is None else last[0] + 1
+            if start + len(fresh) - 1 > hi:
+                raise IndexDbError(f"index.db: day {day} holds more than {DAY_SLOTS} turns")
+            placed = [(start + i, item) for i, item in enumerate(fresh)]
+        else:
+            placed = _renumber(conn, lo, hi, fresh)
+            result.renumbered_days += 1
+        _insert_rows(conn, placed, file_id)
+        result.added += len(placed)
+    return result
+
+
+def _existing_keys_last(conn: apsw.Connection, lo: int, hi: int) -> tuple[int, SortKey] | None:
+    row = conn.execute(
+        "SELECT t.doc, t.ts, f.day, t.seq FROM turns t JOIN files f ON f.id = t.file_id "
+        "WHERE t.doc BETWEEN ? AND ? ORDER BY t.doc DESC LIMIT 1",
+        (lo, hi),
+    ).fetchone()
+    return None if row is None else (row[0], (row[1], row[2], row[3]))
+
+
+def delete_file_turns(conn: apsw.Connection, file_id: int) -> dict[tuple[str, str], bytes]:
+    """Remove every turn read from ``file_id``, closing the gaps left in their days.
+
+    Returns the vectors they had, keyed by (id, text), so turns read again unchanged keep theirs.
+    """
+    rows = conn.execute("SELECT doc, id, text FROM turns WHERE file_id = ?", (file_id,)).fetchall()
+    if not rows:
+        return {}
+    docs = [doc for doc, _, _ in rows]
+    blobs = vectors.take(conn, docs)
+    kept = {(turn_id, text): blobs[doc] for doc, turn_id, text in rows if doc in blobs}
+    _fts_delete(conn, docs)
+    vectors.remove(conn, docs)
+    conn.execute("DELETE FROM turns WHERE file_id = ?", (file_id,))
+    for day_start in sorted({doc - doc % DAY_SLOTS for doc in docs}):
+        _renumber(conn, day_start, day_start + DAY_SLOTS - 1, [])
+    return kept
+
+
+def restore_vectors(conn: apsw.Connection, file_id: int, kept: dict[tuple[str, str], bytes]) -> int:
+    """Give turns of ``file_id`` back the vectors :func:`delete_file_turns` returned for them."""
+    if not kept:
+        return 0
+    blobs = {
+        doc: kept[(turn_id, text)]
+        for doc, turn_id, text in conn.execute("SELECT doc, id, text FROM turns WHERE file_id = ?", (file_id,))
+        if (turn_id, text) in kept
+    }
+    vectors.put_blobs(conn, blobs)
+    return len(blobs)
+
+
+# -- reading -------------------------------------------------------------------------------------
+
+
+def turn_from_row(row: Sequence[object]) -> Turn:
+    turn_id, ts, actor, role, type_, text, model, session, source = row
+    return Turn(
+        id=str(turn_id),
+        ts=str(ts),
+        actor=str(actor),
+        role=str(role),
+        type=str(type_),
+        text=str(text),
+        model=None if model is None else str(model),
+        session=str(session),
+        source=str(source),
+    )
+
+
+def get_turns(conn: apsw.Connection, ids: Sequence[str]) -> list[Turn]:
+    """The turns with these ids, in the order asked (unknown ids are left out)."""
+    found: dict[str, Turn] = {}
+    for start in range(0, len(ids), 500):
+        chunk = list(ids[start : start + 500])
+        sql = f"SELECT {_TURN_FIELDS} FROM turns WHERE id IN ({','.join('?' * len(chunk))})"
+        for row in conn.execute(sql, chunk):
+            found[row[0]] = turn_from_row(row)
+    return [found[turn_id] for turn_id in ids if turn_id in found]
+
+
+def turns_by_docs(conn: apsw.Connection, docs: Sequence[int]) -> dict[int, tuple[str, str]]:
+    """doc → (id, ts) for turn docs."""
+    out: dict[int, tuple[str, str]] = {}
+    for start in range(0, len(docs), 500):
+        chunk = [int(doc) for doc in docs[start : start + 500]]
+        sql = f"SELECT doc, id, ts FROM turns WHERE doc IN ({','.join('?' * len(chunk))})"
+        out.update({doc: (turn_id, ts) for doc, turn_id, ts in conn.execute(sql, chunk)})
+    return out
+
+
+def session_context(conn: apsw.Connection, turn_id: str, before: int, after: int) -> list[Turn]:
+    """The turn and up to ``before``/``after`` turns of its session around it, in time order."""
+    row = conn.execute("SELECT doc, session FROM turns WHERE id = ?", (turn_id,)).fetchone()
+    if row is None:
+        return []
+    doc, session = row
+    earlier = conn.execute(
+        f"SELECT {_TURN_FIELDS} FROM turns WHERE session = ? AND doc < ? ORDER BY doc DESC LIMIT ?",
+        (session, doc, max(before, 0)),
+    ).fetchall()
+    this_and_later = conn.execute(
+        f"SELECT {_TURN_FIELDS} FROM turns WHERE session = ? AND doc >= ? ORDER BY doc LIMIT ?",
+        (session, doc, max(after, 0) + 1),
+    ).fetchall()
+    return [turn_from_row(r) for r in reversed(earlier)] + [turn_from_row(r) for r in this_and_later]
+
+
+def doc_range(conn: apsw.Connection, start: str | None, end: str | None) -> tuple[int, int] | None:
+    """The [first, last] turn docs with ``start <= ts < end`` (``None`` if no turn is in the range).
+
+    Two lookups in the ``turns(ts)`` index (one statement): docs are in time order, so every turn
+    between the first and the last is in the range, and nothing outside it is.
+    """
+    first = (
+        "(SELECT doc FROM turns ORDER BY doc LIMIT 1)"
+        if start is None
+        else "(SELECT doc FROM turns WHERE ts >= :start ORDER BY ts, doc LIMIT 1)"
+    )
+    last = (
+        "(SELECT doc FROM turns ORDER BY doc DESC LIMIT 1)"
+        if end is None
+        else "(SELECT doc FROM turns WHERE ts < :end ORDER BY ts DESC, doc DESC LIMIT 1)"
+    )
+    params = {key: value for key, value in (("start", start), ("end", end)) if value is not None}
+    lo, hi = conn.execute(f"SELECT {first}, {last}", params).fetchone()
+    if lo is None or hi is None or lo > hi:
+        return None
+    return lo, hi
+
+
+def count_between(conn: apsw.Connection, start: str, end: str) -> int:
+    return conn.execute("SELECT count(*) FROM turns WHERE ts >= ? AND ts < ?", (start, end)).fetchone()[0]

@@ -1,0 +1,134 @@
+"""Named schema migrations of ``index.db``, recorded in ``_migrations`` (as simonw/llm does).
+
+Each migration is a function registered with :func:`migration`; it runs once, in order, inside its
+own ``BEGIN IMMEDIATE`` transaction together with the row that records it, so two processes opening
+a fresh index at once cannot both apply it. Never edit a migration that has shipped: add a new one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import UTC, datetime
+
+import apsw
+
+from core.index.connection import write
+
+Migration = Callable[[apsw.Connection], None]
+MIGRATIONS: list[tuple[str, Migration]] = []
+
+
+def migration(fn: Migration) -> Migration:
+    MIGRATIONS.append((fn.__name__, fn))
+    return fn
+
+
+@migration
+def m001_catalog(conn: apsw.Connection) -> None:
+    conn.execute(
+        """
+        CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+        -- One row per day file of the log: how far it has been read and what that prefix hashed to.
+        CREATE TABLE files(
+            id INTEGER PRIMARY KEY,
+            day TEXT NOT NULL UNIQUE,
+            path TEXT NOT NULL,
+            size INTEGER NOT NULL,
+            mtime_ns INTEGER NOT NULL,
+            read_offset INTEGER NOT NULL,  -- bytes consumed, always at a line start
+            sha256 TEXT NOT NULL,          -- of bytes [0, read_offset)
+            turns INTEGER NOT NULL,        -- turns read so far: the next turn's seq
+            bad_lines INTEGER NOT NULL,
+            indexed_at TEXT NOT NULL
+        );
+        -- The turn catalog. doc is the FTS5 rowid and the vector key: time-ordered (core.index.rowids).
+        CREATE TABLE turns(
+            doc INTEGER PRIMARY KEY,
+            id TEXT NOT NULL UNIQUE,
+            ts TEXT NOT NULL,
+            actor TEXT NOT NULL,
+            role TEXT NOT NULL,
+            type TEXT NOT NULL,
+            text TEXT NOT NULL,
+            model TEXT,
+            session TEXT NOT NULL,
+            source TEXT NOT NULL,
+            file_id INTEGER NOT NULL,
+            seq INTEGER NOT NULL           -- position among its file's turns (file order)
+        );
+        CREATE INDEX turns_ts ON turns(ts);
+        CREATE INDEX turns_session ON turns(session, doc);
+        CREATE INDEX turns_file ON turns(file_id);
+        """
+    )
+
+
+@migration
+def m002_fts(conn: apsw.Connection) -> None:
+    # Contentless: the catalog holds the text; the FTS row holds the preprocessed body only as an
+    # index (core.index.tokenize). contentless_delete lets a row be removed by rowid alone.
+    conn.execute(
+        """
+        CREATE VIRTUAL TABLE fts USING fts5(
+            body, content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2'
+        );
+        """
+    )
+
+
+@migration
+def m003_memories(conn: apsw.Connection) -> None:
+    conn.execute(
+        """
+        -- Finalized vault memories, in their own doc band (core.index.rowids.MEMORY_BASE and up).
+        CREATE TABLE memories(
+            doc INTEGER PRIMARY KEY,
+            id TEXT NOT NULL UNIQUE,
+            ts TEXT NOT NULL,
+            text TEXT NOT NULL,
+            tags TEXT NOT NULL,           -- JSON list
+            reviewed INTEGER NOT NULL
+        );
+        CREATE INDEX memories_ts ON memories(ts);
+        CREATE TABLE memory_tags(tag TEXT NOT NULL, doc INTEGER NOT NULL, PRIMARY KEY(tag, doc)) WITHOUT ROWID;
+        """
+    )
+
+
+@migration
+def m004_vectors(conn: apsw.Connection) -> None:
+    conn.execute(
+        """
+        -- int8[dim] (sqlite-vec vec_int8 layout), one row per embedded doc. No scale is stored:
+        -- ranking is by cosine, which the scale does not change. gen: the write that stored the row,
+        -- so a process's in-memory view can load only what changed (core.index.vecview).
+        CREATE TABLE vectors(doc INTEGER PRIMARY KEY, v BLOB NOT NULL, gen INTEGER NOT NULL);
+        CREATE INDEX vectors_gen ON vectors(gen);
+        CREATE TABLE vector_removed(gen INTEGER NOT NULL, doc INTEGER NOT NULL);
+        CREATE INDEX vector_removed_gen ON vector_removed(gen);
+        """
+    )
+
+
+def applied(conn: apsw.Connection) -> list[str]:
+    if not conn.table_exists(None, "_migrations"):
+        return []
+    return [name for (name,) in conn.execute("SELECT name FROM _migrations ORDER BY rowid")]
+
+
+def migrate(conn: apsw.Connection) -> list[str]:
+    """Apply every migration not yet recorded; returns the names applied now."""
+    if len(applied(conn)) == len(MIGRATIONS):
+        return []
+    done_now: list[str] = []
+    with write(conn):
+        conn.execute("CREATE TABLE IF NOT EXISTS _migrations(name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)")
+    for name, fn in MIGRATIONS:
+        with write(conn):
+            if conn.execute("SELECT 1 FROM _migrations WHERE name = ?", (name,)).fetchone():
+                continue
+            fn(conn)
+            stamp = datetime.now(UTC).isoformat(timespec="seconds")
+            conn.execute("INSERT INTO _migrations(name, applied_at) VALUES (?, ?)", (name, stamp))
+            done_now.append(name)
+    return done_now

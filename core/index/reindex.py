@@ -1,0 +1,418 @@
+"""Incremental reindex: bring ``index.db`` in line with the day files, then embed what lacks a vector.
+
+Per day file the index records size, mtime, the byte offset read so far and the SHA-256 of the bytes
+before it. A file whose size and mtime are unchanged is not opened. A file that grew and still starts
+with the recorded bytes is read from the recorded offset only (its new tail). Anything else (shrunk,
+rewritten, an offset that no longer fits) is read again from the start, its old turns replaced
+(turns that come back unchanged keep their vectors). A file that disappeared takes its turns with it.
+Each file is one ``BEGIN IMMEDIATE`` transaction, so a crash leaves every file either done or not.
+
+Embedding comes after, in batches of one transaction each, so a killed reindex resumes where it
+stopped. The model is loaded only when something needs a vector. The embedding model's name and
+dimension are recorded; another model or dimension empties the vector table and embeds everything.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import apsw
+
+from core.fsutil import file_lock
+from core.index import catalog, memories, meta, snapshot_names, vectors
+from core.index.catalog import Incoming
+from core.index.connection import checkpoint, connect, write
+from core.index.logsource import DayChunk, DayEntry, DayLogSource, SourceChanged
+from core.index.memories import MemorySync
+from core.index.model import MemoryDoc
+from core.index.rowids import DAY_SLOTS, TURN_MAX, day_block
+
+if TYPE_CHECKING:
+    from core.embed.protocol import Embedder
+    from core.index.searchindex import SearchIndex
+
+Progress = Callable[[str, int, int], None]  # (phase "files" | "embed", done, total)
+SNAPSHOT_MIN_ROWS = 20_000  # rewrite the memory-mapped snapshot once this many rows changed since it
+MAX_BAD_LINES_REPORTED = 50
+WRITE_BATCH_TURNS = 5_000
+
+
+@dataclass
+class ReindexReport:
+    files: int = 0
+    read: int = 0  # files opened (new, grown or replaced)
+    replaced: int = 0  # files read again from the start
+    removed: int = 0  # files gone from the log
+    turns_added: int = 0
+    turns_removed: int = 0
+    duplicates: int = 0
+    renumbered_days: int = 0
+    bad_lines: list[str] = field(default_factory=list)
+    bad_line_count: int = 0
+    memories: MemorySync | None = None
+    model: str | None = None
+    model_reset: bool = False
+    embedded: int = 0
+    vectors_kept: int = 0
+    # docs left without a vector by an embedding pass; None when no pass ran (--no-embed, nothing to do):
+    # counting them all is a scan of every turn, `SearchIndex.status()` does it
+    pending: int | None = None
+    snapshot: str | None = None
+    seconds: float = 0.0
+
+    def as_dict(self) -> dict[str, object]:
+        out = dict(self.__dict__)
+        out["memories"] = None if self.memories is None else dict(self.memories.__dict__)
+        return out
+
+
+@dataclass(frozen=True)
+class FileState:
+    """What the index recorded of a day file."""
+
+    id: int
+    size: int
+    mtime_ns: int
+    read_offset: int
+    sha256: str
+    turns: int
+
+
+@dataclass
+class FileRead:
+    """What was read from a day file, ready to be written."""
+
+    entry: DayEntry
+    state: FileState | None
+    start: int  # the offset read from: 0 means every turn of the file (replacing any indexed before)
+    turns: int  # turns read from the file so far
+    sha256: str  # of the bytes up to chunk.offset
+    chunk: DayChunk
+    incoming: list[Incoming]
+
+
+def _hash_prefix(path: Path, end: int) -> hashlib._Hash:
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        remaining = end
+        while remaining > 0:
+            block = handle.read(min(remaining, 1 << 20))
+            if not block:
+                break
+            digest.update(block)
+            remaining -= len(block)
+    return digest
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+class Reindexer:
+    """One home's reindex. ``embedder``: a factory, called only when a vector must be computed.
+    Holds its own database connection: close it (or use ``with``)."""
+
+    def __init__(
+        self,
+        index: SearchIndex,
+        source: DayLogSource,
+        *,
+        embedder: Callable[[], Embedder] | None = None,
+        memory_source: Callable[[], Sequence[MemoryDoc]] | None = None,
+        batch_size: int = 64,
+    ) -> None:
+        self.index = index
+        # Its own connection: a long write here never holds up searches on the index's connection
+        # (WAL readers do not wait for writers), in this process or another.
+        self.conn: apsw.Connection = connect(index.path)
+        self.source = source
+        self._embedder_factory = embedder
+        self._embedder: Embedder | None = None
+        self.memory_source = memory_source
+        self.batch_size = batch_size
+
+    def close(self) -> None:
+        self.conn.close()
+
+    def __enter__(self) -> Reindexer:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- files ----------------------------------------------------------------------------------
+
+    def _state(self) -> dict[str, FileState]:
+        rows = self.conn.execute("SELECT day, id, size, mtime_ns, read_offset, sha256, turns FROM files")
+        return {row[0]: FileState(*row[1:]) for row in rows}
+
+    def _read_file(self, entry: DayEntry, state: FileState | None, full: bool) -> FileRead:
+        """Read what is new in a day file (its tail, or all of it). No database access."""
+        start, seq, digest = 0, 0, hashlib.sha256()
+        if state is not None and not full and entry.size >= state.read_offset:
+            prefix = _hash_prefix(entry.path, state.read_offset)
+            if prefix.hexdigest() == state.sha256:
+                start, seq, digest = state.read_offset, state.turns, prefix
+        try:
+            chunk = self.source.read(entry.path, start)
+        except SourceChanged:
+            start, seq, digest = 0, 0, hashlib.sha256()
+            chunk = self.source.read(entry.path, 0)
+        with entry.path.open("rb") as handle:
+            handle.seek(start)
+            digest.update(handle.read(chunk.offset - start))
+        incoming = [Incoming(turn, entry.day, seq + i) for i, turn in enumerate(chunk.turns)]
+        return FileRead(entry, state, start, seq + len(chunk.turns), digest.hexdigest(), chunk, incoming)
+
+    def _apply_file(self, read_: FileRead, report: ReindexReport, touched: set[str]) -> None:
+        """Write one file's changes (inside the caller's write transaction)."""
+        entry, state, chunk = read_.entry, read_.state, read_.chunk
+        if state is None:
+            file_id = self.conn.execute(
+                "INSERT INTO files(day, path, size, mtime_ns, read_offset, sha256, turns, bad_lines, indexed_at) "
+                "VALUES (?, ?, 0, 0, 0, '', 0, 0, '') RETURNING id",
+                (entry.day, str(entry.path)),
+            ).fetchone()[0]
+        else:
+            file_id = state.id
+        kept: dict[tuple[str, str], bytes] = {}
+        if state is not None and read_.start == 0:  # read again from the start: replace its turns
+            report.turns_removed += self.conn.execute(
+                "SELECT count(*) FROM turns WHERE file_id = ?", (file_id,)
+            ).fetchone()[0]
+            kept = catalog.delete_file_turns(self.conn, file_id)
+            report.replaced += 1
+        result = catalog.insert_turns(self.conn, file_id, read_.incoming)
+        report.vectors_kept += catalog.restore_vectors(self.conn, file_id, kept)
+        self.conn.execute(
+            "UPDATE files SET path = ?, size = ?, mtime_ns = ?, read_offset = ?, sha256 = ?, turns = ?, "
+            "bad_lines = bad_lines * ? + ?, indexed_at = ? WHERE id = ?",
+            (
+                str(entry.path),
+                entry.size,
+                entry.mtime_ns,
+                chunk.offset,
+                read_.sha256,
+                read_.turns,
+                0 if read_.start == 0 else 1,
+                len(chunk.bad_lines),
+                _now(),
+                file_id,
+            ),
+        )
+        report.read += 1
+        report.turns_added += result.added
+        report.duplicates += result.duplicates
+        report.renumbered_days += result.renumbered_days
+        report.bad_line_count += len(chunk.bad_lines)
+        room = MAX_BAD_LINES_REPORTED - len(report.bad_lines)
+        report.bad_lines.extend(chunk.bad_lines[: max(room, 0)])
+        touched.update(item.turn.day for item in read_.incoming)
+
+    def _remove_file(self, file_id: int, report: ReindexReport) -> None:
+        with write(self.conn):
+            before = self.conn.execute("SELECT count(*) FROM turns WHERE file_id = ?", (file_id,)).fetchone()[0]
+            catalog.delete_file_turns(self.conn, file_id)
+            self.conn.execute("DELETE FROM files WHERE id = ?", (file_id,))
+        report.removed += 1
+        report.turns_removed += before
+
+    def sync_files(
+        self, *, full: bool = False, progress: Progress | None = None, should_stop: Callable[[], bool] | None = None
+    ) -> tuple[ReindexReport, set[str]]:
+        """Index every new or changed day file; drop the turns of removed ones.
+
+        Files are written in batches (up to ``WRITE_BATCH_TURNS`` turns per transaction): one
+        transaction per file costs more than the file itself on a first build of thousands of days,
+        and a batch is as atomic as a file (files rows and their turns commit together).
+        """
+        report = ReindexReport()
+        touched: set[str] = set()
+        state = self._state()
+        entries = self.source.days()
+        report.files = len(entries)
+        present = {entry.day for entry in entries}
+        for day, row in state.items():
+            if day not in present:
+                self._remove_file(row.id, report)
+        batch: list[FileRead] = []
+        batch_turns = 0
+        for done, entry in enumerate(entries, 1):
+            row = state.get(entry.day)
+            unchanged = row is not None and row.size == entry.size and row.mtime_ns == entry.mtime_ns
+            if full or not unchanged:
+                batch.append(self._read_file(entry, row, full))
+                batch_turns += len(batch[-1].incoming)
+            stop = should_stop is not None and should_stop()
+            if batch and (batch_turns >= WRITE_BATCH_TURNS or done == len(entries) or stop):
+                with write(self.conn):
+                    for item in batch:
+                        self._apply_file(item, report, touched)
+                batch, batch_turns = [], 0
+            if progress is not None:
+                progress("files", done, len(entries))
+            if stop:
+                break
+        if full:
+            with write(self.conn):
+                self.conn.execute("INSERT INTO fts(fts) VALUES ('optimize')")
+        if touched:
+            with write(self.conn):
+                meta.put(self.conn, "files_changed_at", _now())
+        return report, touched
+
+    # -- vectors --------------------------------------------------------------------------------
+
+    def embedder(self) -> Embedder:
+        if self._embedder is None:
+            if self._embedder_factory is None:
+                raise RuntimeError("reindex: no embedder configured")
+            self._embedder = self._embedder_factory()
+        return self._embedder
+
+    def _ensure_model(self, report: ReindexReport) -> None:
+        """Load the model, record its name and dimension (resetting the vectors if they differ)."""
+        embedder = self.embedder()
+        model = vectors.VectorModel(embedder.name, int(embedder.dim))
+        with write(self.conn):
+            if vectors.ensure_model(self.conn, model):
+                report.model_reset = True
+                meta.put(self.conn, "embed_complete", 0)
+        report.model = model.name
+
+    def _next_batch(self, days: list[str] | None, after: int) -> list[tuple[int, str]]:
+        """The next pending turns after doc ``after``: in ``days`` only, or anywhere when ``None``."""
+        if days is None:
+            return vectors.pending_turns(self.conn, after, TURN_MAX, self.batch_size)
+        for day in days:
+            lo = day_block(day)
+            if after >= lo + DAY_SLOTS - 1:
+                continue
+            batch = vectors.pending_turns(self.conn, max(after, lo - 1), lo + DAY_SLOTS - 1, self.batch_size)
+            if batch:
+                return batch
+        return []
+
+    def _store(self, batch: list[tuple[int, str]], table: str) -> int:
+        """Embed ``batch`` and store the vectors of the docs that still hold the same text."""
+        vecs = self.embedder().embed([text for _, text in batch])
+        with write(self.conn):
+            marks = ",".join("?" * len(batch))
+            now = dict(
+                self.conn.execute(
+                    f"SELECT doc, text FROM {table} WHERE doc IN ({marks})", [doc for doc, _ in batch]
+                ).fetchall()
+            )
+            keep = [i for i, (doc, text) in enumerate(batch) if now.get(doc) == text]
+            vectors.put(self.conn, [batch[i][0] for i in keep], vecs[keep])
+        return len(keep)
+
+    def embedding_due(self) -> bool:
+        """Whether an embedding pass may have work although no file changed (cheap to ask)."""
+        recorded = vectors.current_model(self.conn)
+        if meta.get_int(self.conn, "embed_complete") != 1 or vectors.pending_memories(self.conn):
+            return True
+        return recorded is not None and recorded.name != self.embedder().name
+
+    def embed(
+        self,
+        touched: set[str] | None = None,
+        *,
+        report: ReindexReport | None = None,
+        progress: Progress | None = None,
+        should_stop: Callable[[], bool] | None = None,
+    ) -> ReindexReport:
+        """Give every turn and memory that should have a vector one.
+
+        ``touched``: the days changed by this run; when every other day is known to be complete
+        (``meta.embed_complete``), only those days are searched for work. The model is loaded only
+        when there is work, or to learn the dimension of a model that replaced another.
+        """
+        report = report or ReindexReport()
+        recorded = vectors.current_model(self.conn)
+        if recorded is not None and recorded.name != self.embedder().name:
+            with write(self.conn):
+                vectors.forget_model(self.conn)
+                meta.put(self.conn, "embed_complete", 0)
+            report.model_reset = True
+        complete = meta.get_int(self.conn, "embed_complete") == 1
+        days = sorted(touched) if (touched is not None and complete) else None
+        total = vectors.pending_count(self.conn) if days is None else 0
+        ensured, stopped, done, after, snapped = False, False, 0, -1, 0
+        while True:
+            batch = self._next_batch(days, after)
+            if not batch:
+                break
+            if not ensured:
+                ensured = True
+                self._ensure_model(report)
+                if report.model_reset and days is not None:  # same name, other dimension: start over
+                    days, after, total = None, -1, vectors.pending_count(self.conn)
+                    continue
+            done += self._store(batch, "turns")
+            after = batch[-1][0]
+            if done - snapped >= SNAPSHOT_MIN_ROWS:  # keep what searches load from SQLite small
+                self.maybe_snapshot(report)
+                snapped = done
+            if progress is not None:
+                progress("embed", done, max(total, done))
+            if should_stop is not None and should_stop():
+                stopped = True
+                break
+        waiting = [] if stopped else vectors.pending_memories(self.conn)
+        if waiting and not ensured:
+            self._ensure_model(report)
+        for start in range(0, len(waiting), self.batch_size):
+            done += self._store(waiting[start : start + self.batch_size], "memories")
+        report.embedded += done
+        report.pending = vectors.pending_count(self.conn) if stopped else 0
+        if meta.get_int(self.conn, "embed_complete") != (0 if stopped else 1):
+            with write(self.conn):
+                meta.put(self.conn, "embed_complete", 0 if stopped else 1)
+        return report
+
+    def maybe_snapshot(self, report: ReindexReport, *, force: bool = False) -> None:
+        from core.index import snapshot
+
+        root = self.index.snapshot_root
+        epoch = meta.get_int(self.conn, "vec_epoch")
+        base = snapshot_names.newest_gen(root, epoch)
+        changed = self.conn.execute("SELECT count(*) FROM vectors WHERE gen > ?", (base,)).fetchone()[0]
+        changed += self.conn.execute("SELECT count(*) FROM vector_removed WHERE gen > ?", (base,)).fetchone()[0]
+        if force or changed >= SNAPSHOT_MIN_ROWS:
+            written = snapshot.write(self.conn, root)
+            report.snapshot = None if written is None else written.name
+
+    # -- the whole run --------------------------------------------------------------------------
+
+    def run(
+        self,
+        *,
+        full: bool = False,
+        embed: bool = True,
+        progress: Progress | None = None,
+        should_stop: Callable[[], bool] | None = None,
+    ) -> ReindexReport:
+        started = time.perf_counter()
+        with file_lock(self.index.lock_path):
+            report, touched = self.sync_files(full=full, progress=progress, should_stop=should_stop)
+            if self.memory_source is not None:
+                with write(self.conn):
+                    report.memories, _ = memories.sync(self.conn, self.memory_source())
+            if touched and not embed:
+                with write(self.conn):
+                    meta.put(self.conn, "embed_complete", 0)
+            can_embed = embed and self._embedder_factory is not None and not (should_stop and should_stop())
+            if can_embed and (full or touched or self.embedding_due()):
+                self.embed(None if full else touched, report=report, progress=progress, should_stop=should_stop)
+                self.maybe_snapshot(report)
+            if report.read or report.removed or report.embedded or report.memories:
+                checkpoint(self.conn)
+        report.seconds = time.perf_counter() - started
+        return report

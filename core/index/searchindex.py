@@ -1,0 +1,351 @@
+"""``SearchIndex``: the one object the rest of Reverie uses to read and feed ``index.db``.
+
+Ranking primitives for recall (exact bm25 and vector nearest neighbours, both bounded to a time
+range before anything is ranked), lookups (turns by id, a turn's session around it, activity per
+day), and the plain methods through which finalized vault memories come in. Safe to share between
+threads (one lock); open one per process, beside any number of other processes (WAL).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import shutil
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date, datetime, time, timedelta, tzinfo
+from pathlib import Path
+from types import TracebackType
+from typing import TYPE_CHECKING
+from zoneinfo import ZoneInfo
+
+from core.index import catalog, exact, memories, meta, snapshot_names, vectors
+from core.index.connection import connect, read, sidecar_files, write
+from core.index.memories import MemorySync, filter_sql
+from core.index.migrations import applied, migrate
+from core.index.model import NO_FILTERS, Filters, Hit, MemoryDoc, TimeBound, bounds, normalize_ts
+from core.index.rowids import MEMORY_BASE, MEMORY_MAX, TURN_MAX, is_memory
+from core.index.tokenize import MatchMode, build_match
+from core.index.vectors import VectorModel, VectorModelMismatch
+from core.paths import HomePaths
+from core.turns import Turn
+
+if TYPE_CHECKING:  # numpy and the vector search load with the first vector search, not with the index
+    import numpy as np
+
+    from core.embed.protocol import Embedder
+    from core.index.vecsearch import Band
+    from core.index.vecview import Segment, VectorView
+
+
+@dataclass(frozen=True)
+class IndexStatus:
+    path: str
+    bytes: int
+    files: int
+    turns: int
+    memories: int
+    vectors: int
+    pending_vectors: int
+    model: str | None
+    dim: int | None
+    snapshot: str | None
+    migrations: list[str]
+    files_changed_at: str | None
+
+
+def index_files(paths: HomePaths) -> list[Path]:
+    """Everything the index keeps in the cache folder (database, WAL, snapshots, lock)."""
+    db = paths.index_db
+    return [*sidecar_files(db), db.parent / "vectors", db.parent / "reindex.lock"]
+
+
+def purge(paths: HomePaths) -> list[Path]:
+    """Delete the index and everything derived with it; returns what was removed."""
+    removed = []
+    for path in index_files(paths):
+        if path.is_dir():
+            shutil.rmtree(path)
+            removed.append(path)
+        elif path.exists():
+            path.unlink()
+            removed.append(path)
+    return removed
+
+
+class SearchIndex:
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.conn = connect(path)
+        migrate(self.conn)
+        self.snapshot_root = path.parent / "vectors"
+        self.lock_path = path.parent / "reindex.lock"
+        self._view: VectorView | None = None
+        self._lock = threading.RLock()
+
+    @classmethod
+    def open(cls, paths: HomePaths) -> SearchIndex:
+        """The index of ``paths``' home in its cache folder (created, 0600, if absent)."""
+        paths.ensure_cache()
+        return cls(paths.index_db)
+
+    def close(self) -> None:
+        with self._lock:
+            self.conn.close()
+
+    def __enter__(self) -> SearchIndex:
+        return self
+
+    def __exit__(self, *exc: type[BaseException] | BaseException | TracebackType | None) -> None:
+        self.close()
+
+    # -- ranking primitives ----------------------------------------------------------------------
+
+    def exact_search(
+        self,
+        query_text: str,
+        start_ts: TimeBound = None,
+        end_ts: TimeBound = None,
+        *,
+        limit: int = 10,
+        filters: Filters | None = None,
+        mode: MatchMode = "any",
+    ) -> list[Hit]:
+        """bm25 over turns and memories with ``start_ts <= ts < end_ts``, best first.
+
+        ``query_text`` is anything a person typed (core.index.tokenize.build_match makes it safe);
+        ``mode`` "any" ranks rows matching more of the words higher, "all" requires every word.
+        """
+        match = build_match(query_text, mode)
+        if match is None or limit < 1:
+            return []
+        start, end = bounds(start_ts, end_ts)
+        with self._lock:
+            return exact.search(self.conn, match, start, end, limit, filters or NO_FILTERS)
+
+    def vector_search(
+        self,
+        vector: Sequence[float] | np.ndarray,
+        start_ts: TimeBound = None,
+        end_ts: TimeBound = None,
+        *,
+        k: int = 10,
+        filters: Filters | None = None,
+        model: str | None = None,
+    ) -> list[Hit]:
+        """The ``k`` nearest turns and memories by cosine with ``start_ts <= ts < end_ts``, best first.
+
+        ``vector`` must come from the model the index was embedded with (``vector_model()``); pass
+        that model's name as ``model`` to have a mismatch raise instead of ranking by another
+        model's geometry. An empty list when nothing is embedded yet.
+        """
+        import numpy as np
+
+        from core.index import vecsearch
+
+        filters = filters or NO_FILTERS
+        start, end = bounds(start_ts, end_ts)
+        query = np.asarray(vector, dtype=np.float32).ravel()
+        with self._lock:
+            view = self.vector_view()
+            recorded = view.model
+            if recorded is None or k < 1:
+                return []
+            if model is not None and recorded.name != model:
+                raise VectorModelMismatch(
+                    f"{self.path}: the vectors were made by {recorded.name}, not {model}; run `reverie reindex`"
+                )
+            if query.shape[0] != recorded.dim:
+                raise VectorModelMismatch(
+                    f"{self.path}: the index holds {recorded.dim}-d vectors of {recorded.name}; "
+                    f"the query has {query.shape[0]}"
+                )
+            found: list[tuple[int, float]] = []
+            if filters.wants_turns:
+                found += self._turn_neighbours(view.segments, query, start, end, k, filters)
+            if filters.wants_memories:
+                band = self._memory_band(start, end, filters)
+                if band is not None:
+                    found += vecsearch.search(view.segments, query, [band], k)
+            found.sort(key=lambda item: -item[1])
+            return self._hits(found[:k])
+
+    def _turn_neighbours(
+        self, segments: list[Segment], query: np.ndarray, start: str | None, end: str | None, k: int, filters: Filters
+    ) -> list[tuple[int, float]]:
+        import numpy as np
+
+        from core.index import vecsearch
+        from core.index.vecsearch import Band
+
+        span = catalog.doc_range(self.conn, start, end) if (start or end) else (0, TURN_MAX)
+        if span is None:
+            return []
+        fields = filters.turn_fields
+        if not fields:
+            return vecsearch.search(segments, query, [Band(*span)], k)
+        # Filters: take a wide top list and keep the rows that pass; if too few pass, search only
+        # the rows that pass (listed by SQL).
+        wide_k = max(k * 20, 200)
+        wide = vecsearch.search(segments, query, [Band(*span)], wide_k)
+        where = " AND ".join(f"{c} IN ({','.join('?' * len(v))})" for c, v in fields.items())
+        params = [v for values in fields.values() for v in values]
+        docs = [doc for doc, _ in wide]
+        passing = (
+            {
+                doc
+                for (doc,) in self.conn.execute(
+                    f"SELECT doc FROM turns WHERE doc IN ({','.join('?' * len(docs))}) AND {where}", [*docs, *params]
+                )
+            }
+            if docs
+            else set()
+        )
+        kept = [(doc, score) for doc, score in wide if doc in passing]
+        if len(kept) >= k or len(wide) < wide_k:
+            return kept[:k]
+        rows = self.conn.execute(
+            f"SELECT doc FROM turns WHERE doc BETWEEN ? AND ? AND {where} ORDER BY doc", [*span, *params]
+        )
+        allowed = np.fromiter((doc for (doc,) in rows), dtype=np.int64)
+        return vecsearch.search(segments, query, [Band(span[0], span[1], allowed)], k)
+
+    def _memory_band(self, start: str | None, end: str | None, filters: Filters) -> Band | None:
+        import numpy as np
+
+        from core.index.vecsearch import Band
+
+        if not (filters.filters_memories or start or end):
+            return Band(MEMORY_BASE, MEMORY_MAX)
+        where, params = filter_sql(filters.tags, filters.exclude_tags, filters.reviewed)
+        if start is not None:
+            where += " AND m.ts >= ?"
+            params.append(start)
+        if end is not None:
+            where += " AND m.ts < ?"
+            params.append(end)
+        rows = self.conn.execute(f"SELECT m.doc FROM memories m WHERE {where} ORDER BY m.doc", params)
+        allowed = np.fromiter((doc for (doc,) in rows), dtype=np.int64)
+        return Band(MEMORY_BASE, MEMORY_MAX, allowed) if len(allowed) else None
+
+    def vector_view(self) -> VectorView:
+        """This process's view of the vectors, brought up to date (for search; tests and benches)."""
+        from core.index.vecview import VectorView
+
+        with self._lock:
+            if self._view is None:
+                self._view = VectorView(self.snapshot_root)
+            self._view.refresh(self.conn)
+            return self._view
+
+    def _hits(self, found: list[tuple[int, float]]) -> list[Hit]:
+        turn_docs = [doc for doc, _ in found if not is_memory(doc)]
+        memory_docs = [doc for doc, _ in found if is_memory(doc)]
+        turns = catalog.turns_by_docs(self.conn, turn_docs)
+        mems = memories.by_docs(self.conn, memory_docs)
+        hits = []
+        for doc, score in found:
+            if is_memory(doc) and doc in mems:
+                hits.append(Hit(id=mems[doc][0], kind="memory", ts=mems[doc][1], score=score))
+            elif doc in turns:
+                hits.append(Hit(id=turns[doc][0], kind="turn", ts=turns[doc][1], score=score))
+        return hits
+
+    # -- lookups ---------------------------------------------------------------------------------
+
+    def get_turns(self, ids: Sequence[str]) -> list[Turn]:
+        """The turns with these ids, in the order asked; unknown ids are left out."""
+        with self._lock:
+            return catalog.get_turns(self.conn, list(ids))
+
+    def get_memories(self, ids: Sequence[str]) -> list[MemoryDoc]:
+        with self._lock:
+            return memories.get(self.conn, list(ids))
+
+    def session_context(self, turn_id: str, before: int = 5, after: int = 5) -> list[Turn]:
+        """The turn with up to ``before`` earlier and ``after`` later turns of its session, in time order."""
+        with self._lock:
+            return catalog.session_context(self.conn, turn_id, before, after)
+
+    def activity(self, start: date, end: date, zone: tzinfo | str) -> list[tuple[date, int]]:
+        """Turns per local day in ``zone`` for each day from ``start`` up to (not including) ``end``."""
+        tz = ZoneInfo(zone) if isinstance(zone, str) else zone
+        out: list[tuple[date, int]] = []
+        with self._lock, read(self.conn):
+            day = start
+            while day < end:
+                following = day + timedelta(days=1)
+                lo = normalize_ts(datetime.combine(day, time(0), tz))
+                hi = normalize_ts(datetime.combine(following, time(0), tz))
+                out.append((day, catalog.count_between(self.conn, lo, hi)))
+                day = following
+        return out
+
+    def vector_model(self) -> VectorModel | None:
+        with self._lock:
+            return vectors.current_model(self.conn)
+
+    # -- memories (the vault hands them over) ----------------------------------------------------
+
+    def upsert_memories(self, docs: Sequence[MemoryDoc], embedder: Embedder | None = None) -> MemorySync:
+        """Add or update finalized memories. With ``embedder`` (the index's model), embed them now;
+        otherwise the next ``reverie reindex`` or ``watch`` pass does."""
+        with self._lock:
+            with write(self.conn):
+                result, to_embed = memories.upsert(self.conn, docs)
+            self._embed_memories(to_embed, embedder)
+            return result
+
+    def sync_memories(self, docs: Sequence[MemoryDoc], embedder: Embedder | None = None) -> MemorySync:
+        """Make the indexed memories exactly ``docs`` (others are removed)."""
+        with self._lock:
+            with write(self.conn):
+                result, to_embed = memories.sync(self.conn, docs)
+            self._embed_memories(to_embed, embedder)
+            return result
+
+    def remove_memory(self, memory_id: str) -> bool:
+        with self._lock, write(self.conn):
+            return memories.remove(self.conn, memory_id)
+
+    def _embed_memories(self, docs: list[int], embedder: Embedder | None) -> None:
+        if not docs or embedder is None:
+            return
+        recorded = vectors.current_model(self.conn)
+        if recorded is not None and recorded.name != embedder.name:
+            return  # the index holds another model's vectors: reindex re-embeds everything
+        marks = ",".join("?" * len(docs))
+        rows = self.conn.execute(f"SELECT doc, text FROM memories WHERE doc IN ({marks})", docs).fetchall()
+        vecs = embedder.embed([text for _, text in rows])
+        with write(self.conn):
+            if recorded is None:
+                vectors.ensure_model(self.conn, VectorModel(embedder.name, int(embedder.dim)))
+            now = dict(self.conn.execute(f"SELECT doc, text FROM memories WHERE doc IN ({marks})", docs).fetchall())
+            keep = [i for i, (doc, text) in enumerate(rows) if now.get(doc) == text]
+            vectors.put(self.conn, [rows[i][0] for i in keep], vecs[keep])
+
+    # -- state -----------------------------------------------------------------------------------
+
+    def status(self) -> IndexStatus:
+        with self._lock, read(self.conn):
+            model = vectors.current_model(self.conn)
+            epoch = meta.get_int(self.conn, "vec_epoch")
+            snap_gen = snapshot_names.newest_gen(self.snapshot_root, epoch)
+            size = 0
+            for path in sidecar_files(self.path):
+                with contextlib.suppress(FileNotFoundError):
+                    size += path.stat().st_size
+            return IndexStatus(
+                path=str(self.path),
+                bytes=size,
+                files=self.conn.execute("SELECT count(*) FROM files").fetchone()[0],
+                turns=self.conn.execute("SELECT count(*) FROM turns").fetchone()[0],
+                memories=self.conn.execute("SELECT count(*) FROM memories").fetchone()[0],
+                vectors=vectors.count(self.conn),
+                pending_vectors=vectors.pending_count(self.conn),
+                model=None if model is None else model.name,
+                dim=None if model is None else model.dim,
+                snapshot=f"e{epoch}-g{snap_gen}" if snap_gen else None,
+                migrations=applied(self.conn),
+                files_changed_at=meta.get(self.conn, "files_changed_at"),
+            )

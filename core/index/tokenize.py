@@ -1,0 +1,187 @@
+"""Text for FTS5, and safe MATCH expressions built from anything a person types.
+
+Korean, Japanese and Chinese do not put spaces between the parts of a word (서울숲에서, 会議で), so a
+word tokenizer indexes 서울숲에서 as one token and a search for 서울숲 finds nothing. As Lucene's CJK
+analyzer does, every run of CJK characters (Hangul, kana, Han) is indexed as its overlapping character
+bigrams: 서울숲에서 → 서울 울숲 숲에 에서. A query is cut the same way and becomes a phrase of
+bigrams (서울숲 → "서울 울숲"), which matches wherever those characters stand in a row, inside any
+longer word. Each run also ends with its last character alone (…에서 서), so a one-character query
+``"서"*`` (every token starting with 서) finds the character in every position, the last one included.
+
+Everything else goes through FTS5's ``unicode61`` tokenizer with ``remove_diacritics 2`` (café = cafe,
+case folded). Text is NFKC-normalised first, so full-width Ｔｏｋｙｏ and half-width ｶﾀｶﾅ match their
+ordinary forms.
+
+Queries are cut the same way: CJK runs by the same pattern, everything else by FTS5's own unicode61
+tokenizer (called through apsw), so a query word is always a token the index can hold. Query
+building never lets FTS5 syntax through: every token is emitted inside a double-quoted string, so
+``AND``, ``NEAR(``, ``*``, ``"`` or ``:`` in the input are plain text, and a query with no searchable
+characters yields ``None`` instead of a syntax error.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+import unicodedata
+from typing import Literal
+
+import apsw
+
+MatchMode = Literal["all", "any"]
+
+_CJK = (
+    "\u1100-\u11ff"  # Hangul Jamo
+    "\u3005-\u3007"  # 々 〆 〇
+    "\u3041-\u3096\u309d-\u309f"  # Hiragana
+    "\u30a1-\u30fa\u30fc-\u30ff"  # Katakana (not the middle dot ・)
+    "\u3131-\u318e"  # Hangul compatibility Jamo
+    "\u31f0-\u31ff"  # Katakana phonetic extensions
+    "\u3400-\u4dbf"  # CJK extension A
+    "\u4e00-\u9fff"  # CJK unified ideographs
+    "\ua960-\ua97f"  # Hangul Jamo extended A
+    "\uac00-\ud7a3"  # Hangul syllables
+    "\ud7b0-\ud7ff"  # Hangul Jamo extended B
+    "\uf900-\ufaff"  # CJK compatibility ideographs
+    "\U00020000-\U0003134f"  # CJK extensions B-H
+)
+_CJK_RUN = re.compile(f"[{_CJK}]+")
+
+
+def _split(text: str) -> list[str]:
+    return text.split()
+
+
+# Dropped from "any" queries (when something else is left): they match most rows and slow the scan.
+STOPWORDS = frozenset(
+    _split(
+        "a about above after again against all am an and any are as at be because been before being below "
+        "between both but by can could did do does doing down during each few for from further had has have "
+        "having he her here hers herself him himself his how i if in into is it its itself just me more most "
+        "my myself no nor not now of off on once only or other our ours ourselves out over own same she "
+        "should so some such than that the their theirs them themselves then there these they this those "
+        "through to too under until up very was we were what when where which while who whom why will with "
+        "would you your yours yourself yourselves"
+    )
+)
+# One-character particles of Korean, Japanese and Chinese: dropped from a longer "any" query.
+PARTICLES = frozenset("은는이가을를에의도와과로만のはがをにでともへや的了是在和")
+
+
+def normalize(text: str) -> str:
+    return unicodedata.normalize("NFKC", text)
+
+
+def cjk_grams(run: str) -> list[str]:
+    """Overlapping bigrams of a CJK run, then its last character (a one-character run: itself)."""
+    if len(run) == 1:
+        return [run]
+    return [run[i : i + 2] for i in range(len(run) - 1)] + [run[-1]]
+
+
+def index_text(text: str) -> str:
+    """The ``body`` stored in FTS5 for ``text``: CJK runs as bigrams, the rest as written."""
+    text = normalize(text)
+    out: list[str] = []
+    last = 0
+    for match in _CJK_RUN.finditer(text):
+        out.append(text[last : match.start()])
+        out.append(" " + " ".join(cjk_grams(match.group())) + " ")
+        last = match.end()
+    out.append(text[last:])
+    return "".join(out)
+
+
+def _quote(token: str) -> str:
+    return '"' + token.replace('"', '""') + '"'
+
+
+_tokenizer_lock = threading.Lock()
+_tokenizer: apsw.FTS5Tokenizer | None = None
+_tokenizer_conn: apsw.Connection | None = None
+
+
+_ASCII_TOKEN = re.compile(r"[A-Za-z0-9]+")
+
+
+def _fts_tokens(text: str) -> list[tuple[int, int, str]]:
+    """``text`` cut by FTS5's own unicode61 tokenizer (so queries and rows always agree).
+
+    ASCII text takes a shortcut with the same result: unicode61's token characters in ASCII are
+    exactly letters and digits, folded to lower case (byte offsets equal character offsets)."""
+    if text.isascii():
+        return [(m.start(), m.end(), m.group().lower()) for m in _ASCII_TOKEN.finditer(text)]
+    global _tokenizer, _tokenizer_conn
+    with _tokenizer_lock:
+        if _tokenizer is None:
+            _tokenizer_conn = apsw.Connection(":memory:")
+            _tokenizer = _tokenizer_conn.fts5_tokenizer("unicode61", ["remove_diacritics", "2"])
+        return [
+            (start, end, token)
+            for start, end, token, *_ in _tokenizer(
+                text.encode("utf-8"), apsw.FTS5_TOKENIZE_QUERY, None, include_colocated=False
+            )
+        ]
+
+
+def _words(text: str) -> list[str]:
+    """Words of non-CJK text as FTS5 tokens; tokens joined by punctuation only (e-mail, 3.14) stay
+    together as one phrase."""
+    data = text.encode("utf-8")
+    words: list[list[str]] = []
+    last_end = 0
+    for start, end, token in _fts_tokens(text):
+        gap = data[last_end:start].decode("utf-8", "replace")
+        if words and not any(ch.isspace() for ch in gap):
+            words[-1].append(token)
+        else:
+            words.append([token])
+        last_end = end
+    return [" ".join(parts) for parts in words]
+
+
+def _segments(query: str) -> list[tuple[str, str]]:
+    """The query's searchable pieces in order: ("cjk", run) or ("word", word or phrase)."""
+    text = normalize(query)
+    pieces: list[tuple[str, str]] = []
+    last = 0
+    for match in _CJK_RUN.finditer(text):
+        pieces.extend(("word", w) for w in _words(text[last : match.start()]))
+        pieces.append(("cjk", match.group()))
+        last = match.end()
+    pieces.extend(("word", w) for w in _words(text[last:]))
+    return pieces
+
+
+def _cjk_clause(run: str, mode: MatchMode) -> str:
+    if len(run) == 1:
+        return _quote(run) + "*"
+    grams = [run[i : i + 2] for i in range(len(run) - 1)]
+    phrase = _quote(" ".join(grams))
+    if mode == "all" or len(grams) == 1:
+        return phrase
+    # "any": the whole run as a phrase (ranks exact matches first) or any of its bigrams, so a long
+    # unspaced Japanese or Chinese question still finds the rows that share part of it.
+    return "(" + " OR ".join([phrase, *(_quote(g) for g in dict.fromkeys(grams))]) + ")"
+
+
+def build_match(query: str, mode: MatchMode = "any") -> str | None:
+    """A MATCH expression for ``query`` (``None`` when nothing in it is searchable).
+
+    ``all``: every word and every CJK run must occur (runs as phrases). ``any``: rows matching more
+    of them rank higher (bm25); English stop words and one-character particles are left out unless
+    nothing else is left.
+    """
+    pieces = list(dict.fromkeys(_segments(query)))
+    if not pieces:
+        return None
+    if mode == "any":
+        kept = [
+            (kind, value)
+            for kind, value in pieces
+            if not (kind == "word" and value.casefold() in STOPWORDS)
+            and not (kind == "cjk" and len(value) == 1 and value in PARTICLES)
+        ]
+        pieces = kept or pieces
+    clauses = [_cjk_clause(value, mode) if kind == "cjk" else _quote(value) for kind, value in pieces]
+    return (" AND " if mode == "all" else " OR ").join(clauses)

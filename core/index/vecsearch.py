@@ -1,0 +1,114 @@
+"""Nearest vectors inside doc ranges: bound first, then score only the rows of the range.
+
+Rows are sorted by doc and docs are in time order, so a time range is one slice of each segment
+(``searchsorted``: microseconds). A slice of up to ``EXACT_MAX`` rows (a week or a month even at a
+million turns) is scored exactly: int8 dot products summed in int32 by ``einsum`` (2–10× faster here
+than converting to float32 for BLAS), divided by the norms: cosine. A larger slice (an unscoped
+search, a range of many months) is first narrowed by Hamming distance over the sign bits to the best
+``candidates(n, k)`` rows (histogram threshold, no sort), which are then scored exactly.
+
+Measured (tests/bench/README.md): at 1M turns, 850k vectors, p50/p95 1.7/10 ms for a week, 6.8/15 ms
+for a month, 32/59 ms unscoped with recall@10 0.984 of exact float32; on real MiniLM embeddings of
+LoCoMo text, 200 Hamming candidates already reach the int8 ceiling (0.995).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from core.embed.quantize import hamming, sign_words, smallest, to_int8
+from core.index.vecview import Segment
+
+EXACT_MAX = 16_384  # above this, Hamming + rescoring is faster than scoring every row, at the same recall
+CANDIDATES_MIN = 512
+CANDIDATES_PER_K = 50
+CANDIDATES_DIVISOR = 500  # at least n / 500 candidates: 2,000 of 1M rows
+
+
+def candidates(n: int, k: int) -> int:
+    return min(n, max(CANDIDATES_MIN, k * CANDIDATES_PER_K, n // CANDIDATES_DIVISOR))
+
+
+@dataclass(frozen=True)
+class Band:
+    """A doc range to search, optionally limited to ``allowed`` docs (sorted int64)."""
+
+    lo: int
+    hi: int
+    allowed: np.ndarray | None = None
+
+
+@dataclass(frozen=True)
+class Query:
+    q: np.ndarray  # int8
+    norm: float
+    words: np.ndarray  # uint64 sign words
+
+    @classmethod
+    def of(cls, vector: np.ndarray) -> Query:
+        q = to_int8(np.asarray(vector, dtype=np.float32).reshape(1, -1))[0]
+        norm = float(np.sqrt(np.dot(q.astype(np.int32), q.astype(np.int32)))) or 1.0
+        return cls(q=q, norm=norm, words=sign_words(q.reshape(1, -1))[:, 0])
+
+
+def _score(segment: Segment, rows: slice | np.ndarray, query: Query) -> np.ndarray:
+    dots = np.einsum("ij,j->i", segment.q[rows], query.q, dtype=np.int32)
+    return dots.astype(np.float32) / (segment.norms[rows] * query.norm)
+
+
+def _top(rows: np.ndarray, scores: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    if len(scores) > k:
+        keep = np.argpartition(-scores, k)[:k]
+        rows, scores = rows[keep], scores[keep]
+    return rows, scores
+
+
+def _search_slice(segment: Segment, a: int, b: int, mask: np.ndarray | None, query: Query, k: int):
+    n = (b - a) if mask is None else int(mask.sum())
+    if n == 0:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float32)
+    if n <= EXACT_MAX:
+        if mask is None:
+            rows = np.arange(a, b)
+            scores = _score(segment, slice(a, b), query)
+        else:
+            rows = a + np.flatnonzero(mask)
+            scores = _score(segment, rows, query)
+        return _top(rows, scores, k)
+    distances = hamming(segment.words, query.words, a, b)
+    if mask is not None:
+        distances[~mask] = np.iinfo(distances.dtype).max
+    picked = smallest(distances, candidates(n, k))
+    if mask is not None:
+        picked = picked[mask[picked]]
+    rows = a + np.sort(picked)
+    return _top(rows, _score(segment, rows, query), k)
+
+
+def search(segments: Sequence[Segment], vector: np.ndarray, bands: Sequence[Band], k: int) -> list[tuple[int, float]]:
+    """The ``k`` best (doc, cosine) over the bands, best first."""
+    query = Query.of(vector)
+    found_docs: list[np.ndarray] = []
+    found_scores: list[np.ndarray] = []
+    for segment in segments:
+        for band in bands:
+            a = int(np.searchsorted(segment.docs, band.lo, side="left"))
+            b = int(np.searchsorted(segment.docs, band.hi, side="right"))
+            if b <= a:
+                continue
+            mask = None if segment.alive is None else np.asarray(segment.alive[a:b])
+            if band.allowed is not None:
+                allowed = np.isin(segment.docs[a:b], band.allowed)
+                mask = allowed if mask is None else (mask & allowed)
+            rows, scores = _search_slice(segment, a, b, mask, query, k)
+            found_docs.append(np.asarray(segment.docs[rows]))
+            found_scores.append(scores)
+    if not found_docs:
+        return []
+    docs = np.concatenate(found_docs)
+    scores = np.concatenate(found_scores)
+    order = np.argsort(-scores, kind="stable")[:k]
+    return [(int(docs[i]), float(scores[i])) for i in order]

@@ -1,0 +1,182 @@
+"""The vector table: the durable copy of every embedding, as sqlite-vec ``int8[dim]`` blobs.
+
+Rows are keyed by ``doc`` (the FTS5 rowid), so a time range is a contiguous run of rows and a
+turn's vector moves with it when its day is renumbered. Each write stamps its rows with a new
+generation (``meta.vec_gen``) and logs removals in ``vector_removed``, so a reader's in-memory view
+(core.index.vecview) loads only what changed since it last looked. The model name and dimension
+are recorded in ``meta``; another model empties the table and bumps ``meta.vec_epoch`` (every
+reader starts again).
+
+Why sqlite-vec only as the storage format, and numpy for search. The blobs are sqlite-vec's int8
+layout, so any SQLite with the extension can query them (``vec_distance_cosine(vec_int8(v),
+vec_int8(?))``; the tests use exactly that as the oracle). But vec0's metadata and ``rowid IN``
+filters read every chunk before filtering (MEASUREMENTS.md: ~300 ms for one week at 1M), and even a
+plain SQL scan of one week's rows costs 7.7 ms p50 at 1M against 1.7 ms for the same rows as a
+numpy slice of the memory-mapped snapshot (tests/bench/README.md), so search runs in
+core.index.vecsearch.
+
+Every function here runs inside the caller's write transaction.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import apsw
+
+from core.errors import ReverieError
+from core.index import meta
+
+if TYPE_CHECKING:
+    import numpy as np
+
+# Turn types that get a vector. Tool calls and results ("action") and "meta" lines are long,
+# repetitive and rarely what a meaning search is for; they stay findable by exact search.
+EMBED_TYPES = ("text",)
+
+
+class VectorModelMismatch(ReverieError, ValueError):
+    """Vectors of another dimension than the index holds; the message names the index and both sizes."""
+
+
+@dataclass(frozen=True)
+class VectorModel:
+    name: str
+    dim: int
+
+
+def current_model(conn: apsw.Connection) -> VectorModel | None:
+    name, dim = meta.get(conn, "embed_model"), meta.get(conn, "embed_dim")
+    return None if name is None or dim is None else VectorModel(name, int(dim))
+
+
+def next_gen(conn: apsw.Connection) -> int:
+    gen = meta.get_int(conn, "vec_gen") + 1
+    meta.put(conn, "vec_gen", gen)
+    return gen
+
+
+def reset(conn: apsw.Connection, model: VectorModel) -> None:
+    """Forget every vector and record ``model``: everything will be embedded again."""
+    forget_model(conn)
+    meta.put(conn, "embed_model", model.name)
+    meta.put(conn, "embed_dim", model.dim)
+
+
+def forget_model(conn: apsw.Connection) -> None:
+    """Forget every vector and the model (its successor's dimension is not known yet)."""
+    conn.execute("DELETE FROM vectors")
+    conn.execute("DELETE FROM vector_removed")
+    meta.put(conn, "vec_epoch", meta.get_int(conn, "vec_epoch") + 1)
+    meta.put(conn, "vec_gen", 0)
+    meta.delete(conn, "embed_model")
+    meta.delete(conn, "embed_dim")
+
+
+def ensure_model(conn: apsw.Connection, model: VectorModel) -> bool:
+    """Record ``model``; if another model or dimension was recorded, reset first. True if reset."""
+    recorded = current_model(conn)
+    if recorded == model:
+        return False
+    reset(conn, model)
+    return recorded is not None
+
+
+def put(conn: apsw.Connection, docs: Sequence[int], vectors: np.ndarray) -> None:
+    """Store (or replace) the vectors of ``docs`` (float32 rows of unit length)."""
+    if not len(docs):
+        return
+    model = current_model(conn)
+    if model is None:
+        raise VectorModelMismatch("index.db: no embedding model recorded; call ensure_model first")
+    if vectors.ndim != 2 or vectors.shape[1] != model.dim or vectors.shape[0] != len(docs):
+        raise VectorModelMismatch(
+            f"index.db: vectors of shape {vectors.shape} for {len(docs)} docs; "
+            f"the index holds {model.dim}-d ({model.name})"
+        )
+    from core.embed.quantize import to_int8
+
+    put_int8(conn, docs, to_int8(vectors))
+
+
+def put_int8(conn: apsw.Connection, docs: Sequence[int], q: np.ndarray) -> None:
+    gen = next_gen(conn)
+    conn.executemany(
+        "INSERT OR REPLACE INTO vectors(doc, v, gen) VALUES (?, ?, ?)",
+        ((int(doc), row.tobytes(), gen) for doc, row in zip(docs, q, strict=True)),
+    )
+
+
+def remove(conn: apsw.Connection, docs: Sequence[int]) -> None:
+    if not len(docs):
+        return
+    gen = next_gen(conn)
+    for doc in docs:
+        if conn.execute("DELETE FROM vectors WHERE doc = ? RETURNING doc", (int(doc),)).fetchall():
+            conn.execute("INSERT INTO vector_removed(gen, doc) VALUES (?, ?)", (gen, int(doc)))
+
+
+def take(conn: apsw.Connection, docs: Sequence[int]) -> dict[int, bytes]:
+    """The stored int8 blobs of ``docs`` (those that have one)."""
+    found: dict[int, bytes] = {}
+    for doc in docs:
+        row = conn.execute("SELECT v FROM vectors WHERE doc = ?", (int(doc),)).fetchone()
+        if row is not None:
+            found[int(doc)] = row[0]
+    return found
+
+
+def put_blobs(conn: apsw.Connection, blobs: dict[int, bytes]) -> None:
+    if not blobs:
+        return
+    gen = next_gen(conn)
+    conn.executemany(
+        "INSERT OR REPLACE INTO vectors(doc, v, gen) VALUES (?, ?, ?)",
+        ((doc, blob, gen) for doc, blob in blobs.items()),
+    )
+
+
+def move(conn: apsw.Connection, moves: Sequence[tuple[int, int]]) -> None:
+    """Re-key vectors ``old → new`` (a renumbered day); vectors are kept, not recomputed."""
+    if not moves:
+        return
+    blobs = take(conn, [old for old, _ in moves])
+    remove(conn, list(blobs))
+    put_blobs(conn, {new: blobs[old] for old, new in moves if old in blobs})
+
+
+def count(conn: apsw.Connection) -> int:
+    return conn.execute("SELECT count(*) FROM vectors").fetchone()[0]
+
+
+def _embeddable_turns_sql() -> str:
+    placeholders = ", ".join("?" for _ in EMBED_TYPES)
+    return f"t.type IN ({placeholders}) AND length(trim(t.text)) > 0"
+
+
+def pending_turns(conn: apsw.Connection, after_doc: int, until_doc: int, limit: int) -> list[tuple[int, str]]:
+    """Turns with ``after_doc < doc <= until_doc`` (in doc order) that should have a vector and have none."""
+    sql = (
+        f"SELECT t.doc, t.text FROM turns t WHERE t.doc > ? AND t.doc <= ? AND {_embeddable_turns_sql()} "
+        "AND NOT EXISTS (SELECT 1 FROM vectors v WHERE v.doc = t.doc) ORDER BY t.doc LIMIT ?"
+    )
+    return [(doc, text) for doc, text in conn.execute(sql, (after_doc, until_doc, *EMBED_TYPES, limit))]
+
+
+def pending_memories(conn: apsw.Connection) -> list[tuple[int, str]]:
+    sql = (
+        "SELECT m.doc, m.text FROM memories m WHERE length(trim(m.text)) > 0 "
+        "AND NOT EXISTS (SELECT 1 FROM vectors v WHERE v.doc = m.doc) ORDER BY m.doc"
+    )
+    return [(doc, text) for doc, text in conn.execute(sql)]
+
+
+def pending_count(conn: apsw.Connection) -> int:
+    turns = conn.execute(
+        f"SELECT count(*) FROM turns t WHERE {_embeddable_turns_sql()} "
+        "AND NOT EXISTS (SELECT 1 FROM vectors v WHERE v.doc = t.doc)",
+        EMBED_TYPES,
+    ).fetchone()[0]
+    return turns + len(pending_memories(conn))

@@ -1,0 +1,79 @@
+"""``reverie watch``: keep the index current while the person works.
+
+Polling, every ``interval`` seconds (default 10): one ``stat`` per day file, compared with the
+previous pass (55–210 ms for the 1,825 files of five years on this loaded machine); a reindex pass
+runs only when the log changed or the last pass left work undone. No file-event dependency: the
+poll is cheap enough, works the same on every OS and over network home folders, and needs no
+extra package.
+
+Safe beside the TUI and other commands: every write is a short ``BEGIN IMMEDIATE`` transaction
+(readers never block in WAL), and reindex passes of different processes take turns on a file lock.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+
+import apsw
+
+from core.errors import ReverieError
+from core.index.reindex import Reindexer, ReindexReport
+
+DEFAULT_INTERVAL_S = 10.0
+
+
+class Watcher:
+    def __init__(
+        self,
+        reindexer: Reindexer,
+        *,
+        interval: float = DEFAULT_INTERVAL_S,
+        embed: bool = True,
+        on_pass: Callable[[ReindexReport], None] | None = None,
+        on_error: Callable[[Exception], None] | None = None,
+    ) -> None:
+        if interval <= 0:
+            raise ValueError("watch: --interval must be positive")
+        self.reindexer = reindexer
+        self.interval = interval
+        self.embed = embed
+        self.on_pass = on_pass
+        self.on_error = on_error
+        self._signature: tuple[tuple[str, int, int], ...] | None = None
+        self._unfinished = True
+
+    def _log_signature(self) -> tuple[tuple[str, int, int], ...]:
+        return tuple((entry.day, entry.size, entry.mtime_ns) for entry in self.reindexer.source.days())
+
+    def run_once(self, should_stop: Callable[[], bool] | None = None) -> ReindexReport | None:
+        """One pass; ``None`` when the log has not changed since the last pass and nothing is pending."""
+        signature = self._log_signature()
+        if signature == self._signature and not self._unfinished:
+            return None
+        report = self.reindexer.run(embed=self.embed, should_stop=should_stop)
+        self._signature = signature
+        self._unfinished = bool(report.pending) and self.embed
+        if self.on_pass is not None:
+            self.on_pass(report)
+        return report
+
+    def run(self, stop: threading.Event | None = None, max_passes: int | None = None) -> int:
+        """Poll until ``stop`` is set (or ``max_passes`` passes ran); returns the passes that did work."""
+        stop = stop or threading.Event()
+        worked = passes = 0
+        while not stop.is_set():
+            started = time.monotonic()
+            try:
+                if self.run_once(should_stop=stop.is_set) is not None:
+                    worked += 1
+            except (ReverieError, apsw.Error, OSError) as exc:
+                if self.on_error is None:
+                    raise
+                self.on_error(exc)
+            passes += 1
+            if max_passes is not None and passes >= max_passes:
+                break
+            stop.wait(max(0.0, self.interval - (time.monotonic() - started)))
+        return worked

@@ -1,0 +1,268 @@
+"""The one recall entry point: parse time → bound the range → rank inside it → original sentences.
+
+Modes (the answer's ``mode`` is always the one that produced its results):
+
+- ``exact``: FTS5 bm25 inside the range over the query's terms and their word forms, then session
+  neighbours share scores and the turns of named speakers are boosted (core.recall.scoring).
+- ``semantic``: nearest vectors inside the range for the query without the speakers' names, then
+  the same neighbour and speaker steps, lighter.
+- ``hybrid``: both, fused by a weighted sum of max-normalised scores.
+- ``auto``: exact; when it matches fewer than ``recall.min_exact_results`` documents and vectors
+  are available, semantic joins: the answer is ``semantic`` if exact matched nothing, else
+  ``hybrid``, and its note says so. Without vectors auto stays exact and the note says why.
+
+With a range, the best ``limit`` inside it are chosen by relevance and shown in time order; without,
+by relevance, memories boosted by recency (half-life ``recall.half_life_days``). A query with a range
+and nothing to rank by ("yesterday", "어제 뭐 했지") lists the range's latest turns and memories.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from datetime import UTC, datetime, tzinfo
+from pathlib import Path
+
+from core.clock import utc_now
+from core.config import Config, RecallConfig, SharingProfile
+from core.embed.protocol import Embedder
+from core.errors import ReverieError
+from core.index import Filters, SearchIndex
+from core.paths import HomePaths
+from core.recall import browse
+from core.recall.model import MODES, RecallError, RecallItem, RecallResult
+from core.recall.pool import Gate, Pool
+from core.recall.query import QueryPlan, analyze, named_actors
+from core.recall.scoring import (
+    SESSION_OF_NAMED,
+    SPEAKER_EXACT,
+    SPEAKER_SEMANTIC,
+    SPREAD_EXACT,
+    SPREAD_SEMANTIC,
+    SPREAD_SOURCES,
+    Scores,
+    boost,
+    fuse,
+    ranked,
+    recency,
+    spread,
+)
+from core.recall.text import MAX_TERMS, expanded_query
+from core.timeparse import LANGUAGES
+from core.turns import format_ts, parse_ts
+
+MAX_LIMIT = 1000
+EXACT_POOL = 200  # exact hits ranked per search (more when a larger limit is asked)
+VECTOR_POOL = 100
+
+EmbedderSource = Embedder | Callable[[], Embedder]
+
+
+class Recaller:
+    """Searches one index. Keep one per process: the embedding model loads once, on first need."""
+
+    def __init__(self, index: SearchIndex, config: RecallConfig | None = None, *,
+                 embedder: EmbedderSource | None = None, languages: Sequence[str] = LANGUAGES,
+                 zone: tzinfo | None = None) -> None:
+        self.index = index
+        self.config = config or RecallConfig()
+        self.languages = tuple(languages)
+        self.zone = zone
+        self._embedder_source = embedder
+        self._embedder: Embedder | None = None
+        self._embedder_lock = threading.Lock()  # TUI workers may search at once: load the model once
+
+    @classmethod
+    def open(cls, paths: HomePaths, config: Config, *, embedder: EmbedderSource | None = None) -> Recaller:
+        """A recaller over ``paths``' index with the settings of ``config`` (the model from
+        ``config.embedding`` unless ``embedder`` is given; loaded only when vectors are needed)."""
+        if embedder is None:
+            from core.embed import make_embedder
+
+            settings = config.embedding
+            embedder = lambda: make_embedder(settings)  # noqa: E731
+        return cls(SearchIndex.open(paths), config.recall, embedder=embedder,
+                   languages=config.general.languages, zone=config.zone())
+
+    def close(self) -> None:
+        self.index.close()
+
+    def __enter__(self) -> Recaller:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- the entry point -------------------------------------------------------------------------
+
+    def search(self, query: str, *, now: datetime | None = None, zone: tzinfo | None = None,
+               limit: int | None = None, mode: str = "auto", filters: Filters | None = None,
+               profile: SharingProfile | None = None) -> RecallResult:
+        """Search ``query`` as of ``now`` in ``zone``. ``filters`` narrow what may be returned; a
+        sharing ``profile`` narrows it further (denied wins) and caps the number of results."""
+        if mode not in MODES:
+            raise RecallError(f"mode: must be one of {', '.join(MODES)}, got {mode!r}")
+        limit = self._limit(limit, profile)
+        zone = zone or self.zone or UTC
+        now = utc_now() if now is None else now
+        if now.tzinfo is None:
+            now = now.replace(tzinfo=zone)
+        plan = analyze(query, now, zone, self.languages)
+        gate = Gate.build(filters, plan.range, profile)
+        if gate.empty:
+            return self._answer(plan, "exact" if mode == "auto" else mode, [], note="the filters exclude everything")
+        terms = list(plan.terms) or (list(plan.words)[:MAX_TERMS] if plan.range is None else [])
+        if not terms and plan.range is None:
+            return self._answer(plan, "exact" if mode == "auto" else mode, [], note="nothing to search for")
+        if not terms:
+            return self._listing(plan, gate, limit)
+        return self._ranked(plan, terms, gate, mode, limit, now)
+
+    def latest(self, *, now: datetime | None = None, limit: int | None = None, filters: Filters | None = None,
+               profile: SharingProfile | None = None) -> RecallResult:
+        """The newest turns and memories up to ``now`` (in time order), for a view without a query."""
+        limit = self._limit(limit, profile)
+        gate = Gate.build(filters, None, profile)
+        if now is not None:
+            gate = replace(gate, end=format_ts(now if now.tzinfo else now.replace(tzinfo=self.zone or UTC)))
+        plan = QueryPlan(query="", range=None, expression=None, rest="", terms=(), words=())
+        if gate.empty:
+            return self._answer(plan, "exact", [], note="the filters exclude everything")
+        return self._listing(plan, gate, limit)
+
+    def _limit(self, limit: int | None, profile: SharingProfile | None) -> int:
+        limit = self.config.default_limit if limit is None else limit
+        if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_LIMIT:
+            raise RecallError(f"limit: must be a whole number from 1 to {MAX_LIMIT}, got {limit!r}")
+        return min(limit, profile.max_items) if profile is not None else limit
+
+    # -- modes -----------------------------------------------------------------------------------
+
+    def _ranked(self, plan: QueryPlan, terms: list[str], gate: Gate, mode: str, limit: int,
+                now: datetime) -> RecallResult:
+        pool = Pool(self.index, gate)
+        exact, matched, names = self._exact(plan, terms, gate, pool, limit, rank=mode != "semantic")
+        note = None
+        if mode == "exact":
+            scores, used = exact, "exact"
+        elif mode in ("semantic", "hybrid"):
+            semantic = self._semantic(plan, gate, pool, names, limit)
+            scores, used = (semantic, "semantic") if mode == "semantic" else (fuse(exact, semantic), "hybrid")
+        elif matched >= self.config.min_exact_results:
+            scores, used = exact, "exact"
+        else:
+            scores, used, note = self._fallback(plan, gate, pool, names, limit, exact, matched)
+        if plan.range is None:
+            times = {key: parse_ts(pool.memories[key].ts) for key in scores if key in pool.memories}
+            scores = recency(scores, times, now, self.config.half_life_days)
+        return self._answer(plan, used, self._items(pool, scores, limit, plan), note=note, matched=matched)
+
+    def _fallback(self, plan: QueryPlan, gate: Gate, pool: Pool, names: dict[str, str], limit: int,
+                  exact: Scores, matched: int) -> tuple[Scores, str, str]:
+        wanted = self.config.min_exact_results
+        try:
+            semantic = self._semantic(plan, gate, pool, names, limit)
+        except ReverieError as exc:
+            return exact, "exact", f"exact matched {matched} (fewer than {wanted}); no semantic fallback: {exc}"
+        if matched == 0:
+            return semantic, "semantic", "exact matched nothing: semantic results"
+        why = f"exact matched only {matched} (fewer than {wanted}): fused with semantic"
+        return fuse(exact, semantic), "hybrid", why
+
+    def _exact(self, plan: QueryPlan, terms: list[str], gate: Gate, pool: Pool, limit: int,
+               rank: bool = True) -> tuple[Scores, int, dict[str, str]]:
+        """Exact scores, how many documents matched, and the actors the query names. ``rank=False``:
+        only the names are wanted (semantic mode), so neighbours are not looked up."""
+        hits = self.index.exact_search(expanded_query(terms), gate.start, gate.end,
+                                       limit=max(EXACT_POOL, 2 * limit), filters=gate.filters)
+        scores = pool.admit(hits)
+        matched = len(scores)
+        if not rank:
+            return scores, matched, named_actors(plan, pool.actors())
+        turns = [key for key in ranked(scores) if key in pool.turns][:SPREAD_SOURCES]
+        scores = spread(scores, pool.neighbours(turns), SPREAD_EXACT)
+        names = named_actors(plan, pool.actors())  # the speakers of the matches and of their neighbours
+        return self._speakers(scores, pool, names, SPEAKER_EXACT), matched, names
+
+    def _semantic(self, plan: QueryPlan, gate: Gate, pool: Pool, names: dict[str, str], limit: int) -> Scores:
+        embedder = self._vector_model()
+        vector = embedder.embed([plan.semantic_text(names.values())])[0]
+        hits = self.index.vector_search(vector, gate.start, gate.end, k=max(VECTOR_POOL, 2 * limit),
+                                        filters=gate.filters)
+        scores = {key: max(value, 0.0) for key, value in pool.admit(hits).items()}
+        turns = [key for key in ranked(scores) if key in pool.turns][:SPREAD_SOURCES]
+        scores = spread(scores, pool.neighbours(turns), SPREAD_SEMANTIC)
+        return self._speakers(scores, pool, names, SPEAKER_SEMANTIC)
+
+    @staticmethod
+    def _speakers(scores: Scores, pool: Pool, names: dict[str, str], factor: float) -> Scores:
+        """Favour the named people's turns (× ``factor``) and their sessions (× ``SESSION_OF_NAMED``,
+        so a reply to Kate in Kate's conversation counts more than the same words elsewhere)."""
+        if not names:
+            return scores
+        turns = [k for k in scores if k in pool.turns]
+        named = [k for k in turns if pool.turns[k].actor in names]
+        sessions = {pool.turns[k].session for k in named}
+        scores = boost(scores, [k for k in turns if pool.turns[k].session in sessions], SESSION_OF_NAMED)
+        return boost(scores, named, factor)
+
+    def _vector_model(self) -> Embedder:
+        """The embedder, checked against the vectors the index holds (:class:`RecallError` if none)."""
+        recorded = self.index.vector_model()
+        if recorded is None:
+            raise RecallError("the index holds no vectors yet; run `reverie reindex` for semantic search")
+        with self._embedder_lock:
+            if self._embedder is None:
+                source = self._embedder_source
+                if source is None:
+                    raise RecallError("semantic search needs an embedding model and none is configured")
+                self._embedder = source if isinstance(source, Embedder) else source()
+        if self._embedder.name != recorded.name:
+            raise RecallError(f"the index's vectors come from {recorded.name}, but the configured model is "
+                              f"{self._embedder.name}; run `reverie reindex`")
+        return self._embedder
+
+    # -- answers ---------------------------------------------------------------------------------
+
+    def _listing(self, plan: QueryPlan, gate: Gate, limit: int) -> RecallResult:
+        pool = browse.latest(self.index, gate, limit)
+        keys = sorted([*pool.turns, *pool.memories], key=pool.ts, reverse=True)[:limit]
+        items = [self._item(pool, key, 0.0) for key in sorted(keys, key=pool.ts)]
+        why = "no words to rank by: the latest in the range" if plan.range is not None else "the latest"
+        return self._answer(plan, "exact", items, note=why)
+
+    def _items(self, pool: Pool, scores: Scores, limit: int, plan: QueryPlan) -> list[RecallItem]:
+        best = ranked(scores, {key: pool.ts(key) for key in scores})[:limit]
+        if plan.range is not None:
+            best.sort(key=pool.ts)
+        return [self._item(pool, key, scores[key]) for key in best]
+
+    @staticmethod
+    def _item(pool: Pool, key: str, score: float) -> RecallItem:
+        if key in pool.turns:
+            t = pool.turns[key]
+            return RecallItem(id=t.id, ts=t.ts, text=t.text, kind="turn", score=score, session=t.session,
+                              actor=t.actor, role=t.role, source=t.source)
+        m = pool.memories[key]
+        return RecallItem(id=m.id, ts=m.ts, text=m.text, kind="memory", score=score, reviewed=m.reviewed,
+                          tags=m.tags)
+
+    @staticmethod
+    def _answer(plan: QueryPlan, mode: str, items: list[RecallItem], *, note: str | None = None,
+                matched: int = 0) -> RecallResult:
+        return RecallResult(range=plan.range, expression=plan.expression, rest=plan.rest, mode=mode,
+                            results=items, note=note, exact_hits=matched)
+
+
+def recall(paths: HomePaths | str | Path | None, query: str, *, config: Config | None = None,
+           now: datetime | None = None, zone: tzinfo | None = None, limit: int | None = None,
+           mode: str = "auto", filters: Filters | None = None, profile: SharingProfile | None = None,
+           embedder: EmbedderSource | None = None) -> RecallResult:
+    """One search over a home's index (opens and closes it). Long-lived callers keep a :class:`Recaller`."""
+    from core.config import load_config
+
+    home = paths if isinstance(paths, HomePaths) else HomePaths.at(paths)
+    settings = config or load_config(home.config)
+    with Recaller.open(home, settings, embedder=embedder) as recaller:
+        return recaller.search(query, now=now, zone=zone, limit=limit, mode=mode, filters=filters, profile=profile)

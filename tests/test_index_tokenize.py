@@ -1,0 +1,150 @@
+"""CJK-aware FTS5 tokenization and safe MATCH building, checked against a real FTS5 table."""
+
+from __future__ import annotations
+
+import apsw
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from core.index.tokenize import build_match, cjk_grams, index_text
+
+DOCS = {
+    1: "오늘 서울숲에서 산책했다",
+    2: "会議で新しい計画を決めた",
+    3: "我们明天在北京开会",
+    4: "Reverie로 서울 구경, then a café in Tōkyō",
+    5: "The quarterly planning meeting ran late",
+    6: "コーヒーを飲みながらｶﾀｶﾅの資料を読んだ",
+    7: "서울에 갔다",
+    8: "숲",
+}
+
+
+@pytest.fixture(scope="module")
+def fts() -> apsw.Connection:
+    conn = apsw.Connection(":memory:")
+    conn.execute("CREATE VIRTUAL TABLE fts USING fts5(body, tokenize='unicode61 remove_diacritics 2')")
+    for rowid, text in DOCS.items():
+        conn.execute("INSERT INTO fts(rowid, body) VALUES (?, ?)", (rowid, index_text(text)))
+    return conn
+
+
+def find(conn: apsw.Connection, query: str, mode: str = "any") -> set[int]:
+    match = build_match(query, mode)  # type: ignore[arg-type]
+    if match is None:
+        return set()
+    return {rowid for (rowid,) in conn.execute("SELECT rowid FROM fts WHERE fts MATCH ?", (match,))}
+
+
+def test_cjk_runs_become_bigrams_plus_last_character() -> None:
+    assert cjk_grams("서울숲에서") == ["서울", "울숲", "숲에", "에서", "서"]
+    assert cjk_grams("숲") == ["숲"]
+    assert index_text("Reverie로 산책").split() == ["Reverie", "로", "산책", "책"]
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("서울숲", {1}),  # a Korean word inside a longer word (서울숲에서)
+        ("산책", {1}),  # two characters, inside 산책했다
+        ("서울숲에서 산책", {1}),
+        ("会議", {2}),  # kanji word followed by a particle (会議で)
+        ("計画", {2}),
+        ("決めた", {2}),  # kanji + kana
+        ("北京", {3}),  # Chinese
+        ("开会", {3}),
+        ("コーヒー", {6}),  # katakana with the long-vowel mark
+        ("カタカナ", {6}),  # half-width katakana in the text, full-width in the query (NFKC)
+        ("cafe", {4}),  # diacritics folded
+        ("TOKYO", {4}),
+        ("Reverie 구경", {4}),  # mixed scripts
+    ],
+)
+def test_cjk_and_latin_words_are_found(fts: apsw.Connection, query: str, expected: set[int]) -> None:
+    assert find(fts, query) >= expected
+    assert find(fts, query, "all") >= expected
+
+
+def test_all_mode_needs_every_word(fts: apsw.Connection) -> None:
+    assert find(fts, "서울 구경", "all") == {4}
+    assert find(fts, "서울 구경", "any") == {1, 4, 7}
+    assert find(fts, "Reverie 서울 café", "all") == {4}
+    assert find(fts, "planning meeting", "all") == {5}
+    assert find(fts, "planning 会議", "all") == set()
+
+
+def test_phrase_of_bigrams_does_not_match_scattered_characters(fts: apsw.Connection) -> None:
+    # 서울숲 needs 서울 and 울숲 next to each other: 서울에 갔다 (row 7) has 서울 but no 울숲.
+    assert find(fts, "서울숲", "all") == {1}
+
+
+def test_single_character_query_finds_the_character_in_any_position(fts: apsw.Connection) -> None:
+    assert find(fts, "숲") == {1, 8}  # inside 서울숲에서 and alone
+    assert find(fts, "다") == {1, 7}  # the last character of 산책했다 and 갔다
+    assert find(fts, "会") == {2, 3}  # first of 会議, last of 开会
+
+
+def test_any_mode_drops_stopwords_and_particles_unless_alone(fts: apsw.Connection) -> None:
+    assert build_match("the meeting", "any") == '"meeting"'
+    assert build_match("the", "any") == '"the"'
+    assert build_match("会議 の", "any") == '"会議"'
+    assert find(fts, "what about the planning?") == {5}
+
+
+def test_any_mode_finds_part_of_a_long_unspaced_query(fts: apsw.Connection) -> None:
+    # A whole Japanese question: no row holds it, row 2 shares 会議 and 計画.
+    assert 2 in find(fts, "先週の会議で決めた計画は何")
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        '"',
+        "AND",
+        "OR NOT",
+        "NEAR(a b)",
+        "col:value",
+        "a*",
+        "(((",
+        '"unterminated',
+        "^start",
+        "-minus",
+        "a + b",
+        "{body}: x",
+        "'",
+        "\\",
+        "*",
+        "?!",
+        "  ",
+        "",
+    ],
+)
+def test_query_syntax_never_reaches_fts5(fts: apsw.Connection, query: str) -> None:
+    find(fts, query)
+    find(fts, query, "all")
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.characters(max_codepoint=127), max_size=60))
+def test_the_ascii_shortcut_cuts_like_unicode61(text: str) -> None:
+    from core.index import tokenize
+
+    conn = apsw.Connection(":memory:")
+    tokenizer = conn.fts5_tokenizer("unicode61", ["remove_diacritics", "2"])
+    expected = [(s, e, t) for s, e, t, *_ in tokenizer(text.encode(), apsw.FTS5_TOKENIZE_QUERY, None)]
+    assert tokenize._fts_tokens(text) == expected
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=40))
+def test_any_text_is_a_valid_query(text: str) -> None:
+    conn = apsw.Connection(":memory:")
+    conn.execute("CREATE VIRTUAL TABLE fts USING fts5(body, tokenize='unicode61 remove_diacritics 2')")
+    conn.execute("INSERT INTO fts(rowid, body) VALUES (1, ?)", (index_text(text),))
+    for mode in ("any", "all"):
+        match = build_match(text, mode)  # type: ignore[arg-type]
+        if match is not None:
+            rows = list(conn.execute("SELECT rowid FROM fts WHERE fts MATCH ?", (match,)))
+            if mode == "all":
+                assert rows == [(1,)], (text, match)  # a text always matches itself

@@ -1,0 +1,204 @@
+"""``reverie reindex``, ``reverie watch``, ``reverie index status`` and ``reverie index purge``."""
+
+from __future__ import annotations
+
+import sys
+import threading
+import time
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
+
+import click
+
+from tui_app.cli.state import CliState, emit, pass_state
+
+if TYPE_CHECKING:
+    from core.index import MemoryDoc, Reindexer, ReindexReport, SearchIndex
+
+
+def _reindexer(state: CliState) -> tuple[SearchIndex, Reindexer]:
+    from core.embed import make_embedder
+    from core.index import HomeDayLogs, Reindexer, SearchIndex
+
+    index = SearchIndex.open(state.paths)
+    config = state.config.embedding
+    reindexer = Reindexer(
+        index,
+        HomeDayLogs(state.paths),
+        embedder=lambda: make_embedder(config),
+        batch_size=config.batch_size,
+        memory_source=_vault_memories(state),
+    )
+    return index, reindexer
+
+
+def _vault_memories(state: CliState) -> Callable[[], Sequence[MemoryDoc]] | None:
+    """The vault's verified memories as index documents, when the passphrase is at hand without a prompt
+    (env or keyring): the index cannot read the encrypted vault by itself. Otherwise memories keep what
+    the index holds, and `reverie search` syncs them when it can."""
+    from core.passphrase import passphrase_without_prompt
+
+    if not state.paths.vault_header.exists() or not passphrase_without_prompt(state.config, state.paths):
+        return None
+
+    def source() -> Sequence[MemoryDoc]:
+        from core.recall import vault_docs
+
+        return vault_docs(state.vault(), state.config.zone())
+
+    return source
+
+
+def _progress_printer() -> Callable[[str, int, int], None] | None:
+    """A one-line progress display on stderr when it is a terminal (nothing otherwise)."""
+    if not sys.stderr.isatty():
+        return None
+    last = [0.0]
+
+    def show(phase: str, done: int, total: int) -> None:
+        now = time.monotonic()
+        if now - last[0] < 0.2 and done < total:
+            return
+        last[0] = now
+        label = "day files" if phase == "files" else "vectors"
+        click.echo(f"\r{label}: {done:,}/{total:,}   ", nl=False, err=True)
+        if done >= total:
+            click.echo("", err=True)
+
+    return show
+
+
+def _summary(report: ReindexReport, embedded: bool = True) -> str:
+    lines = [
+        f"day files: {report.files:,} ({report.read:,} read, {report.replaced:,} re-read from the start, "
+        f"{report.removed:,} gone)",
+        f"turns: +{report.turns_added:,} -{report.turns_removed:,}"
+        + (f", {report.duplicates:,} duplicate ids skipped" if report.duplicates else "")
+        + (f", {report.renumbered_days:,} days reordered" if report.renumbered_days else ""),
+    ]
+    if report.model or report.embedded or report.pending:
+        model = f" with {report.model}" if report.model else ""
+        reset = " (model changed: everything re-embedded)" if report.model_reset else ""
+        waiting = f", {report.pending:,} waiting" if report.pending else ""
+        lines.append(f"vectors: +{report.embedded:,}{model}{reset}{waiting}")
+    elif not embedded:
+        lines.append("vectors: not updated (--no-embed); `reverie index status` counts what waits")
+    if report.memories is not None:
+        m = report.memories
+        lines.append(f"memories: +{m.added} ~{m.updated} -{m.removed}")
+    if report.bad_line_count:
+        lines.append(f"bad lines: {report.bad_line_count:,} (left in the log; see `reverie ingest` quarantine)")
+        lines.extend(f"  {line}" for line in report.bad_lines[:10])
+    lines.append(f"took {report.seconds:.1f} s")
+    return "\n".join(lines)
+
+
+@click.command()
+@click.option(
+    "--full", is_flag=True, help="Read every day file again from the start (unchanged turns keep their vectors)."
+)
+@click.option("--no-embed", is_flag=True, help="Update the exact index only; vectors wait for the next run.")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@pass_state
+def reindex(state: CliState, full: bool, no_embed: bool, as_json: bool) -> None:
+    """Bring the search index up to date with the conversation log (only changed day files)."""
+    index, reindexer = _reindexer(state)
+    with index, reindexer:
+        report = reindexer.run(full=full, embed=not no_embed, progress=None if as_json else _progress_printer())
+    emit(report.as_dict(), as_json, _summary(report, embedded=not no_embed))
+
+
+@click.command()
+@click.option(
+    "--interval",
+    type=click.FloatRange(min=0.1),
+    default=10.0,
+    show_default=True,
+    help="Seconds between looks at the log.",
+)
+@click.option("--no-embed", is_flag=True, help="Keep the exact index current; embed nothing.")
+@click.option("--once", is_flag=True, help="One pass, then exit.")
+@pass_state
+def watch(state: CliState, interval: float, no_embed: bool, once: bool) -> None:
+    """Keep the search index current while you work (safe beside the TUI). Ctrl-C stops."""
+    from core.index import Watcher
+
+    def on_pass(report: ReindexReport) -> None:
+        if report.read or report.removed or report.embedded or report.memories:
+            stamp = time.strftime("%H:%M:%S")
+            waiting = f" ({report.pending:,} waiting)" if report.pending else ""
+            click.echo(
+                f"{stamp} +{report.turns_added:,} turns, +{report.embedded:,} vectors{waiting} "
+                f"in {report.seconds:.1f} s"
+            )
+
+    def on_error(exc: Exception) -> None:
+        click.echo(f"reverie watch: {exc} (trying again in {interval:g} s)", err=True)
+
+    index, reindexer = _reindexer(state)
+    watcher = Watcher(reindexer, interval=interval, embed=not no_embed, on_pass=on_pass, on_error=on_error)
+    stop = threading.Event()
+    if not once:
+        click.echo(f"watching {state.paths.logs} every {interval:g} s; Ctrl-C stops", err=True)
+    with index, reindexer:
+        try:
+            watcher.run(stop, max_passes=1 if once else None)
+        except KeyboardInterrupt:
+            stop.set()
+
+
+@click.group("index")
+def index_group() -> None:
+    """The derived search index (in the cache folder; rebuildable with `reverie reindex`)."""
+
+
+@index_group.command("status")
+@click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
+@pass_state
+def status(state: CliState, as_json: bool) -> None:
+    """What the index holds and where it is."""
+    from core.index import SearchIndex
+
+    if not state.paths.index_db.exists():
+        emit(
+            {"path": str(state.paths.index_db), "exists": False},
+            as_json,
+            f"no index yet at {state.paths.index_db}; run `reverie reindex`",
+        )
+        return
+    with SearchIndex.open(state.paths) as index:
+        info = index.status()
+    data = {"exists": True, **info.__dict__}
+    model = f"{info.model}, {info.dim}-d" if info.model else "no model yet"
+    text = "\n".join(
+        [
+            f"index:      {info.path} ({info.bytes / 1e6:,.1f} MB; holds plaintext of your conversations, mode 0600)",
+            f"day files:  {info.files:,}",
+            f"turns:      {info.turns:,}",
+            f"memories:   {info.memories:,}",
+            f"vectors:    {info.vectors:,} ({model}), {info.pending_vectors:,} waiting",
+            f"snapshot:   {info.snapshot or 'none (vectors read from the database)'}",
+            f"migrations: {', '.join(info.migrations)}",
+            f"log change: {info.files_changed_at or 'never'}",
+        ]
+    )
+    emit(data, as_json, text)
+
+
+@index_group.command("purge")
+@click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
+@pass_state
+def purge_cmd(state: CliState, yes: bool) -> None:
+    """Delete the index (it holds plaintext); `reverie reindex` rebuilds it from the home."""
+    from core.index import purge
+
+    if not yes:
+        click.confirm(f"Delete the search index in {state.paths.cache}?", abort=True, err=True)
+    removed = purge(state.paths)
+    click.echo(f"removed {len(removed)} index file(s) from {state.paths.cache}" if removed else "no index to remove")
+
+
+def register(cli: click.Group) -> None:
+    cli.add_command(reindex)
+    cli.add_command(watch)
+    cli.add_command(index_group)

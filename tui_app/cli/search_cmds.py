@@ -1,0 +1,221 @@
+"""``reverie search`` (one query, or ``--batch`` of many) and ``reverie context`` (a prompt block)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterator
+from datetime import datetime, tzinfo
+from typing import IO, TYPE_CHECKING, Any
+
+import click
+
+from core.errors import ReverieError
+from tui_app.cli.state import CliState, emit, pass_state
+from tui_app.cli.when_cmds import parse_now, parse_zone
+
+if TYPE_CHECKING:
+    from core.recall import Filters, Recaller, RecallResult
+
+MODE_CHOICE = click.Choice(["auto", "exact", "semantic", "hybrid"])
+BATCH_KEYS = ("query", "now", "tz", "limit", "mode")
+TEXT_WIDTH = 300  # characters of each result shown in plain text
+
+
+def register(cli: click.Group) -> None:
+    cli.add_command(search)
+    cli.add_command(context)
+
+
+def _clock(state: CliState, now_text: str | None, tz_name: str | None) -> tuple[datetime, tzinfo]:
+    zone = parse_zone(tz_name) if tz_name is not None else state.config.zone()
+    if now_text is not None:
+        return parse_now(now_text, zone), zone
+    from core.clock import utc_now
+
+    return utc_now().astimezone(zone), zone
+
+
+def _open(state: CliState, sync: bool) -> Recaller:
+    """The recaller of the home; first brings the vault's memories into the index when the
+    passphrase is at hand without a prompt (a sync failure is a warning: turns are still searched)."""
+    from core.recall import Recaller
+
+    recaller = Recaller.open(state.paths, state.config)
+    if sync:
+        _sync_memories(state, recaller)
+    return recaller
+
+
+def _sync_memories(state: CliState, recaller: Recaller) -> None:
+    from core.passphrase import passphrase_without_prompt
+    from core.recall import sync_vault
+
+    if not state.paths.vault_header.exists() or passphrase_without_prompt(state.config, state.paths) is None:
+        return
+    try:
+        sync_vault(recaller.index, state.vault(), state.config.zone())
+    except ReverieError as exc:
+        click.echo(f"reverie: memories not refreshed in the index: {exc}", err=True)
+
+
+def _filters(tags: tuple[str, ...], roles: tuple[str, ...], sessions: tuple[str, ...], sources: tuple[str, ...],
+             reviewed: bool | None) -> Filters:
+    from core.recall import Filters
+
+    return Filters(tags=tags, roles=roles, sessions=sessions, sources=sources, reviewed=reviewed)
+
+
+def _plain(answer: RecallResult, now: datetime, zone: tzinfo) -> str:
+    from core.turns import parse_ts
+
+    lines = []
+    if answer.range is not None:
+        lines.append(f"range  {answer.range.describe(now)} ({answer.range.grain}) from “{answer.expression}”")
+    lines.append(f"mode   {answer.mode}" + (f" — {answer.note}" if answer.note else ""))
+    if not answer.results:
+        lines.append("nothing found")
+    for item in answer.results:
+        when = f"{parse_ts(item.ts).astimezone(zone):%Y-%m-%d %H:%M}"
+        if item.kind == "memory":
+            who = "memory, reviewed" if item.reviewed else "memory, unreviewed"
+        else:
+            who = f"{item.actor} ({item.role}) · {item.session}"
+        text = " ".join(item.text.split())
+        text = text if len(text) <= TEXT_WIDTH else text[: TEXT_WIDTH - 1] + "…"
+        lines.append(f"{when}  {who}  [{item.id}]\n    {text}")
+    return "\n".join(lines)
+
+
+@click.command()
+@click.argument("query", nargs=-1)
+@click.option("--now", "now_text", metavar="ISO8601", default=None, help="Search as if it were this time.")
+@click.option("--tz", "tz_name", metavar="ZONE", default=None, help="Timezone of ranges (default: config, system).")
+@click.option("--limit", "-k", type=click.IntRange(1, 1000), default=None, help="How many results (default: config).")
+@click.option("--mode", type=MODE_CHOICE, default="auto", show_default=True,
+              help="auto: exact first, semantic only when exact finds too little.")
+@click.option("--tag", "tags", multiple=True, help="Only memories carrying this tag (repeatable).")
+@click.option("--role", "roles", multiple=True, help="Only turns of this role: user, assistant, system.")
+@click.option("--session", "sessions", multiple=True, help="Only turns of this session.")
+@click.option("--source", "sources", multiple=True, help="Only turns imported from this source.")
+@click.option("--reviewed/--unreviewed", "reviewed", default=None, help="Only reviewed (or unreviewed) memories.")
+@click.option("--batch", "batch", type=click.File("rb"), default=None,
+              help='Read one JSON query per line ({"query", "now"?, "tz"?, "limit"?, "mode"?}; - for stdin) '
+                   "and write one JSON answer per line.")
+@click.option("--sync/--no-sync", default=True, show_default=True,
+              help="Refresh the vault's memories in the index first (when the passphrase needs no prompt).")
+@click.option("--json", "as_json", is_flag=True, help='Print {"range", "mode", "results"} as JSON.')
+@pass_state
+def search(state: CliState, query: tuple[str, ...], now_text: str | None, tz_name: str | None, limit: int | None,
+           mode: str, tags: tuple[str, ...], roles: tuple[str, ...], sessions: tuple[str, ...],
+           sources: tuple[str, ...], reviewed: bool | None, batch: IO[bytes] | None, sync: bool,
+           as_json: bool) -> None:
+    """Search conversations and memories: QUERY's time expression bounds the range, the rest is ranked
+    inside it. With a range, results come in time order; without, by relevance."""
+    if batch is None and not query:
+        raise click.UsageError("give a QUERY, or --batch FILE")
+    if batch is not None and query:
+        raise click.UsageError("give either a QUERY or --batch FILE, not both")
+    filters = _filters(tags, roles, sessions, sources, reviewed)
+    with _open(state, sync) as recaller:
+        if batch is not None:
+            _run_batch(state, recaller, batch, filters, now_text, tz_name, limit, mode)
+            return
+        now, zone = _clock(state, now_text, tz_name)
+        answer = recaller.search(" ".join(query), now=now, zone=zone, limit=limit, mode=mode, filters=filters)
+    emit(answer.to_dict(), as_json, _plain(answer, now, zone))
+
+
+def _batch_lines(handle: IO[bytes]) -> Iterator[tuple[int, str | None]]:
+    """Numbered lines; ``None`` for a line that is not UTF-8 (it must not end the batch)."""
+    for number, raw in enumerate(handle, start=1):
+        try:
+            yield number, raw.decode("utf-8")
+        except UnicodeDecodeError:
+            yield number, None
+
+
+def _batch_item(state: CliState, recaller: Recaller, line: str | None, filters: Filters,
+                defaults: dict[str, Any]) -> dict[str, Any]:
+    if line is None:
+        raise ReverieError("not UTF-8 text")
+    if not line.strip():
+        raise ReverieError("empty line")
+    try:
+        item = json.loads(line)
+    except json.JSONDecodeError as exc:
+        raise ReverieError(f"not JSON: {exc.msg} at column {exc.colno}") from exc
+    if not isinstance(item, dict):
+        raise ReverieError("not a JSON object")
+    unknown = sorted(set(item) - set(BATCH_KEYS))
+    if unknown:
+        raise ReverieError(f"unknown field {unknown[0]!r} (known: {', '.join(BATCH_KEYS)})")
+    merged = {**defaults, **{k: v for k, v in item.items() if v is not None}}
+    if not isinstance(item.get("query"), str):
+        raise ReverieError("query: missing or not a string")
+    for key in ("now", "tz", "mode"):
+        if merged.get(key) is not None and not isinstance(merged[key], str):
+            raise ReverieError(f"{key}: must be a string")
+    limit = merged.get("limit")
+    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int)):
+        raise ReverieError("limit: must be a whole number")
+    try:
+        now, zone = _clock(state, merged.get("now"), merged.get("tz"))
+    except click.BadParameter as exc:
+        raise ReverieError(exc.format_message().replace("'--", "'")) from exc
+    answer = recaller.search(item["query"], now=now, zone=zone, limit=limit, mode=merged.get("mode") or "auto",
+                             filters=filters)
+    return answer.to_dict()
+
+
+def _run_batch(state: CliState, recaller: Recaller, handle: IO[bytes], filters: Filters, now_text: str | None,
+               tz_name: str | None, limit: int | None, mode: str) -> None:
+    """One JSON answer per input line, in order; a bad line answers ``{"line", "error"}`` and the
+    batch goes on. The embedding model, if needed, loads once."""
+    defaults = {"now": now_text, "tz": tz_name, "limit": limit, "mode": mode}
+    for number, line in _batch_lines(handle):
+        try:
+            out = _batch_item(state, recaller, line, filters, defaults)
+        except ReverieError as exc:
+            out = _batch_error(number, str(exc))
+        except Exception as exc:  # a failure on one line must not end the batch: report it and go on
+            out = _batch_error(number, f"{type(exc).__name__}: {exc}")
+        sys.stdout.write(json.dumps(out, ensure_ascii=False) + "\n")
+        sys.stdout.flush()
+
+
+def _batch_error(number: int, message: str) -> dict[str, Any]:
+    return {"line": number, "error": f"line {number}: {' '.join(message.split())}"}
+
+
+@click.command()
+@click.argument("query", nargs=-1)
+@click.option("--budget", type=click.IntRange(min=1), default=None, help="Token budget (default: context.budget).")
+@click.option("--now", "now_text", metavar="ISO8601", default=None, help="As if it were this time.")
+@click.option("--tz", "tz_name", metavar="ZONE", default=None, help="Timezone (default: config, system).")
+@click.option("--profile", default=None, help="A sharing profile from config.toml: what the assistant may see.")
+@click.option("--sync/--no-sync", default=True, show_default=True,
+              help="Refresh the vault's memories in the index first (when the passphrase needs no prompt).")
+@click.option("--json", "as_json", is_flag=True, help="Print the block and what is in it as JSON.")
+@pass_state
+def context(state: CliState, query: tuple[str, ...], budget: int | None, now_text: str | None,
+            tz_name: str | None, profile: str | None, sync: bool, as_json: bool) -> None:
+    """Print a block for a model's prompt: the latest topic markers, relevant confirmed memories
+    (reviewed ones marked), then matching turns, within the token budget."""
+    from core.context import build_context
+    from core.topics import latest_markers
+
+    now, zone = _clock(state, now_text, tz_name)
+    markers = latest_markers(state.paths, state.config.context.markers)
+    text = " ".join(query) or None
+    with _open(state, sync) as recaller:
+        if profile is None:
+            block = build_context(recaller, text, markers=markers, now=now, zone=zone,
+                                  config=state.config.context, budget=budget)
+        else:  # the same path as MCP and REST: denied tags win, case-insensitively; sources by importer
+            from core.sharing import SharePolicy, shared_context
+
+            policy = SharePolicy.from_config(state.config, profile)
+            block = shared_context(recaller, policy, text, markers=markers, now=now, zone=zone,
+                                   config=state.config.context, budget=budget)
+    emit(block.to_dict(), as_json, block.text or "(nothing to put in the context yet)")
