@@ -199,9 +199,15 @@ class ReviewDraft:
     approval: Approval | None = None
     finalized_memory_id: str | None = None
     finalized_at: str | None = None
+    supersedes: tuple[str, ...] = ()  # memories the person said this one replaces (duplicate check)
 
     def __post_init__(self) -> None:
         where = f"draft {self.draft_id!r}"
+        object.__setattr__(self, "supersedes", tuple(self.supersedes))
+        for i, memory_id in enumerate(self.supersedes):
+            if not isinstance(memory_id, str) or not memory_id.startswith("mem_"):
+                raise ReviewError(f"{where}.supersedes[{i}]: {memory_id!r} is not a memory id")
+            _check_id(memory_id, f"{where}.supersedes[{i}]")
         _check_id(self.draft_id, "draft_id")
         _check_text(self.content, f"{where}.content")
         _check_text(self.created_by, f"{where}.created_by")
@@ -385,6 +391,7 @@ class ReviewDraft:
             "approval": self.approval.to_dict() if self.approval else None,
             "finalized_memory_id": self.finalized_memory_id,
             "finalized_at": self.finalized_at,
+            "supersedes": list(self.supersedes),
         }
 
     @classmethod
@@ -406,6 +413,7 @@ class ReviewDraft:
                 "approval",
                 "finalized_memory_id",
                 "finalized_at",
+                "supersedes",
             },
             where,
         )
@@ -440,6 +448,7 @@ class ReviewDraft:
                 approval=approval,
                 finalized_memory_id=obj.get("finalized_memory_id"),
                 finalized_at=obj.get("finalized_at"),
+                supersedes=tuple(_list(obj.get("supersedes", []), f"{where}.supersedes")),
             )
         except TypeError as exc:
             raise ReviewError(f"{where}: {exc}") from exc
@@ -495,6 +504,7 @@ def review_record(draft: ReviewDraft) -> dict[str, Any]:
         "approved_by": draft.approval.reviewer,
         "approved_at": draft.approval.approved_at,
         "confirmed_fields": sorted(draft.resolved_fields()),
+        "supersedes": list(draft.supersedes),
     }
 
 
@@ -515,5 +525,9 @@ def review_summary(review: Mapping[str, Any] | None) -> dict[str, Any]:
     }
 
 
-def draft_from_capture(content: str, tags: Iterable[str] = (), *, created_by: str = "me") -> ReviewDraft:
-    return ReviewDraft(draft_id=new_id("draft"), content=content, tags=tuple(tags), created_by=created_by)
+def draft_from_capture(
+    content: str, tags: Iterable[str] = (), *, created_by: str = "me", supersedes: Iterable[str] = ()
+) -> ReviewDraft:
+    return ReviewDraft(
+        draft_id=new_id("draft"), content=content, tags=tuple(tags), created_by=created_by, supersedes=tuple(supersedes)
+    )

@@ -101,22 +101,73 @@ def _draft_text(d: Any, history: bool = False) -> str:
     return "\n".join(lines)
 
 
+def _duplicate_decision(state: CliState, content: str, on_duplicate: str) -> Any:
+    """Compare CONTENT with the finalized memories (cosine ≥ recall.duplicate_threshold is a near
+    duplicate) and return the person's decision, or None when there is no near duplicate."""
+    from core.duplicates import check_duplicate, decide
+    from core.embed import make_embedder
+    from core.index import SearchIndex
+    from core.recall import sync_vault
+
+    with SearchIndex.open(state.paths) as index:
+        sync_vault(index, state.vault(), state.config.zone())
+        check = check_duplicate(content, make_embedder(state.config.embedding),
+                                threshold=state.config.recall.duplicate_threshold, index=index)
+    best = check.duplicate
+    if best is None:
+        return None
+    click.echo(f"Near duplicate ({best.similarity:.2f}) of {best.memory_id}"
+               f"{' (reviewed)' if best.reviewed else ''}: {best.text[:200]}", err=True)
+    choice = on_duplicate
+    if choice == "ask":
+        if not sys.stdin.isatty():
+            raise ReverieError(f"near duplicate of {best.memory_id} (cosine {best.similarity:.2f}): "
+                               "choose with --on-duplicate replace|keep-both|cancel")
+        choice = click.prompt("Replace it, keep both, or cancel?", err=True,
+                              type=click.Choice(["replace", "keep-both", "cancel"]), default="cancel")
+    return decide(check, choice.replace("-", "_"))
+
+
 @draft.command("new")
 @click.argument("content")
 @click.option("--tag", "tags", multiple=True, help="A tag (repeatable).")
 @click.option("--suggest", "run_suggesters", is_flag=True,
               help="Run the local suggesters (dates, tags, people, places) on the new draft.")
+@click.option("--on-duplicate", type=click.Choice(["ask", "replace", "keep-both", "cancel"]), default="ask",
+              show_default=True, help="What to do when a finalized memory is a near duplicate.")
+@click.option("--no-duplicate-check", is_flag=True, help="Skip the near-duplicate check (it loads the model).")
 @click.option("--json", "as_json", is_flag=True)
 @pass_state
-def draft_new(state: CliState, content: str, tags: tuple[str, ...], run_suggesters: bool, as_json: bool) -> None:
-    """Capture CONTENT as a new draft; prints the draft id."""
+def draft_new(
+    state: CliState,
+    content: str,
+    tags: tuple[str, ...],
+    run_suggesters: bool,
+    on_duplicate: str,
+    no_duplicate_check: bool,
+    as_json: bool,
+) -> None:
+    """Capture CONTENT as a new draft; prints the draft id.
+
+    A finalized memory at cosine ≥ recall.duplicate_threshold is shown first: replace (the new memory
+    records that it supersedes the old one, which curation then offers for cold storage — nothing is
+    deleted), keep both, or cancel (nothing is written)."""
     vault = state.vault()
-    d = vault.create_draft(content, tags, created_by=state.config.general.reviewer)
+    decision = None if no_duplicate_check else _duplicate_decision(state, content, on_duplicate)
+    if decision is not None and not decision.keep_new:
+        emit({"draft_id": None, "duplicate": decision.to_dict()}, as_json, "cancelled: nothing was written")
+        return
+    supersedes = [decision.supersedes] if decision is not None and decision.supersedes else []
+    d = vault.create_draft(content, tags, created_by=state.config.general.reviewer, supersedes=supersedes)
     if run_suggesters:
         from core.suggest import run_local_suggesters
 
         d = run_local_suggesters(vault, d, state.config, state.paths)
-    data = {"draft_id": d.draft_id, "suggestions": [s.to_dict() for s in d.suggestions]}
+    data = {
+        "draft_id": d.draft_id,
+        "suggestions": [s.to_dict() for s in d.suggestions],
+        "duplicate": decision.to_dict() if decision is not None else None,
+    }
     text = d.draft_id + "".join(
         f"\n  {s.suggestion_id}: {s.field_name} = {s.value!r} ({s.source}, conf {s.confidence or 0:.2f})"
         for s in d.suggestions
