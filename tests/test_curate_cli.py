@@ -34,7 +34,7 @@ def curate(*args: str, ok: bool = True) -> Any:
     if ok:
         assert result.exit_code == 0, (result.output, result.exception)
     if "--json" in args and ok:
-        return json.loads(result.output)
+        return json.loads(result.stdout)
     return result
 
 

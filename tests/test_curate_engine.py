@@ -282,3 +282,22 @@ def test_scopes_may_not_overlap(paths: HomePaths, notes: Path) -> None:
     add_scope(paths, "notes", "markdown", str(notes))
     with pytest.raises(ConfigError, match="overlaps scope 'notes'"):
         add_scope(paths, "old", "markdown", str(notes / "old"))
+
+
+def test_a_hand_written_scope_over_the_homes_own_folders_is_refused(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from core.config import Config, ScopeConfig
+    from core.curate.scopes import all_scopes
+    from core.errors import ConfigError
+    from core.paths import HomePaths
+
+    paths = HomePaths(tmp_path / "home", tmp_path / "cache").ensure()
+    for target in (paths.root, paths.cold, paths.cold / "notes", paths.logs):
+        config = Config()
+        config.curation.scopes.append(ScopeConfig(name="bad", kind="markdown", path=str(target)))
+        with pytest.raises(ConfigError, match="overlaps the home's own"):
+            all_scopes(config, paths)
+    inside = paths.root / "my-notes"
+    inside.mkdir()
+    config = Config()
+    config.curation.scopes.append(ScopeConfig(name="ok", kind="markdown", path=str(inside)))
+    assert [s.name for s in all_scopes(config, paths)] == ["ok"]

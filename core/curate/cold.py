@@ -32,10 +32,11 @@ import json
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from core.clock import utc_now
 from core.config import Config
 from core.curate import learning
 from core.curate.errors import ChecksumMismatch, CurationError, PathEscape, WouldOverwrite
@@ -173,7 +174,7 @@ def move_record(paths: HomePaths, scope: Scope, candidate: Candidate, ledger: Le
     """Move one judged record to cold storage (see the module docstring for the steps)."""
     if not SCOPE_NAME.match(scope.name):
         raise CurationError(f"scope name {scope.name!r} cannot name a cold storage folder; rename it in config.toml")
-    now = now or datetime.now(UTC)
+    now = now or utc_now()
     rel = safe_rel(candidate.rel, f"candidate {candidate.id}: path")
     original = contained(scope.root, rel, f"candidate {candidate.id}: path")
     data, info = read_file(original)
@@ -384,7 +385,7 @@ def restore_record(paths: HomePaths, config: Config, spec: str, ledger: Ledger,
         if done:
             return done
         raise
-    return _restore(paths, config, stone, scope, places, ledger, now or datetime.now(UTC))
+    return _restore(paths, config, stone, scope, places, ledger, now or utc_now())
 
 
 def _restore(paths: HomePaths, config: Config, stone: Tombstone, scope: Scope, places: Places, ledger: Ledger,
@@ -534,7 +535,7 @@ def _recover_restore(paths: HomePaths, config: Config, stone: Tombstone, scope: 
     _clean_temp(places)
     current = sha256_of(places.target)
     if current == stone.sha256:
-        _finish_restore(paths, config, stone, scope, places, ledger, now or datetime.now(UTC), journal)
+        _finish_restore(paths, config, stone, scope, places, ledger, now or utc_now(), journal)
         return Recovery(stone.move_id, "restore", "finished", f"{stone.path} is back, verified")
     _remove(journal)
     if os.path.lexists(places.target):

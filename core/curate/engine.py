@@ -18,10 +18,11 @@ import json
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from core.clock import utc_now
 from core.config import Config
 from core.crypto import VaultKeys
 from core.curate import calibration as cal
@@ -56,7 +57,7 @@ def curation_lock(paths: HomePaths) -> Iterator[None]:
 
 
 def _now(now: datetime | None) -> datetime:
-    return now or datetime.now(UTC)
+    return now or utc_now()
 
 
 # ---------------------------------------------------------------------------------------- scan

@@ -14,6 +14,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from core.clock import utc_now
 from core.config import Config
 from core.fsutil import append_line_durably
 from core.paths import HomePaths
@@ -81,7 +82,7 @@ def overdue_scopes(config: Config, runs: list[dict[str, Any]], now: datetime | N
     interval = config.curation.review_interval_days
     if interval <= 0:
         return []
-    now = now or datetime.now(UTC)
+    now = now or utc_now()
     latest = last_run_by_scope(runs)
     found = []
     for scope in config.curation.scopes:

@@ -36,8 +36,21 @@ class Scope:
 
 
 def scope_from_config(item: ScopeConfig, paths: HomePaths) -> Scope:
+    """The scope as configured. A folder scope may never reach into the home's own stores (cold storage,
+    the vault, drafts, logs, curation's records), also when config.toml was written by hand: a cold
+    copy must never be judged, and moved again, as an ordinary record."""
     kind = kind_named(item.kind)
-    return Scope(item.name, kind, kind.root_for(item.path, paths.vault).absolute())
+    scope = Scope(item.name, kind, kind.root_for(item.path, paths.vault).absolute())
+    if kind.name != "vault":
+        root = scope.resolved_root()
+        own = (paths.vault, paths.drafts, paths.cold, paths.curation, paths.logs, paths.locks, paths.quarantine)
+        for folder in own:
+            if _overlaps(root, folder.resolve()) or root == paths.root.resolve():
+                raise ConfigError(
+                    f"{paths.config}: curation scope {item.name!r} ({scope.root}) overlaps the home's own "
+                    f"{folder.name}/ folder; point it at a folder of notes outside Reverie's stores"
+                )
+    return scope
 
 
 def all_scopes(config: Config, paths: HomePaths) -> list[Scope]:

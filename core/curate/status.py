@@ -3,9 +3,10 @@ and ``cold/`` (no scope is scanned, no key is needed)."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
+from core.clock import utc_now
 from core.config import Config
 from core.curate.calibration import load_calibration
 from core.curate.cold import list_cold, pending_operations
@@ -20,7 +21,7 @@ from core.paths import HomePaths
 
 def status(paths: HomePaths, config: Config, now: datetime | None = None) -> dict[str, Any]:
     """Last run, overdue or not, rubric version and counts, overall and per scope."""
-    now = now or datetime.now(UTC)
+    now = now or utc_now()
     runs = read_runs(paths)
     latest = last_run_by_scope(runs)
     late_list = overdue_scopes(config, runs, now)

@@ -31,8 +31,9 @@ def cli(ctx: click.Context, home: str | None) -> None:
         open_app(ctx.obj)
 
 
-# Commands whose start must not print anything (protocol servers); the TUI shows its own banner.
-QUIET_COMMANDS = (None, "mcp", "api", "serve")
+# Commands that do not repeat the overdue reminder: protocol servers (their stdio and logs are not for
+# people), the TUI (it shows its own banner), and curation itself (the person is already at it).
+QUIET_COMMANDS = (None, "mcp", "api", "serve", "curate")
 
 
 def _remind_overdue_review(state: CliState) -> None:
@@ -58,13 +59,14 @@ def _register() -> None:
         index_cmds,
         log_cmds,
         search_cmds,
+        serve_cmds,
         topic_cmds,
         vault_cmds,
         when_cmds,
     )
 
     for module in (app_cmds, vault_cmds, log_cmds, topic_cmds, index_cmds, curate_cmds, when_cmds, search_cmds,
-                   assist_cmds):
+                   assist_cmds, serve_cmds):
         module.register(cli)
 
 
