@@ -27,7 +27,7 @@ def format_ts(moment: datetime) -> str:
     try:
         utc = moment.astimezone(UTC)
     except (OverflowError, ValueError) as exc:
-        raise TurnError(f"ts: {moment.isoformat()} is out of range") from exc
+        raise TurnError(f"ts: out of range: {moment.isoformat()!r}") from exc
     return f"{utc.year:04d}-{utc:%m-%dT%H:%M:%S.%f}Z"
 
 
@@ -41,7 +41,7 @@ def parse_ts(text: str) -> datetime:
     try:
         return moment.astimezone(UTC)
     except (OverflowError, ValueError) as exc:
-        raise TurnError(f"ts: {text!r} is out of range") from exc
+        raise TurnError(f"ts: out of range: {text!r}") from exc
 
 
 @dataclass(frozen=True)
