@@ -6,22 +6,31 @@ it holds a :class:`Session` and one Textual mode per section of ``screens.regist
 with its own screen stack, reached by its F-key from anywhere and by a letter from the home screen.
 Locking (``ctrl+l``, or ``security.idle_lock_minutes`` without input) drops the session and every
 section's screens, then shows the unlock screen again.
+
+``run()`` refuses to start without a terminal (``ssh HOST reverie`` without ``-t``): nothing typed
+would be hidden, and the app would outlive the connection (:func:`require_terminal`).
 """
 
 from __future__ import annotations
 
+import os
 import re
+import sys
 import time
+from asyncio import AbstractEventLoop
 from collections.abc import Callable
-from typing import ClassVar
+from typing import ClassVar, NoReturn
 
 from textual import events
-from textual.app import App
+from textual.app import App, AutopilotCallbackType
 from textual.binding import Binding, BindingType
 from textual.screen import ModalScreen, Screen
+from textual.widget import Widget
+from textual.widgets import LoadingIndicator
 
 from core.config import Config
 from core.crypto import KdfParams, VaultKeys
+from core.errors import ReverieError, VaultLocked
 from core.paths import HomePaths
 from core.vault import MemoryVault
 from tui_app import messages
@@ -33,6 +42,51 @@ from tui_app.widgets.format import plural
 
 GATE_MODE = "gate"
 IDLE_CHECK_SECONDS = 15.0
+
+
+class StillLoadingIndicator(LoadingIndicator):
+    """Textual's loading indicator, drawn once. With animations off it shows a word instead of moving
+    dots, but still redraws itself 16 times a second: about 40 KB/s over SSH for a word that does not
+    change. This one never sets up the timer."""
+
+    @property
+    def auto_refresh(self) -> float | None:
+        return None
+
+    @auto_refresh.setter
+    def auto_refresh(self, interval: float | None) -> None:
+        """Ignored: the word is drawn once."""
+
+
+class ForgottenKeys:
+    """What a locked vault holds instead of its keys: anything still holding the vault gets a clear
+    error instead of decrypting."""
+
+    def __getattr__(self, name: str) -> NoReturn:
+        raise VaultLocked("the vault was locked and its keys forgotten; unlock it again")
+
+
+def forget_keys(vault: MemoryVault) -> None:
+    """Take the keys out of a vault being locked. Dropping the session is not enough: Textual keeps a
+    removed screen reachable for a while (its finished workers' contexts hold it), the screen holds
+    the session, and the session the vault. The vault and its ledger are the only holders."""
+    vault.keys = vault.ledger.keys = ForgottenKeys()  # type: ignore[assignment]
+
+
+class NoTerminal(ReverieError):
+    """The app was started with no terminal to draw on (``ssh HOST reverie`` without ``-t``)."""
+
+
+def require_terminal() -> None:
+    """Refuse to run the app into pipes. Without a terminal the person's own terminal stays in line
+    mode and shows everything typed, the passphrase too, and the app never notices the connection
+    closing (it would run on, orphaned). A driver chosen through ``TEXTUAL_DRIVER`` (textual-serve's
+    web driver, for a browser tab) brings its own screen and keyboard."""
+    if os.environ.get("TEXTUAL_DRIVER"):
+        return
+    streams = (sys.__stdin__, sys.__stdout__)
+    if not all(stream is not None and stream.isatty() for stream in streams):
+        raise NoTerminal("the app needs a terminal; over SSH, ask for one with -t: ssh -t HOST reverie")
 
 
 def app_bindings() -> list[BindingType]:
@@ -86,6 +140,29 @@ class ReverieApp(App[None], inherit_bindings=False):
         self.last_input = time.monotonic()
         self._initial_keys = keys
         self.animation_level = "full" if config.tui.animations else "none"
+
+    def run(
+        self,
+        *,
+        headless: bool = False,
+        inline: bool = False,
+        inline_no_clear: bool = False,
+        mouse: bool = True,
+        size: tuple[int, int] | None = None,
+        auto_pilot: AutopilotCallbackType | None = None,
+        loop: AbstractEventLoop | None = None,
+    ) -> None:
+        if not headless:
+            require_terminal()
+        super().run(
+            headless=headless,
+            inline=inline,
+            inline_no_clear=inline_no_clear,
+            mouse=mouse,
+            size=size,
+            auto_pilot=auto_pilot,
+            loop=loop,
+        )
 
     def on_mount(self) -> None:
         self.set_keymap(dict(self.config.tui.keymap))
@@ -147,11 +224,12 @@ class ReverieApp(App[None], inherit_bindings=False):
         self.open_sections.clear()
 
     def lock(self, reason: str = "Locked. The keys were forgotten.") -> None:
-        if self.session is None:
+        session, self.session = self.session, None
+        if session is None:
             return
-        self.session = None
         self.clear_notifications()
         self.show_gate(reason)
+        forget_keys(session.vault)
 
     def on_unlocked(self, message: messages.Unlocked) -> None:
         self.start_session(message.vault)
@@ -172,6 +250,9 @@ class ReverieApp(App[None], inherit_bindings=False):
         minutes = self.config.security.idle_lock_minutes
         if self.session is not None and minutes and time.monotonic() - self.last_input >= minutes * 60:
             self.lock(f"Locked after {plural(minutes, 'minute')} without input. The keys were forgotten.")
+
+    def get_loading_widget(self) -> Widget:
+        return StillLoadingIndicator() if self.animation_level == "none" else super().get_loading_widget()
 
     def get_key_display(self, binding: Binding) -> str:
         """F-keys in capitals (F3, as printed on the keyboard); everything else as Textual shows it."""

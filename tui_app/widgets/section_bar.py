@@ -39,10 +39,31 @@ class SectionBar(Horizontal):
                 return self.app.get_key_display(active.binding)
         return default.upper()
 
+    def on_resize(self) -> None:
+        self.refresh_keys()
+
+    def _room(self) -> int:
+        """Cells the sections may use: the bar's width less the right-hand label (lock key, home label)."""
+        width = self.size.width or self.app.size.width
+        right = self.query_one("#section-bar-right", Static)
+        return max(20, width - len(str(right.render())) - 1)
+
     def sections_line(self) -> Content:
-        parts: list[Content | tuple[str, str] | str] = [(" Reverie ", "bold")]
-        for section in SECTIONS:
-            key = self.key_for(f"section.{section.name}", section.key)
-            text = f" {key} {section.title} "
+        """Every section with its key; when the line does not fit (80 columns, eight sections), the
+        other sections shrink to their key and a short name, then to the key alone, so the current one
+        is always shown in full and every key stays visible."""
+        room = self._room()
+        keys = [(s, self.key_for(f"section.{s.name}", s.key)) for s in SECTIONS]
+        forms = (
+            lambda s, key: f" {key} {s.title} ",
+            lambda s, key: f" {key} {s.title.split()[0][:4]} ",
+            lambda s, key: f" {key} ",
+        )
+        for brand, form in ((" Reverie ", forms[0]), ("", forms[0]), ("", forms[1]), ("", forms[2])):
+            texts = [f" {key} {s.title} " if s.name == self.current else form(s, key) for s, key in keys]
+            if len(brand) + sum(len(t) + 1 for t in texts) <= room:
+                break
+        parts: list[Content | tuple[str, str] | str] = [(brand, "bold")] if brand else []
+        for (section, _), text in zip(keys, texts, strict=True):
             parts += [" ", (text, "reverse bold") if section.name == self.current else text]
         return Content.assemble(*parts)

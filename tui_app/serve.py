@@ -1,0 +1,204 @@
+"""Reverie in a browser: ``reverie serve`` runs textual-serve, which starts one app process per tab.
+
+textual-serve has no authentication: whoever reaches the port gets a terminal running Reverie. So:
+
+- it listens on 127.0.0.1 unless ``--public`` is given for another address (:func:`check_host`);
+  from another machine, an SSH tunnel (``ssh -L 8000:127.0.0.1:8000 home``) reaches it instead;
+- without ``--public``, a request whose ``Host`` is not a loopback name is refused (a web page that
+  re-points its own domain at 127.0.0.1 cannot load the app), and a WebSocket opened by a page of
+  another origin is refused always (another site open in the same browser cannot drive the app);
+- every tab starts locked: the passphrase is asked on the app's own screen and never taken from
+  ``REVERIE_PASSPHRASE`` or the keyring (``REVERIE_PASSPHRASE`` is removed from the tabs'
+  environment), so reaching the port is not reaching the vault;
+- the page's link to Google Fonts is dropped (the terminal font ships with textual-serve), so opening
+  Reverie in a browser sends nothing off the machine.
+
+The WebSocket URL in the page is built from the ``Host`` the browser used, so a tunnel from any local
+port works (``ssh -L 9000:127.0.0.1:8000``).
+
+``python -m tui_app.serve --home HOME`` is what each tab runs (:func:`main`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import ipaddress
+import os
+import re
+import shlex
+import socket
+import sys
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+from urllib.parse import urlsplit
+
+from core.errors import ReverieError
+from core.passphrase import PASSPHRASE_ENV
+
+if TYPE_CHECKING:
+    from textual_serve.server import Server
+
+DEFAULT_PORT = 8000
+LOOPBACK_NAMES = frozenset({"localhost", "localhost.", "ip6-localhost"})
+NO_AUTH_WARNING = (
+    "WARNING: textual-serve has no authentication. Anyone who can reach {url} gets Reverie's screens "
+    "(each tab still asks for the passphrase). Prefer the default 127.0.0.1 and an SSH tunnel: "
+    "ssh -L {port}:127.0.0.1:{port} HOST"
+)
+GOOGLE_FONTS = re.compile(r"\s*<link[^>]*fonts\.googleapis\.com[^>]*>", re.IGNORECASE | re.DOTALL)
+
+
+class ServeError(ReverieError):
+    """The app cannot be served as asked (a refused address, a busy port)."""
+
+
+def is_loopback(host: str) -> bool:
+    """``127.0.0.0/8``, ``::1`` and ``localhost``: names that never leave the machine."""
+    name = host.strip().strip("[]").lower()
+    if name in LOOPBACK_NAMES:
+        return True
+    try:
+        return ipaddress.ip_address(name).is_loopback
+    except ValueError:
+        return False
+
+
+def check_host(host: str, public: bool) -> str:
+    """The address to listen on. A non-loopback one needs ``public``; ``localhost`` listens on
+    127.0.0.1 (one address, not whatever the resolver returns)."""
+    if is_loopback(host):
+        return "127.0.0.1" if host.strip().lower().rstrip(".") == "localhost" else host.strip().strip("[]")
+    if not public:
+        raise ServeError(
+            f"--host: {host!r} is not a loopback address; textual-serve has no authentication, so Reverie is "
+            "served on 127.0.0.1 only (use an SSH tunnel, or --public if you accept the risk)"
+        )
+    return host.strip().strip("[]")
+
+
+def check_port_free(host: str, port: int) -> None:
+    """A busy or forbidden port is one clear line now, not a traceback from the web server later."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    try:
+        infos = socket.getaddrinfo(host, port, family, socket.SOCK_STREAM)
+    except socket.gaierror as exc:
+        raise ServeError(f"--host: cannot resolve {host!r}: {exc.strerror}") from exc
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(infos[0][4])
+        except OSError as exc:
+            raise ServeError(f"--port: cannot listen on {host}:{port}: {exc.strerror}") from exc
+
+
+def url_for(host: str, port: int) -> str:
+    shown = f"[{host}]" if ":" in host else host
+    return f"http://{shown}:{port}"
+
+
+def tab_command(home: Path) -> str:
+    """What textual-serve runs for each browser tab: this interpreter, this module, this home."""
+    return shlex.join([sys.executable, "-m", "tui_app.serve", "--home", str(home)])
+
+
+def local_templates(folder: Path) -> Path:
+    """textual-serve's page template without its Google Fonts link, written into ``folder``."""
+    import textual_serve
+
+    original = Path(textual_serve.__file__).parent / "templates" / "app_index.html"
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "app_index.html").write_text(GOOGLE_FONTS.sub("", original.read_text("utf-8")), "utf-8")
+    return folder
+
+
+@dataclass(frozen=True)
+class RequestCheck:
+    """Which requests the server answers: a refusal reason, or ``None`` to serve it."""
+
+    public: bool
+
+    def refusal(self, host_header: str, origin: str | None) -> str | None:
+        if not host_header:
+            return "no Host header"
+        if not self.public and not is_loopback(urlsplit(f"//{host_header}").hostname or ""):
+            return f"Host {host_header!r} is not a loopback name"
+        if origin is not None and urlsplit(origin).netloc.lower() != host_header.lower():
+            return f"Origin {origin!r} is not this server"
+        return None
+
+
+def make_server(
+    home: Path, host: str, port: int, *, public: bool, templates: Path, say: Callable[[str], None]
+) -> Server:
+    """The textual-serve server (its class is made here: a browser tab imports this module too, and
+    needs neither aiohttp nor textual-serve)."""
+    from aiohttp import web
+    from textual_serve.server import Server
+
+    check = RequestCheck(public)
+
+    class ReverieServer(Server):
+        async def on_startup(self, app: web.Application) -> None:
+            say(f"reverie serve: Reverie for {home} on {url_for(host, port)} · Ctrl-C stops")
+
+        def refuse(self, request: web.Request, origin: bool) -> None:
+            reason = check.refusal(request.host, request.headers.get("Origin") if origin else None)
+            if reason is not None:
+                raise web.HTTPForbidden(text=f"reverie serve refused this request: {reason}\n")
+
+        async def handle_index(self, request: web.Request) -> web.StreamResponse:
+            self.refuse(request, origin=False)
+            # The page's WebSocket URL follows the address the browser used (a tunnel's local port,
+            # or the name a --public server was reached by), not the address the server listens on.
+            self.public_url = f"http://{request.host}"
+            response: web.StreamResponse = await super().handle_index(request)
+            return response
+
+        async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
+            self.refuse(request, origin=True)
+            return await super().handle_websocket(request)
+
+        async def handle_download(self, request: web.Request) -> web.StreamResponse:
+            self.refuse(request, origin=False)
+            return await super().handle_download(request)
+
+    return ReverieServer(tab_command(home), host=host, port=port, title="Reverie", templates_path=str(templates))
+
+
+def serve(home: Path, host: str, port: int, *, public: bool, say: Callable[[str], None]) -> None:
+    """Serve the app for ``home`` until Ctrl-C (or SIGTERM)."""
+    host = check_host(host, public)
+    check_port_free(host, port)
+    if public and not is_loopback(host):
+        say(NO_AUTH_WARNING.format(url=url_for(host, port), port=port))
+    os.environ.pop(PASSPHRASE_ENV, None)  # the tabs inherit this environment: each one asks instead
+    with tempfile.TemporaryDirectory(prefix="reverie-serve-") as folder:
+        server = make_server(home, host, port, public=public, templates=local_templates(Path(folder)), say=say)
+        server.serve()
+
+
+def main(argv: list[str] | None = None) -> None:
+    """One browser tab: the app on ``--home``, always starting at the unlock screen."""
+    parser = argparse.ArgumentParser(prog="python -m tui_app.serve", description=main.__doc__)
+    parser.add_argument("--home", required=True)
+    args = parser.parse_args(argv)
+
+    from core.config import load_config
+    from core.paths import HomePaths
+    from tui_app.app import ReverieApp
+    from tui_app.cli.state import kdf_params
+
+    paths = HomePaths.at(args.home)
+    try:
+        config = load_config(paths.config)
+    except ReverieError as exc:
+        print(f"reverie: {exc}", file=sys.stderr)
+        raise SystemExit(exc.exit_code) from exc
+    ReverieApp(paths, config, None, kdf=kdf_params(), label="web").run()
+
+
+if __name__ == "__main__":
+    main()
