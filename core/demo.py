@@ -323,3 +323,132 @@ def build_memories(ctx: DemoContext) -> None:
         occurred_at=ctx.iso_ago(days=24 * 30),
     )
     ctx.notes.append(f"{len(finalized)} finalized memories with review provenance, 2 memories without review")
+
+
+# (file, name, description, type, days since it last changed, listed in MEMORY.md, extra frontmatter,
+# body). "{expired}" in an extra value becomes a date twelve days before the demo's reference time.
+# fmt: off
+_PROJECT_MEMORY: tuple[tuple[str, str, str, str, float, bool, dict[str, str], str], ...] = (
+    ("user_profile.md", "User profile", "who the user is and what they know", "user", 9, True, {},
+     "The user is a backend engineer in Seoul who reads Korean and English. New to Textual; knows SQLite "
+     "well. Explain UI ideas with a small example."),
+    ("user_schedule.md", "Working hours", "when the user is around", "user", 16, True, {},
+     "Works 9:30 to 18:00 KST, long runs on Sunday evenings; the weekly curation review happens after."),
+    ("feedback_testing.md", "Testing feedback", "integration tests hit a real database", "feedback", 240, True, {},
+     "Integration tests must use a real SQLite file, not a mock.\n\n**Why:** a mocked test passed while the FTS5 "
+     "migration broke search in production.\n**How to apply:** build the index in tmp_path."),
+    ("feedback_commits.md", "Commit messages", "how to write commit messages", "feedback", 12, True, {},
+     "Don't add Co-authored-by lines. One subject line under 60 characters, then why, not what."),
+    ("feedback_korean_terms.md", "Korean terms", "keep Korean terms as written", "feedback", 11, True, {},
+     "Keep Korean product terms in Hangul (보관소, 복원 포인터); do not romanize them."),
+    ("project_curation.md", "Curation slice", "cold storage and restore", "project", 10, True, {"status": "active"},
+     "Curation never deletes: move to cold storage, tombstone, verified restore. Weekly review; the rubric "
+     "learns from restores."),
+    ("project_search_fts5.md", "Search on FTS5", "the index decision", "project", 13, True,
+     {"supersedes": "project_search_trigram.md"},
+     "Search uses SQLite FTS5 with rowid ranges per time window: 30x faster than joining on ts. sqlite-vec "
+     "only as the semantic fallback."),
+    ("project_importers.md", "Importers", "chat export importers", "project", 18, True, {"status": "active"},
+     "ChatGPT and Claude Code exports import losslessly; re-importing a file adds nothing twice."),
+    ("reference_benchmarks.md", "Benchmarks", "where the numbers live", "reference", 15, True, {},
+     "MEASUREMENTS.md holds every timing; tests/bench has the scripts that produced them."),
+    ("reference_ssh_setup.md", "SSH setup", "how the user reaches the home machine", "reference", 14, True, {},
+     "ssh -t home reverie; tmux on the server; 256 colours, no truecolor over the office VPN."),
+    ("reference_release.md", "Release checklist", "steps for a release", "reference", 260, True, {},
+     "Bump the version, run .ci/run, regenerate the screenshots, tag, write the notes."),
+    ("project_search_trigram.md", "Trigram search plan", "the first search plan", "project", 210, False, {},
+     "Plan: a trigram index in a side table, rebuilt nightly. Measured at 800 ms per query on a year of logs."),
+    ("project_v1_launch.md", "v1 launch", "the first public release", "project", 320, False, {"status": "done"},
+     "Ship v1 with the review queue and the vault; search comes after."),
+    ("launch_checklist.md", "Launch checklist", "what v1 needed", "reference", 330, False,
+     {"project": "project_v1_launch"},
+     "Landing page, install script, a screenshot per screen, a short demo video."),
+    ("reference_embedding_models.md", "Embedding models tried", "models compared in spring", "reference", 190,
+     False, {}, "all-MiniLM-L6-v2 was the best trade-off on CPU; e5-small was slower for no gain on Korean."),
+    ("reference_meetup_talk.md", "Meetup talk", "the local-first meetup talk", "reference", 25, False,
+     {"expires": "{expired}"},
+     "Slides in ~/talks/local-first; 20 minutes plus questions; bring the HDMI dongle."),
+    ("reference_conference_cfp.md", "Conference CFP", "the PyCon KR call for proposals", "reference", 40, False,
+     {"valid_until": "{expired}"}, "Submit the curation talk; the abstract draft is in the notes app."),
+    ("project_tokenizer_spike.md", "Tokenizer spike", "a custom tokenizer for Korean", "project", 30, False, {},
+     "Tried a custom tokenizer for Korean words inside longer words. Superseded by [the FTS5 decision]"
+     "(project_search_fts5.md), which handles it with trigram tokens."),
+    ("reference_ci_cache.md", "CI cache", "the CI cache key", "reference", 9, False, {},
+     "The CI cache key includes the lock file hash; clear it from the Actions tab."),
+    ("reference_old_laptop.md", "Old laptop", "moving off the old laptop", "reference", 400, False,
+     {"expires": "next spring"}, "Copy ~/notes and the GPG key before wiping the old laptop."),
+    ("project_ideas.md", "Ideas", "ideas to come back to", "project", 280, False, {"pinned": "true"},
+     "A phone widget for topic markers; a weekly digest of what was decided."),
+    ("assistant_voice.md", "Assistant voice and tone", "how replies should sound", "reference", 300, False, {},
+     "Reply in a calm, plain voice: short sentences, no exclamation marks, Korean terms kept in Hangul."),
+)
+# fmt: on
+
+
+@demo_step("curation")
+def build_curation(ctx: DemoContext) -> None:
+    """A Claude Code project memory folder (``MEMORY.md`` and one frontmatter file per memory, of every
+    type, with a voice file and superseded, expired, finished, orphaned and old ones, dated by their
+    mtimes) inside the demo home, registered as the curation scope ``reverie-memory``, measured and
+    reviewed eight days ago (so the weekly review is due), with one approved record moved to cold
+    storage: candidates in every tier, and something to restore."""
+    import os
+
+    from core.config import ScopeConfig, load_config
+    from core.curate import engine
+    from core.curate.model import candidate_id
+    from core.fsutil import file_lock
+
+    def write(path: Path, text: str, days: float) -> None:
+        path.write_text(text, encoding="utf-8")
+        stamp = ctx.ago(days=days).timestamp()
+        os.utime(path, (stamp, stamp))
+
+    scope = "reverie-memory"
+    root = ctx.paths.root / "claude" / "projects" / "-home-me-code-reverie" / "memory"
+    root.mkdir(parents=True)
+    expired = (ctx.now - timedelta(days=12)).date().isoformat()
+    index = ["# Memory index", ""]
+    for file, name, description, kind, days, indexed, extra, body in _PROJECT_MEMORY:
+        front = [f"name: {name}", f"description: {description}", f"type: {kind}"]
+        front += [f"{key}: {value.format(expired=expired)}" for key, value in extra.items()]
+        write(root / file, "\n".join(["---", *front, "---", "", body, ""]), days)
+        if indexed:
+            index.append(f"- [{name}]({file}) — {description}")
+    write(root / "MEMORY.md", "\n".join(index) + "\n", 9)
+    # Written as the curation tests write theirs: `curate scope add` keeps real scopes out of the data
+    # home, and this sample folder lives inside the throwaway demo home so that it goes with it.
+    with file_lock(ctx.paths.lock("config")):
+        config = load_config(ctx.paths.config)
+        config.curation.scopes.append(ScopeConfig(name=scope, kind="claude-code", path=str(root)))
+        save_config(ctx.paths.config, config)
+    reviewed = ctx.ago(days=8)
+    engine.calibrate_scope(ctx.paths, config, scope, now=reviewed)
+    engine.scan(ctx.paths, config, scope, now=reviewed)
+    engine.decide_candidate(ctx.paths, f"{scope}:reference_meetup_talk.md", "approved", now=reviewed)
+    keys = ctx.vault.keys
+    moved = engine.apply(
+        ctx.paths,
+        config,
+        scope,
+        unlock=lambda: keys,
+        now=reviewed,
+        only={candidate_id(scope, "reference_meetup_talk.md")},
+    )
+    counts = engine.last_candidates(ctx.paths, scope)
+    tiers = ", ".join(f"{sum(1 for c in counts if c.tier == t)} {t}" for t in ("high", "medium", "low"))
+    ctx.notes.append(
+        f"a Claude Code memory folder of {len(_PROJECT_MEMORY)} files as curation scope {scope} "
+        f"({tiers}), {len(moved.moved)} moved to cold storage, its weekly review due"
+    )
+
+
+@demo_step("conversations")
+def build_conversations(ctx: DemoContext) -> None:
+    """Weeks of chats between the person and three assistants in English, Korean and Japanese, several
+    sessions a day (with a decision made "last Tuesday night"), imported through the real ingest, topic
+    markers in the person's words, and the exact search index with the vault's memories. The chats and
+    their schedule live in :mod:`core.demo_conversations`."""
+    from core.demo_conversations import write_conversations
+
+    write_conversations(ctx)

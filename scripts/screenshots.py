@@ -75,6 +75,21 @@ async def write_capture(pilot: Pilot[Any]) -> None:
     pilot.app.screen.query_one(Input).value = "travel, friends"
 
 
+def search_for(query: str, starting: str = "", *then: str) -> Steps:
+    """The search section, ``query`` entered, the cursor on the result whose text starts with ``starting``."""
+
+    async def run(pilot: Pilot[Any]) -> None:
+        await keys("f5")(pilot)
+        pilot.app.screen.query_one("#search-query", Input).value = query
+        await keys("enter")(pilot)
+        results = [item.text for item in pilot.app.screen.results]  # type: ignore[attr-defined]
+        row = next((i for i, text in enumerate(results) if starting and text.startswith(starting)), 0)
+        pilot.app.screen.query_one("#search-results", DataTable).move_cursor(row=row)
+        await keys(*then)(pilot)
+
+    return run
+
+
 @dataclass(frozen=True)
 class Shot:
     name: str
@@ -92,6 +107,15 @@ SHOTS = [
     Shot("memories", keys("f4")),
     Shot("memory-provenance", chain(keys("f4"), cursor_to("memories-table", "mem_draft_demo_ski", "enter"))),
     Shot("unlock", keys(*"a guess", "enter"), locked=True),
+    Shot("curation", keys("f7")),
+    Shot("curation-move-confirm", keys("f7", "2", "a", "y", "0", "m")),  # approve the first medium, then move
+    Shot("calibration", keys("f7", "c")),
+    Shot("cold-storage", keys("f8")),
+    Shot("restore-confirm", keys("f8", "r")),
+    Shot("search", search_for("what did we decide last Tuesday night", "OK. Decided")),
+    Shot("session-view", search_for("what did we decide last Tuesday night", "OK. Decided", "enter")),
+    Shot("search-filters", search_for("Kate", "Kate just texted", "s")),
+    Shot("topics", keys("f6")),
 ]
 
 
@@ -113,6 +137,9 @@ async def take(shot: Shot, out: Path, workdir: Path) -> Path:
 async def main(out: Path, only: set[str]) -> None:
     clock.utc_now = lambda: NOW  # frozen: ages and times read the same on every run
     MemoryVault.memory_id_for_draft = lambda self, draft_id: f"mem_{draft_id}"  # type: ignore[method-assign]
+    from core.curate import cold
+
+    cold.new_move_id = lambda now: f"m-{now:%Y%m%dT%H%M%S}-000000000001"  # cold storage shows move ids
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="reverie-shots-") as tmp:
         os.environ["HOME"] = tmp  # the demo home shows as ~/demo

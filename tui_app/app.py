@@ -19,7 +19,7 @@ import sys
 import time
 from asyncio import AbstractEventLoop
 from collections.abc import Callable
-from typing import ClassVar, NoReturn
+from typing import Any, ClassVar, NoReturn
 
 from textual import events
 from textual.app import App, AutopilotCallbackType
@@ -151,10 +151,11 @@ class ReverieApp(App[None], inherit_bindings=False):
         size: tuple[int, int] | None = None,
         auto_pilot: AutopilotCallbackType | None = None,
         loop: AbstractEventLoop | None = None,
-    ) -> None:
+    ) -> Any:
+        """The app's return value, as Textual's ``run`` gives it (snapshot tests read it)."""
         if not headless:
             require_terminal()
-        super().run(
+        return super().run(
             headless=headless,
             inline=inline,
             inline_no_clear=inline_no_clear,

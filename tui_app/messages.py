@@ -84,3 +84,148 @@ class MemoriesLoaded(Message):
 @dataclass
 class MemoryLoaded(Message):
     detail: MemoryDetail
+
+
+# --- curation and cold storage ------------------------------------------------------------------------
+
+if TYPE_CHECKING:
+    from core.curate.cold import ColdItem
+    from core.curate.engine import ApplyReport
+    from tui_app.screens.curation_data import (
+        CalibrationView,
+        CandidateList,
+        RecordText,
+        RestoreCheck,
+        RestoreOutcome,
+    )
+
+
+@dataclass
+class CandidatesLoaded(Message):
+    """A scan (or a fresh reading of the person's decisions) for the curation screen."""
+
+    candidates: CandidateList
+
+
+@dataclass
+class CandidatesUnchanged(Message):
+    """Nothing the candidates depend on changed since they were shown."""
+
+
+@dataclass
+class CandidateDecided(Message):
+    candidate_id: str
+    decision: str  # approved / rejected
+    changed: bool  # False: it was already decided so
+
+
+@dataclass
+class CandidateTextLoaded(Message):
+    text: RecordText
+
+
+@dataclass
+class MovesPlanned(Message):
+    """The dry run before a move: what would move and what not, and the scan it made."""
+
+    report: ApplyReport
+    candidates: CandidateList | None
+
+
+@dataclass
+class MovesDone(Message):
+    """The confirmed moves finished (or stopped between scopes)."""
+
+    reports: list[ApplyReport]
+    candidates: CandidateList | None
+    confirmed: int
+    stopped: bool
+
+
+@dataclass
+class ColdLoaded(Message):
+    items: list[ColdItem]
+    verified: bool  # every cold copy was hashed again
+
+
+@dataclass
+class RestoreChecked(Message):
+    """The cold copies' checksums, computed before the restore confirmation shows them."""
+
+    checks: list[RestoreCheck]
+
+
+@dataclass
+class RestoresDone(Message):
+    outcomes: list[RestoreOutcome]
+    errors: list[str]  # one line each, e.g. a refusal to overwrite a different file
+
+
+@dataclass
+class CalibrationLoaded(Message):
+    view: CalibrationView
+
+
+# --- search, the session view, topics, turn activity -------------------------------------------------
+
+if TYPE_CHECKING:
+    from datetime import date
+
+    from core.topics import Marker
+    from core.turns import Turn
+    from tui_app.screens.search_backend import IndexState, SearchAnswer
+
+
+@dataclass
+class SearchAnswered(Message):
+    """One query's answer (or why it could not be run); dropped if a newer query was typed."""
+
+    answer: SearchAnswer
+
+
+@dataclass
+class SearchIndexReady(Message):
+    """New turns and the vault's memories are in the index; what it holds now."""
+
+    state: IndexState
+
+
+@dataclass
+class SearchStatus(Message):
+    """One line about slow work in progress ("Loading the embedding model…")."""
+
+    line: str
+
+
+@dataclass
+class VectorProgress(Message):
+    done: int
+    total: int  # 0 while the build is starting
+
+
+@dataclass
+class VectorsBuilt(Message):
+    """The vector build finished or was cancelled (``state.stopped``); it resumes where it stopped."""
+
+    state: IndexState
+
+
+@dataclass
+class SessionTurnsLoaded(Message):
+    turns: list[Turn]  # the hit and its neighbours in the session, in order
+
+
+@dataclass
+class MarkersLoaded(Message):
+    markers: list[Marker]  # newest first
+    problems: list[str]
+
+
+@dataclass
+class MarkerAdded(Message):
+    marker: Marker
+
+
+@dataclass
+class TurnActivityLoaded(Message):
+    days: list[tuple[date, int]]  # turns per local day, oldest first; empty when nothing is indexed

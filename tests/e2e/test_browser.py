@@ -127,7 +127,7 @@ async def test_review_action_in_a_browser(served: Served, chromium: Chromium) ->
             typed = await tab.wait_for("•" * len(passphrase), since=mark)
             assert passphrase not in typed, "the passphrase was echoed in the browser"
             await tab.press("enter")
-            await tab.wait_for("F3 Review", "web", since=mark)
+            await tab.wait_for("F2 Home", "web", since=mark)
 
             mark = await tab.mark()
             await tab.press("f3")

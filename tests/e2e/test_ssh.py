@@ -35,7 +35,7 @@ from tests.e2e.remote import Pane, SshServer, Tmux, reverie_command, tmux_key
 
 pytestmark = pytest.mark.e2e
 
-HOME_READY = ("F3 Review", "drafts")  # the section bar and the review panel of the home screen
+HOME_READY = ("F2 Home", "open drafts")  # the section bar (current section in full) and the review panel
 IDLE_MINUTES = 1
 IDLE_CHECK_SLACK = 15 + 15  # the app checks every 15 s; tmux, ssh and a loaded machine add the rest
 WHEN = re.compile(r"(Mon|Tue|Wed|Thu|Fri|Sat|Sun) (\d{1,2}) ([A-Z][a-z]{2}) (\d\d:\d\d)")

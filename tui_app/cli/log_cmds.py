@@ -67,8 +67,14 @@ def _summary(report: IngestReport, quarantine_dir: Path) -> str:
 
 
 @click.command()
-@click.option("--format", "fmt", type=click.Choice(["auto", *FORMATS]), default="auto", show_default=True,
-              help="Input format; auto tells each file's format from its content.")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["auto", *FORMATS]),
+    default="auto",
+    show_default=True,
+    help="Input format; auto tells each file's format from its content.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.argument("inputs", nargs=-1, required=True, type=click.Path(path_type=Path))
 @pass_state

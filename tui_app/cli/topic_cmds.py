@@ -23,8 +23,9 @@ def mark(state: CliState, text: tuple[str, ...], as_json: bool) -> None:
 
 
 @click.command()
-@click.option("--limit", "-n", type=click.IntRange(min=1), default=20, show_default=True,
-              help="How many markers to show.")
+@click.option(
+    "--limit", "-n", type=click.IntRange(min=1), default=20, show_default=True, help="How many markers to show."
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the markers as JSON.")
 @pass_state
 def topics(state: CliState, limit: int, as_json: bool) -> None:
@@ -37,9 +38,10 @@ def topics(state: CliState, limit: int, as_json: bool) -> None:
         click.echo(f"reverie: {problem}", err=True)
     markers = newest_first(reading.markers)[:limit]
     zone = state.config.zone()
-    text = "\n".join(
-        f"{parse_ts(m.ts).astimezone(zone):%Y-%m-%d %H:%M}  {m.text}" for m in markers
-    ) or "No topic markers yet; add one with `reverie mark TEXT`."
+    text = (
+        "\n".join(f"{parse_ts(m.ts).astimezone(zone):%Y-%m-%d %H:%M}  {m.text}" for m in markers)
+        or "No topic markers yet; add one with `reverie mark TEXT`."
+    )
     emit([asdict(m) for m in markers], as_json, text)
 
 

@@ -20,6 +20,7 @@ from tui_app.screens.base import ReverieScreen
 from tui_app.screens.data import ACTIVITY_WEEKS, HomeSummary, load_home_summary
 from tui_app.screens.registry import HOME_NOTICES, SECTIONS
 from tui_app.screens.session import Session
+from tui_app.widgets.activity import ActivityChart, turns_per_day
 from tui_app.widgets.format import plural
 
 NOTICE_MARK = {"error": ("✗", "bold $text-error"), "warning": ("!", "bold $text-warning"), "info": ("·", "")}
@@ -96,6 +97,7 @@ class HomeScreen(ReverieScreen):
                 activity.border_title = f"Activity · last {ACTIVITY_WEEKS} weeks"
                 yield Sparkline([0] * ACTIVITY_WEEKS, id="activity-spark")
                 yield Static(id="activity-caption")
+                yield ActivityChart(id="activity-turns")  # replaces the two above once turns are indexed
 
     def __init__(self, session: Session) -> None:
         super().__init__(session)
@@ -145,3 +147,20 @@ class HomeScreen(ReverieScreen):
                 (f" · busiest week {max(summary.activity)} · this week on the right", "dim"),
             )
         )
+        self.load_turn_activity()
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="activity", description="count turns per day")
+    def load_turn_activity(self) -> None:
+        today = self.session.now().astimezone(self.session.zone).date()
+        days = turns_per_day(self.session.paths, self.session.zone, today)
+        if not self.cancelled():
+            self.post_message(messages.TurnActivityLoaded(days))
+
+    def on_turn_activity_loaded(self, message: messages.TurnActivityLoaded) -> None:
+        """With conversation turns in the index, the activity picture shows turns per day instead."""
+        turns = any(count for _, count in message.days)
+        self.query_one("#activity-turns", ActivityChart).days = tuple(message.days)
+        self.query_one("#activity-turns").display = turns
+        self.query_one("#activity-spark").display = self.query_one("#activity-caption").display = not turns
+        panel = self.query_one("#home-activity")
+        panel.border_title = "Activity · turns per day" if turns else f"Activity · last {ACTIVITY_WEEKS} weeks"

@@ -15,6 +15,7 @@ import importlib
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from tui_app.screens.curation_notice import curation_notices
 from tui_app.screens.data import NoticeProvider, review_notices, verification_notices
 
 if TYPE_CHECKING:
@@ -60,13 +61,45 @@ SECTIONS: list[Section] = [
         "Finalized memories with reviewed badge, verification and provenance",
         home_key="m",
     ),
+    Section(
+        "search",
+        "Search",
+        "f5",
+        "tui_app.screens.search:SearchScreen",
+        "Search turns and memories: time words bound the range, results in order",
+        home_key="s",
+    ),
+    Section(
+        "topics",
+        "Topics",
+        "f6",
+        "tui_app.screens.topics:TopicsScreen",
+        "Topic markers, newest first: where each conversation is, in your words",
+        home_key="t",
+    ),
+    Section(
+        "curation",
+        "Curation",
+        "f7",
+        "tui_app.screens.curation:CurationScreen",
+        "Candidates by tier with signals and guards: approve, reject, move after a dry run",
+        home_key="c",
+    ),
+    Section(
+        "cold",
+        "Cold storage",
+        "f8",
+        "tui_app.screens.cold:ColdStorageScreen",
+        "What curation moved, when and why; restore byte for byte, verified",
+        home_key="k",
+    ),
 ]
 
 HOME_SECTION = "home"
 
 # Lines for the home screen's banner (approved drafts waiting, verification problems; the curation
 # engine adds its overdue-review notice here). Each runs in a worker thread and only reads.
-HOME_NOTICES: list[NoticeProvider] = [verification_notices, review_notices]
+HOME_NOTICES: list[NoticeProvider] = [verification_notices, review_notices, curation_notices]
 
 
 def section(name: str) -> Section:

@@ -31,8 +31,10 @@ def history_text(revisions: Iterable[Revision], zone: tzinfo) -> Content:
             " ",
             (f"{word:<9}", style),
             " ",
-            (revision.actor, "bold"),
+            # The space after the actor stays inside the actor's span: a span that starts with a space
+            # loses it in SVG renderers (librsvg), which showed "memood" for "me mood".
+            (f"{revision.actor} " if revision.detail else revision.actor, "bold"),
         ]
         if revision.detail:
-            lines += [" ", revision.detail]
+            lines.append(revision.detail)
     return Content.assemble(*lines) if lines else Content("No history yet.")

@@ -1,0 +1,193 @@
+"""How the search screen says things: the range as understood, the mode used, the filter bar, and
+each result's time, speaker, kind and text. Pure functions returning Textual ``Content``; record
+text is never read as markup."""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, tzinfo
+
+from textual.content import Content
+from textual.screen import Screen
+
+from core.recall import RecallItem, RecallResult
+from core.recall.text import expanded_query, search_terms
+from core.turns import parse_ts
+from tui_app.screens.search_backend import MODES, IndexState, SearchAnswer, SearchFilters
+from tui_app.widgets.format import age, plural, preview
+
+Parts = list[Content | tuple[str, str] | str]
+HINT = "Type a question. Time words bound it: yesterday · last Tuesday night · 지난주 화요일 밤 · 先週の火曜日の夜"
+HIGHLIGHT = "bold $text-accent"
+MAX_MARKED = 12  # characters of a Korean or Japanese term considered for highlighting
+
+
+def assemble(*parts: Content | tuple[str, str] | str) -> Content:
+    """``Content.assemble``, with the leading spaces of each part split off in another style.
+
+    SVG renderers such as librsvg drop the spaces a styled span starts with, which ran words together
+    in screenshots ("me(user)"); a span of spaces alone loses nothing, since every span is placed at
+    its own column."""
+    out: list[Content | tuple[str, str] | str] = []
+    for part in parts:
+        if isinstance(part, Content):
+            out.append(part)
+            continue
+        text, style = (part, "") if isinstance(part, str) else part
+        body = text.lstrip(" ")
+        if body and body != text:
+            out += [(text[: len(text) - len(body)], "" if style else "dim"), (body, style)]
+        else:
+            out.append((text, style))
+    return Content.assemble(*out)
+
+
+def live_key(screen: Screen[object], binding_id: str, default: str) -> str:
+    """The key that runs ``binding_id`` on ``screen`` now, as the footer shows it (remapped or not)."""
+    for active in screen.active_bindings.values():
+        if active.binding.id == binding_id:
+            return screen.app.get_key_display(active.binding)
+    return default
+
+
+def exact_time(stamp: str, zone: tzinfo, now: datetime) -> str:
+    """``Tue 3 Nov 18:12`` in ``zone`` (with the year when it is not ``now``'s year)."""
+    moment = parse_ts(stamp).astimezone(zone)
+    year = f" {moment.year}" if moment.year != now.astimezone(zone).year else ""
+    return f"{moment:%a} {moment.day} {moment:%b}{year} {moment:%H:%M}"
+
+
+def when_text(stamp: str, zone: tzinfo, now: datetime) -> Content:
+    """Exact and humanized: ``Tue 3 Nov 18:12 7d`` (``now`` for the last minute)."""
+    ago = age(stamp, now)
+    return assemble(exact_time(stamp, zone, now), (f" {'now' if ago == 'just now' else ago}", "dim"))
+
+
+def understood_text(result: RecallResult | None, query: str, now: datetime) -> Content:
+    """The time range as it was understood, and what is left to rank by."""
+    if not query.strip():
+        return Content.styled(HINT, "dim")
+    if result is None:
+        return Content.styled("…", "dim")
+    parts: Parts = []
+    if result.range is not None:
+        parts += [(result.expression or "", "bold"), " → ", (result.range.describe(now), "bold $text-accent")]
+        parts.append((f" ({result.range.grain.replace('_', ' ')})", "dim"))
+    else:
+        parts.append(("no time expression", "$text-warning"))
+    rest = " ".join(result.rest.split())
+    if rest and any(ch.isalnum() for ch in rest):
+        parts += [(" · ranked by ", "dim"), f"“{rest}”"]
+    elif result.range is not None:
+        parts.append((" · nothing else to rank by: the latest in the range", "dim"))
+    return assemble(*parts)
+
+
+def mode_text(answer: SearchAnswer | None, requested: str, busy: str = "") -> Content:
+    """Which mode produced the results (and why, when auto fell back), how many, in which order."""
+    if busy:
+        return Content.styled(busy, "dim italic")
+    if answer is None:
+        return Content("")
+    if answer.error is not None:
+        return assemble(("✗ ", "bold $text-error"), (answer.error, "$text-error"))
+    result = answer.result
+    assert result is not None
+    used = result.mode
+    parts: Parts = [("auto → " if requested == "auto" else "", "dim"), (used, "bold")]
+    count = len(result.results)
+    order = "in time order" if result.range is not None else "by relevance"
+    parts.append((f" · {plural(count, 'result')} {order}" if count else " · nothing found", ""))
+    if result.note:
+        fell_back = requested == "auto" and used != "exact"
+        parts.append((f" — {result.note}", "bold $text-warning" if fell_back else "dim"))
+    return assemble(*parts)
+
+
+def filter_bar(mode: str, filters: SearchFilters) -> Content:
+    """``Mode  auto exact semantic hybrid │ tags any · role user · session any``."""
+    parts: Parts = [("Mode ", "bold")]
+    for name in MODES:
+        parts.append((f" {name} ", "reverse bold") if name == mode else f" {name} ")
+    parts.append(("  │ ", "dim"))
+    values = (("tags", ", ".join(filters.tags)), ("role", filters.role), ("session", filters.session))
+    for index, (name, value) in enumerate(values):
+        if index:
+            parts.append((" · ", "dim"))
+        parts += [(f"{name} ", "dim"), (preview(value, 24), "bold $text-accent") if value else ("any", "dim")]
+    return assemble(*parts)
+
+
+def index_text(state: IndexState | None, mode_key: str) -> Content:
+    """What the index holds, shown before the first query (``mode_key`` switches the mode)."""
+    if state is None:
+        return Content.styled("Opening the index…", "dim italic")
+    vectors = (
+        f"{state.vectors:,} vectors ({state.model})"
+        if state.vectors
+        else f"no vectors yet: semantic or hybrid mode ({mode_key}) builds them"
+    )
+    waiting = f", {state.pending_vectors:,} waiting" if state.vectors and state.pending_vectors else ""
+    added = f" · {state.turns_added:,} new turns indexed" if state.turns_added else ""
+    return Content.styled(
+        f"Index: {state.turns:,} turns · {state.memories:,} memories · {vectors}{waiting}{added}", "dim"
+    )
+
+
+def speaker_text(item: RecallItem) -> Content:
+    if item.kind == "memory":
+        return Content.styled("you", "bold")
+    style = {"user": "bold", "assistant": "$text-accent", "system": "dim"}.get(item.role or "", "")
+    return Content.styled(item.actor or "—", style)
+
+
+def kind_text(item: RecallItem) -> Content:
+    if item.kind == "turn":
+        return Content.styled("turn", "dim")
+    return Content.styled("✓ memory", "$text-success") if item.reviewed else Content.styled("· memory", "$text-warning")
+
+
+def term_pattern(rest: str) -> re.Pattern[str] | None:
+    """What to highlight in results: the query's terms as the exact index matched them. Latin words
+    with their word forms, as whole words ("decide" marks "Decided"); Korean and Japanese by runs of
+    two or more characters, as they are indexed by pairs ("결정했지" marks "결정했" in "결정했어")."""
+    pieces: set[str] = set()
+    for term in search_terms(rest):
+        if term.isascii():
+            pieces.update(rf"\b{re.escape(form)}\b" for form in expanded_query([term]).split() if len(form) >= 2)
+        elif len(term) <= 2:
+            pieces.add(re.escape(term))
+        else:  # every run of two or more of its characters: the longest one found is marked whole
+            short = term[:MAX_MARKED]
+            pieces.update(re.escape(short[i:j]) for i in range(len(short)) for j in range(i + 2, len(short) + 1))
+    if not pieces:
+        return None
+    return re.compile("|".join(sorted(pieces, key=len, reverse=True)), re.IGNORECASE)
+
+
+def highlighted(text: str, pattern: re.Pattern[str] | None) -> Content:
+    """``text`` with the matches of ``pattern`` marked. A space right after a match is marked with it, so
+    that the plain text after it does not start with a space (see :func:`assemble`)."""
+    content = Content(text)
+    if pattern is None:
+        return content
+    return content.highlight_regex(re.compile(f"(?:{pattern.pattern}) ?", pattern.flags), style=HIGHLIGHT)
+
+
+def result_text(item: RecallItem, width: int, pattern: re.Pattern[str] | None) -> Content:
+    return highlighted(preview(item.text, width), pattern)
+
+
+def detail_text(item: RecallItem | None, zone: tzinfo, now: datetime, pattern: re.Pattern[str] | None) -> Content:
+    """The highlighted result in full: where it comes from, then its text."""
+    if item is None:
+        return Content("")
+    head: Parts = [(exact_time(item.ts, zone, now), "dim"), " "]
+    if item.kind == "memory":
+        review = ("✓ reviewed", "$text-success") if item.reviewed else ("not reviewed", "$text-warning")
+        tags = f" · tags {', '.join(item.tags)}" if item.tags else ""
+        head += [("memory", "bold"), " · ", review, (tags, "dim")]
+    else:
+        role = f" ({item.role})" if item.role else ""
+        head += [speaker_text(item), (f"{role} · session {item.session}", "dim")]
+    return assemble(*head, "\n", highlighted(" ".join(item.text.split()), pattern))

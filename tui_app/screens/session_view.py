@@ -1,0 +1,168 @@
+"""The turns around a search result, in the order they were said, the result itself marked.
+
+Opened with Enter on a turn in the search results. It shows up to :data:`AROUND` turns of the same
+session before and after the hit; ``e`` and ``l`` reach further back or forward, ``h`` scrolls back
+to the hit. The text is the log's own, never summarized; the query's words are highlighted.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, tzinfo
+from typing import ClassVar
+
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical, VerticalScroll
+from textual.content import Content
+from textual.widgets import Static
+
+from core.turns import Turn
+from tui_app import messages
+from tui_app.screens.base import ReverieScreen
+from tui_app.screens.search_backend import SearchBackend
+from tui_app.screens.search_view import assemble, exact_time, highlighted
+from tui_app.screens.session import Session
+from tui_app.widgets.format import age, plural
+
+AROUND = 8  # turns shown on each side of the hit at first
+MORE = 10  # turns added by each press of e or l
+
+
+def turn_text(turn: Turn, zone: tzinfo, now: datetime, pattern: re.Pattern[str] | None, hit: bool) -> Content:
+    """``Tue 3 Nov 18:12 · claude (assistant, claude-sonnet-4.5) · 6d ago`` over the turn's text."""
+    speaker_style = {"user": "bold", "assistant": "bold $text-accent"}.get(turn.role, "bold dim")
+    about = ", ".join(part for part in (turn.role, turn.model, turn.type if turn.type != "text" else "") if part)
+    body = highlighted(turn.text.strip(), pattern)
+    if turn.type != "text":
+        body = body.stylize("dim")
+    return assemble(
+        ("▶ found " if hit else "", "bold $text-warning"),
+        (exact_time(turn.ts, zone, now), "dim"),
+        " · ",
+        (turn.actor, speaker_style),
+        (f" ({about}) · {age(turn.ts, now)} ago", "dim"),
+        "\n",
+        body,
+    )
+
+
+class SessionViewScreen(ReverieScreen):
+    SECTION = "search"
+    RELOAD_ON_RESUME = False  # loads once; e and l load more
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("e", "more('before')", "Earlier", id="session.earlier", tooltip=f"Show {MORE} more turns before"),
+        Binding("l", "more('after')", "Later", id="session.later", tooltip=f"Show {MORE} more turns after"),
+        Binding("h", "to_hit", "Found turn", id="session.hit", tooltip="Scroll back to the turn the search found"),
+        Binding("escape", "back", "Back", id="back", tooltip="Back to the results"),
+    ]
+
+    def __init__(
+        self, session: Session, backend: SearchBackend, turn_id: str, pattern: re.Pattern[str] | None = None
+    ) -> None:
+        super().__init__(session)
+        self.backend = backend
+        self.turn_id = turn_id
+        self.pattern = pattern
+        self.before = AROUND
+        self.after = AROUND
+        self.turns: list[Turn] = []
+        self.at_start = False
+        self.at_end = False
+        self.scroll_after_load = "hit"  # "hit", "top" or "bottom"
+        self.placed = False  # the turns are loaded and scrolled into place
+
+    def compose_body(self) -> ComposeResult:
+        with Vertical(id="session-view"):
+            yield Static(id="session-head")
+            yield VerticalScroll(id="session-turns", can_focus=True)
+
+    def on_mount(self) -> None:
+        self.query_one("#session-turns").focus()
+        self.load_turns()
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="load", description="load the turns around it")
+    def load_turns(self) -> None:
+        turns = self.backend.session_turns(self.turn_id, self.before, self.after)
+        if not self.cancelled():
+            self.post_message(messages.SessionTurnsLoaded(turns))
+
+    async def on_session_turns_loaded(self, message: messages.SessionTurnsLoaded) -> None:
+        self.turns, self.placed = message.turns, False
+        hit = next((i for i, t in enumerate(self.turns) if t.id == self.turn_id), 0)
+        self.at_start = hit < self.before
+        self.at_end = len(self.turns) - hit - 1 < self.after
+        container = self.query_one("#session-turns", VerticalScroll)
+        await container.remove_children()
+        now, zone = self.session.now(), self.session.zone
+        widgets = [
+            Static(
+                turn_text(turn, zone, now, self.pattern, turn.id == self.turn_id),
+                classes=f"turn -{turn.role}" + (" -hit" if turn.id == self.turn_id else ""),
+            )
+            for turn in self.turns
+        ]
+        await container.mount_all(widgets)
+        self.query_one("#session-head", Static).update(self.head_text())
+        self.refresh_bindings()
+        self.call_after_refresh(self.scroll_into_place)
+
+    def head_text(self) -> Content:
+        if not self.turns:
+            return Content.styled("This turn is no longer in the index (reindex, then search again).", "$text-error")
+        first, last = self.turns[0], self.turns[-1]
+        zone, now = self.session.zone, self.session.now()
+        start, end = exact_time(first.ts, zone, now), exact_time(last.ts, zone, now)
+        if start.rsplit(" ", 1)[0] == end.rsplit(" ", 1)[0]:
+            end = end.rsplit(" ", 1)[1]  # the same day: "Tue 3 Nov 18:04 – 18:09"
+        if self.at_start and self.at_end:
+            edges = "the whole session"
+        else:
+            edges = " · ".join(
+                [
+                    "from its first turn" if self.at_start else f"e: {MORE} earlier",
+                    "to its latest" if self.at_end else f"l: {MORE} later",
+                ]
+            )
+        return assemble(
+            ("Session ", "dim"),
+            (first.session, "bold"),
+            (f" · {plural(len(self.turns), 'turn')} in order · ", "dim"),
+            f"{start} – {end}",
+            (f" · {edges}", "dim"),
+        )
+
+    def scroll_into_place(self) -> None:
+        """After a load, once laid out: to the hit, or to the turns just added (``placed`` then says so)."""
+        container = self.query_one("#session-turns", VerticalScroll)
+        if self.scroll_after_load == "top":
+            container.scroll_home(animate=False, immediate=True)
+        elif self.scroll_after_load == "bottom":
+            container.scroll_end(animate=False, immediate=True)
+        else:
+            self.action_to_hit()
+        self.placed = True
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "more":
+            return not (self.at_start if parameters == ("before",) else self.at_end)
+        return True
+
+    def action_more(self, side: str) -> None:
+        if side == "before":
+            self.before += MORE
+            self.scroll_after_load = "top"
+        else:
+            self.after += MORE
+            self.scroll_after_load = "bottom"
+        self.load_turns()
+
+    def action_to_hit(self) -> None:
+        hits = self.query(".-hit")
+        if hits:
+            turns = self.query_one("#session-turns", VerticalScroll)
+            turns.scroll_to_center(hits.first(), animate=False, immediate=True)
+
+    def action_back(self) -> None:
+        self.app.pop_screen()
