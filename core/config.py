@@ -117,7 +117,11 @@ class Config:
     def zone(self) -> ZoneInfo:
         """The person's timezone: ``general.timezone`` or the system's."""
         if self.general.timezone:
-            return ZoneInfo(self.general.timezone)
+            try:
+                return ZoneInfo(self.general.timezone)
+            except (ZoneInfoNotFoundError, ValueError, OSError) as exc:
+                raise ConfigError(f"config.toml: general.timezone is not a known timezone: "
+                                  f"{self.general.timezone[:80]!r}") from exc
         return system_zone()
 
     def sharing_profile(self, name: str) -> SharingProfile:
@@ -138,6 +142,12 @@ def system_zone() -> ZoneInfo:
         return ZoneInfo("UTC")
 
 
+def _key(dotted: str) -> str:
+    """A key as it may appear in a one-line message: control characters escaped, long keys cut."""
+    shown = dotted if dotted.isprintable() else dotted.encode("unicode_escape").decode("ascii")
+    return shown if len(shown) <= 120 else shown[:117] + "..."
+
+
 def _type_name(tp: Any) -> str:
     origin = typing.get_origin(tp)
     if origin is list:
@@ -151,7 +161,9 @@ def _type_name(tp: Any) -> str:
 
 def _convert(value: Any, tp: Any, key: str, source: str) -> Any:
     origin = typing.get_origin(tp)
-    wrong = ConfigError(f"{source}: {key} must be {_type_name(tp)}, got {value!r}")
+    got = repr(value)
+    got = got if len(got) <= 80 else got[:77] + "..."
+    wrong = ConfigError(f"{source}: {_key(key)} must be {_type_name(tp)}, got {got}")
     if dataclasses.is_dataclass(tp):
         if not isinstance(value, dict):
             raise wrong
@@ -194,20 +206,20 @@ def _build(cls: type, data: dict[str, Any], prefix: str, source: str) -> Any:
     for key, value in data.items():
         dotted = f"{prefix}.{key}" if prefix else key
         if key not in names:
-            raise ConfigError(f"{source}: unknown key {dotted!r}")
+            raise ConfigError(f"{source}: unknown key {_key(dotted)!r}")
         kwargs[key] = _convert(value, hints[key], dotted, source)
     return cls(**kwargs)
 
 
 def _validate(config: Config, source: str) -> None:
     def bad(key: str, why: str) -> ConfigError:
-        return ConfigError(f"{source}: {key} {why}")
+        return ConfigError(f"{source}: {_key(key)} {why}")
 
     if config.general.timezone:
         try:
             ZoneInfo(config.general.timezone)
-        except (ZoneInfoNotFoundError, ValueError) as exc:
-            raise bad("general.timezone", f"is not a known timezone: {config.general.timezone!r}") from exc
+        except (ZoneInfoNotFoundError, ValueError, OSError) as exc:  # OSError: a name too long for a file
+            raise bad("general.timezone", f"is not a known timezone: {config.general.timezone[:80]!r}") from exc
     for i, lang in enumerate(config.general.languages):
         if lang not in SUPPORTED_LANGUAGES:
             raise bad(f"general.languages[{i}]", f"must be one of {', '.join(SUPPORTED_LANGUAGES)}, got {lang!r}")

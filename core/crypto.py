@@ -26,6 +26,9 @@ _CHECK_MESSAGE = b"reverie key check v1"
 _INFO_ENCRYPT = b"reverie/v1/encrypt"
 _INFO_SIGN = b"reverie/v1/sign"
 _INFO_CHECK = b"reverie/v1/check"
+MAX_KDF_ITERATIONS = 16
+MAX_KDF_LANES = 16
+MAX_KDF_MEMORY_KIB = 2 * 1024 * 1024  # 2 GiB
 
 
 def b64e(data: bytes) -> str:
@@ -46,6 +49,16 @@ class KdfParams:
     iterations: int = 3
     lanes: int = 4
     memory_cost_kib: int = 64 * 1024
+
+    def check(self, where: str) -> KdfParams:
+        """Refuse parameters no vault of ours has (``HomeError`` naming ``where``), before any work: a
+        tampered header must not make unlocking take hours or all the memory. Bounds: RFC 9106's first
+        recommendation (t=1, 2 GiB) and second (t=3, 64 MiB) fit with room to spare."""
+        if not (1 <= self.iterations <= MAX_KDF_ITERATIONS and 1 <= self.lanes <= MAX_KDF_LANES
+                and 8 * self.lanes <= self.memory_cost_kib <= MAX_KDF_MEMORY_KIB):
+            raise HomeError(f"{where}: Argon2id parameters out of range (iterations 1..{MAX_KDF_ITERATIONS}, "
+                            f"lanes 1..{MAX_KDF_LANES}, memory 8×lanes..{MAX_KDF_MEMORY_KIB} KiB)")
+        return self
 
     @classmethod
     def for_tests(cls) -> KdfParams:
@@ -87,7 +100,7 @@ class VaultKeys:
         return hmac.new(self.signing_key, message, sha256).hexdigest()
 
     def signature_ok(self, message: bytes, signature: object) -> bool:
-        return isinstance(signature, str) and hmac.compare_digest(self.sign(message), signature)
+        return isinstance(signature, str) and signature.isascii() and hmac.compare_digest(self.sign(message), signature)
 
 
 def _master_key(passphrase: str, salt: bytes, params: KdfParams) -> bytes:
@@ -125,7 +138,7 @@ def create_header(path: Path, passphrase: str, params: KdfParams | None = None) 
     """Write a new vault header at ``path`` (refusing to replace one) and return the keys."""
     if not passphrase:
         raise WrongPassphrase("the passphrase must not be empty")
-    params = params or KdfParams()
+    params = (params or KdfParams()).check("new vault header")
     salt = os.urandom(16)
     keys, check = _derive(passphrase, salt, params)
     header = {
@@ -149,7 +162,7 @@ def read_header(path: Path) -> tuple[KdfParams, bytes, str]:
         data = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError as exc:
         raise HomeError(f"{path}: no vault here; run `reverie init` first") from exc
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+    except (OSError, ValueError, RecursionError) as exc:  # UnicodeDecodeError and JSONDecodeError included
         raise HomeError(f"{path}: vault header unreadable: {exc}") from exc
     if not isinstance(data, dict) or data.get("format") != HEADER_FORMAT:
         raise HomeError(f"{path}: not a Reverie vault header (field 'format')")
@@ -164,9 +177,11 @@ def read_header(path: Path) -> tuple[KdfParams, bytes, str]:
         )
         salt = b64d(str(kdf["salt"]), f"{path}: kdf.salt")
         check = str(data["key_check"])
-    except (KeyError, TypeError, ValueError) as exc:
+    except RecordError as exc:
+        raise HomeError(str(exc)) from exc
+    except (KeyError, TypeError, ValueError, OverflowError) as exc:
         raise HomeError(f"{path}: vault header field {exc} missing or malformed") from exc
-    return params, salt, check
+    return params.check(str(path)), salt, check
 
 
 def unlock(path: Path, passphrase: str) -> VaultKeys:

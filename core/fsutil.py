@@ -19,8 +19,21 @@ PRIVATE_FILE_MODE = 0o600
 
 
 def ensure_private_dir(path: Path) -> Path:
-    """Create ``path`` (and parents) as 0700 and tighten it if it already exists looser."""
-    path.mkdir(parents=True, exist_ok=True, mode=PRIVATE_DIR_MODE)
+    """Create ``path`` and every missing parent as 0700, and tighten ``path`` if it exists looser.
+
+    (``Path.mkdir(parents=True, mode=...)`` gives the mode to the last folder only: the parents it
+    creates get the umask's default, 0755 with the usual umask, e.g. ``logs/2026``.)"""
+    missing: list[Path] = []
+    probe = path
+    while not probe.exists():
+        missing.append(probe)
+        if probe.parent == probe:
+            break
+        probe = probe.parent
+    for folder in reversed(missing):
+        with contextlib.suppress(FileExistsError):
+            folder.mkdir(mode=PRIVATE_DIR_MODE)
+            os.chmod(folder, PRIVATE_DIR_MODE)  # the umask may have taken bits away; never adds any
     if path.stat().st_mode & 0o777 != PRIVATE_DIR_MODE:
         os.chmod(path, PRIVATE_DIR_MODE)
     return path
@@ -66,11 +79,20 @@ def atomic_write_text(path: Path, text: str, *, exclusive: bool = False) -> None
 
 
 def append_line_durably(path: Path, line: str) -> None:
-    """Append one line (newline added) and fsync; the file is created 0600 if absent."""
+    """Append one line (newline added) and fsync; the file is created 0600 if absent.
+
+    If the file ends in a torn line (a crash in the middle of an earlier append), the new line starts
+    on a line of its own: glued to the fragment, it would be lost with it."""
     ensure_private_dir(path.parent)
-    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, PRIVATE_FILE_MODE)
+    data = (line.rstrip("\n") + "\n").encode("utf-8")
+    fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, PRIVATE_FILE_MODE)
     try:
-        os.write(fd, (line.rstrip("\n") + "\n").encode("utf-8"))
+        size = os.fstat(fd).st_size
+        if size and os.pread(fd, 1, size - 1) != b"\n":
+            data = b"\n" + data
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
         os.fsync(fd)
     finally:
         os.close(fd)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -31,6 +32,7 @@ from core.integrity import Problem
 from core.paths import HomePaths
 
 GENESIS = "0" * 64
+_HEX64 = re.compile(r"^[0-9a-f]{64}$")
 
 
 @dataclass(frozen=True)
@@ -117,7 +119,22 @@ def _entry_from_json(obj: Any) -> LedgerEntry:
         if not isinstance(value, kind) or isinstance(value, bool):
             raise ValueError(f"field {name!r} missing or of the wrong type")
         fields[name] = value
+    for name in ("record_sha256", "prev", "hash", "sig"):
+        if not _HEX64.match(fields[name]):
+            raise ValueError(f"field {name!r} is not 64 hex digits")
     return LedgerEntry(data=data, **fields)
+
+
+def entry_line(entry: LedgerEntry) -> str:
+    """The one byte form of an entry's line in ``ledger.jsonl`` (without its newline)."""
+    return json.dumps(entry.to_dict(), ensure_ascii=False, sort_keys=True)
+
+
+def head_text(seq: int, digest: str, keys: VaultKeys) -> str:
+    """The one byte form of ``ledger.head.json``."""
+    head: dict[str, Any] = {"seq": seq, "hash": digest}
+    head["sig"] = keys.sign(canonical_json(head))
+    return json.dumps(head) + "\n"
 
 
 class Ledger:
@@ -135,9 +152,7 @@ class Ledger:
         return (ledger.st_size, ledger.st_mtime_ns, head.st_size, head.st_mtime_ns)
 
     def _sign_head(self, checkpoint: Checkpoint) -> None:
-        head = {"seq": checkpoint.seq, "hash": checkpoint.hash}
-        head["sig"] = self.keys.sign(canonical_json(head))
-        atomic_write_text(self.paths.ledger_head, json.dumps(head) + "\n")
+        atomic_write_text(self.paths.ledger_head, head_text(checkpoint.seq, checkpoint.hash, self.keys))
 
     def append(self, kind: str, record_id: str, record_sha256: str, data: dict[str, Any] | None = None) -> LedgerEntry:
         """Append one signed entry after the current last one; serialised across processes."""
@@ -160,10 +175,22 @@ class Ledger:
             }
             digest = sha256_hex(canonical_json(body))
             entry = LedgerEntry(hash=digest, sig=self.keys.sign(digest.encode("ascii")), **body)
-            append_line_durably(self.paths.ledger, json.dumps(entry.to_dict(), ensure_ascii=False, sort_keys=True))
+            append_line_durably(self.paths.ledger, entry_line(entry))
             self._sign_head(Checkpoint(entry.seq, entry.hash))
             self._cache = (self._stamp(), LedgerReading(entries=[*reading.entries, entry]))
             return entry
+
+    def complete_interrupted(self) -> bool:
+        """Sign the head again after a crash left one signed entry beyond it; True if it did."""
+        with file_lock(self.paths.lock("ledger")):
+            reading = self.read()
+            if not reading.entries or [p for p in reading.problems if p.kind != "incomplete"]:
+                return False
+            if not any(p.subject in ("ledger", "ledger.head.json") for p in reading.problems):
+                return False
+            self._sign_head(reading.head())
+            self._cache = None
+            return True
 
     def _set_aside_partial_line(self) -> None:
         """A crash mid-append left an unterminated last line: keep its bytes beside the ledger
@@ -209,10 +236,19 @@ class Ledger:
             subject = f"ledger line {number}"
             try:
                 entry = _entry_from_json(json.loads(line))
+            except RecursionError:
+                reading.problems.append(Problem("unreadable", subject, "not a ledger entry: nested too deeply"))
+                continue
             except (ValueError, UnicodeDecodeError) as exc:
                 reading.problems.append(Problem("unreadable", subject, f"not a ledger entry: {exc}"))
                 continue
-            if sha256_hex(canonical_json(entry.body())) != entry.hash:
+            try:
+                body, written = canonical_json(entry.body()), entry_line(entry).encode("utf-8")
+            except (UnicodeEncodeError, ValueError):
+                why = "holds a value no entry can (an unpaired surrogate, NaN or infinity)"
+                reading.problems.append(Problem("unreadable", subject, why))
+                continue
+            if sha256_hex(body) != entry.hash:
                 reading.problems.append(
                     Problem("modified", subject, f"entry for {entry.record_id} does not match its hash")
                 )
@@ -220,6 +256,9 @@ class Ledger:
                 reading.problems.append(
                     Problem("forged", subject, f"entry for {entry.record_id} is not signed by this vault")
                 )
+            elif line != written:
+                why = f"entry for {entry.record_id}: the line's bytes differ from the entry it holds"
+                reading.problems.append(Problem("modified", subject, why))
             if entry.prev != prev_hash or entry.seq != prev_seq + 1:
                 if entry.seq <= prev_seq:
                     kind, why = "reordered", f"seq {entry.seq} follows seq {prev_seq}"
@@ -233,26 +272,52 @@ class Ledger:
         reading.problems.extend(self._check_head(reading))
         return reading
 
+    def _signed_tail(self, reading: LedgerReading, seq: int, digest: str) -> LedgerEntry | None:
+        """The last entry, if it is the only one after the head (seq, digest), links to it, and is
+        signed by this vault: what a crash between appending an entry and signing the head leaves."""
+        if not reading.entries:
+            return None
+        last = reading.entries[-1]
+        before = reading.entries[-2] if len(reading.entries) > 1 else None
+        linked = (before is not None and (before.seq, before.hash) == (seq, digest)) or (
+            before is None and (seq, digest) == (0, GENESIS))
+        if (linked and last.seq == seq + 1 and last.prev == digest
+                and sha256_hex(canonical_json(last.body())) == last.hash
+                and self.keys.signature_ok(last.hash.encode("ascii"), last.sig)):
+            return last
+        return None
+
     def _check_head(self, reading: LedgerReading) -> Iterable[Problem]:
         path = self.paths.ledger_head
         if not path.exists():
-            if reading.entries:
+            if self._signed_tail(reading, 0, GENESIS) is not None:
+                yield Problem("incomplete", "ledger.head.json",
+                              "the first entry was appended but the head not yet signed; the next write signs it")
+            elif reading.entries:
                 yield Problem("removed", "ledger.head.json", "the signed head is missing")
             return
         try:
-            head = json.loads(path.read_text(encoding="utf-8"))
+            text = path.read_bytes().decode("utf-8")
+            head = json.loads(text)
             seq, digest, sig = int(head["seq"]), str(head["hash"]), head["sig"]
-        except (OSError, ValueError, KeyError, TypeError) as exc:
+            if not _HEX64.match(digest):
+                raise ValueError("field 'hash' is not 64 hex digits")
+        except (OSError, ValueError, KeyError, TypeError, RecursionError) as exc:  # UnicodeDecodeError: a ValueError
             yield Problem("unreadable", "ledger.head.json", f"signed head unreadable: {exc}")
             return
         if not self.keys.signature_ok(canonical_json({"seq": seq, "hash": digest}), sig):
             yield Problem("forged", "ledger.head.json", "the head is not signed by this vault")
             return
+        if text != head_text(seq, digest, self.keys):
+            yield Problem("modified", "ledger.head.json", "the file's bytes differ from the head it holds")
         actual = reading.head()
         if (seq, digest) == (actual.seq, actual.hash):
             return
         if seq > actual.seq:
             yield Problem("removed", "ledger", f"the signed head is seq {seq} but the ledger ends at seq {actual.seq}")
+        elif (tail := self._signed_tail(reading, seq, digest)) is not None:
+            yield Problem("incomplete", "ledger", f"entry seq {tail.seq} was appended but the signed head not updated "
+                                                  "(an interrupted write); the next write signs it")
         elif any(e.seq == seq and e.hash == digest for e in reading.entries):
             # Entries after the signed head: appended by something that could not sign the head.
             yield Problem("inserted", "ledger", f"entries after the signed head (seq {seq})")

@@ -22,6 +22,7 @@ from core.errors import RecordError
 from core.frozen import FrozenDict, freeze, thaw
 from core.review import review_summary
 from core.sealed import SwappedRecord, seal, unseal
+from core.turns import TurnError, parse_ts
 
 MEMORY_FORMAT = "reverie.memory"
 
@@ -120,7 +121,7 @@ def seal_memory(memory: Memory, keys: VaultKeys) -> bytes:
 def open_memory(data: bytes, keys: VaultKeys, where: str, expected_id: str | None = None) -> Memory:
     """Verify and decrypt a record; ``RecordError`` (``SwappedRecord``, ``SignatureMismatch``) says
     what failed. The decrypted content is rechecked against its SHA-256."""
-    envelope = unseal(data, MEMORY_FORMAT, keys, where, expected_id)
+    envelope = unseal(data, MEMORY_FORMAT, keys, where, expected_id, exact_bytes=True)
     return memory_from_payload(envelope.payload, where, envelope.record_id, envelope.record_version)
 
 
@@ -134,6 +135,13 @@ def memory_from_payload(payload: dict[str, Any], where: str, record_id: str, rec
     content, created, digest = payload.get("content"), payload.get("created_at"), payload.get("content_sha256")
     if not isinstance(content, str) or not isinstance(created, str) or not isinstance(digest, str):
         raise RecordError(f"{where}: fields 'content', 'created_at' and 'content_sha256' must be strings")
+    for name, value in (("created_at", created), ("metadata.occurred_at", meta.get("occurred_at"))):
+        if value is None and name != "created_at":
+            continue
+        try:
+            parse_ts(value)
+        except (TurnError, TypeError) as exc:
+            raise RecordError(f"{where}: field {name!r} is not an ISO-8601 time with a timezone") from exc
     return Memory(
         memory_id=record_id,
         content=content,

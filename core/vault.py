@@ -101,9 +101,18 @@ class MemoryVault:
         atomic_write_bytes(path, data)
 
     def create_draft(
-        self, content: str, tags: Iterable[str] = (), *, created_by: str = "me", save: bool = True
+        self,
+        content: str,
+        tags: Iterable[str] = (),
+        *,
+        created_by: str = "me",
+        save: bool = True,
+        supersedes: Iterable[str] = (),
     ) -> ReviewDraft:
-        draft = draft_from_capture(content, tags, created_by=created_by)
+        """A new open draft. ``supersedes``: memories the person chose to replace with this one after a
+        duplicate check; the finalized memory says so, and curation then offers the old one for cold
+        storage (superseded) — nothing is deleted."""
+        draft = draft_from_capture(content, tags, created_by=created_by, supersedes=supersedes)
         if save:
             self.save_draft(draft)
         return draft
@@ -181,16 +190,21 @@ class MemoryVault:
             title=resolved.get("title"),
             people=tuple(resolved.get("people", ())),
             confirmed_fields=resolved,
-            custom=freeze({"review": review_record(draft)}),
+            custom=freeze(
+                {"review": review_record(draft), **({"supersedes": list(draft.supersedes)} if draft.supersedes else {})}
+            ),
         )
         content = resolved.get("content", draft.content)
         return Memory(memory_id=memory_id, content=content, metadata=metadata, created_at=utc_now_iso())
 
     def finalize_draft(self, draft: ReviewDraft) -> Memory:
-        """Seal an approved draft as a memory, once. Returns the memory."""
+        """Seal an approved draft as a memory, once. Returns the memory (also when this call only
+        finished the same finalization, interrupted by a crash)."""
         with file_lock(self.paths.lock("drafts")):
-            self.complete_interrupted([draft.draft_id])
+            completed = self.complete_interrupted([draft.draft_id])
             already = self.finalized_memory_id(draft.draft_id)
+            if already and completed:  # this very finalization was interrupted: it is finished now
+                return self.get_memory(already)
             if already:
                 raise ReviewError(f"draft {draft.draft_id!r} was already finalized as {already}")
             if draft.state != "approved":
@@ -208,13 +222,22 @@ class MemoryVault:
 
     def complete_interrupted(self, draft_ids: Iterable[str] | None = None) -> list[str]:
         """Finish finalizations a crash interrupted (of ``draft_ids``, or of every draft, and then every
-        interrupted add or import); returns what was completed, one human line each."""
+        interrupted add or import); returns what was completed, one human line each.
+
+        With ``draft_ids`` the caller holds the drafts lock (``finalize_draft``); without, it is taken
+        here, so a finalization running in another process cannot be recorded twice."""
+        if draft_ids is not None:
+            return self._complete_finalizations(draft_ids)
         done: list[str] = []
-        if draft_ids is None:
-            if self.ledger.complete_interrupted():
-                done.append("signed the ledger head after an interrupted append")
-            with file_lock(self.paths.lock("drafts")):
-                done.extend(self._complete_adds())
+        if self.ledger.complete_interrupted():
+            done.append("signed the ledger head after an interrupted append")
+        with file_lock(self.paths.lock("drafts")):
+            done.extend(self._complete_adds())
+            done.extend(self._complete_finalizations(None))
+        return done
+
+    def _complete_finalizations(self, draft_ids: Iterable[str] | None) -> list[str]:
+        done: list[str] = []
         reading = self.ledger.read()
         recorded = {e.record_id for e in reading.entries}
         finalized = {e.data.get("draft_id"): e for e in reading.entries if e.kind == "finalize"}
@@ -298,7 +321,7 @@ class MemoryVault:
         for path in sorted((self.paths.vault / PENDING_DIR).glob("mem_*.json")):
             try:
                 intent = json.loads(path.read_bytes())
-            except (OSError, ValueError):
+            except (OSError, ValueError, RecursionError):
                 continue
             if isinstance(intent, dict) and isinstance(intent.get("sha256"), str):
                 found[path.stem] = intent
