@@ -56,7 +56,7 @@ def read_dvmem(data: bytes, passphrase: str, where: str) -> tuple[Memory, dict[s
     """Verify and open a ``.dvmem``; returns the memory and its verification block."""
     try:
         document = json.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
         raise RecordError(f"{where}: not a .dvmem file: {exc}") from exc
     if not isinstance(document, dict) or document.get("format") != DVMEM_FORMAT:
         raise RecordError(f"{where}: not a .dvmem file (field 'format')")

@@ -243,7 +243,7 @@ def conversation_items(value: Any, source: str, line: int) -> Iterator[ImportIte
     """Turns, skips and node-level rejections of one conversation; ``Malformed`` if it is not one."""
     conv = _Conversation(value, source)
     for nid, session, inherited in conv.walk():
-        raw = json.dumps(conv.mapping[nid], ensure_ascii=False).encode("utf-8")
+        raw = json.dumps(conv.mapping[nid], ensure_ascii=False).encode("utf-8", "surrogatepass")
         where = f"conversation {one_line(conv.id, 60)} node {one_line(nid, 60)}"
         if not session:
             yield Rejected(line, f"{where}: not reachable from a root (broken parent links)", raw=raw)

@@ -11,7 +11,6 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
@@ -198,11 +197,6 @@ def test_chatgpt_exports(document: Any, pretty: bool) -> None:
     _read_all(chatgpt.read, text.encode("utf-8", "surrogatepass"), "conversations.json")
 
 
-@pytest.mark.xfail(strict=True, raises=UnicodeEncodeError,
-                   reason="core/conversation/chatgpt.py:246 conversation_items encodes each node with "
-                          "json.dumps(..., ensure_ascii=False).encode('utf-8'): a node holding an escaped lone "
-                          "surrogate (\\ud800, seen in exports with a broken emoji) raises UnicodeEncodeError "
-                          "out of the reader, a traceback; encode with 'surrogatepass' or ensure_ascii=True")
 def test_a_chatgpt_node_with_a_lone_surrogate_is_rejected_not_a_traceback() -> None:
     node = {"id": "a", "parent": None, "children": [], "message": "\ud800"}
     document = [{"id": "c1", "title": "t", "create_time": 0.0, "current_node": "a", "mapping": {"a": node}}]

@@ -225,10 +225,6 @@ def test_dvmem_files_verify_before_anything_is_written(home: Sample, data: st.Da
             assert verify_home(other.paths, other.keys).ok
 
 
-@pytest.mark.xfail(strict=True, raises=RecursionError,
-                   reason="core/portable.py:58 read_dvmem catches UnicodeDecodeError and JSONDecodeError from "
-                          "json.loads but not RecursionError: a .dvmem of 100,000 '[' is a traceback out of "
-                          "`reverie import`, not a one-line error")
 def test_a_deeply_nested_dvmem_is_a_one_line_error() -> None:
     with pytest.raises(RecordError):
         read_dvmem(b"[" * 100_000, PASSPHRASE, "nested.dvmem")
