@@ -326,7 +326,7 @@ class Pane:
         status = self.tmux.run("display-message", "-p", "-t", self.target, "#{pane_dead_status}").strip()
         return int(status) if status else None
 
-    def wait_until(self, check: Callable[[str], bool], what: str, timeout: float = 20.0, interval: float = 0.05) -> str:
+    def wait_until(self, check: Callable[[str], bool], what: str, timeout: float = 60.0, interval: float = 0.05) -> str:
         """Poll the screen until ``check(screen)``; fail with the last screen after ``timeout``."""
         deadline = time.monotonic() + timeout
         screen = self.screen()
@@ -337,9 +337,9 @@ class Pane:
             screen = self.screen()
         return screen
 
-    def wait_for(self, *texts: str, timeout: float = 20.0) -> str:
+    def wait_for(self, *texts: str, timeout: float = 60.0) -> str:
         """Wait until every one of ``texts`` is on the screen; return the screen."""
         return self.wait_until(lambda s: all(t in s for t in texts), " and ".join(map(repr, texts)), timeout)
 
-    def wait_gone(self, *texts: str, timeout: float = 20.0) -> str:
+    def wait_gone(self, *texts: str, timeout: float = 60.0) -> str:
         return self.wait_until(lambda s: not any(t in s for t in texts), f"{texts!r} to go", timeout)
