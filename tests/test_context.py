@@ -23,7 +23,10 @@ def marker(text: str, hours_ago: int) -> Marker:
 
 
 @pytest.fixture
-def world(paths):
+def world(paths, monkeypatch):
+    # memories are finalized "before" the test's fixed now, whatever the wall clock says
+    before_now = (NOW - timedelta(hours=3)).isoformat(timespec="microseconds")
+    monkeypatch.setattr("core.vault.utc_now_iso", lambda: before_now)
     vault = make_vault(paths)
     finalize_reviewed(vault, "Grandpa sailed out of this harbour every summer")
     vault.add_memory("The harbour cafe closes on Mondays", ["places"])
