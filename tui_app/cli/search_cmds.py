@@ -53,10 +53,14 @@ def _sync_memories(state: CliState, recaller: Recaller) -> None:
 
     if not state.paths.vault_header.exists() or passphrase_without_prompt(state.config, state.paths) is None:
         return
+    import apsw
+
     try:
         sync_vault(recaller.index, state.vault(), state.config.zone())
     except ReverieError as exc:
         click.echo(f"reverie: memories not refreshed in the index: {exc}", err=True)
+    except apsw.BusyError:  # another process holds the index for writing: answer from what it holds
+        click.echo("reverie: memories not refreshed in the index (another process is writing to it)", err=True)
 
 
 def _filters(tags: tuple[str, ...], roles: tuple[str, ...], sessions: tuple[str, ...], sources: tuple[str, ...],

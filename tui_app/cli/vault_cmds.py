@@ -104,13 +104,19 @@ def _draft_text(d: Any, history: bool = False) -> str:
 def _duplicate_decision(state: CliState, content: str, on_duplicate: str) -> Any:
     """Compare CONTENT with the finalized memories (cosine ≥ recall.duplicate_threshold is a near
     duplicate) and return the person's decision, or None when there is no near duplicate."""
+    import apsw
+
     from core.duplicates import check_duplicate, decide
     from core.embed import make_embedder
     from core.index import SearchIndex
     from core.recall import sync_vault
 
     with SearchIndex.open(state.paths) as index:
-        sync_vault(index, state.vault(), state.config.zone())
+        try:
+            sync_vault(index, state.vault(), state.config.zone())
+        except apsw.BusyError:  # another process is writing the index: compare with what it already holds
+            click.echo("reverie: duplicate check uses the index as it is (another process is writing to it)",
+                       err=True)
         check = check_duplicate(content, make_embedder(state.config.embedding),
                                 threshold=state.config.recall.duplicate_threshold, index=index)
     best = check.duplicate
