@@ -322,9 +322,19 @@ class Pane:
     def dead(self) -> bool:
         return self.tmux.run("display-message", "-p", "-t", self.target, "#{pane_dead}").strip() == "1"
 
-    def exit_status(self) -> int | None:
-        status = self.tmux.run("display-message", "-p", "-t", self.target, "#{pane_dead_status}").strip()
-        return int(status) if status else None
+    def exit_status(self) -> int | str | None:
+        """The dead pane's exit status; ``"signal N"`` if it died of a signal (tmux leaves the status empty)."""
+        deadline = time.monotonic() + 5  # tmux may mark the pane dead a moment before it records why
+        while True:
+            status = self.tmux.run("display-message", "-p", "-t", self.target, "#{pane_dead_status}").strip()
+            if status:
+                return int(status)
+            signal = self.tmux.run("display-message", "-p", "-t", self.target, "#{pane_dead_signal}").strip()
+            if signal:
+                return f"signal {signal}"
+            if time.monotonic() > deadline:
+                return None
+            time.sleep(0.05)
 
     def wait_until(self, check: Callable[[str], bool], what: str, timeout: float = 60.0, interval: float = 0.05) -> str:
         """Poll the screen until ``check(screen)``; fail with the last screen after ``timeout``."""
