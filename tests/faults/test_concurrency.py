@@ -93,8 +93,9 @@ def _draft_loop(s: Session) -> None:
     n = 0
     while s.running():
         n += 1
-        # The duplicate check (it loads the model and writes the index) meets a known defect under
-        # load: see test_a_busy_index_is_a_one_line_error. REVERIE_CONCURRENCY_DUPCHECK=1 includes it.
+        # The duplicate check loads the embedding model (seconds per command) and syncs the index; it met
+        # the busy-index traceback (test_a_busy_index_is_a_one_line_error, now fixed). Off in the short
+        # suite for time; REVERIE_CONCURRENCY_DUPCHECK=1 includes it (60 s with it: clean).
         with_check = DUPCHECK and n % 5 == 0
         check = ["--on-duplicate", "keep-both"] if with_check else ["--no-duplicate-check"]
         code, out = s.cli("draft", "new", f"Draft {n}: we moved the harbour picnic to pier {n}.", *check, "--json")
