@@ -29,6 +29,7 @@ _INFO_CHECK = b"reverie/v1/check"
 MAX_KDF_ITERATIONS = 16
 MAX_KDF_LANES = 16
 MAX_KDF_MEMORY_KIB = 2 * 1024 * 1024  # 2 GiB
+MIN_SALT_BYTES, MAX_SALT_BYTES = 8, 1024  # Argon2id refuses a salt under 8 bytes
 
 
 def b64e(data: bytes) -> str:
@@ -106,13 +107,18 @@ class VaultKeys:
 def _master_key(passphrase: str, salt: bytes, params: KdfParams) -> bytes:
     from cryptography.hazmat.primitives.kdf.argon2 import Argon2id
 
+    try:
+        secret = passphrase.encode("utf-8")
+    except UnicodeEncodeError as exc:  # e.g. undecodable bytes in REVERIE_PASSPHRASE (surrogate escapes)
+        raise WrongPassphrase(f"the passphrase is not valid UTF-8 text (character {exc.start + 1}); "
+                              "nothing was changed") from None
     return Argon2id(
         salt=salt,
         length=32,
         iterations=params.iterations,
         lanes=params.lanes,
         memory_cost=params.memory_cost_kib,
-    ).derive(passphrase.encode("utf-8"))
+    ).derive(secret)
 
 
 def _expand(master: bytes, info: bytes) -> bytes:
@@ -177,6 +183,8 @@ def read_header(path: Path) -> tuple[KdfParams, bytes, str]:
         )
         salt = b64d(str(kdf["salt"]), f"{path}: kdf.salt")
         check = str(data["key_check"])
+        if not MIN_SALT_BYTES <= len(salt) <= MAX_SALT_BYTES:
+            raise HomeError(f"{path}: kdf.salt is {len(salt)} bytes, not {MIN_SALT_BYTES} to {MAX_SALT_BYTES}")
     except RecordError as exc:
         raise HomeError(str(exc)) from exc
     except (KeyError, TypeError, ValueError, OverflowError) as exc:

@@ -17,12 +17,14 @@ from __future__ import annotations
 
 import json
 import os
+import re
+from pathlib import Path
 from typing import Any
 
 from core.canonical import sha256_hex
 from core.clock import utc_now_iso
-from core.crypto import KdfParams, b64d, b64e, derive_keys, read_header
-from core.errors import RecordError, ReviewError
+from core.crypto import MAX_SALT_BYTES, MIN_SALT_BYTES, KdfParams, b64d, b64e, derive_keys, read_header
+from core.errors import HomeError, NotFound, RecordError, ReviewError
 from core.records import Memory, memory_from_payload
 from core.review import ReviewDraft
 from core.sealed import seal, unseal
@@ -30,6 +32,12 @@ from core.vault import MemoryVault
 
 DVMEM_FORMAT = "reverie.dvmem"
 DVMEM_RECORD = "reverie.dvmem.memory"
+# A .dvmem holds one memory: its content twice (the memory and its review provenance) in base64, about
+# 2.7 bytes of file for each byte of content. 8 MiB takes a memory of about 3 MiB, far more than the CLI
+# (one argument: 128 KiB on Linux) or MCP and REST (20,000 characters) capture. A file over it is refused
+# before it is read whole, and export refuses to write one.
+MAX_DVMEM_BYTES = 8 * 1024 * 1024
+_SHA256_HEX = re.compile(r"[0-9a-f]{64}")
 
 
 def export_dvmem(vault: MemoryVault, memory_id: str, passphrase: str) -> bytes:
@@ -49,11 +57,35 @@ def export_dvmem(vault: MemoryVault, memory_id: str, passphrase: str) -> bytes:
             "ledger_entry": entry.to_dict() if entry else None,
         },
     }
-    return (json.dumps(document, indent=1, sort_keys=True) + "\n").encode("utf-8")
+    data = (json.dumps(document, indent=1, sort_keys=True) + "\n").encode("utf-8")
+    if len(data) > MAX_DVMEM_BYTES:  # no one should be handed a file no vault will import
+        raise RecordError(f"{memory_id}: its .dvmem would be {len(data):,} bytes, over the "
+                          f"{MAX_DVMEM_BYTES:,}-byte limit of a .dvmem")
+    return data
+
+
+def read_dvmem_file(path: Path) -> bytes:
+    """The bytes of the ``.dvmem`` at ``path``, reading at most one byte over :data:`MAX_DVMEM_BYTES`."""
+    try:
+        with path.open("rb") as handle:
+            data = handle.read(MAX_DVMEM_BYTES + 1)
+            size = os.fstat(handle.fileno()).st_size
+    except OSError as exc:
+        raise NotFound(f"{path}: cannot be read: {exc.strerror or exc}") from exc
+    if len(data) > MAX_DVMEM_BYTES:
+        raise RecordError(_too_big(str(path), size))
+    return data
+
+
+def _too_big(where: str, size: int) -> str:
+    shown = f"{size:,} bytes" if size > MAX_DVMEM_BYTES else "larger"  # a pipe has no size
+    return f"{where}: {shown}, over the {MAX_DVMEM_BYTES:,}-byte limit of a .dvmem (one memory)"
 
 
 def read_dvmem(data: bytes, passphrase: str, where: str) -> tuple[Memory, dict[str, Any]]:
     """Verify and open a ``.dvmem``; returns the memory and its verification block."""
+    if len(data) > MAX_DVMEM_BYTES:
+        raise RecordError(_too_big(where, len(data)))
     try:
         document = json.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
@@ -68,11 +100,16 @@ def read_dvmem(data: bytes, passphrase: str, where: str) -> tuple[Memory, dict[s
     try:
         params = KdfParams(int(kdf["iterations"]), int(kdf["lanes"]), int(kdf["memory_cost_kib"]))
         salt = b64d(str(kdf["salt"]), f"{where}: kdf.salt")
-    except (KeyError, TypeError, ValueError) as exc:
-        raise RecordError(f"{where}: field kdf.{exc} missing or malformed") from exc
-    if not (1 <= params.iterations <= 64 and 1 <= params.lanes <= 64 and 8 * params.lanes <= params.memory_cost_kib
-            <= 4 * 1024 * 1024):
-        raise RecordError(f"{where}: kdf parameters out of range")
+    except KeyError as exc:
+        raise RecordError(f"{where}: field kdf.{exc.args[0]} missing") from exc
+    except (TypeError, ValueError, OverflowError) as exc:  # OverflowError: Infinity is JSON to Python
+        raise RecordError(f"{where}: kdf parameters malformed: {exc}") from exc
+    if not MIN_SALT_BYTES <= len(salt) <= MAX_SALT_BYTES:
+        raise RecordError(f"{where}: kdf.salt is {len(salt)} bytes, not {MIN_SALT_BYTES} to {MAX_SALT_BYTES}")
+    try:
+        params.check(f"{where}: kdf")  # the vault header's bounds: a shared file must not cost hours or GiB
+    except HomeError as exc:
+        raise RecordError(str(exc)) from exc
     file_keys = derive_keys(passphrase, salt, params)
     raw_record = json.dumps(record).encode("utf-8")
     try:
@@ -122,10 +159,14 @@ def import_dvmem(vault: MemoryVault, data: bytes, passphrase: str, where: str) -
         if existing.content_sha256 == memory.content_sha256 and existing.payload() == memory.payload():
             return existing, False
         raise RecordError(f"{where}: a different memory with id {memory.memory_id} already exists in this vault")
-    source_entry = verification.get("ledger_entry") or {}
-    vault.store_memory(
-        memory,
-        "import",
-        {"file_sha256": sha256_hex(data), "source_ledger_hash": source_entry.get("hash") if source_entry else None},
-    )
+    details = {"file_sha256": sha256_hex(data), "source_ledger_hash": _source_hash(verification)}
+    vault.store_memory(memory, "import", details)
     return memory, True
+
+
+def _source_hash(verification: dict[str, Any]) -> str | None:
+    """The source ledger entry's hash, when it looks like one: the block is outside the signature, and
+    whatever it holds goes into this vault's ledger."""
+    entry = verification.get("ledger_entry")
+    digest = entry.get("hash") if isinstance(entry, dict) else None
+    return digest if isinstance(digest, str) and _SHA256_HEX.fullmatch(digest) else None

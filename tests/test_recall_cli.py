@@ -110,6 +110,32 @@ def test_batch_one_answer_per_line_and_bad_lines_go_on(home, tmp_path):
     assert "Mars/Olympus" in answers[6]["error"] and "colour" in answers[7]["error"]
 
 
+def test_batch_reports_an_over_long_line_and_answers_the_next(home, tmp_path):
+    from tui_app.cli.search_cmds import MAX_BATCH_LINE_BYTES
+
+    longest = json.dumps({"query": "\U0001f600" * 2000, "now": NOW_ISO, "tz": "UTC"})  # 12 bytes a character
+    huge = json.dumps({"query": "garden " * (MAX_BATCH_LINE_BYTES // 7)})
+    lines = [longest, huge, json.dumps({"query": "snails", "now": NOW_ISO})]
+    batch = tmp_path / "queries.jsonl"
+    batch.write_bytes(("\n".join(lines) + "\n").encode() + huge.encode())  # the last one unterminated
+    code, out = run("search", "--batch", str(batch))
+    assert code == 0
+    answers = [json.loads(line) for line in out.splitlines()]
+    assert len(answers) == 4
+    assert list(answers[0]) == ["range", "mode", "results"]  # the longest query a search takes fits
+    limit = f"{MAX_BATCH_LINE_BYTES:,}-byte limit"
+    assert answers[1] == {"line": 2, "error": f"line 2: line of {len(huge):,} bytes is over the {limit}"}
+    assert answers[2]["results"][0]["text"] == "the garden was full of snails"
+    assert answers[3] == {"line": 4, "error": f"line 4: line of {len(huge):,} bytes is over the {limit}"}
+
+
+def test_batch_file_with_a_bom_is_read(home, tmp_path):
+    batch = tmp_path / "queries.jsonl"
+    batch.write_bytes(b"\xef\xbb\xbf" + json.dumps({"query": "snails", "now": NOW_ISO}).encode() + b"\n")
+    code, out = run("search", "--batch", str(batch))
+    assert code == 0 and json.loads(out)["results"][0]["text"] == "the garden was full of snails"
+
+
 def test_batch_from_stdin(home):
     code, out = run("search", "--batch", "-", stdin=json.dumps({"query": "snails", "now": NOW_ISO}) + "\n")
     assert code == 0 and json.loads(out)["results"][0]["text"] == "the garden was full of snails"

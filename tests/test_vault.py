@@ -179,3 +179,26 @@ def test_a_memory_finalized_by_another_process_is_seen(paths: HomePaths) -> None
     with pytest.raises(ReviewError, match="already finalized"):
         two.finalize_draft(draft)
     assert os.path.exists(one.memory_path(one.finalized_memory_id(draft.draft_id) or ""))
+
+
+def test_a_header_with_a_short_salt_is_a_one_line_error(paths: HomePaths) -> None:
+    import base64
+    import json
+
+    from core.errors import HomeError
+
+    make_vault(paths)
+    header = json.loads(paths.vault_header.read_text())
+    header["kdf"]["salt"] = base64.b64encode(b"four").decode()
+    paths.vault_header.write_text(json.dumps(header))
+    with pytest.raises(HomeError, match=r"kdf\.salt is 4 bytes, not 8 to 1024") as caught:
+        MemoryVault(encryption_key=PASSPHRASE, storage_dir=paths)
+    assert str(paths.vault_header) in str(caught.value) and "\n" not in str(caught.value)
+
+
+def test_a_passphrase_that_is_not_utf8_is_refused_without_echoing_it(paths: HomePaths) -> None:
+    make_vault(paths)
+    undecodable = b"caf\xe9 secret".decode("utf-8", "surrogateescape")  # what os.environ holds for such bytes
+    with pytest.raises(WrongPassphrase, match="not valid UTF-8 text") as caught:
+        MemoryVault(encryption_key=undecodable, storage_dir=paths)
+    assert "secret" not in str(caught.value)

@@ -33,7 +33,7 @@ heads = {
                     b'"message": {"role": "user", "content": "', b'"}}\n'),
     "chatgpt": (b'[{"id": "c", "mapping": {"a": {"id": "a", "message": {"content": {"parts": ["', b'"]}}}}}]'),
     "dvmem": (b'{"format": "reverie.dvmem", "record": "', b'"}'),
-    "batch": (b'{"query": "', b'"}\n'),
+    "batch": (b'{"query": "', b'"}\n{"query": "after", "now": "2026-01-01T00:00:00Z"}\n'),
 }
 head, tail = heads[case]
 source = base / {"chatgpt": "conversations.json", "dvmem": "big.dvmem", "batch": "queries.jsonl"}.get(case, "big.jsonl")
@@ -55,13 +55,14 @@ try:
         os.environ["REVERIE_HOME"] = str(home)
         argv = ["import", str(source)] if case == "dvmem" else ["search", "--batch", str(source), "--mode", "exact",
                                                                "--no-sync"]
-        err = io.StringIO()
-        with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+        err, answers = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stderr(err), contextlib.redirect_stdout(answers):
             try:
                 main(argv)
             except SystemExit as exc:
                 out["code"] = exc.code
-        out["stderr"] = err.getvalue()[-300:]
+        out["stderr"] = err.getvalue()[-1000:]
+        out["stdout"] = answers.getvalue()[-4000:]
 except BaseException as exc:
     out = {"error": f"{type(exc).__name__}: {str(exc)[:160]}"}
 # The peak of this process's own memory map (VmHWM). Not ru_maxrss: Linux carries the largest RSS of
@@ -102,14 +103,50 @@ def test_a_huge_line_in_a_transcript_is_quarantined_within_bounded_memory(case: 
                 big.unlink()  # the input and its lossless quarantine copy: do not keep gigabytes around
 
 
+def _dvmem_refused(result: dict[str, object], base: Path) -> None:
+    """``reverie import`` names the file and the limit in one line, and reads no more than the limit."""
+    from core.portable import MAX_DVMEM_BYTES
+
+    assert result.get("code") not in (0, None), result
+    stderr = str(result["stderr"])
+    assert len(stderr.strip().splitlines()) == 1, stderr
+    assert str(base / "big.dvmem") in stderr and f"{MAX_DVMEM_BYTES:,}-byte limit" in stderr, stderr
+
+
+def _batch_goes_on(result: dict[str, object], base: Path) -> None:
+    """``reverie search --batch`` answers the huge line with an error line, then the next line."""
+    from tui_app.cli.search_cmds import MAX_BATCH_LINE_BYTES
+
+    assert result.get("code") in (0, None), result
+    answers = [json.loads(line) for line in str(result["stdout"]).splitlines()]
+    assert len(answers) == 2, answers
+    assert answers[0]["line"] == 1, answers[0]
+    size = (BIG_MB << 20) + len('{"query": ""}')  # the line without its newline
+    assert answers[0]["error"] == f"line 1: line of {size:,} bytes is over the {MAX_BATCH_LINE_BYTES:,}-byte limit"
+    assert list(answers[1]) == ["range", "mode", "results"], answers[1]
+
+
+REFUSED_IN_BOUNDS = {"dvmem": _dvmem_refused, "batch": _batch_goes_on}
+
+
+@pytest.mark.parametrize("case", sorted(REFUSED_IN_BOUNDS))
+def test_a_huge_dvmem_or_batch_line_is_refused_within_bounded_memory(case: str, tmp_path: Path) -> None:
+    result = run_case(case, tmp_path)
+    try:
+        assert "error" not in result, result
+        peak = result["peak_mb"]
+        assert isinstance(peak, float) and peak < PEAK_MB, f"peak {peak:.0f} MiB for a {BIG_MB} MiB line"
+        REFUSED_IN_BOUNDS[case](result, tmp_path)
+    finally:
+        for big in tmp_path.rglob("*"):
+            if big.is_file() and big.stat().st_size > 1 << 20:
+                big.unlink()
+
+
 OUT_OF_BOUNDS = {
     "chatgpt": "core/conversation/chatgpt.py read() reads the whole export and decodes it (path.read_bytes(), "
                "data.decode): about 3x the file in memory (788 MiB for 256 MiB here), and MAX_EXPORT_BYTES allows "
                "2 GiB, so a 2 GiB export needs about 6 GiB; stream it (a JSON event parser) or cap far lower",
-    "dvmem": "`reverie import` reads the whole .dvmem (tui_app/cli/vault_cmds.py import_cmd, path.read_bytes(); "
-             "core/portable.py read_dvmem json.loads): a .dvmem holds one memory, so refuse files over a few MiB",
-    "batch": "`reverie search --batch` reads each line whole (tui_app/cli/search_cmds.py _batch_lines, "
-             "`for raw in handle`): cap a line (a query is at most 2,000 characters) and skip the rest of it",
 }
 
 

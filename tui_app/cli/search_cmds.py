@@ -20,6 +20,10 @@ if TYPE_CHECKING:
 MODE_CHOICE = click.Choice(["auto", "exact", "semantic", "hybrid"])
 BATCH_KEYS = ("query", "now", "tz", "limit", "mode")
 TEXT_WIDTH = 300  # characters of each result shown in plain text
+# A query is at most 2,000 characters (core.recall MAX_QUERY_CHARS); \u-escaped astral characters take 12
+# bytes each, so 64 KiB holds the longest query with room for the other fields.
+MAX_BATCH_LINE_BYTES = 64 * 1024
+_CHUNK = 64 * 1024
 
 
 def register(cli: click.Group) -> None:
@@ -130,19 +134,31 @@ def search(state: CliState, query: tuple[str, ...], now_text: str | None, tz_nam
     emit(answer.to_dict(), as_json, _plain(answer, now, zone))
 
 
-def _batch_lines(handle: IO[bytes]) -> Iterator[tuple[int, str | None]]:
-    """Numbered lines; ``None`` for a line that is not UTF-8 (it must not end the batch)."""
-    for number, raw in enumerate(handle, start=1):
+def _batch_lines(handle: IO[bytes]) -> Iterator[tuple[int, str | ReverieError]]:
+    """Numbered lines, or why a line cannot be read (not UTF-8, or longer than
+    :data:`MAX_BATCH_LINE_BYTES`, which is read through in chunks, never held): it must not end the batch."""
+    number = 0
+    while raw := handle.readline(MAX_BATCH_LINE_BYTES + 1):
+        number += 1
+        if len(raw) > MAX_BATCH_LINE_BYTES and not raw.endswith(b"\n"):
+            size = len(raw)
+            while (more := handle.readline(_CHUNK)) and not more.endswith(b"\n"):
+                size += len(more)
+            size += len(more.rstrip(b"\r\n"))
+            yield number, ReverieError(f"line of {size:,} bytes is over the {MAX_BATCH_LINE_BYTES:,}-byte limit")
+            continue
+        if number == 1 and raw.startswith(b"\xef\xbb\xbf"):  # a BOM, as some Windows editors write
+            raw = raw[3:]
         try:
             yield number, raw.decode("utf-8")
-        except UnicodeDecodeError:
-            yield number, None
+        except UnicodeDecodeError as exc:
+            yield number, ReverieError(f"not UTF-8 text (byte {exc.start})")
 
 
-def _batch_item(state: CliState, recaller: Recaller, line: str | None, filters: Filters,
+def _batch_item(state: CliState, recaller: Recaller, line: str | ReverieError, filters: Filters,
                 defaults: dict[str, Any]) -> dict[str, Any]:
-    if line is None:
-        raise ReverieError("not UTF-8 text")
+    if isinstance(line, ReverieError):
+        raise line
     if not line.strip():
         raise ReverieError("empty line")
     try:

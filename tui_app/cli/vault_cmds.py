@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from core.errors import HomeError, NotFound, ReverieError
+from core.errors import HomeError, ReverieError
 from tui_app.cli.state import CliState, emit, kdf_params, pass_state
 
 
@@ -482,13 +482,10 @@ def export_cmd(state: CliState, kind: str, out: str | None, memory_id: str | Non
 @pass_state
 def import_cmd(state: CliState, file: str, as_json: bool) -> None:
     """Import a .dvmem record after verifying it (the passphrase it was exported with)."""
-    from core.portable import import_dvmem
+    from core.portable import import_dvmem, read_dvmem_file
 
     path = Path(file)
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise NotFound(f"{path}: cannot be read: {exc.strerror}") from exc
+    data = read_dvmem_file(path)
     memory, added = import_dvmem(state.vault(), data, state.passphrase(), str(path))
     emit(
         {"memory_id": memory.memory_id, "added": added},
