@@ -85,6 +85,7 @@ class TuiConfig:
     animations: bool = False
     search_debounce_ms: int = 300
     keymap: dict[str, str] = field(default_factory=dict)  # binding id -> key(s)
+    mouse: bool = True  # false: the terminal is never asked for mouse events (fewer bytes over SSH)
 
 
 @dataclass
@@ -104,6 +105,23 @@ class SharingConfig:
 
 
 @dataclass
+class WatchConfig:
+    """What `reverie watch` follows besides the log: assistant transcript folders (or files) whose new
+    turns it ingests as they grow, e.g. "~/.claude/projects", "~/.codex/sessions". Empty: none."""
+
+    follow: list[str] = field(default_factory=list)
+
+
+@dataclass
+class AssistantsConfig:
+    """Limits on what assistants put in the review queue (see core.proposal_limits); 0 turns it off."""
+
+    proposals_per_hour: int = 20  # new drafts one assistant may propose in any hour
+    open_proposals: int = 50  # drafts from all assistants waiting unreviewed at once
+    suggestions_per_draft: int = 50  # suggestions assistants may add to one draft, ever
+
+
+@dataclass
 class Config:
     general: GeneralConfig = field(default_factory=GeneralConfig)
     security: SecurityConfig = field(default_factory=SecurityConfig)
@@ -113,6 +131,8 @@ class Config:
     curation: CurationConfig = field(default_factory=CurationConfig)
     tui: TuiConfig = field(default_factory=TuiConfig)
     sharing: SharingConfig = field(default_factory=SharingConfig)
+    assistants: AssistantsConfig = field(default_factory=AssistantsConfig)
+    watch: WatchConfig = field(default_factory=WatchConfig)
 
     def zone(self) -> ZoneInfo:
         """The person's timezone: ``general.timezone`` or the system's."""
@@ -257,6 +277,9 @@ def _validate(config: Config, source: str) -> None:
             raise bad(f"{key}.path", "is required for this kind")
     if config.tui.search_debounce_ms < 0:
         raise bad("tui.search_debounce_ms", "must be 0 or more")
+    for key in ("proposals_per_hour", "open_proposals", "suggestions_per_draft"):
+        if getattr(config.assistants, key) < 0:
+            raise bad(f"assistants.{key}", "must be 0 or more (0 turns it off)")
     for name, profile in config.sharing.profiles.items():
         if profile.max_items < 1 or profile.max_tokens < 1:
             raise bad(f"sharing.profiles.{name}", "max_items and max_tokens must be at least 1")

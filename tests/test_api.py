@@ -164,3 +164,28 @@ def test_only_loopback_is_served(world: World, monkeypatch: pytest.MonkeyPatch) 
 def test_without_a_token_the_api_does_not_start(world: World) -> None:
     result = reverie("api", "--port", "0")
     assert result.returncode == 2 and "run `reverie api token` first" in result.stderr
+
+
+def test_over_a_limit_the_answer_is_429_with_retry_after(world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    with world.paths.config.open("a", encoding="utf-8") as handle:
+        handle.write("\n[assistants]\nproposals_per_hour = 2\nsuggestions_per_draft = 1\n")
+    client = {"X-Reverie-Client": "raycast/1.2"}
+    with running_api(world.paths, monkeypatch) as api:
+        made = [api.call("POST", "/v1/drafts", {"content": f"note {i}"}, headers=client) for i in range(2)]
+        assert [status for status, _, _ in made] == [201, 201]
+        before = sorted(p.name for p in world.paths.drafts.iterdir())
+        status, headers, answer = api.call("POST", "/v1/drafts", {"content": "one too many"}, headers=client)
+        assert status == 429 and 3500 <= int(headers["retry-after"]) <= 3600
+        assert answer["error"].startswith("proposals_per_hour limit: api:raycast proposed 2 drafts in the last "
+                                          "hour (at most 2); the next fits at ")
+        assert {k: answer[k] for k in ("limit", "count", "max")} == {"limit": "proposals_per_hour", "count": 2,
+                                                                     "max": 2}
+        assert answer["retry_after"] == int(headers["retry-after"]) and answer["resets_at"].endswith("Z")
+        assert sorted(p.name for p in world.paths.drafts.iterdir()) == before  # nothing written
+        assert api.call("POST", "/v1/drafts", {"content": "another client"})[0] == 201  # per assistant
+
+        draft_id = made[0][2]["draft_id"]
+        assert api.call("POST", "/v1/suggestions", {"draft_id": draft_id, "field": "title", "value": "x"})[0] == 201
+        status, headers, answer = api.call("POST", "/v1/suggestions", {"draft_id": draft_id, "field": "mood",
+                                                                       "value": "calm"})
+        assert status == 409 and "retry-after" not in headers and answer["limit"] == "suggestions_per_draft"

@@ -53,6 +53,8 @@ async def test_a_real_client_session_over_stdio(paths: HomePaths) -> None:
     from mcp_types import Implementation
 
     world = build_world(paths)
+    with paths.config.open("a", encoding="utf-8") as handle:
+        handle.write("\n[assistants]\nproposals_per_hour = 1\n")
     params = StdioServerParameters(command=sys.executable,
                                    args=["-m", "tui_app.cli.main", "mcp", "--profile", "claude"],
                                    env=server_env(paths), cwd=str(ROOT))
@@ -110,6 +112,13 @@ async def test_a_real_client_session_over_stdio(paths: HomePaths) -> None:
         bad = await c.call_tool("propose_memory", {"content": "x", "suggestions": [{"field": "occurred_at",
                                                                                      "value": "soon"}]})
         assert bad.is_error and text(bad).startswith("suggestions[0].value: not an ISO-8601 time")
+        # a limit reached: an error result of one line saying which, the count and when; nothing written
+        limited = await c.call_tool("propose_memory", {"content": "One proposal too many"})
+        assert limited.is_error and "\n" not in text(limited)
+        assert text(limited).startswith("proposals_per_hour limit: mcp:claude-code proposed 1 draft in the last hour "
+                                        "(at most 1); the next fits at ")
+        assert "at most 1 new drafts per hour" in next(t.description for t in listed.tools
+                                                        if t.name == "propose_memory")
         missing = await c.call_tool("suggest", {"draft_id": "draft_nope", "field": "title", "value": "x"})
         assert missing.is_error and text(missing) == "draft_id: no draft 'draft_nope'"
 

@@ -3,7 +3,9 @@
 Every request passes three checks before it reaches a route, each answered with a JSON error:
 the ``Host`` header names a loopback host (a web page cannot reach the API through DNS rebinding),
 the peer address is loopback, and ``Authorization: Bearer <token>`` matches the home's token (in
-constant time). Bodies are JSON objects of at most 1 MiB. Errors are ``{"error": "<one line>"}``.
+constant time). Bodies are JSON objects of at most 1 MiB. Errors are ``{"error": "<one line>"}``; a
+limit on proposals (``[assistants]``) adds ``limit``, ``count``, ``max``, ``resets_at`` and
+``retry_after``, and a 429 carries ``Retry-After``.
 """
 
 from __future__ import annotations
@@ -117,7 +119,10 @@ def _endpoint(surface: AssistantSurface, tool: str, method: str,
             arguments = await _body(request) if method == "post" else {}
             result = await run_in_threadpool(surface.call, tool, arguments, caller)
         except SurfaceError as exc:
-            return error(exc.status, str(exc))
+            if exc.detail is None:
+                return error(exc.status, str(exc))
+            headers = {"Retry-After": str(exc.retry_after)} if exc.retry_after is not None else None
+            return JSONResponse({**exc.detail, "error": str(exc)}, status_code=exc.status, headers=headers)
         return JSONResponse(result, status_code=status)
 
     return endpoint

@@ -27,22 +27,34 @@ ROUTES: tuple[tuple[str, str, str, str, int], ...] = (
 ERRORS = {
     "400": "A bad argument or body (the message names the field)",
     "401": "Missing or wrong bearer token",
+    "403": "The person turned proposals or suggestions from assistants off ([assistants] in config.toml)",
     "404": "No such draft",
-    "409": "The draft is not open",
+    "409": "The draft is not open, or would hold more suggestions from assistants than suggestions_per_draft",
     "413": "The body is too large",
     "415": "The body is not JSON",
+    "429": "Too many proposals: proposals_per_hour (per assistant) or open_proposals (all assistants) was reached "
+           "and nothing was written; Retry-After says when to try again",
 }
+LIMITED = frozenset({"403", "429"})  # answered with a LimitError body
 
 
-def _error(description: str) -> dict[str, Any]:
-    return {"description": description,
-            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
+def _error(description: str, code: str = "") -> dict[str, Any]:
+    schema = "LimitError" if code in LIMITED else "Error"
+    answer: dict[str, Any] = {"description": description,
+                              "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{schema}"}}}}
+    if code == "429":
+        answer["headers"] = {"Retry-After": {
+            "description": "Seconds until the next proposal may fit.", "required": True,
+            "schema": {"type": "integer", "minimum": 1}}}
+    return answer
 
 
 def _operation(tool: str, summary: str, status: int, method: str) -> dict[str, Any]:
     codes = ["400", "401"] if method == "get" else ["400", "401", "413", "415"]
     if tool == "suggest":
-        codes += ["404", "409"]
+        codes += ["403", "404", "409"]
+    if tool == "propose_memory":
+        codes += ["403", "409", "429"]
     op: dict[str, Any] = {
         "operationId": tool,
         "summary": summary,
@@ -54,7 +66,7 @@ def _operation(tool: str, summary: str, status: int, method: str) -> dict[str, A
         "responses": {
             str(status): {"description": "OK",
                           "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{tool}_out"}}}},
-            **{code: _error(ERRORS[code]) for code in sorted(codes)},
+            **{code: _error(ERRORS[code], code) for code in sorted(codes)},
         },
     }
     if method == "post":
@@ -67,7 +79,7 @@ def openapi_document() -> dict[str, Any]:
     paths: dict[str, Any] = {}
     for path, method, tool, summary, status in ROUTES:
         paths.setdefault(path, {})[method] = _operation(tool, summary, status, method)
-    components: dict[str, Any] = {"Error": schemas.ERROR_OUTPUT}
+    components: dict[str, Any] = {"Error": schemas.ERROR_OUTPUT, "LimitError": schemas.LIMIT_ERROR_OUTPUT}
     for tool in INPUTS:
         components[f"{tool}_in"] = INPUTS[tool]
         components[f"{tool}_out"] = OUTPUTS[tool]
@@ -79,7 +91,10 @@ def openapi_document() -> dict[str, Any]:
             "description": "The read-and-propose surface of Reverie for tools that do not speak MCP. Served on "
                            "127.0.0.1 only; every request carries the bearer token from `reverie api token`. "
                            "Reads pass the sharing profile the server was started with; writes only create "
-                           "drafts and suggestions, which the person reviews.",
+                           "drafts and suggestions, which the person reviews. Proposals are limited (by "
+                           "default 20 new drafts an hour per client, 50 drafts from assistants awaiting review, "
+                           "50 suggestions from assistants per draft; see [assistants] in config.toml): over a "
+                           "limit the answer is 429 with Retry-After and nothing is written.",
         },
         "servers": [{"url": "http://127.0.0.1:8765"}],
         "security": [{"bearer": []}],

@@ -198,6 +198,22 @@ ERROR_OUTPUT: dict[str, Any] = {
     "properties": {"error": {"type": "string", "description": "One line naming the field or the problem."}},
     "required": ["error"],
 }
+LIMIT_ERROR_OUTPUT: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "error": {"type": "string", "description": "One line: which limit, the current count, when it frees up."},
+        "limit": {"type": "string", "enum": ["proposals_per_hour", "open_proposals", "suggestions_per_draft"],
+                  "description": "The setting of [assistants] in config.toml that was reached."},
+        "count": {"type": "integer", "description": "How many there are now."},
+        "max": {"type": "integer", "description": "The limit (0: the person turned this off)."},
+        "resets_at": {"type": ["string", "null"],
+                      "description": "When the next one fits (UTC), for proposals_per_hour; null otherwise."},
+        "retry_after": {"type": ["integer", "null"],
+                        "description": "Seconds to wait (as in the Retry-After header); null: waiting does not "
+                                       "help."},
+    },
+    "required": ["error", "limit", "count", "max", "resets_at", "retry_after"],
+}
 
 def _is_integer(value: Any) -> bool:
     if isinstance(value, bool):

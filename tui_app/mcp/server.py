@@ -32,7 +32,7 @@ import json
 import sys
 from typing import TYPE_CHECKING, Any
 
-from core.config import Config
+from core.config import AssistantsConfig, Config
 from core.crypto import VaultKeys
 from core.errors import HomeError, VaultLocked
 from core.paths import HomePaths
@@ -49,7 +49,9 @@ INSTRUCTIONS = (
     "where_are_we for the topics the person marked most recently, and context for a ready-made prompt block. "
     "Results marked reviewed were confirmed by the person; others are raw conversation or unreviewed notes. "
     "You can propose a memory (propose_memory) or add a suggestion to an open draft (suggest); the person "
-    "reviews every proposal and alone decides what becomes a memory. You only see what the person shares."
+    "reviews every proposal and alone decides what becomes a memory. You only see what the person shares. "
+    "Proposals are limited (per hour, drafts awaiting review, suggestions per draft; see the tools): propose "
+    "what the person would want to keep, not everything, and when a limit is reached wait as the error says."
 )
 DESCRIPTIONS = {
     "recall": ("Recall", "Search the person's conversations and memories. A time expression in the query "
@@ -61,23 +63,31 @@ DESCRIPTIONS = {
                 "confirmed memories, then matching conversation turns, within a token budget."),
     "propose_memory": ("Propose a memory", "Create a draft memory with suggested fields (tags, occurred_at, "
                        "people, location, title…) for the person to review. Returns the draft id. Nothing becomes "
-                       "a memory until the person accepts and approves it."),
+                       "a memory until the person accepts and approves it. Limits: at most {proposals_per_hour} "
+                       "new drafts per hour from you and {open_proposals} drafts from assistants awaiting the "
+                       "person's review at once; over a limit the call fails, writes nothing, and says which limit, "
+                       "the count and when the next one fits."),
     "suggest": ("Suggest a field", "Add one suggested field value to an open draft (from propose_memory). "
-                "The person accepts, edits or rejects it."),
+                "The person accepts, edits or rejects it. A draft takes at most {suggestions_per_draft} "
+                "suggestions from assistants."),
 }
 READ_ONLY = frozenset({"recall", "where_are_we", "context"})
 
 
-def tool_list() -> list[Any]:
+def tool_list(limits: AssistantsConfig | None = None) -> list[Any]:
+    """The tools, their descriptions stating the limits in force (the defaults without ``limits``)."""
+    import dataclasses
+
     import mcp_types as types
 
     from tui_app.mcp.surface import INPUTS
 
+    numbers = dataclasses.asdict(limits or AssistantsConfig())
     return [
         types.Tool(
             name=name,
             title=DESCRIPTIONS[name][0],
-            description=DESCRIPTIONS[name][1],
+            description=DESCRIPTIONS[name][1].format(**numbers),
             input_schema=INPUTS[name],
             output_schema=OUTPUTS[name],
             annotations=types.ToolAnnotations(
@@ -105,7 +115,7 @@ def build_server(surface: AssistantSurface, assistant: str | None = None) -> Ser
     import mcp_types as types
     from mcp.server.lowlevel import Server
 
-    tools = tool_list()
+    tools = tool_list(surface.config.assistants)
 
     async def list_tools(ctx: Any, params: Any) -> types.ListToolsResult:
         return types.ListToolsResult(tools=tools)

@@ -11,6 +11,11 @@ curating, restoring and the passphrase are not reachable from here.
 Arguments are checked against :mod:`tui_app.mcp.schemas`; every failure is a :class:`SurfaceError`
 whose message is one line naming the field, and whose ``status`` is the HTTP status the REST API
 answers with (400 bad argument, 404 unknown draft, 409 draft not open).
+
+Proposals are limited (``[assistants]`` in ``config.toml``, counted by :mod:`core.proposal_limits`
+from the drafts on disk, so the limits hold across servers and restarts): a limit that frees with
+time or review is a 429 with ``retry_after`` (seconds), the per-draft cap on suggestions a 409, and a
+limit the person set to 0 a 403. Nothing is written when a limit is reached.
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ from core.config import Config
 from core.crypto import VaultKeys
 from core.errors import NotFound, ReverieError, ReviewError
 from core.paths import HomePaths
+from core.proposal_limits import LimitReached, ProposalCounter
 from core.sharing import SharePolicy, shared_context, shared_item_dict, shared_search
 from tui_app.mcp import schemas
 from tui_app.mcp.schemas import ArgumentError
@@ -43,9 +49,18 @@ _CLIENT_NAME = re.compile(r"[^A-Za-z0-9._ -]+")
 
 
 class SurfaceError(ReverieError):
-    def __init__(self, message: str, status: int = 400) -> None:
+    def __init__(self, message: str, status: int = 400, *, retry_after: int | None = None,
+                 detail: dict[str, Any] | None = None) -> None:
         super().__init__(message)
         self.status = status
+        self.retry_after = retry_after  # seconds, for a Retry-After header
+        self.detail = detail  # more fields for the JSON error body (a limit's name, count, max…)
+
+    @classmethod
+    def limit(cls, exc: LimitReached) -> SurfaceError:
+        # 429: frees with time or review; 403: the person turned it off; 409: the per-draft cap, for good
+        status = 429 if exc.retry_after is not None else 403 if exc.maximum == 0 else 409
+        return cls(str(exc), status, retry_after=exc.retry_after, detail=exc.to_dict())
 
 
 @dataclass(frozen=True)
@@ -100,6 +115,7 @@ class AssistantSurface:
         self._make_recaller = recaller
         self._recaller: Recaller | None = None
         self._vault: MemoryVault | None = None
+        self._limits: ProposalCounter | None = None
         self._synced_at = float("-inf")
         self._lock = threading.Lock()
 
@@ -112,6 +128,12 @@ class AssistantSurface:
 
             self._vault = MemoryVault.open(self.paths, self.keys)
         return self._vault
+
+    @property
+    def limits(self) -> ProposalCounter:
+        if self._limits is None:
+            self._limits = ProposalCounter(self.vault, self.config.assistants)
+        return self._limits
 
     def recaller(self) -> Recaller:
         if self._recaller is None:
@@ -150,6 +172,8 @@ class AssistantSurface:
                 return handler(schemas.check(INPUTS[tool], arguments), caller)
         except SurfaceError:
             raise
+        except LimitReached as exc:
+            raise SurfaceError.limit(exc) from exc
         except NotFound as exc:
             raise SurfaceError(str(exc), 404) from exc
         except ReverieError as exc:  # ArgumentError, RecallError, QueryError, ReviewError, TimeParseError…
@@ -205,7 +229,9 @@ class AssistantSurface:
             draft = draft.add_suggestion(name, value, caller.source, model=item.get("model") or caller.name,
                                          process_version=item.get("process_version") or caller.process_version,
                                          confidence=item.get("confidence"))
-        self.vault.save_draft(draft)
+        with self.limits.exclusive():  # count and write with no other server in between
+            self.limits.check_proposal(caller.source, len(draft.suggestions), utc_now())
+            self.vault.save_draft(draft)
         return {"draft_id": draft.draft_id, "state": draft.state, "created_by": draft.created_by,
                 "suggestions": [s.suggestion_id for s in draft.suggestions]}
 
@@ -213,19 +239,22 @@ class AssistantSurface:
         from core.frozen import thaw
 
         _check_value("value", args["field"], args["value"], "field")
-        try:
-            draft = self.vault.get_draft(args["draft_id"])
-        except NotFound as exc:
-            raise SurfaceError(f"draft_id: no draft {args['draft_id']!r}", 404) from exc
-        if draft.state != "open":
-            raise SurfaceError(f"draft_id: draft {draft.draft_id!r} is {draft.state}; only open drafts take "
-                               "suggestions", 409)
-        try:
-            draft = draft.add_suggestion(args["field"], args["value"], caller.source, model=caller.name,
-                                         process_version=caller.process_version, confidence=args.get("confidence"))
-            self.vault.save_draft(draft)
-        except ReviewError as exc:
-            raise SurfaceError(" ".join(str(exc).split()), 409) from exc
+        with self.limits.exclusive():  # read, count, add and write with no other server in between
+            try:
+                draft = self.vault.get_draft(args["draft_id"])
+            except NotFound as exc:
+                raise SurfaceError(f"draft_id: no draft {args['draft_id']!r}", 404) from exc
+            if draft.state != "open":
+                raise SurfaceError(f"draft_id: draft {draft.draft_id!r} is {draft.state}; only open drafts take "
+                                   "suggestions", 409)
+            self.limits.check_suggestion(draft)
+            try:
+                draft = draft.add_suggestion(args["field"], args["value"], caller.source, model=caller.name,
+                                             process_version=caller.process_version,
+                                             confidence=args.get("confidence"))
+                self.vault.save_draft(draft)
+            except ReviewError as exc:
+                raise SurfaceError(" ".join(str(exc).split()), 409) from exc
         added = draft.suggestions[-1]
         return {"draft_id": draft.draft_id, "suggestion_id": added.suggestion_id, "field": added.field_name,
                 "value": thaw(added.value), "source": added.source, "model": added.model,
