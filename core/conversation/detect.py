@@ -7,6 +7,10 @@ entries skipped, so a ``~/.claude/projects`` tree yields every session file and 
 - ChatGPT: a JSON document (list or object) whose first conversation has a ``mapping``;
 - Claude Code: JSONL whose first recognisable record has a Claude Code ``type`` and a ``sessionId``
   or ``uuid`` (or is one of its bookkeeping records);
+- Codex: JSONL whose first recognisable record is a rollout line (``timestamp``, ``type`` of
+  ``session_meta``/``response_item``/``event_msg``/``turn_context``/``compacted``, ``payload``) or,
+  in the legacy shape, a session header (``id``, ``timestamp``, ``instructions``), a ``state`` line
+  or a bare response item;
 - generic: JSONL whose first recognisable record has ``ts`` and ``text``.
 
 A file named on the command line whose format cannot be told is an error (before anything is
@@ -20,10 +24,10 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from core.conversation import chatgpt, claude_code, generic
+from core.conversation import chatgpt, claude_code, codex, generic
 from core.errors import NotFound, ReverieError
 
-FORMATS = (claude_code.NAME, chatgpt.NAME, generic.NAME)
+FORMATS = (claude_code.NAME, codex.NAME, chatgpt.NAME, generic.NAME)
 _EXTENSIONS = (".jsonl", ".json")
 _PEEK_LINES = 50
 _PEEK_BYTES = 1024 * 1024
@@ -62,6 +66,8 @@ def _jsonl_format(path: Path) -> str | None:
                 continue
             if claude_code.looks_like(value):
                 return claude_code.NAME
+            if codex.looks_like(value):
+                return codex.NAME
             if chatgpt.looks_like(value):
                 return chatgpt.NAME
             if isinstance(value, dict) and "ts" in value and "text" in value:
@@ -70,7 +76,7 @@ def _jsonl_format(path: Path) -> str | None:
 
 
 def detect_format(path: Path) -> str | None:
-    """The format of ``path``, or ``None`` when it is empty or none of the three."""
+    """The format of ``path``, or ``None`` when it is empty or none of the known formats."""
     with path.open("rb") as handle:
         head = handle.read(_PEEK_BYTES)
     stripped = head.lstrip(b"\xef\xbb\xbf \t\r\n")
@@ -121,7 +127,7 @@ def collect_sources(inputs: list[Path], fmt: str = "auto") -> SourcePlan:
             if found is None:
                 if size and not walked:
                     raise FormatError(
-                        f"{file}: not a Claude Code transcript, ChatGPT export or generic JSONL; "
+                        f"{file}: not a Claude Code transcript, Codex session, ChatGPT export or generic JSONL; "
                         "name the format with --format"
                     )
                 reason = "empty file" if not size else "file in a folder that is not a known transcript format"

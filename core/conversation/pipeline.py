@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from core.clock import utc_now
-from core.conversation import chatgpt, claude_code, generic
+from core.conversation import chatgpt, claude_code, codex, generic
 from core.conversation.detect import Source, SourcePlan, collect_sources
 from core.conversation.items import ImportItem, Progress, Rejected, Skipped
 from core.conversation.quarantine import Quarantine, QuarantineEntry
@@ -33,6 +33,7 @@ from core.turns import Turn
 
 READERS: dict[str, Callable[[Path, Progress | None], Iterator[ImportItem]]] = {
     claude_code.NAME: claude_code.read,
+    codex.NAME: codex.read,
     chatgpt.NAME: chatgpt.read,
     generic.NAME: generic.read,
 }

@@ -6,6 +6,12 @@ runs only when the log changed or the last pass left work undone. No file-event 
 poll is cheap enough, works the same on every OS and over network home folders, and needs no
 extra package.
 
+With a :class:`~core.conversation.follow.Follower` (``reverie watch --follow PATH``, or
+``[watch] follow`` in ``config.toml``), each pass first ingests what is new in assistant transcript
+folders (only files whose size or modification time changed), so a growing Claude Code or Codex
+session reaches the log and then the index in the same pass. One unreadable transcript is reported
+through ``on_error`` and the others, and the index, go on.
+
 Safe beside the TUI and other commands: every write is a short ``BEGIN IMMEDIATE`` transaction
 (readers never block in WAL), and reindex passes of different processes take turns on a file lock.
 """
@@ -15,11 +21,15 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import apsw
 
 from core.errors import ReverieError
 from core.index.reindex import Reindexer, ReindexReport
+
+if TYPE_CHECKING:
+    from core.conversation.follow import Follower, FollowReport
 
 DEFAULT_INTERVAL_S = 10.0
 
@@ -33,6 +43,8 @@ class Watcher:
         embed: bool = True,
         on_pass: Callable[[ReindexReport], None] | None = None,
         on_error: Callable[[Exception], None] | None = None,
+        follower: Follower | None = None,
+        on_follow: Callable[[FollowReport], None] | None = None,
     ) -> None:
         if interval <= 0:
             raise ValueError("watch: --interval must be positive")
@@ -41,14 +53,39 @@ class Watcher:
         self.embed = embed
         self.on_pass = on_pass
         self.on_error = on_error
+        self.follower = follower
+        self.on_follow = on_follow
         self._signature: tuple[tuple[str, int, int], ...] | None = None
         self._unfinished = True
 
     def _log_signature(self) -> tuple[tuple[str, int, int], ...]:
         return tuple((entry.day, entry.size, entry.mtime_ns) for entry in self.reindexer.source.days())
 
+    def follow_once(self) -> FollowReport | None:
+        """Ingest what is new in the followed folders. Problems with single files go to ``on_error``
+        (or are raised, without one, once every other file was read)."""
+        if self.follower is None:
+            return None
+        try:
+            report = self.follower.run_once()
+        except (ReverieError, OSError) as exc:  # e.g. the log cannot be written: the index still runs
+            if self.on_error is None:
+                raise
+            self.on_error(exc)
+            return None
+        if self.on_follow is not None:
+            self.on_follow(report)
+        if report.errors:
+            if self.on_error is None:
+                raise report.errors[0]
+            for error in report.errors:
+                self.on_error(error)
+        return report
+
     def run_once(self, should_stop: Callable[[], bool] | None = None) -> ReindexReport | None:
-        """One pass; ``None`` when the log has not changed since the last pass and nothing is pending."""
+        """One pass (following first, when asked); ``None`` when the log has not changed since the last
+        pass and nothing is pending."""
+        self.follow_once()
         signature = self._log_signature()
         if signature == self._signature and not self._unfinished:
             return None

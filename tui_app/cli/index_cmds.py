@@ -6,6 +6,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
@@ -13,6 +14,7 @@ import click
 from tui_app.cli.state import CliState, emit, pass_state
 
 if TYPE_CHECKING:
+    from core.conversation.follow import Follower, FollowReport
     from core.index import MemoryDoc, Reindexer, ReindexReport, SearchIndex
 
 
@@ -118,9 +120,21 @@ def reindex(state: CliState, full: bool, no_embed: bool, as_json: bool) -> None:
 )
 @click.option("--no-embed", is_flag=True, help="Keep the exact index current; embed nothing.")
 @click.option("--once", is_flag=True, help="One pass, then exit.")
+@click.option(
+    "--follow",
+    "follow",
+    multiple=True,
+    type=click.Path(exists=True, path_type=Path),
+    help="Also ingest new turns from this transcript folder as it grows (e.g. ~/.claude/projects, "
+    "~/.codex/sessions); repeatable, added to [watch] follow in config.toml.",
+)
 @pass_state
-def watch(state: CliState, interval: float, no_embed: bool, once: bool) -> None:
-    """Keep the search index current while you work (safe beside the TUI). Ctrl-C stops."""
+def watch(state: CliState, interval: float, no_embed: bool, once: bool, follow: tuple[Path, ...]) -> None:
+    """Keep the search index current while you work (safe beside the TUI). Ctrl-C stops.
+
+    With --follow (or [watch] follow in config.toml) each pass first ingests what is new in those
+    Claude Code / Codex transcript folders: only files whose size or time changed are read, and
+    re-reading a grown transcript adds only its new turns."""
     from core.index import Watcher
 
     def on_pass(report: ReindexReport) -> None:
@@ -135,16 +149,39 @@ def watch(state: CliState, interval: float, no_embed: bool, once: bool) -> None:
     def on_error(exc: Exception) -> None:
         click.echo(f"reverie watch: {exc} (trying again in {interval:g} s)", err=True)
 
+    def on_follow(report: FollowReport) -> None:
+        if report.added:
+            stamp = time.strftime("%H:%M:%S")
+            click.echo(f"{stamp} followed: +{report.added:,} turns from {report.read:,} transcript(s)")
+        for entry in report.quarantined:
+            click.echo(f"reverie watch: {entry} (quarantined)", err=True)
+
+    follower = _follower(state, follow)
     index, reindexer = _reindexer(state)
-    watcher = Watcher(reindexer, interval=interval, embed=not no_embed, on_pass=on_pass, on_error=on_error)
+    watcher = Watcher(reindexer, interval=interval, embed=not no_embed, on_pass=on_pass, on_error=on_error,
+                      follower=follower, on_follow=on_follow)
     stop = threading.Event()
     if not once:
         click.echo(f"watching {state.paths.logs} every {interval:g} s; Ctrl-C stops", err=True)
+        if follower is not None:
+            click.echo(f"following {', '.join(str(root) for root in follower.roots)}", err=True)
     with index, reindexer:
         try:
             watcher.run(stop, max_passes=1 if once else None)
         except KeyboardInterrupt:
             stop.set()
+
+
+def _follower(state: CliState, given: Sequence[Path]) -> Follower | None:
+    """The transcript folders to follow (config.toml's [watch] follow, then --follow), or ``None``."""
+    from core.conversation.follow import Follower
+    from tui_app.cli.log_cmds import _keys_for_sealing as keys_for_sealing
+
+    roots = [*state.config.watch.follow, *(str(path) for path in given)]
+    if not roots:
+        return None
+    keys, reason = keys_for_sealing(state)
+    return Follower(state.paths, roots, keys=keys, unsealed_reason=reason)
 
 
 @click.group("index")

@@ -80,7 +80,8 @@ def _summary(report: IngestReport, quarantine_dir: Path) -> str:
 @pass_state
 def ingest(state: CliState, fmt: str, as_json: bool, inputs: tuple[Path, ...]) -> None:
     """Import conversations into the log: Claude Code transcripts (files or a ~/.claude/projects
-    tree), ChatGPT conversations.json exports, or generic JSONL (ts, role, text, ...).
+    tree), Codex sessions (rollout files or a ~/.codex/sessions tree), ChatGPT conversations.json
+    exports, or generic JSONL (ts, role, text, ...).
 
     Re-importing adds nothing twice. Malformed lines are reported as FILE:LINE: reason, copied to
     the quarantine folder, and the rest is imported. Exit code 0 when all is well, 2 when anything
