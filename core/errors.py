@@ -33,6 +33,11 @@ class ReviewError(ReverieError):
     """A review object would break one of its invariants (construction, load or transition)."""
 
 
+class DraftChanged(ReviewError):
+    """A draft changed on disk after it was read (an assistant added a suggestion, another window decided
+    one); saving would drop that change, so nothing was written: read the draft again."""
+
+
 class NotFound(ReverieError):
     """A draft, memory, scope or file named by the person does not exist."""
 

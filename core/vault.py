@@ -27,7 +27,7 @@ from typing import Any
 from core.canonical import sha256_hex
 from core.clock import utc_now_iso
 from core.crypto import KdfParams, VaultKeys, create_header, unlock
-from core.errors import NotFound, RecordError, ReviewError
+from core.errors import DraftChanged, NotFound, RecordError, ReviewError
 from core.frozen import FrozenDict, freeze
 from core.fsutil import atomic_write_bytes, atomic_write_text, file_lock
 from core.integrity import Problem
@@ -125,6 +125,8 @@ class MemoryVault:
                 raise ReviewError(f"draft {draft.draft_id!r} was finalized as {already}; it cannot be replaced")
             if draft.state == "finalized":
                 raise ReviewError(f"draft {draft.draft_id!r}: only the vault marks a draft finalized")
+            if self._draft_path(draft.draft_id).exists():
+                _refuse_lost_update(self.get_draft(draft.draft_id), draft)
             self._write_draft(draft)
 
     def get_draft(self, draft_id: str) -> ReviewDraft:
@@ -394,3 +396,28 @@ class MemoryVault:
 
 def confirmed_fields_of(memory: Memory) -> FrozenDict:
     return memory.metadata.confirmed_fields
+
+
+def _refuse_lost_update(stored: ReviewDraft, draft: ReviewDraft) -> None:
+    """Every review step only adds (a suggestion, a decision, the approval), so a save that lacks
+    something the stored draft holds was made from an older read and would silently drop it."""
+    lost: str | None = None
+    ids = {s.suggestion_id for s in draft.suggestions}
+    decided = {d.suggestion_id for d in draft.decisions}
+    for suggestion in stored.suggestions:
+        if suggestion.suggestion_id not in ids:
+            lost = f"a suggestion for {suggestion.field_name!r} from {suggestion.source} was added"
+            break
+    else:
+        for decision in stored.decisions:
+            if decision.suggestion_id not in decided:
+                lost = f"{decision.reviewer} {decision.action} suggestion {decision.suggestion_id!r}"
+                break
+        else:
+            if stored.approval is not None and draft.approval is None:
+                lost = f"{stored.approval.reviewer} approved it"
+            elif (stored.content, stored.tags) != (draft.content, draft.tags):
+                lost = "its content or tags differ"
+    if lost:
+        raise DraftChanged(f"draft {draft.draft_id!r} changed since it was read ({lost}); "
+                           "nothing was written: open it again")

@@ -202,3 +202,26 @@ def test_a_passphrase_that_is_not_utf8_is_refused_without_echoing_it(paths: Home
     with pytest.raises(WrongPassphrase, match="not valid UTF-8 text") as caught:
         MemoryVault(encryption_key=undecodable, storage_dir=paths)
     assert "secret" not in str(caught.value)
+
+
+def test_a_save_from_a_stale_read_never_drops_what_another_process_added(paths: HomePaths) -> None:
+    from core.errors import DraftChanged
+
+    vault = make_vault(paths)
+    draft = vault.create_draft("we moved the meeting to Thursday")
+    seen_by_person = vault.get_draft(draft.draft_id)  # the TUI opened it
+    assistant = MemoryVault(encryption_key=PASSPHRASE, storage_dir=paths)
+    assistant.save_draft(assistant.get_draft(draft.draft_id).add_suggestion(
+        "title", "Meeting moved", "mcp:claude", suggestion_id="s-new"))
+    with pytest.raises(DraftChanged, match=r"suggestion for 'title' from mcp:claude was added.*nothing was written"):
+        vault.save_draft(seen_by_person.approve(reviewer="me"))  # would have approved past an unseen suggestion
+    stored = vault.get_draft(draft.draft_id)
+    assert stored.state == "open" and [s.suggestion_id for s in stored.suggestions] == ["s-new"]
+
+    fresh = vault.get_draft(draft.draft_id)
+    stale_for_assistant = assistant.get_draft(draft.draft_id)
+    vault.save_draft(fresh.reject_suggestion("s-new", reviewer="me"))
+    with pytest.raises(DraftChanged, match="me rejected suggestion 's-new'"):
+        assistant.save_draft(stale_for_assistant.add_suggestion("mood", "calm", "mcp:claude"))
+    assert vault.get_draft(draft.draft_id).decision_for("s-new") is not None
+    vault.save_draft(vault.get_draft(draft.draft_id).approve(reviewer="me"))  # a fresh read saves as before
