@@ -117,7 +117,7 @@ async def test_a_real_client_session_over_stdio(paths: HomePaths) -> None:
         assert limited.is_error and "\n" not in text(limited)
         assert text(limited).startswith("proposals_per_hour limit: mcp:claude-code proposed 1 draft in the last hour "
                                         "(at most 1); the next fits at ")
-        assert "at most 1 new drafts per hour" in next(t.description for t in listed.tools
+        assert "new drafts from you, at most 1 per hour" in next(t.description for t in listed.tools
                                                         if t.name == "propose_memory")
         missing = await c.call_tool("suggest", {"draft_id": "draft_nope", "field": "title", "value": "x"})
         assert missing.is_error and text(missing) == "draft_id: no draft 'draft_nope'"
