@@ -140,3 +140,62 @@ def test_errors_are_one_line_with_meaningful_exit_codes(cli_home: tuple[HomePath
     assert unknown.returncode == 3 and "no curation scope 'nope'" in unknown.stderr
     bad = reverie("curate", "scope", "add", "x", "--kind", "markdown", "--path", str(notes / "nope"))
     assert bad.returncode == 3 and "is not a folder" in bad.stderr
+
+
+def test_ctrl_c_during_apply_finishes_the_record_and_stops(cli_home: tuple[HomePaths, Path],
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """A real SIGINT in the middle of the second move: that move finishes, no other starts, one line
+    on stderr, exit code 130, and the next apply moves the rest."""
+    import signal
+
+    from core.curate import cold
+    from tui_app.cli.main import cli
+
+    paths, notes = cli_home
+    set_curation(paths, report_only_runs=0)
+    curate("scope", "add", "notes", "--kind", "markdown", "--path", str(notes))
+    ledgered: list[str] = []
+
+    def hook(step: str) -> None:
+        if step == "ledgered":
+            ledgered.append(step)
+            if len(ledgered) == 2:
+                os.kill(os.getpid(), signal.SIGINT)
+
+    monkeypatch.setattr(cold, "STEP_HOOK", hook)
+    before = signal.getsignal(signal.SIGINT)
+    result = CliRunner().invoke(cli, ["curate", "apply", "--json"], env={"REVERIE_PASSPHRASE": TEST_PASSPHRASE})
+    assert signal.getsignal(signal.SIGINT) is before
+    assert result.exit_code == 130, (result.output, result.exception)
+    data = json.loads(result.stdout)
+    planned = data["planned"]
+    assert data["stopped"] is True and len(data["moved"]) == 2 and planned >= 3
+    assert all(not Path(m["path"]).exists() and Path(m["cold_path"]).is_file() for m in data["moved"])
+    assert result.stderr.count("\n") == 1
+    assert f"stopped (Ctrl-C) after moving 2 of {planned} records; the other {planned - 2} move" in result.stderr
+    assert not (paths.curation / "pending").exists() or not list((paths.curation / "pending").iterdir())
+    monkeypatch.setattr(cold, "STEP_HOOK", None)
+    assert len(curate("apply", "--json")["moved"]) == planned - 2
+
+
+def test_ctrl_c_before_the_moves_or_twice_interrupts_as_usual(capsys: pytest.CaptureFixture[str]) -> None:
+    import signal
+
+    from tui_app.cli.curate_cmds import _MoveControls
+
+    controls = _MoveControls(show_bar=True)
+    with pytest.raises(KeyboardInterrupt):  # recovery, the scan or the passphrase prompt
+        controls.on_interrupt(signal.SIGINT, None)
+    controls.progress(0, 6)
+    controls.on_interrupt(signal.SIGINT, None)
+    assert controls.stop.is_set()
+    with pytest.raises(KeyboardInterrupt):
+        controls.on_interrupt(signal.SIGINT, None)
+    for done in range(1, 7):
+        controls.progress(done, 6)
+    controls.close()
+    assert "Moving" in capsys.readouterr().err
+    quiet = _MoveControls(show_bar=True)
+    quiet.progress(0, 2)  # too few to be worth a bar
+    quiet.close()
+    assert capsys.readouterr().err == ""

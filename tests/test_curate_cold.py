@@ -264,16 +264,17 @@ def test_the_vaults_own_memories_move_and_come_back_verified(paths: HomePaths) -
 
 def test_verify_sees_cold_storage(setup: tuple[HomePaths, Config, VaultKeys, Path]) -> None:
     from core.curate.integrity import check_cold_storage
-    from core.verify import verify_home
+    from core.verify import default_extra_checks, verify_home
 
     paths, _, keys, _ = setup
     moved = moved_all(setup)
+    assert check_cold_storage in default_extra_checks()  # the one cold-storage check `reverie verify` runs
 
     def problems() -> list[tuple[str, str]]:
         return [(p.kind, p.subject) for p in check_cold_storage(paths, keys, Ledger(paths, keys).read())]
 
     assert problems() == []
-    assert verify_home(paths, keys, extra_checks=[check_cold_storage]).ok
+    assert verify_home(paths, keys).problems == []
     a, b = moved[0], moved[1]
     a.places.cold.write_bytes(b"changed in cold storage")
     b.places.cold.unlink()
@@ -284,9 +285,75 @@ def test_verify_sees_cold_storage(setup: tuple[HomePaths, Config, VaultKeys, Pat
     (paths.curation / "pending" / f"{a.stone.move_id}.restore.json").write_text("{}")
     found = problems()
     assert ("modified", a.stone.cold_path) in found and ("removed", b.stone.cold_path) in found
-    assert ("inserted", "cold/notes/m-20260101T000000-0123456789ab/tombstone.json") in found
+    assert ("inserted", "cold/notes/m-20260101T000000-0123456789ab") in found
     assert ("incomplete", f"curation/pending/{a.stone.move_id}.restore.json") in found
-    assert not verify_home(paths, keys, extra_checks=[check_cold_storage]).ok
+    assert not verify_home(paths, keys).ok
+
+
+def _mirror_with(m: Moved, **changes: object) -> bytes:
+    stone = json.loads(m.places.mirror.read_bytes())
+    stone.update(changes)
+    return (json.dumps(stone, ensure_ascii=False, indent=1, sort_keys=True) + "\n").encode()
+
+
+def test_the_archive_entry_records_the_tombstones_own_sha256(setup: tuple[HomePaths, Config, VaultKeys, Path]) -> None:
+    import hashlib
+
+    from core.verify import verify_home
+
+    paths, _, keys, _ = setup
+    moved = {m.stone.move_id: m for m in moved_all(setup)}
+    entries = [e for e in Ledger(paths, keys).read().entries if e.kind == "archive"]
+    assert len(entries) == len(moved) == 3
+    for entry in entries:
+        m = moved[entry.data["move_id"]]
+        on_disk = m.places.mirror.read_bytes()
+        assert m.places.tombstone.read_bytes() == on_disk
+        assert entry.data["tombstone_sha256"] == hashlib.sha256(on_disk).hexdigest()
+    m = next(iter(moved.values()))
+    m.places.tombstone.unlink()  # a tool tidied it away: allowed, the mirror keeps the record restorable
+    assert verify_home(paths, keys).problems == []
+    m.places.mirror.write_bytes(_mirror_with(m, mtime_ns=0, details={}))  # fields the entry does not repeat
+    problems = verify_home(paths, keys).problems
+    assert [(p.kind, p.subject) for p in problems] == [("modified", f"cold/notes/{m.stone.move_id}/tombstone.json")]
+    assert "SHA-256" in problems[0].detail
+
+
+def test_archive_entries_without_the_tombstones_sha256_still_verify(
+        setup: tuple[HomePaths, Config, VaultKeys, Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Entries written before ``tombstone_sha256`` existed: compared field by field, never failed for
+    lacking it."""
+    from core.curate import cold
+    from core.verify import verify_home
+
+    paths, config, keys, _ = setup
+    monkeypatch.setattr(cold, "_archive_data", cold._ledger_data)
+    moved = moved_all(setup)
+    assert all("tombstone_sha256" not in e.data for e in Ledger(paths, keys).read().entries)
+    assert verify_home(paths, keys).problems == []
+    m = moved[0]
+    m.places.mirror.write_bytes(_mirror_with(m, tier="low"))  # a field the entry records: still seen
+    assert [p.kind for p in verify_home(paths, keys).problems] == ["modified"] * 3  # mirror, and both named
+    engine.restore(paths, config, str(moved[1].places.tombstone), unlock=unlocker(keys), now=NOW)
+
+
+def test_a_tombstone_that_does_not_read_back_as_written_stops_the_move(
+        setup: tuple[HomePaths, Config, VaultKeys, Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    from core.curate import cold
+
+    paths, config, keys, root = setup
+    real = cold.atomic_write_bytes
+
+    def garbling(path: Path, data: bytes, **kwargs: object) -> None:
+        real(path, data.replace(b'"note"', b'"Note"') if path.name.endswith(".tombstone") else data, **kwargs)
+
+    monkeypatch.setattr(cold, "atomic_write_bytes", garbling)
+    result = engine.apply(paths, config, unlock=unlocker(keys), now=NOW)
+    assert result.moved == [] and len(result.errors) == 3
+    assert all("did not read back as written" in e for e in result.errors)
+    assert all((root / rel).is_file() for rel in ("old/a.md", "old/b.md", "old/c.md"))
+    assert not list(root.rglob("*.tombstone")) and not list(paths.cold.glob("*/m-*"))
+    assert [e for e in Ledger(paths, keys).read().entries if e.kind == "archive"] == []
 
 
 def test_restore_many(setup: tuple[HomePaths, Config, VaultKeys, Path]) -> None:

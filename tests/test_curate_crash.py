@@ -114,6 +114,36 @@ def test_interrupted_move_is_finished_or_rolled_back(home: tuple[HomePaths, Conf
     assert tree(paths.cold) == snapshot
 
 
+@pytest.mark.parametrize("tampered", [False, True])
+def test_a_move_finished_by_recovery_records_the_tombstone_as_written(
+        home: tuple[HomePaths, Config, VaultKeys, Path], crash_at: list[str], tampered: bool) -> None:
+    """Killed between the tombstones and the ledger entry: recovery writes the entry with the SHA-256
+    of the tombstone's bytes on disk; a mirror changed in that window is not vouched for, the move is
+    rolled back instead (the original is still in place)."""
+    from core.verify import verify_home
+
+    paths, config, keys, root = home
+    rel = "old/c.md"
+    original = (root / rel).read_bytes()
+    crash_at.append("tombstoned")
+    with pytest.raises(Crash):
+        engine.apply(paths, config, unlock=unlocker(keys), now=NOW)
+    mirror = next(paths.cold.glob("notes/m-*/tombstone.json"))
+    if tampered:
+        mirror.write_bytes(mirror.read_bytes().replace(b'"tier": "high"', b'"tier": "low"'))
+    written = mirror.read_bytes()
+    results = engine.recover(paths, config, unlock=unlocker(keys), now=NOW)
+    assert [r.outcome for r in results] == ["rolled back" if tampered else "finished"]
+    assert_settled_move(paths, keys, root, rel, original, finished=not tampered)
+    if not tampered:
+        entry = next(e for e in Ledger(paths, keys).read().entries if e.kind == "archive")
+        assert entry.data["tombstone_sha256"] == sha(written)
+        assert (root / f"{rel}.tombstone").read_bytes() == written
+    else:
+        assert "not as it was written" in results[0].detail
+    assert verify_home(paths, keys).problems == []
+
+
 @pytest.mark.parametrize("step", cold.RESTORE_STEPS)
 def test_interrupted_restore_is_finished_or_rolled_back(home: tuple[HomePaths, Config, VaultKeys, Path],
                                                         crash_at: list[str], step: str) -> None:

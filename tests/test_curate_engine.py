@@ -3,6 +3,7 @@ runs, learning from restores, status, the overdue reminder, the schedule, and sc
 
 from __future__ import annotations
 
+import threading
 from datetime import timedelta
 from pathlib import Path
 
@@ -82,6 +83,64 @@ def test_dry_run_shows_exactly_what_would_move(paths: HomePaths, keys: VaultKeys
     assert cold_before.keys() <= tree(paths.root).keys()
     real = run(paths, config, keys)
     assert sorted(m.stone.path for m in real.moved) == will
+
+
+def test_apply_reports_progress_record_by_record(paths: HomePaths, keys: VaultKeys, notes: Path) -> None:
+    config = configure(paths, ("notes", "markdown", notes), report_only_runs=0, auto_move_cap=10)
+    calls: list[tuple[int, int]] = []
+    report = run(paths, config, keys, progress=lambda done, total: calls.append((done, total)))
+    assert len(report.moved) == 5 and report.planned == 5 and not report.stopped
+    assert calls == [(0, 5), (1, 5), (2, 5), (3, 5), (4, 5), (5, 5)]
+    assert report.to_dict()["stopped"] is False
+    calls.clear()
+    assert run(paths, config, keys, progress=lambda done, total: calls.append((done, total))).moved == []
+    assert calls == []  # nothing to move: never called
+    assert run(paths, config, keys, dry_run=True, progress=lambda d, t: calls.append((d, t))).moved == []
+    assert calls == []
+
+
+def test_apply_stops_between_records_and_the_next_apply_moves_the_rest(
+        paths: HomePaths, keys: VaultKeys, notes: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from core.curate import cold
+    from core.verify import verify_home
+
+    config = configure(paths, ("notes", "markdown", notes), report_only_runs=0, auto_move_cap=10)
+    stop = threading.Event()
+    steps: list[str] = []
+
+    def hook(step: str) -> None:  # asked to stop in the middle of the second move
+        steps.append(step)
+        if steps.count("ledgered") == 2:
+            stop.set()
+
+    monkeypatch.setattr(cold, "STEP_HOOK", hook)
+    seen: list[tuple[int, int]] = []
+    report = run(paths, config, keys, progress=lambda d, t: seen.append((d, t)), should_stop=stop.is_set)
+    assert report.stopped and report.planned == 5 and len(report.moved) == 2  # the second one finished
+    assert seen == [(0, 5), (1, 5), (2, 5)]
+    assert steps.count("unlinked") == 2 and not report.errors
+    rest = [p for p in report.would_move if p.will_move]
+    assert len(rest) == 3 and {p.reason for p in rest} == {engine.STOPPED_REASON}
+    assert not any((notes / m.stone.path).exists() for m in report.moved)
+    assert all((notes / p.candidate.rel).is_file() for p in rest)
+    assert not cold.pending_operations(paths)
+    assert verify_home(paths, keys).problems == []
+    last = read_runs(paths)[-1]
+    assert last["kind"] == "apply" and last["stopped"] is True and len(last["moved"]) == 2
+    data = report.to_dict()
+    assert data["stopped"] is True and data["planned"] == 5 and len(data["moved"]) == 2
+    monkeypatch.setattr(cold, "STEP_HOOK", None)
+    after = run(paths, config, keys)
+    assert sorted(m.stone.path for m in after.moved) == sorted(p.candidate.rel for p in rest)
+    assert not after.stopped and "stopped" not in read_runs(paths)[-1]
+
+
+def test_apply_asked_to_stop_at_once_moves_nothing(paths: HomePaths, keys: VaultKeys, notes: Path) -> None:
+    config = configure(paths, ("notes", "markdown", notes), report_only_runs=0, auto_move_cap=10)
+    before = tree(notes)
+    report = run(paths, config, keys, should_stop=lambda: True)
+    assert report.stopped and report.moved == [] and report.planned == 5 and tree(notes) == before
+    assert len([p for p in report.would_move if p.will_move]) == 5
 
 
 def test_approve_and_reject(paths: HomePaths, keys: VaultKeys, notes: Path) -> None:

@@ -18,6 +18,7 @@ Modules, one concern each:
 ``calibration``  natural breaks, ``curation/calibration.json``, shift detection, histograms
 ``tombstone``    the tombstone format and its validation
 ``cold``         move, verified restore, crash recovery, cold listing
+``integrity``    cold storage as ``reverie verify`` checks it (copies, tombstones, journals)
 ``learning``     ``curation/restores.jsonl``, tightening, ``curation/changelog.md``
 ``decisions``    the person's approve / reject decisions
 ``runs``         ``curation/runs.jsonl``, status, overdue reminders

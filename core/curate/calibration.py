@@ -29,13 +29,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from core.curate.model import DAY, Record, Thresholds
 from core.errors import RecordError
 from core.fsutil import atomic_write_text
 from core.paths import HomePaths
 
+# numpy is imported inside the functions that compute: it costs about 0.1 s, and most curation
+# commands (restore, status, cold, approve) never measure anything.
 CALIBRATION_FILE = "calibration.json"
 FORMAT = "reverie.calibration"
 MIN_RECORDS = 8
@@ -65,6 +65,7 @@ class Breaks:
 def jenks(values: Sequence[float], k: int, decimals: int = 2) -> Breaks:
     """Jenks natural breaks of ``values`` into ``k`` classes (exact; distinct values rounded to
     ``decimals`` and weighted by their counts, so 10,000 records cost as much as a few hundred)."""
+    import numpy as np
     x = np.round(np.asarray(values, dtype=float), decimals)
     uniq, counts = np.unique(x, return_counts=True)
     m = len(uniq)
@@ -105,6 +106,7 @@ def jenks(values: Sequence[float], k: int, decimals: int = 2) -> Breaks:
 
 def largest_gap(values: Sequence[float]) -> dict[str, float] | None:
     """The widest gap between consecutive sorted values: its ends and its midpoint."""
+    import numpy as np
     x = np.sort(np.asarray(values, dtype=float))
     if len(x) < 2:
         return None
@@ -114,6 +116,7 @@ def largest_gap(values: Sequence[float]) -> dict[str, float] | None:
 
 
 def describe(values: Sequence[float]) -> dict[str, float]:
+    import numpy as np
     if not len(values):
         return {"n": 0}
     x = np.asarray(values, dtype=float)
@@ -126,6 +129,7 @@ def describe(values: Sequence[float]) -> dict[str, float]:
 
 def histogram(values: Sequence[float], bins: int = 24, log: bool = True) -> list[dict[str, float]]:
     """Counts per bin, evenly spaced on ``log1p`` (default) or linear scale: the picture's bars."""
+    import numpy as np
     x = np.asarray(values, dtype=float)
     if not len(x):
         return []
@@ -137,6 +141,7 @@ def histogram(values: Sequence[float], bins: int = 24, log: bool = True) -> list
 
 def ks_statistic(a: Sequence[float], b: Sequence[float]) -> float:
     """Two-sample Kolmogorov–Smirnov statistic: the largest gap between the two empirical CDFs."""
+    import numpy as np
     x, y = np.sort(np.asarray(a, dtype=float)), np.sort(np.asarray(b, dtype=float))
     if not len(x) or not len(y):
         return 1.0 if len(x) != len(y) else 0.0
@@ -175,6 +180,7 @@ def measure(records: Sequence[Record], ref_counts: dict[str, int], now: float) -
 
 def place_thresholds(ages: Sequence[float]) -> tuple[float, float, dict[str, Any]]:
     """(unused_days, clearly_old_days, how) from the ages, at natural breaks on a log scale."""
+    import numpy as np
     logs = np.log1p(np.asarray(ages, dtype=float))
     two = jenks(logs, 2)
     how: dict[str, Any] = {"method": "jenks natural breaks on log1p(age in days)", "gvf_2_classes": round(two.gvf, 4)}
@@ -205,6 +211,7 @@ def place_thresholds(ages: Sequence[float]) -> tuple[float, float, dict[str, Any
 
 
 def _size_break(sizes: Sequence[int]) -> float | None:
+    import numpy as np
     if len(sizes) < MIN_RECORDS:
         return None
     found = jenks(np.log1p(np.asarray(sizes, dtype=float)), 2)

@@ -6,8 +6,10 @@ A move, step by step (each step is durable before the next starts)::
     journal      curation/pending/<move_id>.move.json names the move before anything happens
     copied       the bytes are written to cold/<scope>/<move_id>/record/<name> (temp file, fsync, rename)
     verified     the copy is read back and its SHA-256 compared with the original's
-    tombstoned   the tombstone is written beside the record, and its mirror beside the copy
-    ledgered     an ``archive`` entry is appended to the signed ledger
+    tombstoned   the tombstone's mirror is written beside the copy, then the tombstone beside the record
+                 (the same bytes); both are read back before the next step
+    ledgered     an ``archive`` entry is appended to the signed ledger, with the record's SHA-256 and
+                 the tombstone's (``tombstone_sha256``)
     unlinked     the original is checked once more and only then removed (the only unlink of an
                  original record anywhere in Reverie)
 
@@ -144,9 +146,29 @@ def _ledger_id(kind: str, scope: str, rel: str) -> str:
 
 
 def _ledger_data(stone: Tombstone) -> dict[str, Any]:
+    """What every ledger entry about a move records besides the record's SHA-256."""
     return {"scope": stone.scope, "path": stone.path, "cold_path": stone.cold_path, "tombstone": stone.tombstone,
             "move_id": stone.move_id, "signals": list(stone.signals), "tier": stone.tier,
             "rubric_version": stone.rubric_version, "approved": stone.approved}
+
+
+def tombstone_sha256(stone: Tombstone) -> str:
+    """The SHA-256 of the tombstone's exact bytes, as written beside the record and as its mirror."""
+    return hashlib.sha256(stone.to_bytes()).hexdigest()
+
+
+def _archive_data(stone: Tombstone) -> dict[str, Any]:
+    """An ``archive`` entry also records ``tombstone_sha256``, so the mirror's fields the entry does not
+    repeat (mode, mtime, when and why it moved) are protected too, also once the tombstone beside the
+    record has been tidied away. It is written only after both tombstones read back with that SHA-256.
+    Entries written before it was recorded lack it; ``reverie verify`` then compares field by field."""
+    return {**_ledger_data(stone), "tombstone_sha256": tombstone_sha256(stone)}
+
+
+def _stones_as_written(stone: Tombstone, places: Places) -> bool:
+    """Each of the tombstone and its mirror that exists holds exactly the bytes curation writes."""
+    digest = tombstone_sha256(stone)
+    return all(sha256_of(path) == digest for path in (places.tombstone, places.mirror) if os.path.lexists(path))
 
 
 @dataclass(frozen=True)
@@ -201,13 +223,18 @@ def move_record(paths: HomePaths, scope: Scope, candidate: Candidate, ledger: Le
         _remove(journal)
         raise ChecksumMismatch(f"{places.cold}: the copy does not match {original}; nothing was moved")
     _step("verified")
-    atomic_write_bytes(places.mirror, stone.to_bytes(), exclusive=True)
-    atomic_write_bytes(places.tombstone, stone.to_bytes(), exclusive=True)
+    stone_bytes = stone.to_bytes()
+    atomic_write_bytes(places.mirror, stone_bytes, exclusive=True)
+    atomic_write_bytes(places.tombstone, stone_bytes, exclusive=True)
     _step("tombstoned")
     if sha256_of(original) != digest:
         _roll_back_move(paths, stone, places, None, "the record changed while it was being moved")
         raise CurationError(f"{original}: changed while it was being moved; left in place")
-    ledger.append("archive", record_id(scope, stone.path), digest, _ledger_data(stone))
+    if not (places.tombstone.is_file() and places.mirror.is_file() and _stones_as_written(stone, places)):
+        _roll_back_move(paths, stone, places, None, "its tombstone did not read back as written")
+        raise ChecksumMismatch(f"{places.tombstone}: the tombstone or its copy in cold storage did not read back "
+                               f"as written; {original} left in place")
+    ledger.append("archive", record_id(scope, stone.path), digest, _archive_data(stone))
     _step("ledgered")
     _unlink_original(paths, stone, places, ledger)
     _step("unlinked")
@@ -321,6 +348,19 @@ def locate(paths: HomePaths, config: Config, spec: str) -> tuple[Tombstone, Scop
     return stone, scope, places
 
 
+def _scope_lookup(config: Config, paths: HomePaths) -> Callable[[str], Scope]:
+    """``get_scope`` for one listing: each scope is built once (building one resolves its folder and
+    the home's, which over thousands of moved records of the same few scopes took seconds)."""
+    known: dict[str, Scope] = {}
+
+    def scope_named(name: str) -> Scope:
+        if name not in known:
+            known[name] = get_scope(config, paths, name)
+        return known[name]
+
+    return scope_named
+
+
 def _stone_for_original(paths: HomePaths, config: Config, original: Path) -> Tombstone:
     beside = original.with_name(original.name + TOMBSTONE_SUFFIX)
     if beside.is_file():
@@ -328,10 +368,11 @@ def _stone_for_original(paths: HomePaths, config: Config, original: Path) -> Tom
     if original.parent.is_dir():
         for path in sorted(original.parent.glob(f"{original.name}.*{TOMBSTONE_SUFFIX}"), reverse=True):
             return _read_stone(path)
+    scope_named = _scope_lookup(config, paths)
     for mirror in reversed(_mirrors(paths)):
         stone = _read_stone(mirror)
         try:
-            scope = get_scope(config, paths, stone.scope)
+            scope = scope_named(stone.scope)
         except NotFound:
             continue
         if scope.root.joinpath(*PurePosixPath(stone.path).parts) == original:
@@ -501,20 +542,21 @@ def _recover_move(paths: HomePaths, stone: Tombstone, scope: Scope, places: Plac
     copy_ok = sha256_of(places.cold) == stone.sha256
     stone_ok = places.tombstone.is_file() or places.mirror.is_file()
     if original == stone.sha256:
-        if copy_ok and stone_ok:
+        if copy_ok and stone_ok and _stones_as_written(stone, places):
             _ensure_tombstones(stone, places)
             if _ledger_state(ledger).get(stone.move_id) is None:
-                ledger.append("archive", record_id(scope, stone.path), stone.sha256, _ledger_data(stone))
+                ledger.append("archive", record_id(scope, stone.path), stone.sha256, _archive_data(stone))
             _unlink_original(paths, stone, places, ledger)
             _remove(journal)
             return Recovery(stone.move_id, "move", "finished", f"{stone.path} moved after a verified copy")
-        why = "no verified copy with a tombstone yet"
+        why = ("no verified copy with a tombstone yet" if not (copy_ok and stone_ok)
+               else "its tombstone is not as it was written")
         _roll_back_move(paths, stone, places, ledger, why)
         return Recovery(stone.move_id, "move", "rolled back", f"{stone.path} left in place ({why})")
     if copy_ok:
         _ensure_tombstones(stone, places)
         if _ledger_state(ledger).get(stone.move_id) is None:
-            ledger.append("archive", record_id(scope, stone.path), stone.sha256, _ledger_data(stone))
+            ledger.append("archive", record_id(scope, stone.path), stone.sha256, _archive_data(stone))
         _remove(journal)
         other = "; a different file now stands at its path" if os.path.lexists(places.target) else ""
         return Recovery(stone.move_id, "move", "finished", f"{stone.path} is in cold storage with its tombstone{other}")
@@ -571,6 +613,7 @@ class ColdItem:
 def list_cold(paths: HomePaths, config: Config, scope: str | None = None, verify: bool = False) -> list[ColdItem]:
     """Everything in cold storage (newest first), from the mirrors; ``verify`` re-hashes each copy."""
     items = []
+    scope_named = _scope_lookup(config, paths)
     for mirror in _mirrors(paths):
         try:
             stone = _read_stone(mirror)
@@ -579,7 +622,7 @@ def list_cold(paths: HomePaths, config: Config, scope: str | None = None, verify
         if scope and stone.scope != scope:
             continue
         try:
-            places: Places | None = validate(stone, get_scope(config, paths, stone.scope), paths)
+            places: Places | None = validate(stone, scope_named(stone.scope), paths)
         except (NotFound, CurationError):
             places = None
         intact = (sha256_of(places.cold) == stone.sha256) if (verify and places) else None

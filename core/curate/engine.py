@@ -5,6 +5,8 @@
 ``apply``    finish or roll back interrupted operations, scan, then move what the tiers allow (high
              tier, at most ``auto_move_cap`` per run, none during a scope's first
              ``report_only_runs`` runs) plus what the person approved; ``dry_run`` moves nothing.
+             ``progress(done, total)`` is called as the moves go, and ``should_stop()`` is asked
+             between records (never in the middle of a move) so a long apply can be stopped cleanly.
 ``decide``   approve or reject one candidate of the last scan (bound to its exact content).
 ``restore``  bring a moved record back, verified.
 
@@ -43,6 +45,9 @@ from core.paths import HomePaths
 
 CANDIDATES_FILE = "candidates.json"
 Unlock = Callable[[], VaultKeys | None]
+Progress = Callable[[int, int], None]  # (records done, records to move)
+ShouldStop = Callable[[], bool]  # e.g. ``threading.Event().is_set`` or a worker's ``lambda: worker.is_cancelled``
+STOPPED_REASON = "apply was stopped before its turn; the next apply moves it"
 
 
 def _no_keys() -> VaultKeys | None:
@@ -260,12 +265,15 @@ class ApplyReport:
     recovered: list[cold.Recovery] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     scan: ScanReport | None = None
+    stopped: bool = False  # ``should_stop`` said so between two records; the rest are in ``would_move``
+    planned: int = 0  # how many records this run set out to move
 
     def to_dict(self) -> dict[str, Any]:
         return {"dry_run": self.dry_run, "moved": [m.to_dict() for m in self.moved],
                 "would_move": [p.to_dict() for p in self.would_move],
                 "recovered": [r.to_dict() for r in self.recovered], "errors": self.errors,
-                "rubric_version": self.scan.rubric_version if self.scan else None}
+                "rubric_version": self.scan.rubric_version if self.scan else None,
+                "stopped": self.stopped, "planned": self.planned}
 
 
 def plan(report: ScanReport, config: Config, runs: list[dict[str, Any]]) -> list[PlannedMove]:
@@ -294,12 +302,19 @@ def plan(report: ScanReport, config: Config, runs: list[dict[str, Any]]) -> list
 
 def apply(paths: HomePaths, config: Config, scope: str | None = None, *, dry_run: bool = False,
           unlock: Unlock = _no_keys, now: datetime | None = None, locked_ok: bool = False,
-          only: set[str] | None = None) -> ApplyReport:
+          only: set[str] | None = None, progress: Progress | None = None,
+          should_stop: ShouldStop | None = None) -> ApplyReport:
     """Move what the tiers allow plus what the person approved (nothing with ``dry_run``).
 
     Keys are asked for only when something must be written to the ledger. With ``locked_ok`` (the
     weekly timer), no keys means: report what would move, move nothing. ``only`` (candidate ids,
     e.g. those a dry run showed and the person confirmed) limits the moves to exactly those.
+
+    ``progress(done, total)`` is called with ``(0, total)`` before the first move and after each
+    record (moved or not). ``should_stop()`` is asked before each record, never during one: once it
+    says so, the record in hand has finished, nothing more moves, ``stopped`` is set, the records not
+    reached are listed in ``would_move`` (the next apply moves them) and the run is recorded as usual.
+    Both are called in the caller's thread, with the curation lock held.
     """
     now = _now(now)
     result = ApplyReport(dry_run=dry_run)
@@ -331,12 +346,26 @@ def apply(paths: HomePaths, config: Config, scope: str | None = None, *, dry_run
             result.would_move = to_move + result.would_move
             to_move = []
         if to_move and keys is not None:
-            ledger = Ledger(paths, keys)
-            for item in to_move:
-                _move_one(paths, config, item, ledger, now, result)
+            _move_all(paths, config, to_move, Ledger(paths, keys), now, result, progress, should_stop)
             _forget_moved(paths, {candidate_id(m.stone.scope, m.stone.path) for m in result.moved})
         _record_apply_runs(paths, report, result, dry_run, now)
     return result
+
+
+def _move_all(paths: HomePaths, config: Config, to_move: list[PlannedMove], ledger: Ledger, now: datetime,
+              result: ApplyReport, progress: Progress | None, should_stop: ShouldStop | None) -> None:
+    total = result.planned = len(to_move)
+    if progress is not None:
+        progress(0, total)
+    for done, item in enumerate(to_move):
+        if should_stop is not None and should_stop():
+            result.stopped = True
+            result.would_move = [PlannedMove(p.candidate, STOPPED_REASON, True, p.approved)
+                                 for p in to_move[done:]] + result.would_move
+            return
+        _move_one(paths, config, item, ledger, now, result)
+        if progress is not None:
+            progress(done + 1, total)
 
 
 def _move_one(paths: HomePaths, config: Config, item: PlannedMove, ledger: Ledger, now: datetime,
@@ -365,6 +394,7 @@ def _record_apply_runs(paths: HomePaths, report: ScanReport, result: ApplyReport
                        "approved": m.stone.approved} for m in result.moved if m.stone.scope == name],
             "would_move": sum(1 for p in result.would_move if p.candidate.scope == name),
             "calibration": item.calibration,
+            **({"stopped": True} if result.stopped else {}),
         })
 
 

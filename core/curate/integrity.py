@@ -1,26 +1,83 @@
 """Cold storage as ``reverie verify`` sees it: every move the ledger records is in cold storage with
-the checksum the ledger signed, and everything in cold storage was recorded.
+the checksum the ledger signed, its tombstone and the tombstone's copy (the mirror) unchanged, and
+everything in cold storage was recorded.
 
-:func:`check_cold_storage` has the shape of ``core.verify.ExtraCheck``. Vault memories in cold
-storage are checked by ``core.verify`` itself; this covers every other scope, plus what only
-curation knows: unrecorded cold items, tombstone mirrors that disagree with the ledger, and moves
-or restores interrupted mid-way ("incomplete": the next ``reverie curate apply`` finishes them).
+:func:`check_cold_storage` has the shape of ``core.verify.ExtraCheck`` and is one of
+``core.verify.default_extra_checks``. Vault memories' cold copies are checked by ``core.verify`` with
+the other memory records (it uses :func:`pending_moves` from here); this covers the rest:
+
+- every recorded move's cold copy (for scopes other than the vault), mirror and, for the vault and
+  for scopes whose tombstone is still there, the tombstone beside the record;
+- the mirror is exactly the form curation writes, agrees with the ledger on every field the ledger
+  records, and has the SHA-256 the ledger recorded (``tombstone_sha256``; entries written before it
+  was recorded are compared field by field only);
+- a tombstone and its mirror are the same bytes (if not, both are named);
+- restored moves left nothing behind; nothing else was planted in ``cold/`` or as a vault tombstone;
+- a move or restore interrupted mid-way is ``incomplete``, never ``modified`` or ``inserted``: its
+  journal in ``curation/pending/`` is there and ``reverie curate recover`` (or the next apply or
+  restore) finishes or rolls it back.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-from pathlib import Path
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+from typing import Any
 
 from core.crypto import VaultKeys
-from core.curate.tombstone import MIRROR_NAME, MOVE_ID
+from core.curate.tombstone import FORMAT as TOMBSTONE_FORMAT
+from core.curate.tombstone import MIRROR_NAME
 from core.integrity import Problem
 from core.ledger import LedgerEntry, LedgerReading
 from core.paths import HomePaths
 
+# Fields of a tombstone that its ledger entry's ``data`` also records.
+LEDGER_BOUND = ("scope", "path", "cold_path", "tombstone", "move_id", "signals", "tier", "rubric_version", "approved")
 
-def _latest_by_move(reading: LedgerReading) -> dict[str, LedgerEntry]:
+
+def inside(root: Path, relative: str) -> Path | None:
+    """``root / relative`` if it resolves inside ``root``, else None."""
+    candidate = (root / relative).resolve()
+    return candidate if candidate.is_relative_to(root.resolve()) else None
+
+
+def _sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+# --- interrupted moves and restores -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PendingMove:
+    """A journal in ``curation/pending/``: a move or restore that has not finished."""
+
+    move_id: str
+    op: str
+    journal: Path
+    stone: dict[str, Any]
+
+
+def pending_moves(paths: HomePaths) -> dict[str, PendingMove]:
+    folder = paths.curation / "pending"
+    found: dict[str, PendingMove] = {}
+    for journal in sorted(folder.glob("m-*.json")) if folder.is_dir() else []:
+        move_id, _, op = journal.name[: -len(".json")].partition(".")
+        try:
+            stone = json.loads(journal.read_bytes()).get("tombstone")
+        except (OSError, ValueError, AttributeError, RecursionError):
+            stone = None
+        found[move_id] = PendingMove(move_id, op, journal, stone if isinstance(stone, dict) else {})
+    return found
+
+
+# --- the ledger's view ----------------------------------------------------------------------------------
+
+
+def latest_by_move(reading: LedgerReading) -> dict[str, LedgerEntry]:
+    """Move id → the latest ``archive`` or ``restore`` entry about it."""
     latest: dict[str, LedgerEntry] = {}
     for entry in reading.entries:
         move_id = entry.data.get("move_id") if isinstance(entry.data, dict) else None
@@ -29,43 +86,149 @@ def _latest_by_move(reading: LedgerReading) -> dict[str, LedgerEntry]:
     return latest
 
 
-def _inside(root: Path, relative: str) -> Path | None:
-    candidate = (root / relative).resolve()
-    return candidate if candidate.is_relative_to(root.resolve()) else None
+def _scope_roots(paths: HomePaths) -> dict[str, Path]:
+    """Scope name → folder, for the scopes outside the home (their tombstones sit there). Best effort:
+    a config that does not load means those tombstones are not compared, never that verify fails."""
+    from core.config import load_config
+    from core.errors import ReverieError
+
+    try:
+        config = load_config(paths.config)
+    except (ReverieError, OSError, ValueError):
+        return {}
+    return {s.name: Path(s.path).expanduser().absolute() for s in config.curation.scopes
+            if s.kind != "vault" and s.path}
+
+
+# --- one recorded move ----------------------------------------------------------------------------------
+
+
+def _check_mirror(mirror: Path, entry: LedgerEntry, subject: str) -> tuple[list[Problem], bytes | None]:
+    """The tombstone's copy in cold storage: exactly the form curation writes, every field the ledger
+    also records equal to what it recorded, and (when the entry has it) the SHA-256 it recorded."""
+    try:
+        data = mirror.read_bytes()
+        stone = json.loads(data.decode("utf-8"))
+    except FileNotFoundError:
+        return [Problem("removed", subject, f"the tombstone's copy is missing (moved at seq {entry.seq})")], None
+    except (OSError, ValueError, RecursionError) as exc:
+        return [Problem("modified", subject, f"the tombstone's copy is unreadable: {type(exc).__name__}")], None
+    if not isinstance(stone, dict) or stone.get("format") != TOMBSTONE_FORMAT:
+        return [Problem("modified", subject, "not a tombstone (field 'format')")], data
+    try:
+        written = (json.dumps(stone, ensure_ascii=False, indent=1, sort_keys=True) + "\n").encode("utf-8")
+    except UnicodeEncodeError:
+        written = b""
+    if data != written:
+        return [Problem("modified", subject, "the file's bytes differ from the tombstone it holds")], data
+    differs = [key for key in LEDGER_BOUND if stone.get(key) != entry.data.get(key)]
+    if stone.get("sha256") != entry.record_sha256:
+        differs.append("sha256")
+    recorded = entry.data.get("tombstone_sha256")
+    if isinstance(recorded, str) and _sha256(data) != recorded:
+        differs.append("its SHA-256")
+    if differs:
+        why = f"disagrees with the ledger (seq {entry.seq}) on {', '.join(differs)}"
+        return [Problem("modified", subject, why)], data
+    return [], data
+
+
+def _disagree(stone: str, mirror: str) -> list[Problem]:
+    """A tombstone and its copy in cold storage differ: one of them was changed, and which one the
+    fields the ledger does not record cannot tell, so both are named."""
+    return [Problem("modified", stone, f"differs from its copy in cold storage ({mirror})"),
+            Problem("modified", mirror, f"differs from the tombstone beside the record ({stone})")]
+
+
+def _check_archived(paths: HomePaths, entry: LedgerEntry, move_id: str, pending: PendingMove | None,
+                    roots: dict[str, Path]) -> list[Problem]:
+    problems: list[Problem] = []
+    data = entry.data
+    cold_rel = str(data.get("cold_path", ""))
+    cold = inside(paths.root, cold_rel)
+    if not entry.record_id.startswith("mem_"):  # vault memories' copies are checked with the memories
+        if cold is None or not cold.is_file():
+            problems.append(Problem("removed", cold_rel or entry.record_id,
+                                    f"cold-storage copy of {entry.record_id} is missing"))
+        elif _sha256(cold.read_bytes()) != entry.record_sha256:
+            problems.append(Problem("modified", cold_rel, f"cold copy of {entry.record_id} does not match the ledger"))
+    scope = str(data.get("scope", ""))
+    mirror_rel = f"cold/{scope}/{move_id}/{MIRROR_NAME}"
+    mirror = inside(paths.root, mirror_rel)
+    if mirror is None:
+        return [*problems, Problem("modified", entry.record_id, f"ledger seq {entry.seq} names a scope outside cold/")]
+    found, mirror_bytes = _check_mirror(mirror, entry, mirror_rel)
+    if found and pending is not None and pending.op == "move" and mirror_bytes is None:
+        found = [Problem("incomplete", mirror_rel, f"an interrupted move (journal {pending.journal.name})")]
+    problems.extend(found)
+    if (not found and mirror_bytes is not None and cold is not None and cold.is_file()
+            and json.loads(mirror_bytes).get("size") != cold.stat().st_size):
+        problems.append(Problem("modified", mirror_rel, "its size disagrees with the cold copy"))
+    stone_rel = str(data.get("tombstone", ""))
+    if entry.record_id.startswith("mem_"):
+        stone = inside(paths.vault, stone_rel)
+        subject = f"vault/{stone_rel}"
+        if stone is None or not stone.is_file():
+            if pending is None:
+                problems.append(Problem("removed", subject, f"the tombstone of {entry.record_id} is missing"))
+        elif mirror_bytes is not None and stone.read_bytes() != mirror_bytes:
+            problems.extend(_disagree(subject, mirror_rel))
+    elif scope in roots and mirror_bytes is not None and stone_rel:
+        outside = roots[scope].joinpath(*PurePosixPath(stone_rel).parts)
+        # A tombstone outside the home may be tidied away by a tool (the mirror keeps the record
+        # restorable, and the ledger's tombstone_sha256 keeps the mirror honest); one that is there
+        # must still be the one curation wrote.
+        if outside.is_file() and outside.read_bytes() != mirror_bytes:
+            problems.extend(_disagree(str(outside), mirror_rel))
+    return problems
+
+
+# --- the check ------------------------------------------------------------------------------------------
 
 
 def check_cold_storage(paths: HomePaths, keys: VaultKeys, reading: LedgerReading) -> list[Problem]:
-    """Problems with cold storage, named by path relative to the home."""
+    """Cold storage against the ledger, named by path relative to the home (see the module docstring).
+    An unrecorded move folder is ``incomplete`` only while its journal exists."""
     problems: list[Problem] = []
-    latest = _latest_by_move(reading)
+    latest = latest_by_move(reading)
+    pending = pending_moves(paths)
+    roots = _scope_roots(paths) if latest else {}
+    archived_stones: set[str] = set()
+    for entry in reading.entries:  # entries written before moves carried a move id
+        if entry.kind == "archive" and not isinstance(entry.data.get("move_id"), str):
+            cold_rel = str(entry.data.get("cold_path", ""))
+            cold = inside(paths.root, cold_rel)
+            if cold is None or not cold.is_file():
+                problems.append(Problem("removed", cold_rel or entry.record_id, "cold-storage copy is missing"))
     for move_id, entry in sorted(latest.items()):
-        if entry.kind != "archive" or not entry.record_id.startswith("curate:"):
-            continue  # restored, or a vault memory (core.verify checks those)
-        cold_rel = str(entry.data.get("cold_path", ""))
-        cold = _inside(paths.root, cold_rel)
-        subject = cold_rel or f"move {move_id}"
-        if cold is None or not cold.is_file():
-            problems.append(Problem("removed", subject, f"the ledger moved it to cold storage at seq {entry.seq}"))
-        elif hashlib.sha256(cold.read_bytes()).hexdigest() != entry.record_sha256:
-            problems.append(Problem("modified", subject, "differs from the checksum the ledger recorded"))
-    for mirror in sorted(paths.cold.glob(f"*/m-*/{MIRROR_NAME}")) if paths.cold.is_dir() else []:
-        move_id = mirror.parent.name
-        subject = str(mirror.relative_to(paths.root))
-        if not MOVE_ID.match(move_id):
+        if entry.kind == "archive":
+            problems.extend(_check_archived(paths, entry, move_id, pending.get(move_id), roots))
+            if entry.record_id.startswith("mem_"):
+                archived_stones.add(str(entry.data.get("tombstone", "")))
+    folders = sorted(p for p in paths.cold.glob("*/*")) if paths.cold.is_dir() else []
+    for folder in folders:
+        subject = str(folder.relative_to(paths.root))
+        if folder.name.startswith(".") and folder.name.endswith(".tmp"):
+            continue  # a temporary file an interrupted write left; never read
+        entry = latest.get(folder.name)
+        move = pending.get(folder.name)
+        if entry is not None and entry.kind == "archive" and folder.parent.name == entry.data.get("scope"):
             continue
-        entry = latest.get(move_id)
-        if entry is None:
+        if move is not None:
+            problems.append(Problem("incomplete", subject, f"an interrupted {move.op} (journal {move.journal.name}); "
+                                                           "`reverie curate recover` finishes it"))
+        elif entry is not None and entry.kind == "restore":
+            problems.append(Problem("inserted", subject, f"still in cold storage, restored at seq {entry.seq}"))
+        else:
             problems.append(Problem("inserted", subject, "in cold storage but never recorded in the ledger"))
-            continue
-        try:
-            stone = json.loads(mirror.read_text(encoding="utf-8"))
-        except (OSError, ValueError) as exc:
-            problems.append(Problem("unreadable", subject, f"tombstone copy unreadable: {exc}"))
-            continue
-        if stone.get("sha256") != entry.record_sha256 or stone.get("cold_path") != entry.data.get("cold_path"):
-            problems.append(Problem("modified", subject, "tombstone copy disagrees with the ledger"))
-    pending = paths.curation / "pending"
-    for journal in sorted(pending.glob("m-*.json")) if pending.is_dir() else []:
-        problems.append(Problem("incomplete", str(journal.relative_to(paths.root)),
-                                "an interrupted move or restore; `reverie curate recover` finishes it"))
+    for stray in sorted(p for p in paths.cold.iterdir() if p.is_file()) if paths.cold.is_dir() else []:
+        problems.append(Problem("inserted", str(stray.relative_to(paths.root)), "not part of any move"))
+    pending_stones = {str(m.stone.get("tombstone", "")) for m in pending.values()}
+    for stone in sorted(paths.vault.glob("*.tombstone")):
+        if stone.name not in archived_stones and stone.name not in pending_stones:
+            problems.append(Problem("inserted", f"vault/{stone.name}", "a tombstone no recorded move wrote"))
+    for move in pending.values():
+        what = move.stone.get("path", move.move_id)
+        problems.append(Problem("incomplete", str(move.journal.relative_to(paths.root)),
+                                f"an interrupted {move.op} of {what}; `reverie curate recover` finishes it"))
     return problems

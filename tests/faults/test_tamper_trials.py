@@ -117,11 +117,6 @@ def test_reverie_verify_exits_1_and_names_the_record(built: BuiltHome, tmp_path:
     assert code == 1 and isinstance(problems, list) and [p["kind"] for p in problems] == ["rolled_back"]
 
 
-@pytest.mark.xfail(strict=True, reason="core/curate/cold.py does not record the tombstone's SHA-256 in the ledger "
-                                       "entry (_ledger_data), so with the tombstone beside the record tidied away "
-                                       "(allowed) a change to the mirror's unrecorded fields (mode, mtime_ns, "
-                                       "moved_at, details, note) cannot be told; verify checks 'tombstone_sha256' "
-                                       "as soon as curation writes it")
 def test_a_mirror_whose_tombstone_was_tidied_away_is_still_protected(built: BuiltHome, tmp_path: Path) -> None:
     home = copy_home(built, tmp_path / "home")
     mirror = next(t for t in file_targets(home)["mirror"] if "/notes/" in str(t.path))
@@ -134,4 +129,8 @@ def test_a_mirror_whose_tombstone_was_tidied_away_is_still_protected(built: Buil
     assert verify_home(home.paths, home.keys, built.checkpoint).problems == []
     stone["mode"] = 0o777  # a restore would now put the record back world-writable
     mirror.path.write_bytes((json.dumps(stone, ensure_ascii=False, indent=1, sort_keys=True) + "\n").encode())
-    assert not verify_home(home.paths, home.keys, built.checkpoint).ok
+    report = verify_home(home.paths, home.keys, built.checkpoint)
+    assert not report.ok
+    subject = str(mirror.path.relative_to(home.paths.root))
+    assert [(p.kind, p.subject) for p in report.problems] == [("modified", subject)], report.problems
+    assert "SHA-256" in report.problems[0].detail

@@ -3,7 +3,12 @@ schedule, recover. Plain text by default, ``--json`` for scripts."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import contextlib
+import signal
+import sys
+import threading
+from collections.abc import Callable, Iterator
+from types import FrameType
 from typing import Any
 
 import click
@@ -12,6 +17,7 @@ from core.crypto import VaultKeys
 from tui_app.cli.state import CliState, emit, pass_state
 
 LOW_SHOWN = 20
+PROGRESS_MIN_RECORDS = 5  # fewer moves finish before a bar would help
 NO_SCOPES = "No scopes yet: reverie curate scope add NAME --kind markdown --path FOLDER"
 TIER_HEADINGS = {
     "high": "moves automatically (within the per-run cap, after the report-only runs)",
@@ -147,6 +153,57 @@ def _apply_text(data: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+class _MoveControls:
+    """While ``reverie curate apply`` moves records: a progress bar on stderr (when it is a terminal)
+    and Ctrl-C meaning "stop after the record in hand". Before the moves start (recovery, the scan,
+    the passphrase prompt) and at a second Ctrl-C, Ctrl-C interrupts as it always does (a move
+    interrupted mid-way is finished or rolled back by the next apply or `reverie curate recover`)."""
+
+    def __init__(self, show_bar: bool) -> None:
+        self.stop = threading.Event()
+        self.moving = False
+        self._show_bar = show_bar
+        self._stack = contextlib.ExitStack()
+        self._bar: Any = None
+        self._shown = 0
+
+    def progress(self, done: int, total: int) -> None:
+        self.moving = True
+        if self._bar is None and self._show_bar and total >= PROGRESS_MIN_RECORDS:
+            self._bar = self._stack.enter_context(click.progressbar(length=total, label="Moving", file=sys.stderr))
+        if self._bar is not None:
+            self._bar.update(done - self._shown)
+            self._shown = done
+
+    def on_interrupt(self, signum: int, frame: FrameType | None) -> None:
+        if not self.moving or self.stop.is_set():
+            signal.default_int_handler(signum, frame)
+        self.stop.set()
+
+    def close(self) -> None:
+        self._stack.close()
+
+
+@contextlib.contextmanager
+def _move_controls() -> Iterator[_MoveControls]:
+    controls = _MoveControls(show_bar=sys.stderr.isatty())
+    previous = None
+    if threading.current_thread() is threading.main_thread():
+        previous = signal.signal(signal.SIGINT, controls.on_interrupt)
+    try:
+        yield controls
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGINT, previous)
+        controls.close()
+
+
+def _stopped_line(data: dict[str, Any]) -> str:
+    moved, planned = len(data["moved"]), data["planned"]
+    return (f"reverie: stopped (Ctrl-C) after moving {moved} of {planned} records; "
+            f"the other {planned - moved} move at the next `reverie curate apply`")
+
+
 @curate.command()
 @click.argument("scope_name", metavar="[SCOPE]", required=False)
 @click.option("--dry-run", is_flag=True, help="Show what would move; move nothing.")
@@ -154,15 +211,22 @@ def _apply_text(data: dict[str, Any]) -> str:
 @click.option("--json", "as_json", is_flag=True)
 @pass_state
 def apply(state: CliState, scope_name: str | None, dry_run: bool, scheduled: bool, as_json: bool) -> None:
-    """Move what the tiers allow plus what you approved, each with a tombstone (never deletes)."""
+    """Move what the tiers allow plus what you approved, each with a tombstone (never deletes).
+
+    Ctrl-C while records are moving finishes the record in hand and stops (exit code 130)."""
     from core.curate import engine
 
     unlock = _quiet_unlock(state) if scheduled else _unlock(state)
-    report = engine.apply(state.paths, state.config, scope_name, dry_run=dry_run, unlock=unlock, locked_ok=scheduled)
+    with _move_controls() as controls:
+        report = engine.apply(state.paths, state.config, scope_name, dry_run=dry_run, unlock=unlock,
+                              locked_ok=scheduled, progress=controls.progress, should_stop=controls.stop.is_set)
     data = report.to_dict()
     emit(data, as_json, _apply_text(data))
     for error in data["errors"] if as_json else []:
         click.echo(f"reverie: {error}", err=True)
+    if report.stopped:
+        click.echo(_stopped_line(data), err=True)
+        raise SystemExit(130)
 
 
 @curate.command()

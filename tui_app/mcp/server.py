@@ -63,10 +63,10 @@ DESCRIPTIONS = {
                 "confirmed memories, then matching conversation turns, within a token budget."),
     "propose_memory": ("Propose a memory", "Create a draft memory with suggested fields (tags, occurred_at, "
                        "people, location, title…) for the person to review. Returns the draft id. Nothing becomes "
-                       "a memory until the person accepts and approves it. Limits: new drafts from you, at most "
-                       "{proposals_per_hour} per hour; drafts from assistants awaiting the person's review, at "
-                       "most {open_proposals} at once; over a limit the call fails, writes nothing, and says which limit, "
-                       "the count and when the next one fits."),
+                       "a memory until the person accepts and approves it. Limits: new drafts from you, at "
+                       "most {proposals_per_hour} per hour; drafts from assistants awaiting the person's review, "
+                       "at most {open_proposals} at once; over a limit the call fails, writes nothing, and says "
+                       "which limit, the count and when the next one fits."),
     "suggest": ("Suggest a field", "Add one suggested field value to an open draft (from propose_memory). "
                 "The person accepts, edits or rejects it. Suggestions from assistants on one draft: at most "
                 "{suggestions_per_draft}."),
