@@ -6,11 +6,14 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from test_tui_support import (  # the *_fixture names are pytest fixtures (demo, frozen_clock)
+    SIZES,
     FakeEditor,
     demo_fixture,  # noqa: F401
     frozen_clock_fixture,  # noqa: F401
     make_app,
+    on_screen,
     open_draft,
     press,
     settle,
@@ -273,3 +276,29 @@ def test_the_app_imports_neither_the_cli_nor_anything_heavy() -> None:
     )
     assert not [m for m in loaded if m.startswith("tui_app.cli")]
     assert not [m for m in loaded if m.split(".")[0] in ("sentence_transformers", "torch", "transformers", "click")]
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_every_key_of_the_home_footer_is_on_screen(demo: DemoHome, size: tuple[int, int]) -> None:
+    """The home screen has nine keys: at 80 columns the footer wraps onto a second line instead of
+    cutting the last ones off; from 100 columns it is one line."""
+    app = make_app(demo)
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, HomeScreen)
+        footer = screen.query_one(Footer)
+        keys = list(screen.query("FooterKey"))
+        shown = [str(key.render()) for key in keys]
+        for wanted in ("Review", "Memories", "Search", "Topics", "Curation", "Cold storage", "New draft", "Refresh"):
+            assert any(wanted in text for text in shown), (wanted, shown)
+        assert on_screen(app, footer, *keys), [(text, key.region) for text, key in zip(shown, keys, strict=True)]
+        assert footer.region.height == (2 if size[0] < 100 else 1)
+        assert footer.region.bottom == size[1]
+        panels = screen.query_one("#home-activity")
+        assert panels.region.bottom <= footer.region.y  # the home panels are not under the footer
+        if size[0] < 100:
+            await pilot.resize_terminal(120, 30)  # wider: back to one line
+            await settle(pilot)
+            footer = app.screen.query_one(Footer)
+            assert footer.region.height == 1 and on_screen(app, *app.screen.query("FooterKey"))

@@ -7,6 +7,7 @@ from __future__ import annotations
 from datetime import datetime
 from pathlib import Path
 
+import pytest
 from test_tui_curation_support import (
     IN_COLD,
     SCOPE,
@@ -19,12 +20,14 @@ from test_tui_curation_support import (
     text_of,
 )
 from test_tui_support import (  # the *_fixture names are pytest fixtures (demo, frozen_clock)
+    SIZES,
     demo_fixture,  # noqa: F401
     frozen_clock_fixture,  # noqa: F401
     make_app,
+    on_screen,
     press,
 )
-from textual.widgets import Static
+from textual.widgets import Button, Static
 
 from core.config import load_config
 from core.curate import engine
@@ -32,7 +35,7 @@ from core.curate.cold import ColdItem, list_cold
 from core.curate.learning import read_restores
 from core.demo import DEMO_STEPS, DemoHome, build_demo_home
 from tui_app.screens.cold import ColdStorageScreen
-from tui_app.widgets.dialogs import ConfirmDialog, ErrorDialog
+from tui_app.widgets.dialogs import ConfirmDialog, DialogText, ErrorDialog
 
 SIZE = (100, 30)
 
@@ -162,3 +165,54 @@ async def test_empty_cold_storage_says_so(tmp_path: Path, frozen_clock: datetime
         assert row_keys(app, "cold-table") == []
         await press(pilot, "r")  # nothing to restore: nothing happens
         assert isinstance(app.screen, ColdStorageScreen)
+
+
+def fits(app: object, dialog: ConfirmDialog | ErrorDialog) -> bool:
+    """Title, text and buttons all inside the dialog's box and the box inside the terminal."""
+    box = dialog.query_one(".dialog-box").region
+    parts = [dialog.query_one(".dialog-title"), dialog.query_one(DialogText), *dialog.query(Button)]
+    return on_screen(app, dialog.query_one(".dialog-box"), *parts) and all(  # type: ignore[arg-type]
+        box.contains_region(part.region) for part in parts
+    )
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_the_restore_confirmation_fits_the_terminal(demo: DemoHome, size: tuple[int, int]) -> None:
+    """At 80x24 the checksums, the long path and the warning need more rows than the box has left
+    with bordered buttons: the buttons stay on screen (flat below 30 rows) and the text scrolls."""
+    app = make_app(demo)
+    async with app.run_test(size=size) as pilot:
+        await press(pilot, "f8", "r")
+        dialog = app.screen
+        assert isinstance(dialog, ConfirmDialog)
+        assert fits(app, dialog), [(w, w.region) for w in dialog.query("Button, .dialog-box, DialogText")]
+        assert {b.region.height for b in dialog.query(Button)} == ({1} if size[1] < 30 else {3})
+        text = dialog.query_one(DialogText)
+        await press(pilot, *["down"] * text.max_scroll_y)  # the end of the text, whatever the height
+        assert text.scroll_y == text.max_scroll_y
+        warning = dialog.query_one(".dialog-warning")
+        assert text.region.contains_region(warning.region), (text.region, warning.region)
+        assert app.screen.focused is dialog.query_one("#yes", Button)
+        await press(pilot, "y")
+        assert isinstance(app.screen, ColdStorageScreen) and cold(demo) == []
+
+
+async def test_a_confirmation_longer_than_the_terminal_scrolls_between_title_and_buttons(demo: DemoHome) -> None:
+    app = make_app(demo)
+    answers: list[bool | None] = []
+    async with app.run_test(size=(80, 24)) as pilot:
+        body = "\n".join(f"line {n}" for n in range(1, 41))
+        dialog = ConfirmDialog("Restore 40 records?", body, yes_label="Restore", warning="The last words.")
+        await app.push_screen(dialog, answers.append)
+        await pilot.pause()
+        text = dialog.query_one(DialogText)
+        assert fits(app, dialog) and text.max_scroll_y > 0
+        await press(pilot, "down", "down")
+        assert text.scroll_y == 2
+        await press(pilot, *["down"] * text.max_scroll_y)
+        assert text.scroll_y == text.max_scroll_y
+        assert text.region.contains_region(dialog.query_one(".dialog-warning").region)
+        await press(pilot, *["up"] * text.max_scroll_y)
+        assert text.scroll_y == 0
+        await press(pilot, "n")
+    assert answers == [False]

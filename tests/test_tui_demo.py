@@ -65,7 +65,7 @@ def test_reverie_demo_opens_the_app_unlocked_and_removes_the_temporary_home(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     opened: list[object] = []
-    monkeypatch.setattr("tui_app.app.ReverieApp.run", lambda self: opened.append((self.paths, self._initial_keys)))
+    monkeypatch.setattr("tui_app.app.ReverieApp.run", lambda self, **_: opened.append((self.paths, self._initial_keys)))
     monkeypatch.setattr("tempfile.tempdir", str(tmp_path))
     result = CliRunner().invoke(cli, ["demo"])
     assert result.exit_code == 0, result.output
@@ -77,7 +77,7 @@ def test_reverie_demo_opens_the_app_unlocked_and_removes_the_temporary_home(
 def test_open_app_unlocks_with_the_environment_passphrase(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     demo = build_demo_home(tmp_path / "home")
     opened: list[object] = []
-    monkeypatch.setattr("tui_app.app.ReverieApp.run", lambda self: opened.append(self._initial_keys))
+    monkeypatch.setattr("tui_app.app.ReverieApp.run", lambda self, **run: opened.append(self._initial_keys))
     monkeypatch.setenv("REVERIE_PASSPHRASE", DEMO_PASSPHRASE)
     open_app(CliState(paths=HomePaths.at(demo.paths.root)))
     assert opened == [demo.keys]
@@ -90,7 +90,7 @@ def test_open_app_wrong_environment_passphrase_is_a_clear_error(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     demo = build_demo_home(tmp_path / "home")
-    monkeypatch.setattr("tui_app.app.ReverieApp.run", lambda self: pytest.fail("the app must not open"))
+    monkeypatch.setattr("tui_app.app.ReverieApp.run", lambda self, **run: pytest.fail("the app must not open"))
     monkeypatch.setenv("REVERIE_PASSPHRASE", "not it")
     with pytest.raises(WrongPassphrase, match="wrong passphrase"):
         open_app(CliState(paths=HomePaths.at(demo.paths.root)))

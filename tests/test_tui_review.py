@@ -3,12 +3,16 @@ the vault holds afterwards. Captures a new draft from the queue and from home.""
 
 from __future__ import annotations
 
+import pytest
+from rich.cells import cell_len
 from test_tui_support import (  # the *_fixture names are pytest fixtures (demo, frozen_clock)
     REVIEWER,
+    SIZES,
     FakeEditor,
     demo_fixture,  # noqa: F401
     frozen_clock_fixture,  # noqa: F401
     make_app,
+    on_screen,
     open_draft,
     press,
     settle,
@@ -203,3 +207,31 @@ async def test_text_that_looks_like_markup_is_shown_as_written(demo: DemoHome) -
         draft = next(d for d in MemoryVault.open(demo.paths, demo.keys).list_drafts() if d.tags == ("odd",))
         await open_draft(pilot, draft.draft_id)
         assert str(app.screen.query_one("#draft-content", Static).render()) == tricky
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_the_queue_detail_wraps_the_draft_and_always_says_what_it_is(
+    demo: DemoHome, size: tuple[int, int]
+) -> None:
+    """Below the queue, the highlighted draft: its text wrapped at words into the pane's width (cut
+    with … only when it needs more lines than the pane has), then its state and id on a line that
+    is never pushed out of view."""
+    app = make_app(demo)
+    async with app.run_test(size=size) as pilot:
+        await press(pilot, "f3", "0")
+        assert isinstance(app.screen, ReviewQueueScreen)
+        table = app.screen.query_one("#queue-table", DataTable)
+        detail = app.screen.query_one("#queue-detail", Static)
+        for draft in app.screen.drafts:
+            table.move_cursor(row=table.get_row_index(draft.draft_id))
+            await pilot.pause()
+            lines = str(detail.render()).split("\n")
+            assert len(lines) <= detail.content_size.height, (draft.draft_id, lines)
+            assert all(cell_len(line) <= detail.content_size.width for line in lines), lines
+            assert draft.draft_id in lines[-1] and lines[-1].startswith(draft.state)
+            text, shown = "".join(draft.content.split()), "".join("".join(lines[:-1]).split())  # spaces aside
+            assert shown == text or (shown.endswith("…") and text.startswith(shown[:-1])), (text, shown)
+            assert on_screen(app, detail)
+        table.move_cursor(row=table.get_row_index("draft_demo_fts5"))  # three lines at 80 columns: all shown
+        await pilot.pause()
+        assert "MEASUREMENTS.md." in str(detail.render())

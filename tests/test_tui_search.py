@@ -13,13 +13,16 @@ from zoneinfo import ZoneInfo
 
 import pytest
 from test_tui_support import (  # the *_fixture names are pytest fixtures (demo, frozen_clock)
+    SIZES,
     demo_fixture,  # noqa: F401
     frozen_clock_fixture,  # noqa: F401
     make_app,
+    on_screen,
     press,
     settle,
     tui_config,
 )
+from textual.content import Content
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Input, Static
 
@@ -371,3 +374,27 @@ async def test_the_palette_offers_the_search_screens_actions(demo: DemoHome, no_
         for expected in ("Filters", "Filter: Role", "Filter: Session", "Mode", "Go to Topics", "Go to Search"):
             assert expected in names, sorted(names)
         assert names["Mode"].help.endswith("(^t)") and names["Filter: Tags"].help.endswith("(t)")
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_why_auto_did_not_fall_back_is_shown_in_full(
+    demo: DemoHome, no_model: list[str], size: tuple[int, int]
+) -> None:
+    """Two exact hits are fewer than ``recall.min_exact_results``; with no vectors yet, auto cannot fall
+    back to semantic and says why and what to run. At 80 columns that takes three lines: all of them
+    are shown (wrapped), none cut, and the results keep their room."""
+    app = make_app(demo)
+    async with app.run_test(size=size) as pilot:
+        screen = await search(pilot, f"{DECISION_EN} about sqlite")
+        assert screen.answer is not None and screen.answer.result is not None
+        note = screen.answer.result.note
+        assert note is not None and "no semantic fallback" in note and "reverie reindex" in note
+        mode = screen.query_one("#search-mode", Static)
+        shown = str(mode.render())
+        assert shown.startswith("auto → exact") and shown.endswith(note)
+        assert (
+            mode.content_size.height >= len(Content(shown).wrap(mode.content_size.width)) >= (3 if size[0] == 80 else 1)
+        )
+        table = screen.query_one("#search-results", DataTable)
+        assert on_screen(app, mode, table, screen.query_one("#search-detail")) and table.region.height >= 6
+        assert not no_model

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from textual.app import App
 from textual.pilot import Pilot
+from textual.widget import Widget
 from textual.widgets import DataTable
 
 from core import clock
@@ -115,3 +116,13 @@ async def open_draft(pilot: Pilot[object], draft_id: str, state_key: str = "0") 
 def vault_files(root: Path) -> dict[str, tuple[int, int]]:
     """Every file under the home with its size and mtime: to prove that nothing was written."""
     return {str(p.relative_to(root)): (p.stat().st_size, p.stat().st_mtime_ns) for p in root.rglob("*") if p.is_file()}
+
+
+# the small SSH terminal first; every screen is usable at each
+SIZES = [pytest.param((width, height), id=f"{width}x{height}") for width, height in ((80, 24), (100, 30), (200, 60))]
+
+
+def on_screen(app: App[object], *widgets: Widget) -> bool:
+    """Whether every one of ``widgets`` is laid out wholly inside the terminal (nothing cut off)."""
+    screen = app.screen.region
+    return all(widget.region.area and screen.contains_region(widget.region) for widget in widgets)

@@ -147,14 +147,18 @@ class ReverieApp(App[None], inherit_bindings=False):
         headless: bool = False,
         inline: bool = False,
         inline_no_clear: bool = False,
-        mouse: bool = True,
+        mouse: bool | None = None,
         size: tuple[int, int] | None = None,
         auto_pilot: AutopilotCallbackType | None = None,
         loop: AbstractEventLoop | None = None,
     ) -> Any:
-        """The app's return value, as Textual's ``run`` gives it (snapshot tests read it)."""
+        """The app's return value, as Textual's ``run`` gives it (snapshot tests read it). ``mouse``
+        defaults to ``tui.mouse``: with it off the terminal is never asked to report the mouse, so
+        moving the pointer over the window sends nothing over SSH."""
         if not headless:
             require_terminal()
+        if mouse is None:
+            mouse = self.config.tui.mouse
         return super().run(
             headless=headless,
             inline=inline,

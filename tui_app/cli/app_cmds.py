@@ -12,11 +12,14 @@ from core.crypto import VaultKeys, unlock
 from core.passphrase import passphrase_without_prompt
 from tui_app.cli.state import CliState, kdf_params
 
+NO_MOUSE_HELP = "Never ask the terminal for mouse events (as tui.mouse = false): fewer bytes over a slow SSH link."
 
-def open_app(state: CliState) -> None:
+
+def open_app(state: CliState, *, mouse: bool | None = None) -> None:
     """Open the app on the home. A passphrase available without a prompt (``REVERIE_PASSPHRASE`` or
     the keyring) unlocks the vault first, and a wrong one is a one-line error before anything is
-    drawn; otherwise the app asks for it itself (or offers to create a vault when there is none)."""
+    drawn; otherwise the app asks for it itself (or offers to create a vault when there is none).
+    ``mouse=False`` (``--no-mouse``) overrides ``tui.mouse``; None follows it."""
     from tui_app.app import ReverieApp
 
     paths, config = state.paths, state.config
@@ -25,7 +28,7 @@ def open_app(state: CliState) -> None:
         passphrase = passphrase_without_prompt(config, paths)
         if passphrase:
             keys = unlock(paths.vault_header, passphrase)
-    ReverieApp(paths, config, keys, kdf=kdf_params()).run()
+    ReverieApp(paths, config, keys, kdf=kdf_params()).run(mouse=mouse)
 
 
 @click.command("demo")
@@ -39,7 +42,8 @@ def open_app(state: CliState) -> None:
 @click.option("--keep", is_flag=True, help="Keep the temporary demo home when the app closes.")
 @click.option("--no-open", is_flag=True, help="Only build the demo home and print where it is (implies --keep).")
 @click.option("--locked", is_flag=True, help="Start at the unlock screen: type the demo passphrase yourself.")
-def demo(folder: Path | None, keep: bool, no_open: bool, locked: bool) -> None:
+@click.option("--no-mouse", is_flag=True, help=NO_MOUSE_HELP)
+def demo(folder: Path | None, keep: bool, no_open: bool, locked: bool, no_mouse: bool) -> None:
     """Build a demo home with sample drafts and memories, and open the app on it.
 
     The demo vault's passphrase is fixed and printed, and it uses cheap Argon2id parameters: it is for
@@ -58,7 +62,7 @@ def demo(folder: Path | None, keep: bool, no_open: bool, locked: bool) -> None:
 
     try:
         app = ReverieApp(home.paths, load_config(home.paths.config), None if locked else home.keys, label="demo")
-        app.run()
+        app.run(mouse=False if no_mouse else None)
     finally:
         if not kept:
             shutil.rmtree(home.paths.root, ignore_errors=True)

@@ -18,9 +18,10 @@ from tui_app.cli.state import CliState
     default=None,
     help="Data home (default: $REVERIE_HOME, then the platform's user data dir).",
 )
+@click.option("--no-mouse", is_flag=True, help="Open the app without mouse reporting (fewer bytes over SSH).")
 @click.version_option(package_name="reverie")
 @click.pass_context
-def cli(ctx: click.Context, home: str | None) -> None:
+def cli(ctx: click.Context, home: str | None, no_mouse: bool) -> None:
     """Reverie: a local-first memory workbench for the conversations you have with AI assistants."""
     ctx.obj = CliState(paths=HomePaths.at(home))
     if ctx.invoked_subcommand not in QUIET_COMMANDS:
@@ -28,7 +29,7 @@ def cli(ctx: click.Context, home: str | None) -> None:
     if ctx.invoked_subcommand is None:
         from tui_app.cli.app_cmds import open_app
 
-        open_app(ctx.obj)
+        open_app(ctx.obj, mouse=False if no_mouse else None)
 
 
 # Commands that do not repeat the overdue reminder: protocol servers (their stdio and logs are not for

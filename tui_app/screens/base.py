@@ -15,12 +15,12 @@ from textual import work
 from textual.app import ComposeResult
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Footer
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from tui_app import messages
 from tui_app.screens.session import Session
 from tui_app.widgets.dialogs import ErrorDialog
+from tui_app.widgets.footer import WrappingFooter
 from tui_app.widgets.format import one_line, preview
 from tui_app.widgets.section_bar import SectionBar
 
@@ -72,7 +72,7 @@ class ReverieScreen(WorkerScreen):
     def compose(self) -> ComposeResult:
         yield SectionBar(self.SECTION, self.session.label)
         yield from self.compose_body()
-        yield Footer(compact=True)
+        yield WrappingFooter()
 
     def compose_body(self) -> ComposeResult:
         raise NotImplementedError(f"{type(self).__name__} must implement compose_body")

@@ -15,10 +15,11 @@ from core.review import ReviewDraft
 from tui_app import messages
 from tui_app.screens.base import ReverieScreen
 from tui_app.screens.session import Session
-from tui_app.widgets.format import age, plural, preview
+from tui_app.widgets.format import age, plural, preview, wrap_lines
 from tui_app.widgets.tables import RecordTable
 
 STATES = ("open", "approved", "finalized", "all")
+DETAIL_LINES = 4  # the highlighted draft below the table: its text (wrapped, cut with …), then what it is
 SHOW = Binding.Group("Show")
 
 
@@ -91,7 +92,8 @@ class ReviewQueueScreen(ReverieScreen):
         table = self.query_one(DataTable)
         keep = self.highlighted_id()
         table.clear(columns=True)
-        fixed = (("State", 9), ("Age", 4), ("Suggestions", 14), ("Tags", 14 if self.size.width >= 96 else 10))
+        tags = 14 if self.size.width >= 96 else 10
+        fixed = (("State", 9), ("Age", 4), ("Suggestions", 14), ("Tags", tags))
         width = max(self.size.width - sum(size for _, size in fixed) - 2 * 5 - 5, 16)
         for label, size in (*fixed, ("Content", width)):
             table.add_column(label, width=size)
@@ -101,7 +103,7 @@ class ReviewQueueScreen(ReverieScreen):
                 draft.state,
                 age(draft.created_at, now),
                 draft_status(draft),
-                Content(preview(", ".join(draft.tags), 14)),
+                Content(preview(", ".join(draft.tags), tags)),
                 Content(preview(draft.content, width)),
                 key=draft.draft_id,
             )
@@ -138,17 +140,19 @@ class ReviewQueueScreen(ReverieScreen):
             detail.update(Content.assemble(empty, (" Press n to capture one, 0 to show all.", "dim")))
             return
         pending = len(draft.pending_suggestions())
-        detail.update(
-            Content.assemble(
-                (preview(draft.content, 3 * max(self.size.width - 4, 20)), ""),
-                "\n",
-                (
-                    f"{draft.state} · {plural(len(draft.suggestions), 'suggestion')}, {pending} pending · "
-                    f"by {draft.created_by} · {draft.draft_id}",
-                    "dim",
-                ),
-            )
+        width = detail.content_size.width or self.size.width - 2
+        about = wrap_lines(
+            f"{draft.state} · {plural(len(draft.suggestions), 'suggestion')}, {pending} pending · "
+            f"by {draft.created_by} · {draft.draft_id}",
+            width,
+            DETAIL_LINES - 1,
         )
+        text = wrap_lines(draft.content, width, DETAIL_LINES - len(about))
+        detail.update(Content.assemble("\n".join(text), "\n", ("\n".join(about), "dim")))
+
+    def on_resize(self) -> None:
+        if self.drafts:
+            self.fill()  # the content column and the detail's lines follow the width
 
     # --- actions -------------------------------------------------------------------------------------
 

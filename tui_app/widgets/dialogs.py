@@ -6,16 +6,51 @@ Each is a ``ModalScreen`` that returns its answer through ``dismiss``; callers u
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import ClassVar, TypeVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static
 
+ResultT = TypeVar("ResultT")
 
-class ConfirmDialog(ModalScreen[bool]):
+
+class DialogText(VerticalScroll, can_focus=False):
+    """A dialog's text between its title and its buttons. On a short terminal it shrinks and scrolls,
+    so the title and the buttons stay on screen however long the text is."""
+
+    def __init__(self) -> None:
+        super().__init__(classes="dialog-text")
+
+
+class TextDialog(ModalScreen[ResultT]):
+    """A dialog with a :class:`DialogText`: ↑ and ↓ scroll it while a button has the focus. Below 30
+    rows the dialog is ``-short``: less padding and flat buttons leave the text room."""
+
+    VERTICAL_BREAKPOINTS: ClassVar[list[tuple[int, str]] | None] = [(0, "-short"), (30, "-tall")]
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding(
+            "up", "scroll_text('up')", "Scroll up", id="dialog.scroll_up", tooltip="Scroll the text up", show=False
+        ),
+        Binding(
+            "down",
+            "scroll_text('down')",
+            "Scroll down",
+            id="dialog.scroll_down",
+            tooltip="Scroll the text down",
+            show=False,
+        ),
+    ]
+
+    def action_scroll_text(self, how: str) -> None:
+        text = self.query_one(DialogText)
+        (text.scroll_up if how == "up" else text.scroll_down)(animate=False)
+
+
+class ConfirmDialog(TextDialog[bool]):
     """Yes or no. ``y`` confirms, ``n`` or Esc cancels, Enter presses the focused button; with
     ``default_yes=False`` the focus starts on Cancel, so a stray Enter does nothing permanent."""
 
@@ -42,13 +77,14 @@ class ConfirmDialog(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog-box"):
-            yield Label(self.title_text, classes="dialog-title", markup=False)
-            yield Static(self.body, classes="dialog-body", markup=False)
-            if self.warning:
-                yield Static(self.warning, classes="dialog-warning", markup=False)
-            with Horizontal(classes="dialog-buttons"):
+            yield Label(self.title_text, classes="dialog-title -top", markup=False)
+            with Horizontal(classes="dialog-buttons -bottom"):
                 yield Button(f"{self.yes_label} (y)", id="yes", variant="warning" if self.warning else "primary")
                 yield Button("Cancel (n)", id="no")
+            with DialogText():
+                yield Static(self.body, classes="dialog-body", markup=False)
+                if self.warning:
+                    yield Static(self.warning, classes="dialog-warning", markup=False)
 
     def on_mount(self) -> None:
         self.query_one("#yes" if self.default_yes else "#no", Button).focus()
@@ -61,7 +97,7 @@ class ConfirmDialog(ModalScreen[bool]):
         self.dismiss(answer)
 
 
-class ErrorDialog(ModalScreen[None]):
+class ErrorDialog(TextDialog[None]):
     """One clear line about what failed; Enter or Esc closes it."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -75,10 +111,11 @@ class ErrorDialog(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog-box"):
-            yield Label(self.title_text, classes="dialog-title", markup=False)
-            yield Static(self.message, classes="dialog-body", markup=False)
-            with Horizontal(classes="dialog-buttons"):
+            yield Label(self.title_text, classes="dialog-title -top", markup=False)
+            with Horizontal(classes="dialog-buttons -bottom"):
                 yield Button("Close (Esc)", id="close", variant="error")
+            with DialogText():
+                yield Static(self.message, classes="dialog-body", markup=False)
 
     def on_mount(self) -> None:
         self.query_one("#close", Button).focus()

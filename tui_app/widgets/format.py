@@ -105,6 +105,42 @@ def preview(text: str, width: int) -> str:
     return set_cell_size(line, max(width - 1, 0)).rstrip() + "…"
 
 
+def split_at_cells(text: str, width: int) -> tuple[str, str]:
+    """The longest start of ``text`` that fits ``width`` cells, and the rest."""
+    cells = 0
+    for index, char in enumerate(text):
+        cells += cell_len(char)
+        if cells > width:
+            return text[:index], text[index:]
+    return text, ""
+
+
+def wrap_lines(text: str, width: int, limit: int) -> list[str]:
+    """``text`` wrapped at spaces into lines of at most ``width`` cells (wide CJK characters count two;
+    a word longer than a line is split), at most ``limit`` lines; a text cut short ends in an ellipsis."""
+    width = max(width, 2)
+    lines: list[str] = []
+    line = ""
+    for word in text.split():
+        joined = f"{line} {word}" if line else word
+        if cell_len(joined) <= width:
+            line = joined
+            continue
+        if line:
+            lines.append(line)
+        while cell_len(word) > width:
+            head, word = split_at_cells(word, width)
+            lines.append(head)
+        line = word
+    if line:
+        lines.append(line)
+    if len(lines) <= limit:
+        return lines
+    kept = lines[: max(limit, 1)]
+    kept[-1] = split_at_cells(kept[-1], width - 1)[0].rstrip() + "…"
+    return kept
+
+
 def one_line(error: BaseException | None) -> str:
     """An error as one line for a dialog: Reverie's own errors already are; others get their type."""
     from core.errors import ReverieError

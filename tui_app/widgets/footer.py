@@ -1,0 +1,109 @@
+"""A compact footer that wraps onto a second line instead of cutting keys off.
+
+Textual's footer is one line that scrolls sideways: on an 80-column terminal a screen with many keys
+(the home screen has nine) loses the last ones past the right edge, and a keyboard cannot scroll it.
+This one lays the same keys out in rows that fit the width, the command palette key staying on the
+right of the first row, and lays them out again when the terminal is resized.
+"""
+
+from __future__ import annotations
+
+from itertools import groupby
+
+from rich.cells import cell_len
+from textual import events
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.compose import compose
+from textual.containers import HorizontalGroup
+from textual.widgets import Footer
+
+PALETTE_CLASS = "-command-palette"
+
+
+def split_rows(widths: list[int], room: int) -> list[int]:
+    """How many items go on each row, filling rows left to right; every row holds at least one."""
+    rows: list[int] = []
+    used = room + 1
+    for width in widths:
+        if rows and used + width <= room:
+            rows[-1] += 1
+            used += width
+        else:
+            rows.append(1)
+            used = width
+    return rows
+
+
+class WrappingFooter(Footer):
+    DEFAULT_CSS = """
+    WrappingFooter {
+        layout: vertical;
+        height: auto;
+        min-height: 1;  /* one line before the keys are known, as Textual's footer: the screen does not jump */
+        max-height: 4;
+    }
+    WrappingFooter > .footer-row {
+        width: 1fr;
+        height: 1;
+    }
+    """
+
+    def __init__(self) -> None:
+        super().__init__(compact=True)
+        self.rows: list[int] = []
+
+    def compose(self) -> ComposeResult:
+        items = compose(self, super().compose())
+        palette = [item for item in items if item.has_class(PALETTE_CLASS)]
+        keys = [item for item in items if not item.has_class(PALETTE_CLASS)]
+        self.rows = self.layout_rows()
+        if sum(self.rows) != len(keys):  # none yet, or Textual laid them out differently: one row
+            self.rows = [len(keys)] if keys else []
+        yield from palette  # docked on the right of the first row
+        start = 0
+        for count in self.rows:
+            with HorizontalGroup(classes="footer-row"):
+                yield from keys[start : start + count]
+            start += count
+
+    def on_resize(self, event: events.Resize) -> None:
+        if self.rows and self.layout_rows() != self.rows:
+            self.call_after_refresh(self.recompose)
+
+    def layout_rows(self) -> list[int]:
+        width = self.size.width or self.app.size.width
+        palette = self.palette_width()
+        widths = self.item_widths()
+        rows = split_rows(widths, width - palette)
+        return rows if widths else []
+
+    def palette_width(self) -> int:
+        if not (self.show_command_palette and self.app.ENABLE_COMMAND_PALETTE):
+            return 0
+        active = self.screen.active_bindings.get(self.app.COMMAND_PALETTE_BINDING)
+        if active is None:
+            return 0
+        return 1 + self.key_width(active.binding)  # the border on its left, then "^p palette"
+
+    def key_width(self, binding: Binding, description: bool = True) -> int:
+        """A compact key: the key, a space and the description."""
+        key = cell_len(self.app.get_key_display(binding))
+        return key + 1 + cell_len(binding.description) if description and binding.description else key
+
+    def item_widths(self) -> list[int]:
+        """The cells each item of ``Footer.compose`` takes, its margin included, in the same order: one
+        per key, or a group of keys then the group's label."""
+        first_of_action: dict[str, Binding] = {}
+        for active in self.screen.active_bindings.values():
+            if active.binding.show:
+                first_of_action.setdefault(active.binding.action, active.binding)
+        widths: list[int] = []
+        for group, run in groupby(first_of_action.values(), lambda binding: binding.group):
+            bindings = list(run)
+            if group is not None and len(bindings) > 1:
+                keys = [self.key_width(binding, description=False) for binding in bindings]
+                widths += [sum(keys) + len(keys) + 1, cell_len(group.description) + 1]
+            else:
+                widths += [self.key_width(binding) + 1 for binding in bindings]
+        return widths
