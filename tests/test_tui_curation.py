@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 from test_tui_curation_support import (
@@ -196,7 +197,7 @@ async def test_enter_opens_the_full_text_and_decides_there(demo: DemoHome) -> No
         assert "1 approved, moves with m" in text_of(app, "#curation-filter")  # read again on return
 
 
-async def test_esc_stops_before_the_next_scope(
+async def test_esc_stops_after_the_record_in_hand(
     demo: DemoHome, frozen_clock: datetime, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     notes = tmp_path / "notes"
@@ -207,35 +208,41 @@ async def test_esc_stops_before_the_next_scope(
     config.curation.scopes.append(ScopeConfig(name="notes", kind="markdown", path=str(notes)))
     save_config(demo.paths.config, config)
     engine.scan(demo.paths, config, now=frozen_clock)
-    engine.decide_candidate(demo.paths, f"{SCOPE}:reference_conference_cfp.md", "approved", now=frozen_clock)
-    engine.decide_candidate(demo.paths, "notes:note-3.md", "approved", now=frozen_clock)
+    for i in (1, 3, 5):
+        engine.decide_candidate(demo.paths, f"notes:note-{i}.md", "approved", now=frozen_clock)
     app = make_app(demo)
     original = curation_data.move_scope
-    progress: list[str] = []
+    labels: list[str] = []
+    scopes: list[str] = []
 
-    def move_then_stop(session: object, scope: str, ids: set[str]) -> engine.ApplyReport:
-        progress.append(app.call_from_thread(lambda: text_of(app, "#curation-progress-label")))
-        report = original(session, scope, ids)  # type: ignore[arg-type]
-        app.call_from_thread(app.screen.action_stop_moving)  # Esc while the first scope moves
-        progress.append(app.call_from_thread(lambda: text_of(app, "#curation-progress-label")))
-        return report
+    def move_then_stop(session: object, scope: str, ids: set[str], **hooks: Any) -> engine.ApplyReport:
+        scopes.append(scope)
+
+        def progress(done: int, total: int) -> None:
+            hooks["progress"](done, total)
+            if done == 1:  # Esc right after the first of the three records
+                app.call_from_thread(app.screen.action_stop_moving)
+                labels.append(app.call_from_thread(lambda: text_of(app, "#curation-progress-label")))
+
+        return original(session, scope, ids, progress=progress,  # type: ignore[arg-type]
+                        should_stop=hooks["should_stop"])
 
     monkeypatch.setattr(curation_data, "move_scope", move_then_stop)
+    before_notes = sorted(path.name for path in notes.iterdir())
     async with app.run_test(size=SIZE) as pilot:
         await press(pilot, "f7", "m")
-        assert "Will move 2 records:" in text_of(app, "#move-plan-lines")
+        assert "Will move 3 records:" in text_of(app, "#move-plan-lines")
         await press(pilot, "y")
-        assert progress == [
-            "Moving 0 of 2 to cold storage · Esc to stop",
-            "Moving 1 of 2 to cold storage · stopping after this scope",
-        ]
+        assert labels == ["Moving 1 of 3 to cold storage · stopping after this record"]
         assert not app.screen.query_one("#curation-progress").display
-        moved = [i.stone.path for i in list_cold(demo.paths, load_config(demo.paths.config))]
-        assert sorted(moved) == sorted([IN_COLD, "reference_conference_cfp.md"])
-        assert (notes / "note-3.md").exists()  # the second scope was never started
-        assert decision_of(demo, "reference_conference_cfp.md") == "approved"
+        assert scopes == ["notes"]
+        cold = [i.stone for i in list_cold(demo.paths, load_config(demo.paths.config))]
+        assert [stone.scope for stone in cold if stone.path != IN_COLD] == ["notes"]  # one record moved
+        left = sorted(path.name for path in notes.iterdir())
+        assert sum(f"note-{i}.md" in left for i in (1, 3, 5)) == 2  # the other two stay where they are
+        assert sum(name.endswith(".tombstone") for name in left) == 1 and len(left) == len(before_notes)
         runs = [r for r in read_runs(demo.paths) if r["kind"] == "apply"]
-        assert [r["scope"] for r in runs][-1] == SCOPE and not any(r["scope"] == "notes" for r in runs)
+        assert runs[-1]["scope"] == "notes" and runs[-1]["stopped"] is True
 
 
 async def test_a_failed_move_is_said_and_nothing_is_half_done(
@@ -244,7 +251,7 @@ async def test_a_failed_move_is_said_and_nothing_is_half_done(
     engine.decide_candidate(demo.paths, f"{SCOPE}:reference_conference_cfp.md", "approved", now=frozen_clock)
     before = records(scope_root(demo))
 
-    def refuse(session: object, scope: str, ids: set[str]) -> engine.ApplyReport:
+    def refuse(session: object, scope: str, ids: set[str], **_hooks: object) -> engine.ApplyReport:
         raise CurationError("moving records needs the passphrase")
 
     monkeypatch.setattr(curation_data, "move_scope", refuse)

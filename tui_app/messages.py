@@ -134,7 +134,7 @@ class MovesPlanned(Message):
 
 @dataclass
 class MovesDone(Message):
-    """The confirmed moves finished (or stopped between scopes)."""
+    """The confirmed moves finished (or stopped between records)."""
 
     reports: list[ApplyReport]
     candidates: CandidateList | None

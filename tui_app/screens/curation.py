@@ -70,6 +70,7 @@ class CurationScreen(DecidingScreen):
         self.shown: data.CandidateList | None = None
         self.moving: list[PlannedMove] = []
         self.stop_requested = threading.Event()
+        self.records_done = 0  # records the move under way has handled (moved or not)
         self.progress_timer: Timer | None = None
 
     def compose_body(self) -> ComposeResult:
@@ -309,6 +310,7 @@ class CurationScreen(DecidingScreen):
 
     def start_moving(self, confirmed: list[PlannedMove]) -> None:
         self.moving = confirmed
+        self.records_done = 0
         self.stop_requested.clear()
         self.query_one("#curation-progress").display = True
         self.query_one(ProgressBar).update(total=len(confirmed), progress=0)
@@ -318,9 +320,9 @@ class CurationScreen(DecidingScreen):
         self.move_confirmed(confirmed)
 
     def update_progress(self) -> None:
-        done = data.moved_so_far(p.candidate.path for p in self.moving)
+        done = self.records_done
         self.query_one(ProgressBar).update(progress=done)
-        stopping = " · stopping after this scope" if self.stop_requested.is_set() else " · Esc to stop"
+        stopping = " · stopping after this record" if self.stop_requested.is_set() else " · Esc to stop"
         label = f"Moving {done} of {len(self.moving)} to cold storage{stopping}"
         self.query_one("#curation-progress-label", Label).update(label)
 
@@ -332,10 +334,17 @@ class CurationScreen(DecidingScreen):
     @work(thread=True, exclusive=True, exit_on_error=False, group="move", description="move the records")
     def move_confirmed(self, confirmed: list[PlannedMove]) -> None:
         reports: list[ApplyReport] = []
+        before = 0  # records of the scopes already done
         for scope, ids in data.confirmed_by_scope(confirmed).items():
             if self.stop_requested.is_set():
                 break
-            reports.append(data.move_scope(self.session, scope, ids))
+
+            def progress(done: int, _total: int, before: int = before) -> None:
+                self.records_done = before + done  # read by the progress timer on the UI thread
+
+            reports.append(data.move_scope(self.session, scope, ids, progress=progress,
+                                           should_stop=self.stop_requested.is_set))
+            before += len(ids)
         shown = data.after_moves(self.session, self.shown, reports) if self.shown is not None else None
         self.post_message(messages.MovesDone(reports, shown, len(confirmed), self.stop_requested.is_set()))
 

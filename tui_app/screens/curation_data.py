@@ -153,11 +153,14 @@ def confirmed_by_scope(plan: Iterable[engine.PlannedMove]) -> dict[str, set[str]
     return found
 
 
-def move_scope(session: Session, scope: str, ids: set[str]) -> engine.ApplyReport:
+def move_scope(session: Session, scope: str, ids: set[str], *, progress: Callable[[int, int], None] | None = None,
+               should_stop: Callable[[], bool] | None = None) -> engine.ApplyReport:
     """One apply run for ``scope`` that moves exactly ``ids`` (those the person confirmed), each with
-    a verified copy and a tombstone. One run per scope keeps the report-only count right."""
+    a verified copy and a tombstone. One run per scope keeps the report-only count right. ``progress``
+    and ``should_stop`` are the engine's: called between records, never in the middle of a move."""
     config = live_config(session)
-    return engine.apply(session.paths, config, scope, unlock=_unlock(session), now=session.now(), only=ids)
+    return engine.apply(session.paths, config, scope, unlock=_unlock(session), now=session.now(), only=ids,
+                        progress=progress, should_stop=should_stop)
 
 
 def after_moves(session: Session, shown: CandidateList, reports: list[engine.ApplyReport]) -> CandidateList:
@@ -172,11 +175,6 @@ def after_moves(session: Session, shown: CandidateList, reports: list[engine.App
         for item in shown.report.scopes
     ]
     return candidate_list(session, dataclasses.replace(shown.report, scopes=scopes))
-
-
-def moved_so_far(paths: Iterable[Path]) -> int:
-    """How many of these records are no longer at their place (the progress of a move under way)."""
-    return sum(1 for path in paths if not os.path.lexists(path))
 
 
 # --- cold storage ------------------------------------------------------------------------------------------
