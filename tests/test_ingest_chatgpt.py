@@ -124,3 +124,193 @@ def test_not_a_conversation_list(paths: HomePaths, tmp_path: Path) -> None:
         "conversation 1: id: missing (neither 'id' nor 'conversation_id')",
         "conversation 2: not a conversation object (got int)",
     ]
+
+
+# --- streaming: each conversation read alone ---------------------------------------------------------
+
+CONV_A_TURNS = 8
+CONV_C_TURNS = 2
+
+
+def conversations() -> list[dict]:
+    return json.loads(EXPORT.read_text())
+
+
+def write(tmp_path: Path, data: bytes, name: str = "conversations.json") -> Path:
+    path = tmp_path / name
+    path.write_bytes(data)
+    return path
+
+
+def quarantined_bytes(paths: HomePaths) -> list[bytes]:
+    """What the quarantine kept of each rejected entry, in order."""
+    kept = []
+    for text in next(paths.quarantine.glob("*.jsonl")).read_text().splitlines():
+        entry = json.loads(text)
+        kept.append((paths.quarantine / entry["raw_file"]).read_bytes() if "raw_file" in entry
+                    else entry["raw"].encode())
+    return kept
+
+
+@pytest.fixture
+def tiny_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every conversation crosses chunk boundaries and is too long to hold: the byte scanner measures
+    each one before it is parsed alone."""
+    from core.conversation import json_stream
+
+    monkeypatch.setattr(json_stream, "CHUNK", 7)
+    monkeypatch.setattr(json_stream, "HOLD_BYTES", 16)
+
+
+@pytest.mark.parametrize("indent", [None, 1])
+def test_a_truncated_export_keeps_the_whole_conversations_and_quarantines_the_tail(
+        paths: HomePaths, tmp_path: Path, indent: int | None) -> None:
+    # Lossless either way, but refusing the file would hold back conversations that parsed whole on their
+    # own; the cut one is kept byte for byte, and a complete export ingested later adds only what is new.
+    a, _b, c = conversations()
+    text = json.dumps([a, c], indent=indent).encode()
+    cut = text.rindex(b'"c-3"')
+    report = ingest(paths, [write(tmp_path, text[:cut])], fmt="chatgpt")
+    assert report.added == CONV_A_TURNS
+    (entry,) = report.quarantined
+    assert entry.reason == ("not JSON: the file ends inside conversation 2 (a truncated export?); "
+                            "the rest of the file is not read")
+    assert quarantined_bytes(paths) == [text[text.rindex(b"{", 0, text.index(b'"conversation_id"')):cut]]
+    whole = ingest(paths, [write(tmp_path, text, "complete.json")], fmt="chatgpt")
+    assert (whole.added, whole.duplicates) == (CONV_C_TURNS, CONV_A_TURNS)
+
+
+def test_an_export_cut_between_conversations(paths: HomePaths, tmp_path: Path) -> None:
+    a, _b, c = conversations()
+    text = json.dumps([a, c]).encode()
+    end_of_a = len(json.dumps([a]).encode()) - 1
+    for cut in (end_of_a, end_of_a + 1):  # after conversation 1, then after its ','
+        report = ingest(paths, [write(tmp_path, text[:cut])], fmt="chatgpt")
+        assert [q.reason for q in report.quarantined] == [
+            "not JSON: the file ends before the list is closed (a truncated export?); the rest of the file is not read"]
+    assert all_turns(paths).keys() == {"a-2", "a-3", "a-3b", "a-4", "a-5", "a-6", "a-7", "a-9"}
+
+
+def test_garbage_between_conversations_is_quarantined_alone(paths: HomePaths, tmp_path: Path) -> None:
+    a, _b, c = conversations()
+    garbage = b'oops {"not": ["a conversation"]} 42'  # garbage whose brackets do not balance runs to the end
+    data = b"[" + json.dumps(a).encode() + b"\n " + garbage + b"\n,\n" + json.dumps(c).encode() + b"]"
+    report = ingest(paths, [write(tmp_path, data)])
+    assert report.added == CONV_A_TURNS + CONV_C_TURNS
+    assert [(q.line, q.reason) for q in report.quarantined] == [
+        (2, "not JSON: unexpected data after conversation 1 (expected ',' or ']')"),
+        (4, "conversation conv-c node c-2: message.create_time: not a number of seconds"),
+    ]
+    assert quarantined_bytes(paths)[0] == garbage
+
+
+def test_a_conversation_that_is_not_json_is_rejected_alone(paths: HomePaths, tmp_path: Path) -> None:
+    a, _b, c = conversations()
+    broken = b'{"id": "x", "mapping": {"a": {"id": "a"} "b": 1}}'  # a missing ','
+    data = b"[" + json.dumps(a).encode() + b",\n" + broken + b",\n" + json.dumps(c).encode() + b"]"
+    report = ingest(paths, [write(tmp_path, data)])
+    assert report.added == CONV_A_TURNS + CONV_C_TURNS
+    at = data.index(b' "b"') + 1
+    assert report.quarantined[0].reason == f"conversation 2: not JSON: Expecting ',' delimiter (line 2, byte {at})"
+    assert quarantined_bytes(paths)[0] == broken
+
+
+def test_a_compact_single_conversation_and_what_follows_it(paths: HomePaths, tmp_path: Path) -> None:
+    (first, *_rest) = conversations()
+    report = ingest(paths, [write(tmp_path, json.dumps(first).encode() + b"\n{}\n", "one.json")], fmt="chatgpt")
+    assert report.added == CONV_A_TURNS
+    assert [(q.line, q.reason) for q in report.quarantined] == [
+        (2, "not JSON: extra data after the conversation; the rest of the file is not read")]
+    assert quarantined_bytes(paths) == [b"{}\n"]
+
+
+def test_a_bom_is_ignored_and_spans_skip_it(paths: HomePaths, tmp_path: Path) -> None:
+    text = EXPORT.read_bytes()
+    report = ingest(paths, [write(tmp_path, b"\xef\xbb\xbf" + text)])
+    assert report.added == CONV_A_TURNS + CONV_C_TURNS
+    conv_b = text.index(b'{\n  "id": "conv-b"')
+    assert report.quarantined[0].line == text.count(b"\n", 0, conv_b) + 1
+    assert quarantined_bytes(paths)[0] == text[conv_b:text.index(b"}", conv_b) + 1]
+
+
+def test_quotes_and_brackets_inside_strings(paths: HomePaths, tmp_path: Path, tiny_chunks: None) -> None:
+    a, b, c = conversations()
+    tricky = 'say "}]," then \\"[{\\" and a lone \\\\ before "]" ' * 3
+    a["mapping"]["a-2"]["message"]["content"]["parts"] = [tricky]
+    a["title"] = '"], {"id": "fake", "mapping": {}}, ["'
+    data = json.dumps([a, b, c], indent=1).encode()
+    report = ingest(paths, [write(tmp_path, data)])
+    assert report.added == CONV_A_TURNS + CONV_C_TURNS
+    assert all_turns(paths)["a-2"].text == tricky
+    assert [q.reason for q in report.quarantined] == [
+        "conversation 2: mapping: missing",
+        "conversation conv-c node c-2: message.create_time: not a number of seconds",
+    ]
+
+
+def test_the_scanner_path_reads_what_the_fast_path_reads(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from core.conversation import chatgpt, json_stream
+
+    export = write(tmp_path, b"\xef\xbb\xbf" + EXPORT.read_bytes())
+    fast = list(chatgpt.read(export))
+    monkeypatch.setattr(json_stream, "CHUNK", 5)
+    monkeypatch.setattr(json_stream, "HOLD_BYTES", 1)
+    assert list(chatgpt.read(export)) == fast
+
+
+def test_unicode_escapes_and_a_lone_surrogate(paths: HomePaths, tmp_path: Path, tiny_chunks: None) -> None:
+    a, _b, c = conversations()
+    a["mapping"]["a-2"]["message"]["content"]["parts"] = ["caf\u00e9 \U0001f600 \ub098\ubb34"]
+    a["mapping"]["a-4"]["message"]["content"]["parts"] = ["half a pair: \ud800"]
+    data = json.dumps([a, c]).encode("ascii")  # every non-ASCII character as a \u escape
+    report = ingest(paths, [write(tmp_path, data)])
+    assert all_turns(paths)["a-2"].text == "caf\u00e9 \U0001f600 \ub098\ubb34"
+    assert report.added == CONV_A_TURNS - 1 + CONV_C_TURNS
+    reasons = [q.reason for q in report.quarantined]
+    assert reasons[0] == "conversation conv-a node a-4: text: holds an unpaired UTF-16 surrogate at character 13"
+
+
+def test_invalid_utf8_rejects_only_its_conversation(paths: HomePaths, tmp_path: Path) -> None:
+    a, _b, c = conversations()
+    a["title"] = "TITLE"
+    raw_a = json.dumps(a).encode().replace(b"TITLE", b"T\xffTLE")
+    data = b"[" + raw_a + b"," + json.dumps(c).encode() + b"]"
+    report = ingest(paths, [write(tmp_path, data)])
+    assert report.added == CONV_C_TURNS
+    bad = data.index(b"\xff")
+    assert report.quarantined[0].reason == f"conversation 1: not UTF-8 at byte {bad}"
+    assert quarantined_bytes(paths)[0] == raw_a
+
+
+def test_an_oversized_conversation_is_copied_not_parsed(
+        paths: HomePaths, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from core.conversation import chatgpt
+
+    a, _b, c = conversations()
+    monkeypatch.setattr(chatgpt, "MAX_CONVERSATION_BYTES", len(json.dumps(c)) + 1)
+    data = json.dumps([c, a, c]).encode()
+    report = ingest(paths, [write(tmp_path, data)])
+    assert report.added == CONV_C_TURNS
+    start = data.index(b'{"id": "conv-a"')
+    end = start + len(json.dumps(a))
+    assert report.quarantined[1].reason.startswith(f"conversation 2 (bytes {start}-{end}) is {end - start} bytes, over")
+    assert quarantined_bytes(paths)[1] == data[start:end]
+
+
+def test_reingesting_an_export_adds_nothing(paths: HomePaths, tmp_path: Path) -> None:
+    export = write(tmp_path, EXPORT.read_bytes()[:-40])  # with a broken tail, too
+    first = ingest(paths, [export])
+    quarantine = sorted(p.read_bytes() for p in paths.quarantine.iterdir())
+    again = ingest(paths, [export])
+    assert first.added > 0 and (again.added, again.duplicates) == (0, first.added)
+    assert [str(q) for q in again.quarantined] == [str(q) for q in first.quarantined]
+    assert sorted(p.read_bytes() for p in paths.quarantine.iterdir()) == quarantine
+
+
+def test_progress_counts_every_byte(tmp_path: Path) -> None:
+    from core.conversation import chatgpt
+
+    export = write(tmp_path, b"\xef\xbb\xbf" + EXPORT.read_bytes() + b"  \n")
+    steps: list[int] = []
+    list(chatgpt.read(export, steps.append))
+    assert sum(steps) == export.stat().st_size and all(step > 0 for step in steps)

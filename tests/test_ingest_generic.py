@@ -85,6 +85,14 @@ def test_oversized_line_is_copied_to_quarantine_and_the_rest_imported(
     kept = json.loads(next(paths.quarantine.glob("*.jsonl")).read_text())
     assert (paths.quarantine / kept["raw_file"]).read_text() == big + "\n"
     assert "raw" not in kept and kept["bytes"] == len(big) + 1
+    raw_file = paths.quarantine / kept["raw_file"]
+    first_copy = raw_file.stat()
+    again = ingest(paths, [source])  # a re-ingest reports the line again but copies nothing again
+    assert [q.line for q in again.quarantined] == [2] and len(list(paths.quarantine.glob("*.raw"))) == 1
+    assert (raw_file.stat().st_ino, raw_file.stat().st_mtime_ns) == (first_copy.st_ino, first_copy.st_mtime_ns)
+    raw_file.unlink()  # a copy that went missing is made again
+    ingest(paths, [source])
+    assert raw_file.read_text() == big + "\n"
 
 
 def test_the_real_limit_is_16_mib(paths: HomePaths, tmp_path: Path) -> None:

@@ -23,8 +23,9 @@ Each conversation is a tree in ``mapping`` (node id → ``{parent, children, mes
   (the placeholder nodes) is skipped and counted, as are nodes without a message (the root).
 
 A conversation or node that is malformed is rejected with the line where its conversation starts
-in the file; the others are imported. The file is read whole (the export format is one JSON
-document); files over ``MAX_EXPORT_BYTES`` are refused.
+in the file; the others are imported. The file is streamed one conversation at a time
+(:mod:`core.conversation.json_stream`), so memory follows the largest conversation, not the file; a
+conversation over ``MAX_CONVERSATION_BYTES`` is copied to the quarantine without being parsed.
 """
 
 from __future__ import annotations
@@ -36,11 +37,15 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from core.conversation import json_stream
 from core.conversation.items import ImportItem, Progress, Rejected, Skipped, make_turn, one_line
 from core.turns import TurnError, format_ts
 
 NAME = "chatgpt"
-MAX_EXPORT_BYTES = 2 * 1024 * 1024 * 1024
+# Reading a conversation peaks at about 5x its bytes (text, objects, turns: 330 MiB for 63 MiB), and
+# one of thousands of long messages is a few MiB. One over this is copied to the quarantine, not parsed.
+MAX_CONVERSATION_BYTES = 64 * 1024 * 1024
+_INLINE_BYTES = 1024 * 1024  # a rejected conversation up to this size is kept inline in the quarantine
 _META_CONTENT = ("thoughts", "reasoning_recap", "user_editable_context", "model_editable_context")
 
 
@@ -242,105 +247,47 @@ def _node_item(conv: _Conversation, nid: str, session: str, inherited: float | N
 def conversation_items(value: Any, source: str, line: int) -> Iterator[ImportItem]:
     """Turns, skips and node-level rejections of one conversation; ``Malformed`` if it is not one."""
     conv = _Conversation(value, source)
-    for nid, session, inherited in conv.walk():
+
+    def rejected(nid: str, why: str) -> Rejected:
         raw = json.dumps(conv.mapping[nid], ensure_ascii=False).encode("utf-8", "surrogatepass")
-        where = f"conversation {one_line(conv.id, 60)} node {one_line(nid, 60)}"
+        return Rejected(line, f"conversation {one_line(conv.id, 60)} node {one_line(nid, 60)}: {why}", raw=raw)
+
+    for nid, session, inherited in conv.walk():
         if not session:
-            yield Rejected(line, f"{where}: not reachable from a root (broken parent links)", raw=raw)
+            yield rejected(nid, "not reachable from a root (broken parent links)")
             continue
         try:
             yield _node_item(conv, nid, session, inherited)
         except Malformed as exc:
-            yield Rejected(line, f"{where}: {exc}", raw=raw)
+            yield rejected(nid, str(exc))
 
 
-def _documents(text: str, base: int = 0) -> Iterator[tuple[int, int, int, Any] | Rejected]:
-    """(line, start, end, value) for each conversation in ``text`` (a list, or one object); a
-    ``Rejected`` for the rest of the file at the first syntax error (its bytes: ``base`` is the
-    byte offset of ``text`` in the file, 3 after a BOM)."""
-    decoder = json.JSONDecoder()
-    lines_before, counted_to = 0, 0
-
-    def line_at(index: int) -> int:
-        nonlocal lines_before, counted_to
-        lines_before += text.count("\n", counted_to, index)
-        counted_to = index
-        return lines_before + 1
-
-    def skip_space(index: int) -> int:
-        while index < len(text) and text[index] in " \t\r\n":
-            index += 1
-        return index
-
-    def broken(index: int, why: str) -> Rejected:
-        start = base + len(text[:index].encode("utf-8"))
-        end = base + len(text.encode("utf-8"))
-        return Rejected(line_at(index), why, span=(start, end))
-
-    index = skip_space(0)
-    if index == len(text):
-        return
-    in_list = text[index] == "["
-    if in_list:
-        index = skip_space(index + 1)
-        if index < len(text) and text[index] == "]":
-            return
-    while True:
-        try:
-            value, end = decoder.raw_decode(text, index)
-        except json.JSONDecodeError as exc:
-            where = f"line {exc.lineno}, column {exc.colno}"
-            yield broken(index, f"not JSON: {exc.msg} ({where}); the rest of the file is not read")
-            return
-        except RecursionError:
-            yield broken(index, "not JSON: nested too deeply; the rest of the file is not read")
-            return
-        yield line_at(index), index, end, value
-        index = skip_space(end)
-        if not in_list:
-            if index < len(text):
-                yield broken(index, "not JSON: extra data after the conversation")
-            return
-        if index < len(text) and text[index] == ",":
-            index = skip_space(index + 1)
-            continue
-        if index < len(text) and text[index] == "]":
-            if skip_space(index + 1) < len(text):
-                yield broken(skip_space(index + 1), "not JSON: extra data after the list")
-            return
-        yield broken(index, "not JSON: expected ',' or ']' between conversations")
-        return
+def _rejected(path: Path, line: int, reason: str, start: int, end: int) -> Rejected:
+    """A whole conversation's bytes: inline when small, else copied from the file by the quarantine."""
+    if end - start > _INLINE_BYTES:
+        return Rejected(line, reason, span=(start, end))
+    with path.open("rb") as handle:
+        handle.seek(start)
+        return Rejected(line, reason, raw=handle.read(end - start))
 
 
 def read(path: Path, progress: Progress | None = None) -> Iterator[ImportItem]:
     source = f"{NAME}:{path}"
     size = path.stat().st_size
-    if size > MAX_EXPORT_BYTES:
-        yield Rejected(1, f"export larger than {MAX_EXPORT_BYTES} bytes ({size}); split it into smaller files")
-        return
-    data = path.read_bytes()
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        yield Rejected(line, f"not UTF-8 at byte {exc.start}; file not read", span=(0, size))
-        return
     reported = 0
-    base = 3 if data.startswith(b"\xef\xbb\xbf") else 0
-    for number, document in enumerate(_documents(text, base), start=1):
-        if isinstance(document, Rejected):
-            yield document
-            break
-        line, start, end, value = document
-        try:
-            items = list(conversation_items(value, source, line))
-        except Malformed as exc:
-            items = [Rejected(line, f"conversation {number}: {exc}", raw=text[start:end].encode("utf-8"))]
-        yield from items
-        if progress is not None and text:
-            done = size * end // len(text)
-            progress(done - reported)
-            reported = done
+    for element in json_stream.elements(path, MAX_CONVERSATION_BYTES, noun="conversation"):
+        if isinstance(element, json_stream.Broken):
+            yield Rejected(element.line, element.reason, span=(element.start, element.end))
+        else:
+            try:
+                items = list(conversation_items(element.value, source, element.line))
+            except Malformed as exc:
+                why = f"conversation {element.number}: {exc}"
+                items = [_rejected(path, element.line, why, element.start, element.end)]
+            yield from items
+        if progress is not None and element.end > reported:
+            progress(element.end - reported)
+            reported = element.end
     if progress is not None and size > reported:
         progress(size - reported)
 

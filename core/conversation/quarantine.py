@@ -52,6 +52,23 @@ def _slug(source: Path) -> str:
     return f"{name}-{digest}"
 
 
+def _raw_name(source: Path, line: int, digest: str) -> str:
+    return f"{_slug(source)}-L{line}-{digest[:12]}.raw"
+
+
+def _hash_span(source: Path, span: tuple[int, int]) -> tuple[str, int]:
+    """SHA-256 and length of bytes ``span`` of ``source``, read in chunks."""
+    start, end = span
+    digest = hashlib.sha256()
+    size = 0
+    with source.open("rb") as src:
+        src.seek(start)
+        while size < end - start and (block := src.read(min(_COPY_CHUNK, end - start - size))):
+            digest.update(block)
+            size += len(block)
+    return digest.hexdigest(), size
+
+
 class Quarantine:
     def __init__(self, paths: HomePaths) -> None:
         self.root = paths.quarantine
@@ -89,7 +106,10 @@ class Quarantine:
             except UnicodeDecodeError:
                 entry["raw_base64"] = base64.b64encode(rejected.raw).decode("ascii")
         elif rejected.span is not None:
-            digest, size, name = self._copy_span(source, rejected)
+            digest, size = _hash_span(source, rejected.span)
+            name = _raw_name(source, rejected.line, digest)
+            if (rejected.line, digest) not in self._known(source) or not (self.root / name).exists():
+                digest, size, name = self._copy_span(source, rejected)  # a re-ingest copies nothing again
             entry["bytes"] = size
             entry["raw_file"] = name
         else:
@@ -128,7 +148,7 @@ class Quarantine:
                 os.fsync(out.fileno())
             os.chmod(tmp, PRIVATE_FILE_MODE)
             hexdigest = digest.hexdigest()
-            name = f"{_slug(source)}-L{rejected.line}-{hexdigest[:12]}.raw"
+            name = _raw_name(source, rejected.line, hexdigest)
             os.replace(tmp, self.root / name)
             fsync_dir(self.root)
         except BaseException:

@@ -48,7 +48,7 @@ try:
         from core.conversation import ingest
         from core.paths import HomePaths
         report = ingest(HomePaths(root=home, cache=base / "cache"), [source], case)
-        out = {"added": report.added, "quarantined": [str(q)[:160] for q in report.quarantined]}
+        out = {"added": report.added, "quarantined": [str(q)[-200:] for q in report.quarantined]}
     else:
         import contextlib, io, os
         from tui_app.cli.main import main
@@ -85,7 +85,7 @@ def run_case(case: str, base: Path) -> dict[str, object]:
     return dict(json.loads(done.stdout.strip().splitlines()[-1]))
 
 
-@pytest.mark.parametrize("case", ["generic", "claude-code"])
+@pytest.mark.parametrize("case", ["generic", "claude-code", "chatgpt"])
 def test_a_huge_line_in_a_transcript_is_quarantined_within_bounded_memory(case: str, tmp_path: Path) -> None:
     result = run_case(case, tmp_path)
     try:
@@ -141,23 +141,3 @@ def test_a_huge_dvmem_or_batch_line_is_refused_within_bounded_memory(case: str, 
         for big in tmp_path.rglob("*"):
             if big.is_file() and big.stat().st_size > 1 << 20:
                 big.unlink()
-
-
-OUT_OF_BOUNDS = {
-    "chatgpt": "core/conversation/chatgpt.py read() reads the whole export and decodes it (path.read_bytes(), "
-               "data.decode): about 3x the file in memory (788 MiB for 256 MiB here), and MAX_EXPORT_BYTES allows "
-               "2 GiB, so a 2 GiB export needs about 6 GiB; stream it (a JSON event parser) or cap far lower",
-}
-
-
-@pytest.mark.parametrize("case", sorted(OUT_OF_BOUNDS))
-def test_other_loaders_given_a_huge_line(case: str, tmp_path: Path) -> None:
-    result = run_case(case, tmp_path)
-    for big in tmp_path.rglob("*"):
-        if big.is_file() and big.stat().st_size > 1 << 20:
-            big.unlink()
-    peak = result["peak_mb"]
-    assert isinstance(peak, float)
-    if peak >= PEAK_MB:
-        pytest.xfail(f"peak {peak:.0f} MiB for a {BIG_MB} MiB line: {OUT_OF_BOUNDS[case]}")
-    assert "error" not in result, result
