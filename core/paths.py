@@ -103,6 +103,11 @@ class HomePaths:
     def index_db(self) -> Path:
         return self.cache / "index.db"
 
+    @property
+    def ledger_prefix(self) -> Path:
+        """The signed note of how much of the ledger was verified (``core.ledger_prefix``): derived, deletable."""
+        return self.cache / "ledger.prefix.json"
+
     def lock(self, name: str) -> Path:
         return self.locks / f"{name}.lock"
 

@@ -172,7 +172,7 @@ class MemoryVault:
         return "mem_" + self.keys.sign(f"memory-id:{draft_id}".encode())[:24]
 
     def finalized_memory_id(self, draft_id: str) -> str | None:
-        for entry in reversed(self.ledger.read().entries):
+        for entry in reversed(self.ledger.read(full=False).entries):
             if entry.kind == "finalize" and entry.data.get("draft_id") == draft_id:
                 return entry.record_id
         return None
@@ -240,7 +240,7 @@ class MemoryVault:
 
     def _complete_finalizations(self, draft_ids: Iterable[str] | None) -> list[str]:
         done: list[str] = []
-        reading = self.ledger.read()
+        reading = self.ledger.read(full=False)
         recorded = {e.record_id for e in reading.entries}
         finalized = {e.data.get("draft_id"): e for e in reading.entries if e.kind == "finalize"}
         if draft_ids is None:
@@ -336,7 +336,7 @@ class MemoryVault:
     def _complete_adds(self) -> list[str]:
         """Record the memories interrupted adds wrote; forget intents whose record was never written."""
         done: list[str] = []
-        recorded = {e.record_id for e in self.ledger.read().entries}
+        recorded = {e.record_id for e in self.ledger.read(full=False).entries}
         for memory_id, intent in self._intents().items():
             path = self.memory_path(memory_id)
             if memory_id not in recorded and path.exists():

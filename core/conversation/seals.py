@@ -127,7 +127,7 @@ def seal_closed_days_locked(paths: HomePaths, keys: VaultKeys, now: datetime | N
     """Seal every closed, unsealed day and reseal days grown by an ingest. Hold the ingest lock."""
     now = now or utc_now()
     ledger = Ledger(paths, keys)
-    sealed = sealed_days(ledger.read())
+    sealed = sealed_days(ledger.read(full=False))  # entries only; `reverie verify` reads it in full
     pending = load_pending(paths)
     report = SealReport()
     day_files = list_day_files(paths)

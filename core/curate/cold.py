@@ -269,7 +269,7 @@ def _roll_back_move(paths: HomePaths, stone: Tombstone, places: Places, ledger: 
 def _ledger_state(ledger: Ledger) -> dict[str, str]:
     """move id → the kind of the latest ledger entry about it ("archive" or "restore")."""
     state: dict[str, str] = {}
-    for entry in ledger.read().entries:
+    for entry in ledger.read(full=False).entries:
         move_id = entry.data.get("move_id") if isinstance(entry.data, dict) else None
         if isinstance(move_id, str) and entry.kind in ("archive", "restore"):
             state[move_id] = entry.kind
