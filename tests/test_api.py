@@ -133,6 +133,24 @@ def test_bad_requests_get_one_line_json_errors(api: Api, method: str, path: str,
     assert headers["content-type"] == "application/json"
 
 
+@pytest.mark.parametrize("size", [3 * 1024 * 1024, 12 * 1024 * 1024])
+def test_an_oversized_body_sent_in_chunks_gets_its_413(api: Api, size: int) -> None:
+    """Without a Content-Length the refusal comes mid-body; the rest is read and dropped, so the client
+    still sending gets the answer rather than a reset connection."""
+    import http.client
+    from urllib.parse import urlsplit
+
+    where = urlsplit(api.url)
+    connection = http.client.HTTPConnection(where.hostname, where.port, timeout=30)
+    chunks = (b"x" * 65536 for _ in range(size // 65536))
+    connection.request("POST", "/v1/recall", body=chunks, encode_chunked=True,
+                       headers={"Authorization": f"Bearer {api.token}", "Content-Type": "application/json"})
+    response = connection.getresponse()
+    assert response.status == 413
+    assert json.loads(response.read())["error"] == "body: larger than 1,048,576 bytes"
+    connection.close()
+
+
 def test_a_draft_that_is_not_open_takes_no_suggestion(api: Api, world: World) -> None:
     _, _, made = api.call("POST", "/v1/drafts", {"content": "A memory to approve"})
     world.vault.save_draft(world.vault.get_draft(made["draft_id"]).approve(reviewer="me"))

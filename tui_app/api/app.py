@@ -10,6 +10,7 @@ limit on proposals (``[assistants]``) adds ``limit``, ``count``, ``max``, ``rese
 
 from __future__ import annotations
 
+import contextlib
 import ipaddress
 import json
 import re
@@ -19,7 +20,7 @@ from typing import Any
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
@@ -29,6 +30,7 @@ from tui_app.api.token import token_matches
 from tui_app.mcp.surface import AssistantSurface, Caller, SurfaceError
 
 MAX_BODY = 1024 * 1024
+MAX_DISCARD = 16 * MAX_BODY  # a larger refused body is not read: the connection is closed on it
 LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
 _CLIENT = re.compile(CLIENT_PATTERN)
 
@@ -80,17 +82,32 @@ class Guard:
         await self.app(scope, receive, send)
 
 
+async def _discard(request: Request, size: int) -> None:
+    """Read and drop a refused body that is not absurdly large, so the client, still sending it, gets
+    the 413 rather than a reset connection (closing a socket with unread data resets it)."""
+    if size > MAX_DISCARD:
+        return
+    with contextlib.suppress(RuntimeError, ClientDisconnect):  # already read to the end; the client left
+        drained = 0
+        async for chunk in request.stream():
+            drained += len(chunk)
+            if drained > MAX_DISCARD:  # a body without a length that goes on and on
+                return
+
+
 async def _body(request: Request) -> Any:
     kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if kind != "application/json":
         raise SurfaceError("Content-Type: must be application/json", 415)
     declared = request.headers.get("content-length")
     if declared is not None and declared.isdigit() and int(declared) > MAX_BODY:
+        await _discard(request, int(declared))
         raise SurfaceError(f"body: larger than {MAX_BODY:,} bytes", 413)
     data = bytearray()
     async for chunk in request.stream():
         data += chunk
         if len(data) > MAX_BODY:
+            await _discard(request, len(data) + 1)
             raise SurfaceError(f"body: larger than {MAX_BODY:,} bytes", 413)
     try:
         return json.loads(bytes(data).decode("utf-8"))
