@@ -8,7 +8,9 @@
 
 How it is built, one concern per module: ``text`` (normalization, number words), ``lang_en`` /
 ``lang_ko`` / ``lang_ja`` / ``lang_common`` (the rules of each language, with their guards), ``rules``
-(the rule machinery), ``pieces`` and ``resolve`` (meanings and how they combine), ``parts`` (the
+(the rule machinery), ``seasons`` and ``holidays`` (the rules for seasons and fixed-date holidays in
+all three languages), ``pieces`` and ``resolve`` (meanings and how they combine), ``annual`` (which
+occurrence of a season or holiday is meant), ``parts`` (the
 part-of-day boundaries), ``ranges`` (DST-correct range arithmetic), ``compose`` (joining neighbours,
 "since", "between"), ``fallback`` (lazy dateparser for absolute dates the rules miss), ``parse`` (the
 entry points and the rest of the query).

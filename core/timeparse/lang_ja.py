@@ -3,7 +3,8 @@
 Japanese has no spaces, so the guards look at the characters around a match. A one-kanji part of the
 day (朝, 昼, 晩, 夜) counts only when no other kanji is glued to it (朝日新聞, 朝食, 毎朝, 夜景, 徹夜
 are words, not times), unless that kanji belongs to another time word (昨日夜); alone it also needs a
-particle after it (朝に, 夜は). 月 is a month only after a number (3月), so 月曜日 is Monday and 今月
+particle after it (朝に, 夜は). 日中 is guarded the same way (一日中 is "all day", 日中関係 "Japan–China
+relations"). 月 is a month only after a number (3月), so 月曜日 is Monday and 今月
 this month; 日 is a day of the month only beside a month (11月3日, 先月3日) or as the end of a range
 (3日から5日まで), so 三日坊主 and 毎日 are no dates. 3時間 and 3ヶ月 are durations, not times. Hiragana
 day words (きのう, きょう) count only when a particle or a non-kana character follows (きょうだい is
@@ -102,22 +103,23 @@ PART_NAMES = {
     "夜": "night",
 }
 _SINGLE = {"朝", "昼", "晩", "夜"}
+_BOUNDED = _SINGLE | {"日中"}
 
 NUM = rf"(?P<n>\d{{1,4}}|{KANJI_NUMBER_PATTERN})"
 UNIT = r"(?P<unit>時間|週間|か月|ヶ月|カ月|ケ月|ヵ月|箇月|日|週|年)"
 WHICH = {"先々": -2, "先": -1, "今": 0, "来": 1}
 
 
-def _kanji_at(view: Scan, index: int) -> bool:
+def kanji_at(view: Scan, index: int) -> bool:
     return 0 <= index < len(view.text) and bool(_KANJI.match(view.text[index]))
 
 
 def kanji_bounded(view: Scan, found: re.Match[str]) -> bool:
     """No kanji glued before or after, unless it belongs to another time word."""
     start, end = found.start(), found.end()
-    if _kanji_at(view, start - 1) and start not in view.ends:
+    if kanji_at(view, start - 1) and start not in view.ends:
         return False
-    return not (_kanji_at(view, end) and end not in view.starts)
+    return not (kanji_at(view, end) and end not in view.starts)
 
 
 def _kana_bounded(view: Scan, found: re.Match[str]) -> bool:
@@ -129,21 +131,27 @@ def _kana_bounded(view: Scan, found: re.Match[str]) -> bool:
 
 
 def _part_guard(view: Scan, found: re.Match[str]) -> bool:
-    return found.group("p") not in _SINGLE or kanji_bounded(view, found)
+    return found.group("p") not in _BOUNDED or kanji_bounded(view, found)
 
 
-def _part_strong(view: Scan, found: re.Match[str]) -> bool:
-    if found.group("p") not in _SINGLE:
-        return True
-    rest = view.text[found.end() : found.end() + 3]
-    return not rest.strip() or rest.startswith(_PART_PARTICLES)
+SINCE_WORDS = ("以降", "以来")
+
+
+def particle_follows(view: Scan, end: int) -> bool:
+    """Nothing but spaces, a particle of time (に, は, から, ごろ ...) or 以降 / 以来 after ``end``."""
+    rest = view.text[end : end + 3]
+    return not rest.strip() or rest.startswith(_PART_PARTICLES) or rest.startswith(SINCE_WORDS)
+
+
+def part_strong(view: Scan, found: re.Match[str]) -> bool:
+    return found.group("p") not in _SINGLE or particle_follows(view, found.end())
 
 
 def _weekday_guard(view: Scan, found: re.Match[str]) -> bool:
     """Not "every Monday" (毎週月曜日), and 日曜 glued to another kanji (日曜大工, DIY) is a word."""
     if view.before(found.start(), 2).endswith(("毎週", "毎")):
         return False
-    return bool(found.group("day")) or not _kanji_at(view, found.end())
+    return bool(found.group("day")) or not kanji_at(view, found.end())
 
 
 def _int(token: str) -> int:
@@ -239,7 +247,7 @@ RULES: list[Rule] = [
         "ja",
         "(?P<p>" + "|".join(sorted(PART_NAMES, key=len, reverse=True)) + ")",
         lambda m, _c: (PartP(PARTS[PART_NAMES[m.group("p")]]),),
-        strong=_part_strong,
+        strong=part_strong,
         guard=_part_guard,
     ),
     rule(

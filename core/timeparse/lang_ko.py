@@ -8,6 +8,14 @@ the same word is a particle (에, 에는, 부터, 이었 ...). A bare 일 ("work
 date: days of the month need 월 before them (11월 3일) or a month beside them (지난달 3일), and
 "3일 동안 여행" (a three-day trip) is no range. A part of day alone needs a particle (아침에, 밤에) or
 a day beside it (어제 저녁, 오늘 밤).
+
+Sino-Korean numerals (삼일 전, 이주 전, 십 년 전, 지난 삼 개월간) count only with a unit glued or
+spaced after them and a direction word (전) or a "지난/최근/과거" before them, as the digit forms do;
+they take the units Sino-Korean numbers go with (일, 주, 주일, 개월, 년; hours and 달 are counted
+with native numbers: 세 시간, 두 달). Words made of the same syllables stay words: 삼일절 and 오일
+(oil) have no 전 after them, "이 일 전에" is "before this work" (이 spaced before 일 or 주 is "this"),
+"엔진오일 전" is glued to a word before it, and "지난 삼일" / "지난 이주" (also "migration") need
+간 or 동안 after them.
 """
 
 from __future__ import annotations
@@ -44,7 +52,7 @@ from core.timeparse.rules import (
     weeks_from_this,
     years_from_this,
 )
-from core.timeparse.text import KO_DAY_COUNTS, KO_NATIVE_PATTERN, number
+from core.timeparse.text import KO_DAY_COUNTS, KO_NATIVE_PATTERN, KO_SINO_PATTERN, ko_sino_number, number
 
 _HANGUL = re.compile(r"[가-힣]")
 # What may follow a guarded word inside the same word: particles, and copulas that go on (밤이었어).
@@ -142,6 +150,9 @@ PART_NAMES = {
 
 COUNT = rf"(?P<n>\d{{1,4}}|{KO_NATIVE_PATTERN})"
 UNIT = r"(?P<unit>시간|주일|개월|일|주|달|년|해)"
+SINO = rf"(?P<n>{KO_SINO_PATTERN})(?P<sp>\s*)(?P<unit>주일|개월|일|주|년)"
+# Oil words before a spaced 오일 ("엔진 오일 전에"): there 오일 is oil, not five days.
+_OIL_WORDS = ("엔진", "올리브", "식용", "에센셜", "코코넛", "헤어", "바디", "아로마", "베이비", "미션")
 
 
 def _rest_of_word(view: Scan, end: int) -> str:
@@ -168,10 +179,28 @@ def word_bounded(view: Scan, found: re.Match[str]) -> bool:
     return not glued and word_ends(view, found)
 
 
-def _part_strong(view: Scan, found: re.Match[str]) -> bool:
+def part_strong(view: Scan, found: re.Match[str]) -> bool:
     """A part of day alone counts with a particle of time after it: 아침에, 밤에는, 오후쯤."""
     rest = _rest_of_word(view, found.end())
     return rest.startswith(_PART_PARTICLES)
+
+
+# Words after a season or a holiday that make it time: 여름 동안, 크리스마스 때.
+_TIME_NOUNS = re.compile(r"\s+(?:동안|내내|때|무렵|즈음|쯤|전후|이후|부터|까지)")
+_TEXT_ENDS = re.compile(r"[\s?.!,。？！]*$")
+
+
+def named_strong(view: Scan, found: re.Match[str], at_end: bool = False) -> bool:
+    """A season or a holiday counts alone with 지난/이번/다음/올 (the rule's ``mode``), a particle of
+    time (여름에, 크리스마스에는), a time noun (겨울 동안, 크리스마스 때, 크리스마스 이후로) or a time
+    word after it (크리스마스 저녁); with ``at_end`` also at the end of the text or before punctuation
+    ("크리스마스?")."""
+    end = found.end()
+    if found.group("mode") or part_strong(view, found) or _TIME_NOUNS.match(view.text, end):
+        return True
+    if at_end and _TEXT_ENDS.match(view.text, end):
+        return True
+    return view.time_follows(end, r"\s*")
 
 
 def _count(found: re.Match[str]) -> int | None:
@@ -191,6 +220,36 @@ def _last_n(found: re.Match[str], ctx: Context) -> tuple[Piece, ...] | None:
         return last_n(1, "week", ctx)
     count = _count(found)
     return last_n(count, UNITS[found.group("unit")], ctx) if count is not None else None
+
+
+def _sino_count(found: re.Match[str]) -> int | None:
+    """The count of a Sino-Korean numeral before its unit, or None when the syllables mean something else."""
+    numeral, unit = found.group("n"), found.group("unit")
+    if numeral == "이" and found.group("sp") and unit in ("일", "주"):
+        return None  # "이 일", "이 주": this work, this week
+    return ko_sino_number(numeral)
+
+
+def _sino_guard(view: Scan, found: re.Match[str]) -> bool:
+    if (
+        found.group("n") == "오"
+        and found.group("unit") == "일"
+        and view.before(found.start()).rstrip().endswith(_OIL_WORDS)
+    ):
+        return False
+    return word_bounded(view, found)
+
+
+def _ago_sino(found: re.Match[str], ctx: Context) -> tuple[Piece, ...] | None:
+    count = _sino_count(found)
+    return ago(count, UNITS[found.group("unit")], ctx) if count is not None else None
+
+
+def _last_n_sino(found: re.Match[str], ctx: Context) -> tuple[Piece, ...] | None:
+    count = _sino_count(found)
+    if count is None or (found.group("unit") in ("일", "주") and not found.group("dur")):
+        return None
+    return last_n(count, UNITS[found.group("unit")], ctx)
 
 
 def _date(found: re.Match[str], _ctx: Context) -> tuple[Piece, ...]:
@@ -229,7 +288,7 @@ RULES: list[Rule] = [
     rule("ko.last_night", "ko", r"어젯\s*밤|간밤|지난\s*밤", day_and_part(-1, "night")),
     rule("ko.week", "ko", WHICH_RE + r"\s*주(?!\s*말|일|\s*\d)", relative(WHICH, weeks_from_this)),
     rule("ko.weekend", "ko", WHICH_RE + r"\s*주말", relative(WHICH, weekend_from_this)),
-    rule("ko.the_weekend", "ko", r"주말", recent_weekend, strong=_part_strong, guard=word_bounded),
+    rule("ko.the_weekend", "ko", r"주말", recent_weekend, strong=part_strong, guard=word_bounded),
     rule("ko.month", "ko", WHICH_RE + r"\s*달", relative(WHICH, months_from_this)),
     rule("ko.year_before_last", "ko", r"재작년", years_from_this(-2)),
     rule("ko.last_year", "ko", r"작년|지난\s*해", years_from_this(-1)),
@@ -241,6 +300,14 @@ RULES: list[Rule] = [
         "ko",
         r"(?P<days>" + "|".join(KO_DAY_COUNTS) + r")\s*전",
         lambda m, c: ago(KO_DAY_COUNTS[m.group("days")], "day", c),
+        guard=word_ends,
+    ),
+    rule("ko.ago_sino", "ko", SINO + r"\s*전", _ago_sino, guard=_sino_guard),
+    rule(
+        "ko.last_n_sino",
+        "ko",
+        r"(?:지난|최근|과거)\s*" + SINO + r"(?P<dur>\s*(?:간|동안))?",
+        _last_n_sino,
         guard=word_ends,
     ),
     rule("ko.ago_week", "ko", r"일주일\s*전", lambda _m, c: ago(1, "week", c), guard=word_ends),
@@ -281,7 +348,7 @@ RULES: list[Rule] = [
         "ko",
         r"(?P<p>한밤중|심야|밤\s*늦게|새벽|아침|오전|점심|오후|저녁|밤|낮)",
         lambda m, _c: (_part(PART_NAMES[re.sub(r"\s", "", m.group("p"))]),),
-        strong=_part_strong,
+        strong=part_strong,
         guard=word_bounded,
     ),
     rule(

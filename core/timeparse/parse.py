@@ -8,7 +8,7 @@ from datetime import datetime, tzinfo
 from functools import lru_cache
 from zoneinfo import ZoneInfo
 
-from core.timeparse import fallback, lang_common, lang_en, lang_ja, lang_ko
+from core.timeparse import fallback, holidays, lang_common, lang_en, lang_ja, lang_ko, seasons
 from core.timeparse.compose import Found, expressions, join
 from core.timeparse.model import TimeMatch, TimeParse, TimeParseError
 from core.timeparse.pieces import Context
@@ -16,7 +16,10 @@ from core.timeparse.rules import Rule, Scan, scan
 from core.timeparse.text import Normalized, normalize
 
 LANGUAGES = ("en", "ko", "ja")
-_RULES = {"en": lang_en.RULES, "ko": lang_ko.RULES, "ja": lang_ja.RULES}
+_RULES = {
+    lang: rules + seasons.RULES[lang] + holidays.RULES[lang]
+    for lang, rules in (("en", lang_en.RULES), ("ko", lang_ko.RULES), ("ja", lang_ja.RULES))
+}
 
 # English words before an expression that belong to it ("on Monday", "in mid-March", "earlier today").
 # "early", "mid" and "late" narrow a month; the range stays the whole month, which still holds it.

@@ -71,6 +71,18 @@ class MonthDayP:
 
 
 @dataclass(frozen=True)
+class AnnualP:
+    """A period that comes back on the same dates every year: a season (1 June – 1 September), a
+    fixed-date holiday (25 – 26 December). ``end`` is exclusive and falls in the next year when it is
+    not after ``start`` (winter: 1 December – 1 March). Read by :mod:`core.timeparse.annual`."""
+
+    name: str
+    start: tuple[int, int]  # (month, day)
+    end: tuple[int, int]
+    mode: str = "bare"  # bare: latest that has begun; last: latest that has ended; this; next
+
+
+@dataclass(frozen=True)
 class DomP:
     day: int  # a day of the month, only meaningful beside a month (지난달 3일) or as a range's end
 
@@ -92,4 +104,18 @@ class RangeP:
     range: TimeRange  # already complete: "in the last 3 days", "3 hours ago", an ISO time
 
 
-Piece = DayP | WeekP | WeekendP | MonthP | YearP | WeekdayP | MonthNameP | MonthDayP | DomP | PartP | ClockP | RangeP
+Piece = (
+    DayP
+    | WeekP
+    | WeekendP
+    | MonthP
+    | YearP
+    | WeekdayP
+    | MonthNameP
+    | MonthDayP
+    | AnnualP
+    | DomP
+    | PartP
+    | ClockP
+    | RangeP
+)

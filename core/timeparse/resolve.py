@@ -8,6 +8,8 @@ searches what already happened):
 - a month alone ("in March", "3월에", "3月") is the latest March that has begun (this March when it is
   March now); "last March" the latest before the current month; "next March" the next one;
 - a date without a year ("11월 3일", "November 3") is the latest such date on or before today;
+- a season or a fixed-date holiday ("last summer", "크리스마스") the same way as a month: see
+  :mod:`core.timeparse.annual`;
 - a day of the month alone ("on the 3rd") is the latest 3rd on or before today;
 - a part of the day alone ("in the evening", "밤에") is the latest one that has begun, an hour alone
   the latest such hour;
@@ -28,10 +30,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, time, timedelta
 
-from core.timeparse import ranges
+from core.timeparse import annual, ranges
 from core.timeparse.model import TimeRange, instant
 from core.timeparse.parts import PartOfDay
 from core.timeparse.pieces import (
+    AnnualP,
     ClockP,
     Context,
     DayP,
@@ -70,6 +73,7 @@ class _Anchors:
     weekday: WeekdayP | None = None
     month_name: MonthNameP | None = None
     month_day: MonthDayP | None = None
+    annual: AnnualP | None = None
     dom: DomP | None = None
     range: RangeP | None = None
 
@@ -86,6 +90,7 @@ _FIELD = {
     WeekdayP: "weekday",
     MonthNameP: "month_name",
     MonthDayP: "month_day",
+    AnnualP: "annual",
     DomP: "dom",
     RangeP: "range",
 }
@@ -128,6 +133,10 @@ def _anchor(a: _Anchors, ctx: Context, after: date | None) -> date | TimeRange |
     weekday = a.weekday
     if a.range is not None:
         return a.range.range if kinds == {"range"} else None
+    if a.annual is not None:
+        if kinds - {"annual", "year"}:
+            return None
+        return annual.anchor(a.annual, ctx, a.year.year if a.year is not None else None, after)
     if a.day is not None:
         if kinds - {"day", "weekday"}:
             return None

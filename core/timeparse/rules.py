@@ -47,6 +47,11 @@ class Scan:
         found = re.search(r"([a-z']+)[\s-]+$", self.before(start))
         return found.group(1) if found else ""
 
+    def time_follows(self, end: int, gap: str = r"[\s,]*") -> bool:
+        """Another raw time match starts after ``end`` and ``gap`` ("Christmas Eve night", "summer 2025")."""
+        skipped = re.match(gap, self.text[end : end + 12])
+        return (end + (skipped.end() if skipped else 0)) in self.starts
+
     def original_at(self, index: int) -> str:
         return self.original[self.origin[index]] if index < len(self.text) else ""
 

@@ -110,6 +110,32 @@ KO_DAY_COUNTS = {
     "보름": 15,
 }
 
+# Sino-Korean numerals (삼일 전, 이십 년 전): digits 일..구 and the multipliers 십, 백, 천.
+_KO_SINO_DIGITS = {"일": 1, "이": 2, "삼": 3, "사": 4, "오": 5, "육": 6, "칠": 7, "팔": 8, "구": 9}
+_KO_SINO_MULTIPLIERS = {"십": 10, "백": 100, "천": 1000}
+KO_SINO_PATTERN = "[일이삼사오육칠팔구십백천]{1,7}"
+
+
+def ko_sino_number(text: str) -> int | None:
+    """일 .. 구천구백구십구 as written out (십이 12, 이십 20, 백오 105); None when the syllables are no
+    well-formed number (이삼, 십십, 일천 is fine)."""
+    total, digit, last_multiplier = 0, 0, 10_000
+    for char in text:
+        if char in _KO_SINO_DIGITS:
+            if digit:
+                return None
+            digit = _KO_SINO_DIGITS[char]
+        elif char in _KO_SINO_MULTIPLIERS:
+            multiplier = _KO_SINO_MULTIPLIERS[char]
+            if multiplier >= last_multiplier:
+                return None
+            total += (digit or 1) * multiplier
+            digit, last_multiplier = 0, multiplier
+        else:
+            return None
+    return (total + digit) or None
+
+
 _KANJI_DIGITS = {"〇": 0, "零": 0, "一": 1, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
 KANJI_NUMBER_PATTERN = "[〇零一二三四五六七八九十百]{1,5}"
 

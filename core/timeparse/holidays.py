@@ -1,0 +1,158 @@
+"""Fixed-date holidays: Christmas (Eve), New Year's Day and Eve, Valentine's Day, Halloween; 크리스마스,
+성탄절, 새해 첫날/신정, 삼일절, 어린이날, 현충일, 광복절, 개천절, 한글날; クリスマス(イブ), 元日/元旦,
+正月 (1 – 3 January, a ``span``), 大晦日, バレンタイン(デー), ハロウィン.
+
+A holiday is read like a date without a year ("November 3"): the latest one that has begun, unless the
+query names the year ("작년 크리스마스", "去年のクリスマス", "Christmas 2025") or says last/this/next
+("next Christmas", "지난 크리스마스", "次のクリスマス"); see :mod:`core.timeparse.annual`. A one-day
+holiday is a day, so a part of the day qualifies it ("Christmas Eve night", "크리스마스 저녁",
+"大晦日の夜").
+
+Lunar holidays (설날, 추석, 旧正月, Chuseok) move with the lunar calendar and are not read: no lunar
+conversion ships with Reverie. Guards: holiday names also name things (a Christmas tree, 크리스마스
+선물, クリスマスケーキ, a New Year's resolution), so a name alone counts only with last/this/next, a
+preposition of time before it ("on", "over", "since"; not "for": "gifts for Christmas" is a topic), a
+particle of time after it (크리스마스에, 正月に), a time beside it, or nothing but punctuation after it.
+Glued words stay words: 크리스마스트리, 신정부, メリークリスマス, 旧正月, 元日本代表.
+"""
+
+from __future__ import annotations
+
+import re
+
+from core.timeparse import lang_ja, lang_ko
+from core.timeparse.annual import EN_MODE, JA_MODE, KO_MODE, mode_of
+from core.timeparse.pieces import AnnualP, Context, Piece
+from core.timeparse.rules import START, Builder, Rule, Scan, rule
+
+HOLIDAYS: dict[str, tuple[tuple[int, int], tuple[int, int]]] = {
+    "christmas_eve": ((12, 24), (12, 25)),
+    "christmas": ((12, 25), (12, 26)),
+    "new_years_eve": ((12, 31), (1, 1)),
+    "new_years_day": ((1, 1), (1, 2)),
+    "shogatsu": ((1, 1), (1, 4)),
+    "valentines_day": ((2, 14), (2, 15)),
+    "halloween": ((10, 31), (11, 1)),
+    "samiljeol": ((3, 1), (3, 2)),
+    "childrens_day": ((5, 5), (5, 6)),
+    "memorial_day": ((6, 6), (6, 7)),
+    "liberation_day": ((8, 15), (8, 16)),
+    "foundation_day": ((10, 3), (10, 4)),
+    "hangul_day": ((10, 9), (10, 10)),
+}
+
+# (written forms, holiday) per language; the longer form of a pair comes first.
+_WORDS: dict[str, list[tuple[str, str]]] = {
+    "en": [
+        (r"(?:christmas|xmas)\s+eve", "christmas_eve"),
+        (r"(?:christmas|xmas)(?:\s+day)?", "christmas"),
+        (r"new\s+year['’]?s\s+eve", "new_years_eve"),
+        (r"new\s+year['’]?s(?:\s+day)?", "new_years_day"),
+        (r"(?:st\.?\s+)?valentine['’]?s(?:\s+day)?|valentines\s+day", "valentines_day"),
+        (r"hallowe['’]?en", "halloween"),
+    ],
+    "ko": [
+        (r"크리스마스\s*이브|성탄\s*전야", "christmas_eve"),
+        (r"크리스마스|성탄절", "christmas"),
+        (r"새해\s*전날", "new_years_eve"),
+        (r"새해\s*첫날|신정", "new_years_day"),
+        (r"(?:발렌타인|밸런타인)\s*데이", "valentines_day"),
+        (r"할로윈|핼러윈", "halloween"),
+        (r"삼일절|3\s*[.·]\s*1\s*절", "samiljeol"),
+        (r"어린이날", "childrens_day"),
+        (r"현충일", "memorial_day"),
+        (r"광복절", "liberation_day"),
+        (r"개천절", "foundation_day"),
+        (r"한글날", "hangul_day"),
+    ],
+    "ja": [
+        (r"クリスマス・?イ[ブヴ]", "christmas_eve"),
+        (r"クリスマス", "christmas"),
+        (r"大晦日|大みそか", "new_years_eve"),
+        (r"元日|元旦", "new_years_day"),
+        (r"お?正月", "shogatsu"),
+        (r"バレンタイン・?デー|バレンタイン", "valentines_day"),
+        (r"ハロウィーン|ハロウィン", "halloween"),
+    ],
+}
+_FORMS = {lang: [(re.compile(form), name) for form, name in words] for lang, words in _WORDS.items()}
+
+
+def _alternatives(lang: str) -> str:
+    return "(?P<h>" + "|".join(form for form, _ in _WORDS[lang]) + ")"
+
+
+def holiday(name: str, mode: str = "bare") -> AnnualP:
+    start, end = HOLIDAYS[name]
+    return AnnualP(name, start, end, mode)
+
+
+def _builder(lang: str) -> Builder:
+    def build(found: re.Match[str], _ctx: Context) -> tuple[Piece, ...] | None:
+        written = found.group("h")
+        for form, name in _FORMS[lang]:
+            if form.fullmatch(written):
+                return (holiday(name, mode_of(found.group("mode"))),)
+        return None
+
+    return build
+
+
+# English: a preposition of time before, or nothing but punctuation (or a time) after.
+_EN_PREP_BEFORE = re.compile(
+    r"(?<![a-z])(?:on|at|over|during|since|before|after|until|till|around|by|from|through|throughout)\s+(?:the\s+)?$"
+)
+_EN_TOPIC_BEFORE = re.compile(r"(?<![a-z])(?:for|about)\s+$")
+_EN_ENDS = re.compile(r"\s*(?:[?.!,;:]|$)")
+
+
+def _en_strong(view: Scan, found: re.Match[str]) -> bool:
+    before = view.before(found.start(), 24)
+    if found.group("mode") or _EN_PREP_BEFORE.search(before):
+        return True
+    if view.time_follows(found.end(), r",?\s+(?:of\s+)?"):
+        return True
+    return _EN_ENDS.match(view.text, found.end()) is not None and not _EN_TOPIC_BEFORE.search(before)
+
+
+# Japanese: no katakana or kanji glued on either side (メリークリスマス, クリスマスケーキ, 旧正月), but
+# クリスマス以降 is "since Christmas".
+_JA_WORD_CHAR = re.compile(r"[\u30a0-\u30ff\u3400-\u4dbf\u4e00-\u9fff々]")
+
+
+def _ja_guard(view: Scan, found: re.Match[str]) -> bool:
+    start, end = found.start(), found.end()
+    if start > 0 and _JA_WORD_CHAR.match(view.text[start - 1]) and start not in view.ends:
+        return False
+    if view.text.startswith(lang_ja.SINCE_WORDS, end):
+        return True
+    return not (end < len(view.text) and _JA_WORD_CHAR.match(view.text[end]) and end not in view.starts)
+
+
+def _ja_strong(view: Scan, found: re.Match[str]) -> bool:
+    end = found.end()
+    return bool(found.group("mode")) or lang_ja.particle_follows(view, end) or view.time_follows(end, "の?")
+
+
+RULES: dict[str, list[Rule]] = {
+    "en": [
+        rule(
+            "en.holiday",
+            "en",
+            START + EN_MODE + _alternatives("en") + r"(?![\w'’])",
+            _builder("en"),
+            strong=_en_strong,
+        )
+    ],
+    "ko": [
+        rule(
+            "ko.holiday",
+            "ko",
+            KO_MODE + _alternatives("ko"),
+            _builder("ko"),
+            strong=lambda view, found: lang_ko.named_strong(view, found, at_end=True),
+            guard=lang_ko.word_bounded,
+        )
+    ],
+    "ja": [rule("ja.holiday", "ja", JA_MODE + _alternatives("ja"), _builder("ja"), strong=_ja_strong, guard=_ja_guard)],
+}
