@@ -287,9 +287,14 @@ class Tmux:
         return done.stdout
 
     def open(self, name: str, command: str, width: int = 80, height: int = 24) -> Pane:
-        """A new session running ``command`` (through ``sh -c``) in one window of ``width`` x ``height``."""
-        self.run("new-session", "-d", "-s", name, "-x", str(width), "-y", str(height), command)
-        return Pane(self, name)
+        """A new session running ``command`` (through ``sh -c``) in one window of ``width`` x ``height``.
+        The command's exit status is also written to a file: tmux 3.3 sometimes marks a pane dead
+        without ever recording its status (seen in CI under load)."""
+        status = self.folder / f"{name}.status"
+        status.unlink(missing_ok=True)
+        wrapped = f"{command}; echo $? > {shlex.quote(str(status))}"
+        self.run("new-session", "-d", "-s", name, "-x", str(width), "-y", str(height), wrapped)
+        return Pane(self, name, status)
 
     def kill(self) -> None:
         env = {k: v for k, v in os.environ.items() if k != "TMUX"}
@@ -300,6 +305,7 @@ class Tmux:
 class Pane:
     tmux: Tmux
     target: str
+    status_file: Path | None = None
 
     def send(self, *keys: str) -> None:
         """Keys by tmux name (``F3``, ``C-l``, ``Enter``, ``a``); see :func:`tmux_key`."""
@@ -323,7 +329,17 @@ class Pane:
         return self.tmux.run("display-message", "-p", "-t", self.target, "#{pane_dead}").strip() == "1"
 
     def exit_status(self) -> int | str | None:
-        """The dead pane's exit status; ``"signal N"`` if it died of a signal (tmux leaves the status empty)."""
+        """The dead pane's command's exit status (from the status file :meth:`Tmux.open` has the shell
+        write, else tmux's record); ``"signal N"`` if it died of a signal."""
+        deadline = time.monotonic() + 10
+        while self.status_file is not None:
+            written = self.status_file.read_text().strip() if self.status_file.exists() else ""
+            if written.isdigit():
+                code = int(written)
+                return f"signal {code - 128}" if code > 128 else code
+            if time.monotonic() > deadline:
+                break
+            time.sleep(0.05)
         deadline = time.monotonic() + 5  # tmux may mark the pane dead a moment before it records why
         while True:
             status = self.tmux.run("display-message", "-p", "-t", self.target, "#{pane_dead_status}").strip()
