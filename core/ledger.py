@@ -232,13 +232,9 @@ class Ledger:
                 self._advance_tail(tail, (line + "\n").encode("utf-8"))
             return entry
 
-    def _read_tail(self) -> _Tail | None:
-        """The ledger's end, checked after the signed verified prefix, if the ledger still starts with
-        that prefix's exact bytes and the end is clean or interrupted; otherwise None (read it all).
-
-        Sound because the note is signed by this vault and only ever written for bytes that passed
-        :meth:`_check_lines` with no problem: the same bytes give the same result, so a full read
-        would find nothing in the prefix, and the checks after it start from the same last entry."""
+    def _noted_prefix(self) -> tuple[VerifiedPrefix, bytes, Any] | None:
+        """The signed verified-prefix note, the ledger's bytes, and the SHA-256 state of the noted
+        prefix, when the ledger still starts with exactly the bytes the note hashes; otherwise None."""
         note = ledger_prefix.load(self.paths.ledger_prefix, self.keys)
         if note is None:
             return None
@@ -248,10 +244,23 @@ class Ledger:
             return None
         if len(raw) < note.length or raw[note.length - 1 : note.length] != b"\n":
             return None
-        view = memoryview(raw)
-        hasher = hashlib.sha256(view[: note.length])
+        hasher = hashlib.sha256(memoryview(raw)[: note.length])
         if hasher.hexdigest() != note.sha256:
             return None
+        return note, raw, hasher
+
+    def _read_tail(self) -> _Tail | None:
+        """The ledger's end, checked after the signed verified prefix, if the ledger still starts with
+        that prefix's exact bytes and the end is clean or interrupted; otherwise None (read it all).
+
+        Sound because the note is signed by this vault and only ever written for bytes that passed
+        :meth:`_check_lines` with no problem: the same bytes give the same result, so a full read
+        would find nothing in the prefix, and the checks after it start from the same last entry."""
+        found = self._noted_prefix()
+        if found is None:
+            return None
+        note, raw, hasher = found
+        view = memoryview(raw)
         start = raw.rfind(b"\n", 0, note.length - 1) + 1
         if note.count > 1:
             start = raw.rfind(b"\n", 0, start - 1) + 1
@@ -340,17 +349,10 @@ class Ledger:
 
     def _read_noted(self) -> LedgerReading | None:
         """:meth:`read` with ``full=False``; None when the note cannot be used (read it all)."""
-        note = ledger_prefix.load(self.paths.ledger_prefix, self.keys)
-        if note is None:
+        found = self._noted_prefix()
+        if found is None:
             return None
-        try:
-            raw = self.paths.ledger.read_bytes()
-        except OSError:
-            return None
-        if len(raw) < note.length or raw[note.length - 1 : note.length] != b"\n":
-            return None
-        if hashlib.sha256(memoryview(raw)[: note.length]).hexdigest() != note.sha256:
-            return None
+        note, raw, _ = found
         try:  # bytes a full read found clean: each line is exactly an entry's nine fields
             entries = [LedgerEntry(**json.loads(line)) for line in raw[: note.length - 1].split(b"\n")]
         except (ValueError, TypeError, RecursionError):
