@@ -12,6 +12,7 @@ from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import pytest
+from rich.cells import cell_len
 from test_tui_support import (  # the *_fixture names are pytest fixtures (demo, frozen_clock)
     SIZES,
     demo_fixture,  # noqa: F401
@@ -36,6 +37,7 @@ from tui_app.app import ReverieApp
 from tui_app.screens import search_backend
 from tui_app.screens.search import SearchMemoryScreen, SearchScreen
 from tui_app.screens.search_filters import FilterDialog
+from tui_app.screens.search_view import exact_time
 from tui_app.screens.session_view import SessionViewScreen
 
 UTC = ZoneInfo("UTC")
@@ -398,3 +400,128 @@ async def test_why_auto_did_not_fall_back_is_shown_in_full(
         table = screen.query_one("#search-results", DataTable)
         assert on_screen(app, mode, table, screen.query_one("#search-detail")) and table.region.height >= 6
         assert not no_model
+
+
+# --- the detail pane below the results -------------------------------------------------------------
+
+LONG_SESSION = "3f2a1b4c-5d6e-4f70-8a9b-0c1d2e3f4a5b"  # a Claude Code session id: long enough to wrap at 80
+LONG_TURNS = {  # query → a turn longer than the pane's three lines even at 200 columns
+    "persimmon": "The persimmon tree by the gate finally fruited this year. " * 12,
+    "감나무": "대문 옆 감나무에 올해 드디어 감이 열렸다고 엄마가 전화로 알려 주셨다. " * 12,
+    "柿の木": "門のそばの柿の木に今年やっと実がなったと母が電話で教えてくれた。" * 12,
+}
+
+
+def squash(text: str) -> str:
+    """``text`` without whitespace: how wrapped lines and the original compare."""
+    return "".join(text.split())
+
+
+def ingest_long_turns(demo: DemoHome, folder: Path) -> None:
+    source = folder / "long.jsonl"
+    records = [
+        {"ts": f"2026-11-10T11:{30 + n}:00Z", "role": "user", "actor": "me", "session": LONG_SESSION, "text": text}
+        for n, text in enumerate(LONG_TURNS.values())
+    ]
+    source.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records), encoding="utf-8")
+    ingest(demo.paths, [source], "generic")
+
+
+def check_detail(screen: SearchScreen, detail: Static) -> list[str]:
+    """The pane shows the highlighted result as promised: every line within its width and height, where
+    the result comes from first (time, speaker and session, or memory id and review), then its text,
+    whole or cut with …. Returns the lines."""
+    item = screen.highlighted()
+    assert item is not None
+    lines = str(detail.render()).split("\n")
+    width, height = detail.content_size
+    assert len(lines) <= height and all(cell_len(text) <= width for text in lines), (width, lines)
+    when = exact_time(item.ts, UTC, screen.session.now())
+    if item.kind == "memory":
+        assert lines[0].startswith(f"{when} memory {item.id} · {'✓ reviewed' if item.reviewed else 'not reviewed'}")
+        about = 1
+    else:
+        head = squash(f"{when} {item.actor} ({item.role}) · session {item.session}")
+        heads = [n for n in (1, 2) if squash("".join(lines[:n])) == head]  # wrapped, never cut
+        assert heads, (head, lines)
+        about = heads[0]
+    text, shown = squash(item.text), squash("".join(lines[about:]))
+    assert shown == text or (shown.endswith("…") and text.startswith(shown[:-1])), (text, shown)
+    assert shown == text or len(lines) == height  # cut only when the pane is full
+    return lines
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_the_detail_wraps_a_long_result_and_always_says_where_it_comes_from(
+    demo: DemoHome, tmp_path: Path, no_model: list[str], size: tuple[int, int]
+) -> None:
+    """English, Korean and Japanese turns longer than the pane, a long memory with tags, and the demo's
+    own results: each wrapped at words into the pane's width (wide characters count two cells), its
+    time, speaker and session (or memory id) always in view, its text whole or ending in …; Enter opens
+    it whole."""
+    ingest_long_turns(demo, tmp_path)
+    app = make_app(demo)
+    async with app.run_test(size=size) as pilot:
+        assert app.session is not None
+        app.session.vault.add_memory("Persimmons: " + LONG_TURNS["persimmon"], ["garden", "family", "autumn"])
+        cut: set[str] = set()
+        for query in (*LONG_TURNS, "persimmons", DECISION_EN, DECISION_KO, DECISION_JA, "Kate skiing"):
+            screen = await search(pilot, query)
+            detail = screen.query_one("#search-detail", Static)
+            table = screen.query_one("#search-results", DataTable)
+            assert screen.results and on_screen(app, detail)
+            for row, item in enumerate(screen.results):
+                table.move_cursor(row=row)
+                await pilot.pause()
+                lines = check_detail(screen, detail)
+                if item.text in LONG_TURNS.values() or item.text.startswith("Persimmons: "):
+                    assert lines[-1].endswith("…"), lines
+                    cut.add(query)
+        assert cut == {*LONG_TURNS, "persimmons"}  # every long turn, and the long memory, was shown cut
+        screen = await search(pilot, "persimmon")
+        long_turn = [item.session for item in screen.results].index(LONG_SESSION)
+        screen.query_one("#search-results", DataTable).move_cursor(row=long_turn)
+        assert "Open" in " ".join(str(k.render()) for k in screen.query("FooterKey, FooterLabel"))
+        await press(pilot, "enter")
+        assert isinstance(app.screen, SessionViewScreen) and app.screen.turn_id == screen.results[long_turn].id
+
+
+async def test_the_detail_wraps_again_when_the_terminal_is_resized(
+    demo: DemoHome, tmp_path: Path, no_model: list[str]
+) -> None:
+    ingest_long_turns(demo, tmp_path)
+    app = make_app(demo)
+    async with app.run_test(size=(200, 60)) as pilot:
+        screen = await search(pilot, "柿の木")
+        detail = screen.query_one("#search-detail", Static)
+        wide = check_detail(screen, detail)
+        await pilot.resize_terminal(80, 24)
+        await settle(pilot)
+        narrow = check_detail(screen, detail)
+        assert detail.content_size.width == 78 and narrow != wide and narrow[-1].endswith("…")
+        await pilot.resize_terminal(200, 60)
+        await settle(pilot)
+        assert check_detail(screen, detail) == wide
+        screen = await search(pilot, "Kate skiing")  # twenty results: they fit at 200×60, scroll at 80×24
+        await pilot.resize_terminal(80, 24)
+        await settle(pilot)
+        assert screen.query_one("#search-results", DataTable).max_scroll_x == 0
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_a_scrolling_result_list_keeps_each_texts_ellipsis_in_view(
+    demo: DemoHome, no_model: list[str], size: tuple[int, int]
+) -> None:
+    """Twenty results scroll at 80×24 and 100×30: the scrollbar takes its columns from the text column,
+    not from the end of each text, so a cut text still ends in … and nothing scrolls sideways."""
+    app = make_app(demo)
+    async with app.run_test(size=size) as pilot:
+        screen = await search(pilot, "Kate skiing")
+        table = screen.query_one("#search-results", DataTable)
+        columns = sum(column.get_render_width(table) for column in table.ordered_columns)
+        assert len(screen.results) == 20 and table.max_scroll_x == 0
+        assert columns <= table.scrollable_content_region.width, (columns, table.scrollable_content_region)
+        cells = [str(table.get_row_at(row)[3]) for row in range(table.row_count)]
+        for item, cell in zip(screen.results, cells, strict=True):
+            text = " ".join(item.text.split())
+            assert cell == text or (cell.endswith("…") and text.startswith(cell[:-1].rstrip())), (text, cell)

@@ -162,6 +162,7 @@ class SearchScreen(ReverieScreen):
 
     def on_resize(self, event: events.Resize) -> None:
         self.fill_results()
+        self.call_after_refresh(self.fill_results)  # again once laid out: the table's height, the detail's width
 
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:
         self.refresh_bindings()  # the letter keys act only while the results have the focus
@@ -296,6 +297,9 @@ class SearchScreen(ReverieScreen):
         keep = table.cursor_row if table.row_count else 0
         table.clear(columns=True)
         width = self.size.width - 2
+        room = table.size.height - 1  # rows below the header; more results than that bring a scrollbar
+        if not room > 0 or len(self.results) > room:
+            width -= table.styles.scrollbar_size_vertical  # which would hide the end of the text and its …
         text_width = max(width - 21 - 9 - 8 - 8, 16)
         for label, size in (("When", 21), ("Speaker", 9), ("Kind", 8), ("Text", text_width)):
             table.add_column(label, width=size)
@@ -322,8 +326,9 @@ class SearchScreen(ReverieScreen):
 
     @on(DataTable.RowHighlighted, "#search-results")
     def show_detail(self) -> None:
-        detail = detail_text(self.highlighted(), self.session.zone, self.session.now(), self.pattern())
-        self.query_one("#search-detail", Static).update(detail)
+        pane = self.query_one("#search-detail", Static)
+        width = pane.content_size.width or self.size.width - 2
+        pane.update(detail_text(self.highlighted(), self.session.zone, self.session.now(), self.pattern(), width))
 
     @on(DataTable.RowSelected, "#search-results")
     def open_result(self) -> None:

@@ -14,12 +14,14 @@ from core.recall import RecallItem, RecallResult
 from core.recall.text import expanded_query, search_terms
 from core.turns import parse_ts
 from tui_app.screens.search_backend import MODES, IndexState, SearchAnswer, SearchFilters
-from tui_app.widgets.format import age, plural, preview
+from tui_app.widgets.format import age, plural, preview, wrap_lines
 
 Parts = list[Content | tuple[str, str] | str]
 HINT = "Type a question. Time words bound it: yesterday · last Tuesday night · 지난주 화요일 밤 · 先週の火曜日の夜"
 HIGHLIGHT = "bold $text-accent"
 MAX_MARKED = 12  # characters of a Korean or Japanese term considered for highlighting
+DETAIL_LINES = 3  # the highlighted result below the results: where it comes from, then its text (#search-detail)
+MIN_TAGS = 12  # cells left on the detail's last head line for a memory's tags to be worth showing
 
 
 def assemble(*parts: Content | tuple[str, str] | str) -> Content:
@@ -178,16 +180,48 @@ def result_text(item: RecallItem, width: int, pattern: re.Pattern[str] | None) -
     return highlighted(preview(item.text, width), pattern)
 
 
-def detail_text(item: RecallItem | None, zone: tzinfo, now: datetime, pattern: re.Pattern[str] | None) -> Content:
-    """The highlighted result in full: where it comes from, then its text."""
+def wrap_content(content: Content, width: int, limit: int) -> list[Content]:
+    """``content`` wrapped like :func:`~tui_app.widgets.format.wrap_lines` (at words, wide characters
+    counted as two cells, at most ``limit`` lines, the last ending in … when cut), its styles kept.
+    Runs of spaces count as one, as they do there."""
+    plain = content.plain
+    out: list[Content] = []
+    position = 0
+    for line in wrap_lines(plain, width, limit):
+        cut = plain.find(line, position) < 0  # only a line cut short with an added … is not in the text
+        body = line[:-1] if cut else line
+        start = plain.find(body, position)
+        piece = content[start : start + len(body)] if start >= 0 else Content(body)
+        out.append(piece + Content("…") if cut else piece)
+        position = max(start, position) + len(body)
+    return out
+
+
+def detail_text(
+    item: RecallItem | None,
+    zone: tzinfo,
+    now: datetime,
+    pattern: re.Pattern[str] | None,
+    width: int,
+    lines: int = DETAIL_LINES,
+) -> Content:
+    """The highlighted result in ``lines`` lines of ``width`` cells: where it comes from (time, speaker
+    and session, or the memory's id and review), then its text, wrapped at words and ending in … when
+    it needs more room (Enter opens it whole). The first part is never pushed out by the text."""
     if item is None:
         return Content("")
-    head: Parts = [(exact_time(item.ts, zone, now), "dim"), " "]
+    when = (exact_time(item.ts, zone, now), "dim")
+    tags = ""
     if item.kind == "memory":
         review = ("✓ reviewed", "$text-success") if item.reviewed else ("not reviewed", "$text-warning")
-        tags = f" · tags {', '.join(item.tags)}" if item.tags else ""
-        head += [("memory", "bold"), " · ", review, (tags, "dim")]
+        head = assemble(when, " ", ("memory", "bold"), (f" {item.id}", "dim"), " · ", review)
+        tags = f"· tags {', '.join(item.tags)}" if item.tags else ""
     else:
         role = f" ({item.role})" if item.role else ""
-        head += [speaker_text(item), (f"{role} · session {item.session}", "dim")]
-    return assemble(*head, "\n", highlighted(" ".join(item.text.split()), pattern))
+        head = assemble(when, " ", speaker_text(item), (f"{role} · session {item.session}", "dim"))
+    about = wrap_content(head, width, max(lines - 1, 1))
+    room = width - about[-1].cell_length - 1
+    if tags and room >= MIN_TAGS:  # the tags fill what is left of the last line, never a line of their own
+        about[-1] = assemble(about[-1], " ", (preview(tags, room), "dim"))
+    text = wrap_content(highlighted(" ".join(item.text.split()), pattern), width, lines - len(about))
+    return Content("\n").join([*about, *text])
