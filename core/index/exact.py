@@ -32,13 +32,7 @@ def _turn_hits(conn: apsw.Connection, match: str, lo: int, hi: int, limit: int, 
 def _memory_hits(
     conn: apsw.Connection, match: str, start: str | None, end: str | None, limit: int, filters: Filters
 ) -> list[Hit]:
-    where, params = filter_sql(filters.tags, filters.exclude_tags, filters.reviewed)
-    if start is not None:
-        where += " AND m.ts >= ?"
-        params.append(start)
-    if end is not None:
-        where += " AND m.ts < ?"
-        params.append(end)
+    where, params = filter_sql(filters.tags, filters.exclude_tags, filters.reviewed, start, end)
     sql = (
         "SELECT m.id, m.ts, bm25(fts) AS score FROM fts CROSS JOIN memories m ON m.doc = fts.rowid "
         f"WHERE fts MATCH ? AND fts.rowid BETWEEN ? AND ? AND {where} ORDER BY score LIMIT ?"

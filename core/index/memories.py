@@ -115,10 +115,18 @@ def by_docs(conn: apsw.Connection, docs: Sequence[int]) -> dict[int, tuple[str, 
     return out
 
 
-def filter_sql(tags: Sequence[str], exclude_tags: Sequence[str], reviewed: bool | None) -> tuple[str, list[object]]:
-    """A WHERE fragment over ``memories m`` for the memory filters, and its parameters."""
+def filter_sql(tags: Sequence[str], exclude_tags: Sequence[str], reviewed: bool | None,
+               start: str | None = None, end: str | None = None) -> tuple[str, list[object]]:
+    """A WHERE fragment over ``memories m`` for the memory filters and the time range [start, end),
+    and its parameters."""
     clauses: list[str] = []
     params: list[object] = []
+    if start is not None:
+        clauses.append("m.ts >= ?")
+        params.append(start)
+    if end is not None:
+        clauses.append("m.ts < ?")
+        params.append(end)
     for tag in tags:
         clauses.append("EXISTS (SELECT 1 FROM memory_tags g WHERE g.tag = ? AND g.doc = m.doc)")
         params.append(tag)

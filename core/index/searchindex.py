@@ -217,13 +217,7 @@ class SearchIndex:
 
         if not (filters.filters_memories or start or end):
             return Band(MEMORY_BASE, MEMORY_MAX)
-        where, params = filter_sql(filters.tags, filters.exclude_tags, filters.reviewed)
-        if start is not None:
-            where += " AND m.ts >= ?"
-            params.append(start)
-        if end is not None:
-            where += " AND m.ts < ?"
-            params.append(end)
+        where, params = filter_sql(filters.tags, filters.exclude_tags, filters.reviewed, start, end)
         rows = self.conn.execute(f"SELECT m.doc FROM memories m WHERE {where} ORDER BY m.doc", params)
         allowed = np.fromiter((doc for (doc,) in rows), dtype=np.int64)
         return Band(MEMORY_BASE, MEMORY_MAX, allowed) if len(allowed) else None
