@@ -26,6 +26,7 @@ from tui_app.screens.curation_format import ContentPart, cold_detail, short_sha,
 from tui_app.screens.session import Session
 from tui_app.widgets.dialogs import ConfirmDialog, ErrorDialog
 from tui_app.widgets.format import local_time, plural, preview, short_path
+from tui_app.widgets.tables import cursor_key
 
 SHOWN_IN_DIALOG = 3
 EMPTY = "Cold storage is empty. Records that curation (F7) moves appear here, each one restorable."
@@ -155,11 +156,7 @@ class ColdStorageScreen(ReverieScreen):
         return Content.assemble(*parts)
 
     def highlighted_id(self) -> str | None:
-        table = self.query_one(DataTable)
-        if table.row_count == 0:
-            return None
-        row_key, _ = table.coordinate_to_cell_key(table.cursor_coordinate)
-        return row_key.value
+        return cursor_key(self.query_one(DataTable))
 
     def highlighted(self) -> ColdItem | None:
         move_id = self.highlighted_id()

@@ -42,7 +42,7 @@ from tui_app.screens.curation_format import (
 from tui_app.screens.session import Session
 from tui_app.widgets.dialogs import ErrorDialog
 from tui_app.widgets.format import ago, plural, preview
-from tui_app.widgets.tables import RecordTable
+from tui_app.widgets.tables import RecordTable, cursor_key
 
 SHOW = Binding.Group("Show")
 FILTERS = (*TIERS, "all")
@@ -213,11 +213,7 @@ class CurationScreen(DecidingScreen):
         return Content.assemble(*parts)
 
     def highlighted_key(self) -> str | None:
-        table = self.query_one(DataTable)
-        if table.row_count == 0:
-            return None
-        row_key, _ = table.coordinate_to_cell_key(table.cursor_coordinate)
-        return row_key.value
+        return cursor_key(self.query_one(DataTable))
 
     def highlighted(self) -> Candidate | None:
         key = self.highlighted_key()

@@ -35,6 +35,7 @@ from tui_app.widgets.format import (
     value_text,
 )
 from tui_app.widgets.history import history_text
+from tui_app.widgets.tables import cursor_key
 
 SUGGESTION_ACTIONS = ("accept", "edit", "edit_external", "reject")
 EDIT = Binding.Group("Edit")  # e and ctrl+o share one footer entry: "e ^o Edit"
@@ -212,11 +213,7 @@ class DraftReviewScreen(ReverieScreen):
         self.show_suggestion_detail()
 
     def highlighted_id(self) -> str | None:
-        table = self.query_one(DataTable)
-        if table.row_count == 0:
-            return None
-        row_key, _ = table.coordinate_to_cell_key(table.cursor_coordinate)
-        return row_key.value
+        return cursor_key(self.query_one(DataTable))
 
     def highlighted(self) -> Suggestion | None:
         suggestion_id = self.highlighted_id()

@@ -17,7 +17,7 @@ from tui_app.screens.base import ReverieScreen
 from tui_app.screens.data import MemoryRow, load_memory_rows
 from tui_app.screens.session import Session
 from tui_app.widgets.format import local_time, preview
-from tui_app.widgets.tables import RecordTable
+from tui_app.widgets.tables import RecordTable, cursor_key
 
 SHOW = Binding.Group("Show")
 FILTERS = ("all", "reviewed", "unreviewed")
@@ -134,11 +134,7 @@ class MemoriesScreen(ReverieScreen):
         return Content.assemble(*parts)
 
     def highlighted_id(self) -> str | None:
-        table = self.query_one(DataTable)
-        if table.row_count == 0:
-            return None
-        row_key, _ = table.coordinate_to_cell_key(table.cursor_coordinate)
-        return row_key.value
+        return cursor_key(self.query_one(DataTable))
 
     def action_show(self, name: str) -> None:
         self.filter = name

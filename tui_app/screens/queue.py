@@ -16,7 +16,7 @@ from tui_app import messages
 from tui_app.screens.base import ReverieScreen
 from tui_app.screens.session import Session
 from tui_app.widgets.format import age, plural, preview, wrap_lines
-from tui_app.widgets.tables import RecordTable
+from tui_app.widgets.tables import RecordTable, cursor_key
 
 STATES = ("open", "approved", "finalized", "all")
 DETAIL_LINES = 4  # the highlighted draft below the table: its text (wrapped, cut with …), then what it is
@@ -124,11 +124,7 @@ class ReviewQueueScreen(ReverieScreen):
     # --- the highlighted draft ----------------------------------------------------------------------
 
     def highlighted_id(self) -> str | None:
-        table = self.query_one(DataTable)
-        if table.row_count == 0:
-            return None
-        row_key, _ = table.coordinate_to_cell_key(table.cursor_coordinate)
-        return row_key.value
+        return cursor_key(self.query_one(DataTable))
 
     @on(DataTable.RowHighlighted)
     def show_detail(self) -> None:

@@ -23,6 +23,7 @@ from tui_app.screens.base import ReverieScreen
 from tui_app.screens.search_view import assemble, live_key, when_text
 from tui_app.screens.session import Session
 from tui_app.widgets.format import plural, preview
+from tui_app.widgets.tables import cursor_key
 
 
 class MarkerDialog(ModalScreen[str | None]):
@@ -153,11 +154,7 @@ class TopicsScreen(ReverieScreen):
         )
 
     def highlighted_id(self) -> str | None:
-        table = self.query_one("#topics-table", DataTable)
-        if not table.row_count:
-            return None
-        row_key, _ = table.coordinate_to_cell_key(table.cursor_coordinate)
-        return row_key.value
+        return cursor_key(self.query_one("#topics-table", DataTable))
 
     @on(DataTable.RowHighlighted, "#topics-table")
     def show_detail(self) -> None:

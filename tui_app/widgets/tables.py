@@ -17,3 +17,11 @@ class RecordTable(DataTable[Any]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "select_cursor", "Open", id="table.open", tooltip="Open the highlighted row"),
     ]
+
+
+def cursor_key(table: DataTable[Any]) -> str | None:
+    """The key of the row under the cursor; None when the table is empty."""
+    if table.row_count == 0:
+        return None
+    row_key, _ = table.coordinate_to_cell_key(table.cursor_coordinate)
+    return row_key.value
