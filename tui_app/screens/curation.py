@@ -61,7 +61,7 @@ class CurationScreen(DecidingScreen):
         Binding("m", "move", "Move…", id="curation.move", tooltip="Dry run, then confirm exactly what moves"),
         Binding("s", "scan", "Scan", id="curation.scan", tooltip="Scan the scopes again (moves nothing)"),
         Binding("c", "calibration", "Calibration", id="curation.calibration", tooltip="The measured thresholds"),
-        Binding("escape", "stop_moving", "Stop", id="curation.stop", tooltip="Stop moving after the current scope"),
+        Binding("escape", "stop_moving", "Stop", id="curation.stop", tooltip="Stop moving after the current record"),
     ]
 
     def __init__(self, session: Session) -> None:
