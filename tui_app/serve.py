@@ -22,7 +22,6 @@ port works (``ssh -L 9000:127.0.0.1:8000``).
 from __future__ import annotations
 
 import argparse
-import ipaddress
 import os
 import re
 import shlex
@@ -36,6 +35,7 @@ from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from core.errors import ReverieError
+from core.loopback import is_loopback_address
 from core.passphrase import PASSPHRASE_ENV
 
 if TYPE_CHECKING:
@@ -58,12 +58,7 @@ class ServeError(ReverieError):
 def is_loopback(host: str) -> bool:
     """``127.0.0.0/8``, ``::1`` and ``localhost``: names that never leave the machine."""
     name = host.strip().strip("[]").lower()
-    if name in LOOPBACK_NAMES:
-        return True
-    try:
-        return ipaddress.ip_address(name).is_loopback
-    except ValueError:
-        return False
+    return name in LOOPBACK_NAMES or is_loopback_address(name)
 
 
 def check_host(host: str, public: bool) -> str:

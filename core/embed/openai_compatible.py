@@ -19,7 +19,6 @@ the index at another server or model re-embeds everything at the next ``reverie 
 
 from __future__ import annotations
 
-import ipaddress
 import json
 import math
 import os
@@ -32,6 +31,7 @@ from urllib.parse import urlparse
 import numpy as np
 
 from core.embed.protocol import EmbeddingError, normalize_rows
+from core.loopback import is_loopback_address
 
 TIMEOUT_S = 60.0
 API_KEY_ENV = "REVERIE_EMBEDDING_API_KEY"
@@ -43,13 +43,8 @@ def check_loopback(endpoint: str) -> str:
     if parsed.scheme not in ("http", "https") or not parsed.hostname:
         raise EmbeddingError(f"embedding.endpoint {endpoint!r}: not an http(s) URL")
     host = parsed.hostname
-    if host != "localhost":
-        try:
-            loopback = ipaddress.ip_address(host).is_loopback
-        except ValueError:
-            loopback = False
-        if not loopback:
-            raise EmbeddingError(f"embedding.endpoint {endpoint!r}: only loopback addresses are allowed")
+    if host != "localhost" and not is_loopback_address(host):
+        raise EmbeddingError(f"embedding.endpoint {endpoint!r}: only loopback addresses are allowed")
     return endpoint.rstrip("/")
 
 

@@ -11,7 +11,6 @@ limit on proposals (``[assistants]``) adds ``limit``, ``count``, ``max``, ``rese
 from __future__ import annotations
 
 import contextlib
-import ipaddress
 import json
 import re
 from collections.abc import Awaitable, Callable
@@ -25,6 +24,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from core.loopback import is_loopback_address
 from tui_app.api.openapi import CLIENT_HEADER, CLIENT_PATTERN, ROUTES, openapi_document
 from tui_app.api.token import token_matches
 from tui_app.mcp.surface import AssistantSurface, Caller, SurfaceError
@@ -46,13 +46,6 @@ def _host_name(value: str) -> str:
     return value.rpartition(":")[0] if value.count(":") == 1 else value
 
 
-def _loopback(address: str) -> bool:
-    try:
-        return ipaddress.ip_address(address).is_loopback
-    except ValueError:
-        return False
-
-
 class Guard:
     """Loopback host and peer, and the bearer token, before anything else runs."""
 
@@ -66,7 +59,7 @@ class Guard:
         if _host_name(host.strip().lower()) not in LOOPBACK_NAMES:
             return error(400, f"Host: {host!r} is not a loopback name (use 127.0.0.1)")
         client = scope.get("client")
-        if not client or not _loopback(str(client[0])):
+        if not client or not is_loopback_address(str(client[0])):
             return error(403, "only loopback clients are served")
         if not token_matches(self.token, headers.get("authorization")):
             return error(401, "Authorization: missing or wrong bearer token (see `reverie api token`)",

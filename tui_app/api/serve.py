@@ -6,7 +6,6 @@ to uvicorn. Access logs are off: request paths and bodies hold the person's quer
 
 from __future__ import annotations
 
-import ipaddress
 import socket
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -15,6 +14,7 @@ from typing import TYPE_CHECKING
 from core.config import Config
 from core.crypto import VaultKeys
 from core.errors import ReverieError
+from core.loopback import is_loopback_address
 from core.paths import HomePaths
 from core.sharing import SharePolicy
 
@@ -34,11 +34,7 @@ def check_host(host: str) -> str:
     """Only loopback: ``127.0.0.1`` (default), ``::1`` or ``localhost`` (served as 127.0.0.1)."""
     if host == "localhost":
         return "127.0.0.1"
-    try:
-        loopback = ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        loopback = False
-    if not loopback:
+    if not is_loopback_address(host):
         raise ApiError(f"--host: {host!r} is not a loopback address; the API is served on 127.0.0.1 only")
     return host
 
