@@ -35,7 +35,7 @@ from core.ledger import Ledger, LedgerEntry
 from core.paths import HomePaths
 from core.records import Memory, MemoryMetadata, open_memory, seal_memory
 from core.review import ReviewDraft, check_field_value, draft_from_capture, new_id, review_record
-from core.sealed import seal, unseal
+from core.sealed import Envelope, seal, unseal
 from core.turns import parse_ts
 
 DRAFT_FORMAT = "reverie.draft"
@@ -91,14 +91,23 @@ class MemoryVault:
             raise NotFound(f"no draft {draft_id!r}")
         return self.paths.drafts / f"{draft_id}.json"
 
+    def _stored_draft(self, draft_id: str) -> Envelope | None:
+        """The draft's verified envelope on disk; None when there is none."""
+        path = self._draft_path(draft_id)
+        try:
+            data = path.read_bytes()
+        except FileNotFoundError:
+            return None
+        return unseal(data, DRAFT_FORMAT, self.keys, str(path), draft_id, exact_bytes=True)
+
     def _write_draft(self, draft: ReviewDraft) -> None:
-        path = self._draft_path(draft.draft_id)
-        version = 1
-        if path.exists():
-            version = unseal(path.read_bytes(), DRAFT_FORMAT, self.keys, str(path), draft.draft_id,
-                             exact_bytes=True).record_version + 1
+        self._write_draft_after(draft, self._stored_draft(draft.draft_id))
+
+    def _write_draft_after(self, draft: ReviewDraft, stored: Envelope | None) -> None:
+        """Seal ``draft`` as the version after ``stored`` (what :meth:`_stored_draft` read; None: new)."""
+        version = stored.record_version + 1 if stored is not None else 1
         data = seal(DRAFT_FORMAT, draft.draft_id, version, {"draft": draft.to_dict()}, self.keys)
-        atomic_write_bytes(path, data)
+        atomic_write_bytes(self._draft_path(draft.draft_id), data)
 
     def create_draft(
         self,
@@ -125,17 +134,15 @@ class MemoryVault:
                 raise ReviewError(f"draft {draft.draft_id!r} was finalized as {already}; it cannot be replaced")
             if draft.state == "finalized":
                 raise ReviewError(f"draft {draft.draft_id!r}: only the vault marks a draft finalized")
-            if self._draft_path(draft.draft_id).exists():
-                _refuse_lost_update(self.get_draft(draft.draft_id), draft)
-            self._write_draft(draft)
+            stored = self._stored_draft(draft.draft_id)
+            if stored is not None:
+                _refuse_lost_update(ReviewDraft.from_dict(stored.payload.get("draft")), draft)
+            self._write_draft_after(draft, stored)
 
     def get_draft(self, draft_id: str) -> ReviewDraft:
-        path = self._draft_path(draft_id)
-        try:
-            data = path.read_bytes()
-        except FileNotFoundError as exc:
-            raise NotFound(f"no draft {draft_id!r} in {self.paths.drafts}") from exc
-        envelope = unseal(data, DRAFT_FORMAT, self.keys, str(path), draft_id, exact_bytes=True)
+        envelope = self._stored_draft(draft_id)
+        if envelope is None:
+            raise NotFound(f"no draft {draft_id!r} in {self.paths.drafts}")
         return ReviewDraft.from_dict(envelope.payload.get("draft"))
 
     def scan_drafts(self) -> DraftScan:
