@@ -264,20 +264,33 @@ class Ledger:
         start = raw.rfind(b"\n", 0, note.length - 1) + 1
         if note.count > 1:
             start = raw.rfind(b"\n", 0, start - 1) + 1
-        reading = LedgerReading()
         try:
-            reading.entries = [_entry_from_json(json.loads(line)) for line in raw[start : note.length - 1].split(b"\n")]
+            entries = [_entry_from_json(json.loads(line)) for line in raw[start : note.length - 1].split(b"\n")]
         except (ValueError, RecursionError):
             return None
-        last = reading.entries[-1]
-        if len(reading.entries) != min(note.count, 2) or (last.seq, last.hash) != (note.last_seq, note.last_hash):
+        if len(entries) != min(note.count, 2):
             return None
+        checked = self._check_after_prefix(note, raw, entries)
+        if checked is None:
+            return None
+        reading, whole = checked
+        hasher.update(view[note.length : whole])
+        return _Tail(reading, hasher, whole, note.count)
+
+    def _check_after_prefix(self, note: VerifiedPrefix, raw: bytes,
+                            entries: list[LedgerEntry]) -> tuple[LedgerReading, int] | None:
+        """A reading of ``entries`` (the noted prefix's last ones, or all of them) and the lines after the
+        prefix, checked as a full read checks them, and the length of the complete lines; None unless
+        ``entries`` ends at the noted entry and the ledger is clean or interrupted."""
+        last = entries[-1]
+        if (last.seq, last.hash) != (note.last_seq, note.last_hash):
+            return None
+        reading = LedgerReading(entries=entries)
         whole = note.length + self._check_lines(raw[note.length :], reading, note.count, last.hash, last.seq)
         reading.problems.extend(self._check_head(reading))
         if [p for p in reading.problems if p.kind != "incomplete"]:
             return None
-        hasher.update(view[note.length : whole])
-        return _Tail(reading, hasher, whole, note.count)
+        return reading, whole
 
     def _advance_tail(self, tail: _Tail, written: bytes) -> None:
         """After an append on a tail reading: take in the line written (checked as a read would check
@@ -357,16 +370,13 @@ class Ledger:
             entries = [LedgerEntry(**json.loads(line)) for line in raw[: note.length - 1].split(b"\n")]
         except (ValueError, TypeError, RecursionError):
             return None
-        last = entries[-1]
-        if len(entries) != note.count or (last.seq, last.hash) != (note.last_seq, note.last_hash):
+        if len(entries) != note.count:
             return None
-        reading = LedgerReading(entries=entries)
-        whole = note.length + self._check_lines(raw[note.length :], reading, note.count, last.hash, last.seq)
-        clean = not [p for p in reading.problems if p.kind != "incomplete"]
-        reading.problems.extend(self._check_head(reading))
-        if [p for p in reading.problems if p.kind != "incomplete"]:
+        checked = self._check_after_prefix(note, raw, entries)
+        if checked is None:
             return None
-        if clean and len(reading.entries) - note.count >= NOTE_EVERY:
+        reading, whole = checked
+        if len(reading.entries) - note.count >= NOTE_EVERY:
             self._note_prefix(raw, whole, reading.entries[-1])
         return reading
 
