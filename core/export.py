@@ -14,8 +14,8 @@ from typing import Any
 
 from core.errors import ReverieError
 from core.frozen import thaw
-from core.records import Memory
-from core.vault import MemoryVault
+from core.vault.records import Memory
+from core.vault.store import MemoryVault
 
 JSONL_FORMATS = ("generic", "openai", "anthropic")
 CHUNK_WORDS = 300

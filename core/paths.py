@@ -105,7 +105,7 @@ class HomePaths:
 
     @property
     def ledger_prefix(self) -> Path:
-        """The signed note of how much of the ledger was verified (``core.ledger_prefix``): derived, deletable."""
+        """The signed note of how much of the ledger was verified (``core.vault.ledger_prefix``): derived, deletable."""
         return self.cache / "ledger.prefix.json"
 
     def lock(self, name: str) -> Path:

@@ -36,8 +36,8 @@ from core.fsutil import file_lock
 
 if TYPE_CHECKING:
     from core.config import AssistantsConfig
-    from core.review import ReviewDraft
-    from core.vault import MemoryVault
+    from core.vault.review import ReviewDraft
+    from core.vault.store import MemoryVault
 
 ASSISTANT_CHANNELS = ("mcp", "api")  # a caller source is "<channel>:<name>"
 WINDOW = timedelta(hours=1)

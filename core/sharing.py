@@ -44,9 +44,9 @@ if TYPE_CHECKING:
     from core.export import VaultExporter
     from core.index import Filters
     from core.recall import Recaller, RecallItem, RecallResult
-    from core.records import Memory
     from core.topics import Marker
-    from core.vault import MemoryVault
+    from core.vault.records import Memory
+    from core.vault.store import MemoryVault
 
 OVERFETCH = 4  # candidates asked of recall per shareable result wanted (some will be withheld)
 MAX_FETCH = 400

@@ -28,8 +28,8 @@ from textual.widgets import DataTable, Input, TextArea  # noqa: E402
 
 from core import clock  # noqa: E402
 from core.config import Config  # noqa: E402
-from core.demo import build_demo_home  # noqa: E402
-from core.vault import MemoryVault  # noqa: E402
+from core.demo.build import build_demo_home  # noqa: E402
+from core.vault.store import MemoryVault  # noqa: E402
 
 NOW = datetime(2026, 11, 10, 21, 30, tzinfo=UTC)
 SIZE = (100, 30)

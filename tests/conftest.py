@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from core.crypto import KdfParams, VaultKeys, create_header
 from core.paths import HomePaths
+from core.vault.crypto import KdfParams, VaultKeys, create_header
 
 SHARED_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 TEST_PASSPHRASE = "correct horse battery staple"

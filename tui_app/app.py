@@ -29,10 +29,10 @@ from textual.widget import Widget
 from textual.widgets import LoadingIndicator
 
 from core.config import Config
-from core.crypto import KdfParams, VaultKeys
 from core.errors import ReverieError, VaultLocked
 from core.paths import HomePaths
-from core.vault import MemoryVault
+from core.vault.crypto import KdfParams, VaultKeys
+from core.vault.store import MemoryVault
 from tui_app import messages
 from tui_app.commands import ScreenCommands
 from tui_app.screens.registry import HOME_SECTION, SECTIONS, Section

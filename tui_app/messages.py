@@ -13,9 +13,9 @@ from typing import TYPE_CHECKING
 from textual.message import Message
 
 if TYPE_CHECKING:
-    from core.records import Memory
-    from core.review import ReviewDraft
-    from core.vault import MemoryVault
+    from core.vault.records import Memory
+    from core.vault.review import ReviewDraft
+    from core.vault.store import MemoryVault
     from tui_app.screens.data import HomeSummary, MemoryDetail, MemoryRow
 
 

@@ -36,7 +36,7 @@ from urllib.parse import urlsplit
 
 from core.errors import ReverieError
 from core.loopback import is_loopback_address
-from core.passphrase import PASSPHRASE_ENV
+from core.vault.passphrase import PASSPHRASE_ENV
 
 if TYPE_CHECKING:
     from textual_serve.server import Server

@@ -31,10 +31,10 @@ from typing import Any
 from core.conversation.detect import Source, SourcePlan, detect_format
 from core.conversation.pipeline import IngestReport, ingest
 from core.conversation.quarantine import QuarantineEntry
-from core.crypto import VaultKeys
 from core.errors import ReverieError
 from core.fsutil import atomic_write_text
 from core.paths import HomePaths
+from core.vault.crypto import VaultKeys
 
 STATE_VERSION = 1
 _EXTENSIONS = (".jsonl", ".json")

@@ -25,11 +25,11 @@ from core.conversation.items import ImportItem, Progress, Rejected, Skipped
 from core.conversation.quarantine import Quarantine, QuarantineEntry
 from core.conversation.seals import day_closed, note_appends, seal_closed_days_locked
 from core.conversation.store import DayLogWriter, repair_day_tails
-from core.crypto import VaultKeys
 from core.errors import ReverieError
 from core.fsutil import file_lock
 from core.paths import HomePaths
 from core.turns import Turn
+from core.vault.crypto import VaultKeys
 
 READERS: dict[str, Callable[[Path, Progress | None], Iterator[ImportItem]]] = {
     claude_code.NAME: claude_code.read,

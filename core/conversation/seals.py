@@ -30,11 +30,11 @@ from typing import Any
 from core.clock import utc_now
 from core.conversation.quarantine import Quarantine
 from core.conversation.store import day_record_id, is_whole_turn, list_day_files, repair_day_tails
-from core.crypto import VaultKeys
 from core.fsutil import atomic_write_text, file_lock
 from core.integrity import Problem
-from core.ledger import Ledger, LedgerEntry, LedgerReading
 from core.paths import HomePaths
+from core.vault.crypto import VaultKeys
+from core.vault.ledger import Ledger, LedgerEntry, LedgerReading
 
 SEAL_KINDS = ("seal_day", "reseal_day")
 SEAL_GRACE = timedelta(hours=1)
@@ -199,5 +199,5 @@ def verify_day_seals(paths: HomePaths, reading: LedgerReading) -> list[Problem]:
 
 
 def check_day_seals(paths: HomePaths, keys: VaultKeys, reading: LedgerReading) -> list[Problem]:
-    """:func:`verify_day_seals` with the signature of ``core.verify.ExtraCheck``."""
+    """:func:`verify_day_seals` with the signature of ``core.vault.verify.ExtraCheck``."""
     return verify_day_seals(paths, reading)

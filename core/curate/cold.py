@@ -57,8 +57,8 @@ from core.curate.tombstone import (
 )
 from core.errors import NotFound, RecordError
 from core.fsutil import atomic_write_bytes, atomic_write_text, fsync_dir
-from core.ledger import Ledger
 from core.paths import HomePaths
+from core.vault.ledger import Ledger
 
 STEP_HOOK: Callable[[str], None] | None = None
 MOVE_STEPS = ("journal", "copied", "verified", "tombstoned", "ledgered", "unlinked")

@@ -26,7 +26,6 @@ from typing import Any
 
 from core.clock import utc_now
 from core.config import Config
-from core.crypto import VaultKeys
 from core.curate import calibration as cal
 from core.curate import cold
 from core.curate.decisions import consume, decide, load_decisions, valid_decision
@@ -40,8 +39,9 @@ from core.curate.scopes import Scope, get_scope, select_scopes
 from core.curate.signals import ScopeContext
 from core.errors import NotFound, RecordError, VaultLocked
 from core.fsutil import atomic_write_text, file_lock
-from core.ledger import Ledger
 from core.paths import HomePaths
+from core.vault.crypto import VaultKeys
+from core.vault.ledger import Ledger
 
 CANDIDATES_FILE = "candidates.json"
 Unlock = Callable[[], VaultKeys | None]

@@ -2,8 +2,8 @@
 the checksum the ledger signed, its tombstone and the tombstone's copy (the mirror) unchanged, and
 everything in cold storage was recorded.
 
-:func:`check_cold_storage` has the shape of ``core.verify.ExtraCheck`` and is one of
-``core.verify.default_extra_checks``. Vault memories' cold copies are checked by ``core.verify`` with
+:func:`check_cold_storage` has the shape of ``core.vault.verify.ExtraCheck`` and is one of
+``core.vault.verify.default_extra_checks``. Vault memories' cold copies are checked by ``core.vault.verify`` with
 the other memory records (it uses :func:`pending_moves` from here); this covers the rest:
 
 - every recorded move's cold copy (for scopes other than the vault), mirror and, for the vault and
@@ -26,12 +26,12 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from core.crypto import VaultKeys
 from core.curate.tombstone import FORMAT as TOMBSTONE_FORMAT
 from core.curate.tombstone import MIRROR_NAME
 from core.integrity import Problem
-from core.ledger import LedgerEntry, LedgerReading
 from core.paths import HomePaths
+from core.vault.crypto import VaultKeys
+from core.vault.ledger import LedgerEntry, LedgerReading
 
 # Fields of a tombstone that its ledger entry's ``data`` also records.
 LEDGER_BOUND = ("scope", "path", "cold_path", "tombstone", "move_id", "signals", "tier", "rubric_version", "approved")

@@ -28,10 +28,10 @@ from datetime import datetime
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from core.crypto import VaultKeys
 from core.curate import frontmatter, mdtext
 from core.curate.model import Record
 from core.errors import RecordError, VaultLocked
+from core.vault.crypto import VaultKeys
 
 TOMBSTONE_SUFFIX = ".tombstone"
 SKIP_DIRS = frozenset({"node_modules", "__pycache__"})
@@ -262,7 +262,7 @@ class VaultKind(Kind):
 
     def read_memory(self, scope: str, rel: str, path: Path, data: bytes, info: os.stat_result,
                     keys: VaultKeys) -> Record:
-        from core.records import open_memory
+        from core.vault.records import open_memory
 
         memory_id = rel[: -len(".json")]
         problems: list[str] = []

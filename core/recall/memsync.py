@@ -13,9 +13,9 @@ from datetime import UTC, datetime, time, tzinfo
 
 from core.embed.protocol import Embedder
 from core.index import MemoryDoc, MemorySync, SearchIndex
-from core.records import Memory
 from core.turns import format_ts
-from core.vault import MemoryVault
+from core.vault.records import Memory
+from core.vault.store import MemoryVault
 
 
 def memory_time(memory: Memory, zone: tzinfo) -> str:

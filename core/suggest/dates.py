@@ -22,11 +22,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from core.review import ReviewDraft
 from core.suggest.cues import mentions_future
 from core.suggest.model import Proposal, SuggestContext
 from core.timeparse import TimeMatch, find_time_expressions
 from core.timeparse.model import instant
+from core.vault.review import ReviewDraft
 
 GRAIN_CONFIDENCE = {"hour": 0.92, "part_of_day": 0.88, "day": 0.85, "span": 0.45, "week": 0.40,
                     "month": 0.30, "year": 0.20}

@@ -25,10 +25,10 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from core.review import ReviewDraft
 from core.suggest.cues import mentions_future, place_role
 from core.suggest.model import Proposal, SuggestContext
 from core.suggest.names import NameMatch, find_name, is_cjk
+from core.vault.review import ReviewDraft
 
 WHOLE_EXACT = 0.90
 WHOLE_EXACT_SHORT = 0.80

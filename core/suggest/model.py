@@ -10,13 +10,13 @@ from typing import TYPE_CHECKING, Any, Protocol
 from core.config import Config
 from core.errors import ReverieError
 from core.paths import HomePaths
-from core.review import ReviewDraft
 from core.turns import parse_ts
+from core.vault.review import ReviewDraft
 
 if TYPE_CHECKING:
     from core.embed.protocol import Embedder
-    from core.records import Memory
-    from core.vault import MemoryVault
+    from core.vault.records import Memory
+    from core.vault.store import MemoryVault
 
 
 class SuggestError(ReverieError):

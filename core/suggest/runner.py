@@ -16,15 +16,15 @@ from typing import TYPE_CHECKING
 from core.config import Config
 from core.frozen import thaw
 from core.paths import HomePaths
-from core.review import ReviewDraft, Suggestion
 from core.suggest.dates import DateSuggester
 from core.suggest.entities import PeopleSuggester, PlaceSuggester
 from core.suggest.model import Proposal, SuggestContext, Suggester, SuggestError
 from core.suggest.tags import TagSuggester
+from core.vault.review import ReviewDraft, Suggestion
 
 if TYPE_CHECKING:
     from core.embed.protocol import Embedder
-    from core.vault import MemoryVault
+    from core.vault.store import MemoryVault
 
 
 def default_suggesters() -> list[Suggester]:

@@ -20,9 +20,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from core.review import ReviewDraft
 from core.sharing import normalize_tag
 from core.suggest.model import Proposal, SuggestContext
+from core.vault.review import ReviewDraft
 
 
 @dataclass

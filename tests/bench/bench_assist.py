@@ -48,10 +48,10 @@ sys.path.insert(0, str(ROOT))
 import anyio  # noqa: E402
 
 from core.config import Config, load_config  # noqa: E402
-from core.crypto import KdfParams  # noqa: E402
 from core.paths import HomePaths  # noqa: E402
-from core.review import ReviewDraft  # noqa: E402
-from core.vault import MemoryVault  # noqa: E402
+from core.vault.crypto import KdfParams  # noqa: E402
+from core.vault.review import ReviewDraft  # noqa: E402
+from core.vault.store import MemoryVault  # noqa: E402
 
 PASSPHRASE = "bench passphrase"
 WRITTEN = "2026-11-25T21:00:00+09:00"  # a Wednesday evening in Seoul
@@ -346,8 +346,8 @@ def bench_api_recall(paths: HomePaths, calls: int) -> dict[str, float]:
 
 
 def bench_inprocess_recall(paths: HomePaths, calls: int) -> dict[str, float]:
-    from core.crypto import unlock
     from core.sharing import SharePolicy
+    from core.vault.crypto import unlock
     from tui_app.mcp.surface import AssistantSurface, Caller
 
     config = load_config(paths.config)

@@ -27,9 +27,9 @@ from typing import TypeVar
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from core.config import Config, ScopeConfig
-from core.crypto import KdfParams, create_header
 from core.curate import engine
 from core.paths import HomePaths
+from core.vault.crypto import KdfParams, create_header
 
 T = TypeVar("T")
 NOW = datetime(2026, 6, 1, 12, 0, tzinfo=UTC)

@@ -28,11 +28,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from core.canonical import canonical_json, sha256_hex
-from core.crypto import KdfParams, VaultKeys, create_header
-from core.ledger import GENESIS, Ledger, LedgerEntry, entry_line, head_text
 from core.paths import HomePaths
-from core.vault import MemoryVault
+from core.vault.canonical import canonical_json, sha256_hex
+from core.vault.crypto import KdfParams, VaultKeys, create_header
+from core.vault.ledger import GENESIS, Ledger, LedgerEntry, entry_line, head_text
+from core.vault.store import MemoryVault
 
 KINDS = ("finalize", "seal_day", "archive", "restore")
 PASSPHRASE = "bench passphrase"

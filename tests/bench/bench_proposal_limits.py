@@ -23,10 +23,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from core.clock import utc_now
 from core.config import AssistantsConfig
-from core.crypto import KdfParams
 from core.paths import HomePaths
 from core.proposal_limits import ProposalCounter
-from core.vault import MemoryVault
+from core.vault.crypto import KdfParams
+from core.vault.store import MemoryVault
 
 
 def ms(action: Callable[[], object], repeat: int = 1) -> float:

@@ -198,7 +198,7 @@ def main() -> None:
     if missing:
         sys.exit(f"bench_ssh_latency: not installed: {', '.join(missing)}")
 
-    from core.demo import build_demo_home
+    from core.demo.build import build_demo_home
     from core.paths import CACHE_ENV
 
     results: dict[str, dict[str, dict[str, float]]] = {}

@@ -59,7 +59,7 @@ REVERIE = (
 from tui_app.app import ReverieApp
 T_IMPORT = time.perf_counter()
 from core.config import load_config
-from core.crypto import unlock
+from core.vault.crypto import unlock
 from core.paths import HomePaths
 
 paths = HomePaths.at(sys.argv[1])
@@ -80,7 +80,7 @@ print(json.dumps({"import": T_IMPORT - T0, **{k: v - T0 for k, v in marks.items(
 
 KDF = """
 import time
-from core.crypto import KdfParams, create_header, unlock
+from core.vault.crypto import KdfParams, create_header, unlock
 from pathlib import Path
 import sys
 header = Path(sys.argv[1]) / "vault.json"
@@ -107,7 +107,7 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="reverie-bench-") as tmp:
         sys.path.insert(0, str(ROOT))
-        from core.demo import build_demo_home
+        from core.demo.build import build_demo_home
 
         home = build_demo_home(Path(tmp) / "demo").paths.root
         rows = {"bare Textual app": BARE, "Reverie (demo home)": REVERIE}

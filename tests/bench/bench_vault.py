@@ -20,8 +20,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from core.paths import HomePaths
-from core.vault import MemoryVault
-from core.verify import verify_home
+from core.vault.store import MemoryVault
+from core.vault.verify import verify_home
 
 
 def main() -> None:

@@ -20,7 +20,7 @@ from pathlib import Path
 import aiohttp
 import pytest
 
-from core.demo import DemoHome, build_demo_home
+from core.demo.build import DemoHome, build_demo_home
 from tests.e2e.browser import Chromium, Tab, find_chromium
 from tests.e2e.remote import ROOT, ToolMissing, free_port
 

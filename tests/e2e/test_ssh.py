@@ -30,7 +30,7 @@ from textual.binding import Binding
 from textual.dom import DOMNode
 
 from core.config import load_config, save_config
-from core.demo import DEMO_PASSPHRASE, DemoHome, build_demo_home
+from core.demo.build import DEMO_PASSPHRASE, DemoHome, build_demo_home
 from tests.e2e.remote import Pane, SshServer, Tmux, reverie_command, tmux_key
 
 pytestmark = pytest.mark.e2e

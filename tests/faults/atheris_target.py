@@ -21,12 +21,12 @@ with atheris.instrument_imports():
     from core.conversation import chatgpt, claude_code, codex, generic
     from core.conversation.lines import RawLine, json_line
     from core.conversation.store import parse_line
-    from core.crypto import VaultKeys
     from core.curate.tombstone import Tombstone
     from core.errors import ReverieError
-    from core.records import open_memory
-    from core.sealed import unseal
     from core.turns import TurnError
+    from core.vault.crypto import VaultKeys
+    from core.vault.records import open_memory
+    from core.vault.sealed import unseal
 
 KEYS = VaultKeys(encryption_key=b"\x01" * 32, signing_key=b"\x02" * 32)
 TMP = Path(tempfile.mkdtemp(prefix="atheris-"))

@@ -101,7 +101,7 @@ def op_draft(home: Path, spec: dict[str, Any], switch: KillSwitch) -> None:
 
 def op_finalize(home: Path, spec: dict[str, Any], switch: KillSwitch) -> None:
     from core.paths import HomePaths
-    from core.vault import MemoryVault
+    from core.vault.store import MemoryVault
     from tests.faults.homebuild import PASSPHRASE
 
     paths = HomePaths(root=home, cache=Path(spec["cache"]))
@@ -119,8 +119,8 @@ def op_finalize(home: Path, spec: dict[str, Any], switch: KillSwitch) -> None:
 
 def _curation(home: Path, spec: dict[str, Any]) -> tuple[Any, Any, Any, datetime]:
     from core.config import load_config
-    from core.crypto import unlock
     from core.paths import HomePaths
+    from core.vault.crypto import unlock
     from tests.faults.homebuild import PASSPHRASE
 
     paths = HomePaths(root=home, cache=Path(spec["cache"]))

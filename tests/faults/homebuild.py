@@ -24,12 +24,12 @@ from pathlib import Path
 
 from core.config import Config, ScopeConfig, load_config, save_config
 from core.conversation import ingest
-from core.crypto import VaultKeys
 from core.curate import engine
-from core.ledger import Checkpoint
 from core.paths import HomePaths
-from core.vault import MemoryVault
-from tests.vault_helpers import PASSPHRASE, finalize_reviewed, make_vault
+from core.vault.crypto import VaultKeys
+from core.vault.ledger import Checkpoint
+from core.vault.store import MemoryVault
+from tests.helpers.vault import PASSPHRASE, finalize_reviewed, make_vault
 
 REVIEWED = [
     "She laughed when the dog sneezed during the wedding toast.",

@@ -24,17 +24,17 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from core.canonical import canonical_json, sha256_hex
 from core.conversation import read_day
-from core.crypto import KdfParams, VaultKeys, create_header
 from core.curate.tombstone import MOVE_ID
 from core.errors import ReverieError
 from core.integrity import Problem
-from core.records import Memory, MemoryMetadata, open_memory, seal_memory
-from core.review import draft_from_capture
-from core.sealed import seal
-from core.vault import DRAFT_FORMAT
-from core.verify import verify_home
+from core.vault.canonical import canonical_json, sha256_hex
+from core.vault.crypto import KdfParams, VaultKeys, create_header
+from core.vault.records import Memory, MemoryMetadata, open_memory, seal_memory
+from core.vault.review import draft_from_capture
+from core.vault.sealed import seal
+from core.vault.store import DRAFT_FORMAT
+from core.vault.verify import verify_home
 from tests.faults.homebuild import BuiltHome, copy_home, open_vault
 
 CLASSES = ("flip", "truncate", "delete", "duplicate", "reorder", "swap", "forge", "rollback")

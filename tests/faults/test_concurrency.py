@@ -24,15 +24,15 @@ from pathlib import Path
 import pytest
 
 from core.conversation import list_day_files, read_day
-from core.crypto import VaultKeys
 from core.embed.hashing import HashingEmbedder
 from core.index import SearchIndex
 from core.paths import HomePaths
 from core.recall import Recaller
-from core.vault import MemoryVault
-from core.verify import verify_home
+from core.vault.crypto import VaultKeys
+from core.vault.store import MemoryVault
+from core.vault.verify import verify_home
 from tests.faults.conftest import SEED, seed_note
-from tests.vault_helpers import PASSPHRASE, make_vault
+from tests.helpers.vault import PASSPHRASE, make_vault
 
 ROOT = Path(__file__).resolve().parents[2]
 SECONDS = float(os.environ.get("REVERIE_CONCURRENCY_SECONDS", "6"))

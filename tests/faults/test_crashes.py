@@ -17,14 +17,14 @@ import pytest
 
 from core.config import load_config
 from core.curate import cold, engine
-from core.ledger import Ledger
 from core.paths import HomePaths
-from core.vault import MemoryVault
-from core.verify import verify_home
+from core.vault.ledger import Ledger
+from core.vault.store import MemoryVault
+from core.vault.verify import verify_home
 from tests.faults.conftest import CRASH_TRIALS, SEED, seed_note
 from tests.faults.crashes import OPS, CrashTemplate, OpTally, crash_table, prepare, run_crash_trial
 from tests.faults.homebuild import BuiltHome, build_home, clone_home
-from tests.vault_helpers import finalize_reviewed, make_vault
+from tests.helpers.vault import finalize_reviewed, make_vault
 
 
 @pytest.fixture(scope="module")
@@ -136,7 +136,7 @@ def test_an_add_killed_before_its_ledger_entry_is_finished_by_the_next_write(
 
 def test_an_add_killed_before_its_record_leaves_nothing_behind(
         vault: MemoryVault, paths: HomePaths, monkeypatch: pytest.MonkeyPatch) -> None:
-    from core import vault as vault_module
+    from core.vault import store as vault_module
 
     _die_once(monkeypatch, vault_module, "atomic_write_bytes")
     with pytest.raises(Killed):

@@ -105,7 +105,7 @@ def test_a_huge_line_in_a_transcript_is_quarantined_within_bounded_memory(case: 
 
 def _dvmem_refused(result: dict[str, object], base: Path) -> None:
     """``reverie import`` names the file and the limit in one line, and reads no more than the limit."""
-    from core.portable import MAX_DVMEM_BYTES
+    from core.vault.portable import MAX_DVMEM_BYTES
 
     assert result.get("code") not in (0, None), result
     stderr = str(result["stderr"])

@@ -18,23 +18,23 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from core import crypto
-from core.crypto import KdfParams, VaultKeys, create_header, unlock
 from core.curate.errors import CurationError
 from core.curate.scopes import Scope
 from core.curate.tombstone import Tombstone, validate
 from core.errors import HomeError, RecordError, ReverieError, WrongPassphrase
-from core.ledger import Ledger
 from core.paths import HomePaths
-from core.portable import export_dvmem, import_dvmem, read_dvmem
-from core.records import MEMORY_FORMAT
-from core.review import ReviewDraft
-from core.sealed import seal
 from core.topics import read_markers
-from core.vault import DRAFT_FORMAT, MemoryVault
-from core.verify import verify_home
+from core.vault import crypto
+from core.vault.crypto import KdfParams, VaultKeys, create_header, unlock
+from core.vault.ledger import Ledger
+from core.vault.portable import export_dvmem, import_dvmem, read_dvmem
+from core.vault.records import MEMORY_FORMAT
+from core.vault.review import ReviewDraft
+from core.vault.sealed import seal
+from core.vault.store import DRAFT_FORMAT, MemoryVault
+from core.vault.verify import verify_home
 from tests.faults.fuzzing import FUZZ, JSON, TEXT, assert_one_line, maybe, within
-from tests.vault_helpers import PASSPHRASE, finalize_reviewed, make_vault
+from tests.helpers.vault import PASSPHRASE, finalize_reviewed, make_vault
 
 
 class Sample:
@@ -248,7 +248,7 @@ def test_a_deeply_nested_dvmem_is_a_one_line_error() -> None:
 def test_a_dvmem_with_a_ruinous_kdf_is_refused_before_any_work(sample: Sample, monkeypatch: pytest.MonkeyPatch) -> None:
     """A .dvmem (a file from elsewhere) has the vault header's bounds on its Argon2id cost."""
     asked: list[KdfParams] = []
-    monkeypatch.setattr("core.portable.derive_keys", lambda p, s, params: asked.append(params) or sample.keys)
+    monkeypatch.setattr("core.vault.portable.derive_keys", lambda p, s, params: asked.append(params) or sample.keys)
     for ruinous in ({"iterations": 64}, {"lanes": 64}, {"memory_cost_kib": 4 * 1024 * 1024},
                     {"iterations": crypto.MAX_KDF_ITERATIONS + 1}, {"memory_cost_kib": crypto.MAX_KDF_MEMORY_KIB + 1}):
         document = json.loads(sample.dvmem)

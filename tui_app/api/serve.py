@@ -12,11 +12,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from core.config import Config
-from core.crypto import VaultKeys
 from core.errors import ReverieError
 from core.loopback import is_loopback_address
 from core.paths import HomePaths
 from core.sharing import SharePolicy
+from core.vault.crypto import VaultKeys
 
 if TYPE_CHECKING:
     import uvicorn

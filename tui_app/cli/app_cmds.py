@@ -8,8 +8,8 @@ from pathlib import Path
 import click
 
 from core.config import load_config
-from core.crypto import VaultKeys, unlock
-from core.passphrase import passphrase_without_prompt
+from core.vault.crypto import VaultKeys, unlock
+from core.vault.passphrase import passphrase_without_prompt
 from tui_app.cli.state import CliState, kdf_params
 
 NO_MOUSE_HELP = "Never ask the terminal for mouse events (as tui.mouse = false): fewer bytes over a slow SSH link."
@@ -49,7 +49,7 @@ def demo(folder: Path | None, keep: bool, no_open: bool, locked: bool, no_mouse:
     The demo vault's passphrase is fixed and printed, and it uses cheap Argon2id parameters: it is for
     trying Reverie, never for real data. Your own data home is not touched.
     """
-    from core.demo import build_demo_home
+    from core.demo.build import build_demo_home
 
     home = build_demo_home(folder)
     click.echo(home.banner())

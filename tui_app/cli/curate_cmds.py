@@ -13,7 +13,7 @@ from typing import Any
 
 import click
 
-from core.crypto import VaultKeys
+from core.vault.crypto import VaultKeys
 from tui_app.cli.state import CliState, emit, pass_state
 
 LOW_SHOWN = 20
@@ -32,7 +32,7 @@ def _unlock(state: CliState) -> Callable[[], VaultKeys | None]:
 
 def _quiet_unlock(state: CliState) -> Callable[[], VaultKeys | None]:
     """Keys only if they come without a prompt (environment or keyring): for the weekly timer."""
-    from core.passphrase import passphrase_without_prompt
+    from core.vault.passphrase import passphrase_without_prompt
 
     def unlock() -> VaultKeys | None:
         if not state.paths.vault_header.exists() or passphrase_without_prompt(state.config, state.paths) is None:

@@ -38,7 +38,7 @@ def _vault_memories(state: CliState) -> Callable[[], Sequence[MemoryDoc]] | None
     """The vault's verified memories as index documents, when the passphrase is at hand without a prompt
     (env or keyring): the index cannot read the encrypted vault by itself. Otherwise memories keep what
     the index holds, and `reverie search` syncs them when it can."""
-    from core.passphrase import passphrase_without_prompt
+    from core.vault.passphrase import passphrase_without_prompt
 
     if not state.paths.vault_header.exists() or not passphrase_without_prompt(state.config, state.paths):
         return None

@@ -10,7 +10,7 @@ from pathlib import Path
 import click
 
 from core.conversation import FORMATS, IngestReport, SealReport
-from core.crypto import VaultKeys
+from core.vault.crypto import VaultKeys
 from tui_app.cli.state import CliState, emit, pass_state
 
 PROGRESS_MIN_BYTES = 4 * 1024 * 1024  # smaller imports finish before a bar would help
@@ -24,7 +24,7 @@ def _keys_for_sealing(state: CliState) -> tuple[VaultKeys | None, str]:
     """Keys if the passphrase is at hand without asking (env or keyring), else why not.
 
     A wrong passphrase raises here, before anything is written."""
-    from core.passphrase import passphrase_without_prompt
+    from core.vault.passphrase import passphrase_without_prompt
 
     if not state.paths.vault_header.exists():
         return None, "no vault in this home yet (`reverie init`, then `reverie seal`)"

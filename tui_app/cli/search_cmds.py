@@ -52,8 +52,8 @@ def _open(state: CliState, sync: bool) -> Recaller:
 
 
 def _sync_memories(state: CliState, recaller: Recaller) -> None:
-    from core.passphrase import passphrase_without_prompt
     from core.recall import sync_vault
+    from core.vault.passphrase import passphrase_without_prompt
 
     if not state.paths.vault_header.exists() or passphrase_without_prompt(state.config, state.paths) is None:
         return

@@ -11,13 +11,13 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from core.config import Config, load_config
-from core.crypto import KdfParams, VaultKeys, unlock
 from core.errors import VaultLocked
-from core.passphrase import passphrase_without_prompt
 from core.paths import HomePaths
+from core.vault.crypto import KdfParams, VaultKeys, unlock
+from core.vault.passphrase import passphrase_without_prompt
 
 if TYPE_CHECKING:
-    from core.vault import MemoryVault
+    from core.vault.store import MemoryVault
 
 
 def kdf_params() -> KdfParams:
@@ -53,7 +53,7 @@ class CliState:
 
     def vault(self) -> MemoryVault:
         if self._vault is None:
-            from core.vault import MemoryVault
+            from core.vault.store import MemoryVault
 
             self._vault = MemoryVault.open(self.paths, self.keys())
         return self._vault

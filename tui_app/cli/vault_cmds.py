@@ -30,8 +30,8 @@ def _human_age(stamp: str) -> str:
 def init(state: CliState, use_keyring: bool) -> None:
     """Create the vault in the data home (asks for a new passphrase twice)."""
     from core.config import save_config
-    from core.crypto import create_header
-    from core.passphrase import PASSPHRASE_ENV
+    from core.vault.crypto import create_header
+    from core.vault.passphrase import PASSPHRASE_ENV
 
     paths = state.paths
     if paths.vault_header.exists():
@@ -50,7 +50,7 @@ def init(state: CliState, use_keyring: bool) -> None:
         save_config(paths.config, config)
     create_header(paths.vault_header, passphrase, kdf_params())
     if use_keyring:
-        from core.passphrase import store_in_keyring
+        from core.vault.passphrase import store_in_keyring
 
         store_in_keyring(paths, passphrase)
     click.echo(f"Created a vault in {paths.root}")
@@ -411,8 +411,8 @@ def memory_show(state: CliState, memory_id: str, as_json: bool) -> None:
 @click.pass_context
 def verify(ctx: click.Context, as_json: bool, checkpoint: bool, against: str | None) -> None:
     """Check every record, the ledger chain and the sealed day logs. Exit 1 if anything is wrong."""
-    from core.ledger import Checkpoint
-    from core.verify import verify_home
+    from core.vault.ledger import Checkpoint
+    from core.vault.verify import verify_home
 
     state: CliState = ctx.obj
     mark = Checkpoint.parse(against) if against else None
@@ -454,7 +454,7 @@ def export_cmd(state: CliState, kind: str, out: str | None, memory_id: str | Non
 
     vault = state.vault()
     if kind == "dvmem":
-        from core.portable import export_dvmem
+        from core.vault.portable import export_dvmem
 
         if not memory_id:
             raise click.UsageError("dvmem exports one memory: give --memory ID")
@@ -482,7 +482,7 @@ def export_cmd(state: CliState, kind: str, out: str | None, memory_id: str | Non
 @pass_state
 def import_cmd(state: CliState, file: str, as_json: bool) -> None:
     """Import a .dvmem record after verifying it (the passphrase it was exported with)."""
-    from core.portable import import_dvmem, read_dvmem_file
+    from core.vault.portable import import_dvmem, read_dvmem_file
 
     path = Path(file)
     data = read_dvmem_file(path)

@@ -33,10 +33,10 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from core.config import AssistantsConfig, Config
-from core.crypto import VaultKeys
 from core.errors import HomeError, VaultLocked
 from core.paths import HomePaths
 from core.sharing import SharePolicy
+from core.vault.crypto import VaultKeys
 from tui_app.mcp.surface import OUTPUTS, TOOLS, AssistantSurface, Caller, SurfaceError
 
 if TYPE_CHECKING:
@@ -147,7 +147,7 @@ def build_server(surface: AssistantSurface, assistant: str | None = None) -> Ser
 
 def server_passphrase(paths: HomePaths, config: Config) -> str:
     """The passphrase without ever prompting: ``REVERIE_PASSPHRASE`` or the keyring."""
-    from core.passphrase import passphrase_without_prompt
+    from core.vault.passphrase import passphrase_without_prompt
 
     if not paths.vault_header.exists():
         raise HomeError(f"no vault in {paths.root}: run `reverie init` first")
@@ -160,7 +160,7 @@ def server_passphrase(paths: HomePaths, config: Config) -> str:
 
 def load_keys(paths: HomePaths, config: Config) -> VaultKeys:
     """The vault's keys without ever prompting (a wrong passphrase is a ``WrongPassphrase``)."""
-    from core.crypto import unlock
+    from core.vault.crypto import unlock
 
     return unlock(paths.vault_header, server_passphrase(paths, config))
 
@@ -173,7 +173,7 @@ def serve_stdio(paths: HomePaths, config: Config, profile: str = "default", assi
     second; the key derivation releases the GIL), so unlocking adds nothing to the start-up."""
     from concurrent.futures import ThreadPoolExecutor
 
-    from core.crypto import unlock
+    from core.vault.crypto import unlock
 
     policy = SharePolicy.from_config(config, profile)
     passphrase = server_passphrase(paths, config)

@@ -31,17 +31,17 @@ from typing import TYPE_CHECKING, Any
 
 from core.clock import utc_now
 from core.config import Config
-from core.crypto import VaultKeys
 from core.errors import NotFound, ReverieError, ReviewError
 from core.paths import HomePaths
 from core.proposal_limits import LimitReached, ProposalCounter
 from core.sharing import SharePolicy, shared_context, shared_item_dict, shared_search
+from core.vault.crypto import VaultKeys
 from tui_app.mcp import schemas
 from tui_app.mcp.schemas import ArgumentError
 
 if TYPE_CHECKING:
     from core.recall import Recaller
-    from core.vault import MemoryVault
+    from core.vault.store import MemoryVault
 
 SYNC_EVERY_S = 30.0  # at most this stale: the vault's memories are brought into the index before reads
 TOOLS = ("recall", "where_are_we", "context", "propose_memory", "suggest")
@@ -124,7 +124,7 @@ class AssistantSurface:
     @property
     def vault(self) -> MemoryVault:
         if self._vault is None:
-            from core.vault import MemoryVault
+            from core.vault.store import MemoryVault
 
             self._vault = MemoryVault.open(self.paths, self.keys)
         return self._vault
@@ -264,7 +264,7 @@ class AssistantSurface:
 def _check_value(where: str, field_name: str, value: Any, field_where: str) -> None:
     """A suggested value fits its field (occurred_at a time with an offset, tags and people lists of
     text…) and is not huge; the field is not one the vault reserves."""
-    from core.review import RESERVED_FIELDS, check_field_value
+    from core.vault.review import RESERVED_FIELDS, check_field_value
 
     if field_name in RESERVED_FIELDS:
         raise ArgumentError(f"{field_where}: {field_name!r} is reserved and cannot be suggested")

@@ -10,9 +10,9 @@ from textual.binding import Binding, BindingType
 from textual.containers import Center, Vertical
 from textual.widgets import Footer, Input, Label, Static
 
-from core.crypto import KdfParams, create_header
 from core.paths import HomePaths
-from core.vault import MemoryVault
+from core.vault.crypto import KdfParams, create_header
+from core.vault.store import MemoryVault
 from tui_app import messages
 from tui_app.screens.base import WorkerScreen
 from tui_app.widgets.format import short_path

@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from core.crypto import VaultKeys
 from core.curate import engine
 from core.curate.calibration import load_calibration
 from core.curate.cold import ColdItem, list_cold, sha256_of
@@ -23,6 +22,7 @@ from core.curate.learning import RESTORES_FILE, last_restored, read_restores
 from core.curate.model import Candidate, candidate_id
 from core.curate.runs import RUNS_FILE, apply_runs, read_runs
 from core.paths import HomePaths
+from core.vault.crypto import VaultKeys
 from tui_app.screens.curation_notice import live_config
 from tui_app.screens.session import Session
 

@@ -17,7 +17,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
 from textual.widgets import DataTable, Static
 
-from core.review import LIST_FIELDS, ReviewDraft, Suggestion
+from core.vault.review import LIST_FIELDS, ReviewDraft, Suggestion
 from tui_app import messages
 from tui_app.screens.base import ReverieScreen
 from tui_app.screens.session import Session

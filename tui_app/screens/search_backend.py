@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from core.embed import Embedder
     from core.index import IndexStatus, MemoryDoc, ReindexReport
     from core.recall import Recaller
-    from core.vault import MemoryVault
+    from core.vault.store import MemoryVault
 
 MODES = ("auto", "exact", "semantic", "hybrid")
 Progress = Callable[[str, int, int], None]  # (phase "files" | "embed", done, total)

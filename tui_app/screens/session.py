@@ -13,7 +13,7 @@ from datetime import datetime, tzinfo
 from core import clock
 from core.config import Config
 from core.paths import HomePaths
-from core.vault import MemoryVault
+from core.vault.store import MemoryVault
 from tui_app.widgets.editor import ExternalEditor, edit_in_terminal_editor
 
 

@@ -11,10 +11,10 @@ from textual.binding import Binding, BindingType
 from textual.containers import Center, Vertical
 from textual.widgets import Footer, Input, Label, Static
 
-from core.crypto import unlock
 from core.errors import HomeError, WrongPassphrase
 from core.paths import HomePaths
-from core.vault import MemoryVault
+from core.vault.crypto import unlock
+from core.vault.store import MemoryVault
 from tui_app import messages
 from tui_app.screens.base import WorkerScreen
 from tui_app.widgets.format import short_path

@@ -13,7 +13,7 @@ from typing import Any
 from rich.cells import cell_len, set_cell_size
 
 from core.frozen import thaw
-from core.review import LIST_FIELDS
+from core.vault.review import LIST_FIELDS
 
 
 def parse_time(stamp: str) -> datetime:

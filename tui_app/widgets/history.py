@@ -7,7 +7,7 @@ from datetime import tzinfo
 
 from textual.content import Content
 
-from core.review import Revision
+from core.vault.review import Revision
 from tui_app.widgets.format import local_time
 
 ACTION_WORDS = {

@@ -1,0 +1,113 @@
+"""Sealed envelopes: the one on-disk form for every encrypted record (memories and drafts).
+
+::
+
+    {"format": "<kind>", "format_version": 1, "id": "<record id>", "record_version": N,
+     "nonce": "<b64>", "ciphertext": "<b64>", "hmac": "<hex>"}
+
+AES-256-GCM over the canonical JSON of the payload, with associated data (format, id, version): a
+ciphertext moved under another id or version does not decrypt. ``hmac`` is HMAC-SHA256 over the
+canonical JSON of every other field, so a change to any byte of any field shows. A file must also
+be exactly the bytes :func:`seal` writes: a change that leaves every field's value alone (whitespace
+between fields, an escaped character, a repeated key) is a change to the file all the same, and
+reading a record file of the home refuses it (``exact_bytes``).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from core.errors import RecordError
+from core.vault.canonical import canonical_json
+from core.vault.crypto import VaultKeys, b64d, b64e
+
+FORMAT_VERSION = 1
+_KEYS = {"format", "format_version", "id", "record_version", "nonce", "ciphertext", "hmac"}
+
+
+class SwappedRecord(RecordError):
+    """A valid record that sits under another record's name."""
+
+
+class SignatureMismatch(RecordError):
+    """A record whose HMAC does not match: modified, or signed with another key."""
+
+
+@dataclass(frozen=True)
+class Envelope:
+    record_id: str
+    record_version: int
+    payload: dict[str, Any]
+
+
+def _associated_data(fmt: str, record_id: str, version: int) -> bytes:
+    return canonical_json({"format": fmt, "id": record_id, "record_version": version})
+
+
+def seal(fmt: str, record_id: str, version: int, payload: dict[str, Any], keys: VaultKeys) -> bytes:
+    nonce, ciphertext = keys.encrypt(canonical_json(payload), _associated_data(fmt, record_id, version))
+    record: dict[str, Any] = {
+        "format": fmt,
+        "format_version": FORMAT_VERSION,
+        "id": record_id,
+        "record_version": version,
+        "nonce": b64e(nonce),
+        "ciphertext": b64e(ciphertext),
+    }
+    record["hmac"] = keys.sign(canonical_json(record))
+    return _file_bytes(record)
+
+
+def _file_bytes(record: dict[str, Any]) -> bytes:
+    """The one byte form of a sealed record's file."""
+    return (json.dumps(record, indent=1, sort_keys=True) + "\n").encode("utf-8")
+
+
+def unseal(data: bytes, fmt: str, keys: VaultKeys, where: str, expected_id: str | None = None, *,
+           exact_bytes: bool = False) -> Envelope:
+    """Check the signature, the name, then decrypt. Raises ``RecordError`` (or a subclass) naming
+    ``where`` and what failed. With ``exact_bytes`` (a record file of the home), ``data`` must also
+    be exactly what :func:`seal` wrote."""
+    try:
+        record = json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise RecordError(f"{where}: unreadable record: {exc}") from exc
+    except RecursionError as exc:
+        raise RecordError(f"{where}: unreadable record: nested too deeply") from exc
+    if not isinstance(record, dict) or record.get("format") != fmt:
+        raise RecordError(f"{where}: not a {fmt} record (field 'format')")
+    if set(record) != _KEYS:
+        missing, extra = sorted(_KEYS - set(record)), sorted(set(record) - _KEYS)
+        raise RecordError(f"{where}: record fields differ: missing {missing}, unexpected {extra}")
+    unsigned = {k: v for k, v in record.items() if k != "hmac"}
+    try:
+        signed = canonical_json(unsigned)
+    except (UnicodeEncodeError, ValueError) as exc:
+        raise SignatureMismatch(f"{where}: a field holds a value no record can (an unpaired surrogate, NaN or "
+                                "infinity): modified") from exc
+    if not keys.signature_ok(signed, record["hmac"]):
+        raise SignatureMismatch(f"{where}: signature does not match (a field was modified, or another key signed it)")
+    record_id, version = record["id"], record["record_version"]
+    if not isinstance(record_id, str) or isinstance(version, bool) or not isinstance(version, int):
+        raise RecordError(f"{where}: fields 'id' / 'record_version' malformed")
+    if expected_id is not None and record_id != expected_id:
+        raise SwappedRecord(f"{where}: holds the record of {record_id!r} (swapped)")
+    if record["format_version"] != FORMAT_VERSION:
+        raise RecordError(f"{where}: unsupported format_version {record['format_version']!r}")
+    if exact_bytes and data != _file_bytes(record):
+        raise RecordError(f"{where}: the file's bytes differ from the record they hold (changed outside Reverie)")
+    plaintext = keys.decrypt(
+        b64d(str(record["nonce"]), f"{where}: nonce"),
+        b64d(str(record["ciphertext"]), f"{where}: ciphertext"),
+        _associated_data(fmt, record_id, version),
+        where,
+    )
+    try:
+        payload = json.loads(plaintext)
+    except (ValueError, RecursionError) as exc:
+        raise RecordError(f"{where}: the decrypted payload is not JSON") from exc
+    if not isinstance(payload, dict):
+        raise RecordError(f"{where}: payload is not an object")
+    return Envelope(record_id, version, payload)

@@ -1,0 +1,430 @@
+"""MemoryVault: drafts under review, finalized memories, and the ledger that seals them.
+
+The seed's API: ``MemoryVault(encryption_key=..., storage_dir=...)`` with ``create_draft``,
+``save_draft``, ``get_draft``, ``list_drafts``, ``delete_draft``, ``finalize_draft`` and
+``finalized_memory_id``. Drafts are encrypted at rest like memories. Finalization goes through the
+same pipeline as any memory (content → SHA-256 → AES-256-GCM → HMAC → atomic write → ledger) and
+happens at most once per draft, also across restarts: the ledger is the authority, and a finalized
+draft can be neither replaced nor deleted.
+
+Finalization order, and what a crash at each point leaves:
+1. memory file written (exclusive create) — a crash here leaves a sealed memory the ledger does not
+   know; its id is derived from the draft id, so the next finalize of that draft finds it, checks
+   it, and records it (:meth:`complete_interrupted`);
+2. ledger entry appended — the draft still says "approved"; the next run marks it finalized;
+3. draft rewritten as finalized.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from core.clock import utc_now_iso
+from core.errors import DraftChanged, NotFound, RecordError, ReviewError
+from core.frozen import FrozenDict, freeze
+from core.fsutil import atomic_write_bytes, atomic_write_text, file_lock
+from core.integrity import Problem
+from core.paths import HomePaths
+from core.turns import parse_ts
+from core.vault.canonical import sha256_hex
+from core.vault.crypto import KdfParams, VaultKeys, create_header, unlock
+from core.vault.ledger import Ledger, LedgerEntry
+from core.vault.records import Memory, MemoryMetadata, open_memory, seal_memory
+from core.vault.review import ReviewDraft, check_field_value, draft_from_capture, new_id, review_record
+from core.vault.sealed import Envelope, seal, unseal
+
+DRAFT_FORMAT = "reverie.draft"
+MEMORY_KINDS = ("finalize", "add", "import", "restore")  # ledger kinds that place a memory in vault/
+PENDING_DIR = ".pending"  # intents of adds and imports, inside vault/
+
+
+@dataclass
+class DraftScan:
+    drafts: list[ReviewDraft] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+
+
+@dataclass
+class MemoryScan:
+    memories: list[Memory] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+    file_sha256: dict[str, str] = field(default_factory=dict)  # memory id → sha256 of its record file
+
+
+class MemoryVault:
+    """Open with a passphrase (``MemoryVault(encryption_key=..., storage_dir=...)``, creating the vault
+    if the home has none) or with already-derived keys (:meth:`open`)."""
+
+    def __init__(
+        self,
+        encryption_key: str | VaultKeys,
+        storage_dir: str | os.PathLike[str] | HomePaths,
+        *,
+        kdf: KdfParams | None = None,
+        create: bool = True,
+    ) -> None:
+        self.paths = storage_dir if isinstance(storage_dir, HomePaths) else HomePaths.at(storage_dir)
+        if isinstance(encryption_key, VaultKeys):
+            keys = encryption_key
+        elif self.paths.vault_header.exists() or not create:
+            keys = unlock(self.paths.vault_header, encryption_key)
+        else:
+            self.paths.ensure()
+            keys = create_header(self.paths.vault_header, encryption_key, kdf)
+        self.paths.ensure()
+        self.keys = keys
+        self.ledger = Ledger(self.paths, keys)
+
+    @classmethod
+    def open(cls, paths: HomePaths, keys: VaultKeys) -> MemoryVault:
+        return cls(keys, paths)
+
+    # --- drafts ----------------------------------------------------------------------------------
+
+    def _draft_path(self, draft_id: str) -> Path:
+        if not draft_id or "/" in draft_id or draft_id.startswith("."):
+            raise NotFound(f"no draft {draft_id!r}")
+        return self.paths.drafts / f"{draft_id}.json"
+
+    def _stored_draft(self, draft_id: str) -> Envelope | None:
+        """The draft's verified envelope on disk; None when there is none."""
+        path = self._draft_path(draft_id)
+        try:
+            data = path.read_bytes()
+        except FileNotFoundError:
+            return None
+        return unseal(data, DRAFT_FORMAT, self.keys, str(path), draft_id, exact_bytes=True)
+
+    def _write_draft(self, draft: ReviewDraft) -> None:
+        self._write_draft_after(draft, self._stored_draft(draft.draft_id))
+
+    def _write_draft_after(self, draft: ReviewDraft, stored: Envelope | None) -> None:
+        """Seal ``draft`` as the version after ``stored`` (what :meth:`_stored_draft` read; None: new)."""
+        version = stored.record_version + 1 if stored is not None else 1
+        data = seal(DRAFT_FORMAT, draft.draft_id, version, {"draft": draft.to_dict()}, self.keys)
+        atomic_write_bytes(self._draft_path(draft.draft_id), data)
+
+    def create_draft(
+        self,
+        content: str,
+        tags: Iterable[str] = (),
+        *,
+        created_by: str = "me",
+        save: bool = True,
+        supersedes: Iterable[str] = (),
+    ) -> ReviewDraft:
+        """A new open draft. ``supersedes``: memories the person chose to replace with this one after a
+        duplicate check; the finalized memory says so, and curation then offers the old one for cold
+        storage (superseded) — nothing is deleted."""
+        draft = draft_from_capture(content, tags, created_by=created_by, supersedes=supersedes)
+        if save:
+            self.save_draft(draft)
+        return draft
+
+    def save_draft(self, draft: ReviewDraft) -> None:
+        """Store a draft; a finalized draft (on disk or in the ledger) is never replaced."""
+        with file_lock(self.paths.lock("drafts")):
+            already = self.finalized_memory_id(draft.draft_id)
+            if already:
+                raise ReviewError(f"draft {draft.draft_id!r} was finalized as {already}; it cannot be replaced")
+            if draft.state == "finalized":
+                raise ReviewError(f"draft {draft.draft_id!r}: only the vault marks a draft finalized")
+            stored = self._stored_draft(draft.draft_id)
+            if stored is not None:
+                _refuse_lost_update(ReviewDraft.from_dict(stored.payload.get("draft")), draft)
+            self._write_draft_after(draft, stored)
+
+    def get_draft(self, draft_id: str) -> ReviewDraft:
+        envelope = self._stored_draft(draft_id)
+        if envelope is None:
+            raise NotFound(f"no draft {draft_id!r} in {self.paths.drafts}")
+        return ReviewDraft.from_dict(envelope.payload.get("draft"))
+
+    def scan_drafts(self) -> DraftScan:
+        scan = DraftScan()
+        for path in sorted(self.paths.drafts.glob("*.json")):
+            try:
+                scan.drafts.append(self.get_draft(path.stem))
+            except (RecordError, ReviewError) as exc:
+                kind = "swapped" if "swapped" in str(exc) else "modified"
+                scan.problems.append(Problem(kind, f"drafts/{path.name}", str(exc)))
+        scan.drafts.sort(key=lambda d: d.created_at)
+        return scan
+
+    def list_drafts(self, state: str | None = None) -> list[ReviewDraft]:
+        """Drafts in creation order, optionally only those in ``state`` (open, approved, finalized).
+        Drafts that fail verification are left out here and reported by :func:`core.vault.verify.verify_home`."""
+        if state is not None and state not in ("open", "approved", "finalized"):
+            raise ReviewError(f"state must be open, approved or finalized, got {state!r}")
+        drafts = self.scan_drafts().drafts
+        return [d for d in drafts if state is None or d.state == state]
+
+    def delete_draft(self, draft_id: str) -> None:
+        with file_lock(self.paths.lock("drafts")):
+            already = self.finalized_memory_id(draft_id)
+            draft = self.get_draft(draft_id)
+            if already or draft.state == "finalized":
+                raise ReviewError(f"draft {draft_id!r} was finalized; it is provenance now and cannot be deleted")
+            self._draft_path(draft_id).unlink()
+
+    # --- finalization -----------------------------------------------------------------------------
+
+    def memory_id_for_draft(self, draft_id: str) -> str:
+        """Derived from the draft id under the signing key: stable across crashes, unguessable."""
+        return "mem_" + self.keys.sign(f"memory-id:{draft_id}".encode())[:24]
+
+    def finalized_memory_id(self, draft_id: str) -> str | None:
+        for entry in reversed(self.ledger.read(full=False).entries):
+            if entry.kind == "finalize" and entry.data.get("draft_id") == draft_id:
+                return entry.record_id
+        return None
+
+    def memory_path(self, memory_id: str) -> Path:
+        if not memory_id.startswith("mem_") or "/" in memory_id:
+            raise NotFound(f"no memory {memory_id!r}")
+        return self.paths.vault / f"{memory_id}.json"
+
+    def _memory_from_draft(self, draft: ReviewDraft, memory_id: str) -> Memory:
+        resolved = draft.resolved_fields()
+        tags = list(dict.fromkeys([*draft.tags, *resolved.get("tags", ())]))
+        metadata = MemoryMetadata(
+            tags=tuple(tags),
+            occurred_at=resolved.get("occurred_at"),
+            location=resolved.get("location"),
+            title=resolved.get("title"),
+            people=tuple(resolved.get("people", ())),
+            confirmed_fields=resolved,
+            custom=freeze(
+                {"review": review_record(draft), **({"supersedes": list(draft.supersedes)} if draft.supersedes else {})}
+            ),
+        )
+        content = resolved.get("content", draft.content)
+        return Memory(memory_id=memory_id, content=content, metadata=metadata, created_at=utc_now_iso())
+
+    def finalize_draft(self, draft: ReviewDraft) -> Memory:
+        """Seal an approved draft as a memory, once. Returns the memory (also when this call only
+        finished the same finalization, interrupted by a crash)."""
+        with file_lock(self.paths.lock("drafts")):
+            completed = self.complete_interrupted([draft.draft_id])
+            already = self.finalized_memory_id(draft.draft_id)
+            if already and completed:  # this very finalization was interrupted: it is finished now
+                return self.get_memory(already)
+            if already:
+                raise ReviewError(f"draft {draft.draft_id!r} was already finalized as {already}")
+            if draft.state != "approved":
+                raise ReviewError(f"draft {draft.draft_id!r} is {draft.state}: approve it before finalizing")
+            memory_id = self.memory_id_for_draft(draft.draft_id)
+            path = self.memory_path(memory_id)
+            if path.exists():  # written by an interrupted finalize that complete_interrupted could not adopt
+                raise RecordError(f"{path}: a record already stands where this draft's memory belongs")
+            memory = self._memory_from_draft(draft, memory_id)
+            data = seal_memory(memory, self.keys)
+            atomic_write_bytes(path, data, exclusive=True)
+            self.ledger.append("finalize", memory_id, sha256_hex(data), {"draft_id": draft.draft_id})
+            self._write_draft(draft.finalized(memory_id, memory.created_at))
+            return memory
+
+    def complete_interrupted(self, draft_ids: Iterable[str] | None = None) -> list[str]:
+        """Finish finalizations a crash interrupted (of ``draft_ids``, or of every draft, and then every
+        interrupted add or import); returns what was completed, one human line each.
+
+        With ``draft_ids`` the caller holds the drafts lock (``finalize_draft``); without, it is taken
+        here, so a finalization running in another process cannot be recorded twice."""
+        if draft_ids is not None:
+            return self._complete_finalizations(draft_ids)
+        done: list[str] = []
+        if self.ledger.complete_interrupted():
+            done.append("signed the ledger head after an interrupted append")
+        with file_lock(self.paths.lock("drafts")):
+            done.extend(self._complete_adds())
+            done.extend(self._complete_finalizations(None))
+        return done
+
+    def _complete_finalizations(self, draft_ids: Iterable[str] | None) -> list[str]:
+        done: list[str] = []
+        reading = self.ledger.read(full=False)
+        recorded = {e.record_id for e in reading.entries}
+        finalized = {e.data.get("draft_id"): e for e in reading.entries if e.kind == "finalize"}
+        if draft_ids is None:
+            drafts = self.scan_drafts().drafts
+        else:
+            drafts = [self.get_draft(i) for i in draft_ids if self._draft_path(i).exists()]
+        for draft in drafts:
+            entry = finalized.get(draft.draft_id)
+            if entry is not None and draft.state == "approved":
+                memory = self.get_memory(entry.record_id)
+                self._write_draft(draft.finalized(entry.record_id, memory.created_at))
+                done.append(f"marked draft {draft.draft_id} finalized as {entry.record_id}")
+            elif entry is None and draft.state == "approved":
+                memory_id = self.memory_id_for_draft(draft.draft_id)
+                path = self.memory_path(memory_id)
+                if memory_id in recorded or not path.exists():
+                    continue
+                data = path.read_bytes()
+                memory = open_memory(data, self.keys, str(path), memory_id)
+                if (memory.review or {}).get("draft_id") != draft.draft_id:
+                    continue
+                self.ledger.append("finalize", memory_id, sha256_hex(data), {"draft_id": draft.draft_id})
+                self._write_draft(draft.finalized(memory_id, memory.created_at))
+                done.append(f"recorded interrupted finalization of draft {draft.draft_id} as {memory_id}")
+        return done
+
+    # --- memories ---------------------------------------------------------------------------------
+
+    def add_memory(
+        self,
+        content: str,
+        tags: Sequence[str] = (),
+        *,
+        occurred_at: str | None = None,
+        location: str | None = None,
+        title: str | None = None,
+    ) -> Memory:
+        """A memory stored without review (marked ``reviewed: False`` everywhere it goes)."""
+        fields: dict[str, Any] = {"tags": list(tags)}
+        for name, value in (("occurred_at", occurred_at), ("location", location), ("title", title)):
+            if value is not None:
+                fields[name] = check_field_value(name, value, name)
+        if not content.strip():
+            raise ReviewError("content: must be a non-empty string")
+        tags_value = check_field_value("tags", list(tags), "tags")
+        metadata = MemoryMetadata(tags=tags_value, occurred_at=occurred_at, location=location, title=title)
+        memory = Memory(memory_id=new_id("mem"), content=content, metadata=metadata, created_at=utc_now_iso())
+        return self.store_memory(memory, "add")
+
+    def store_memory(self, memory: Memory, kind: str, data: dict[str, Any] | None = None) -> Memory:
+        """Seal and record a memory built elsewhere (an import). Refuses to overwrite any record.
+
+        An intent (``vault/.pending/<id>.json``: kind, data and the SHA-256 of the record file) is
+        durable before the record is written and removed once the ledger holds it, so a crash in
+        between leaves a record the next write (or :meth:`complete_interrupted`) records, and that
+        ``verify`` reports as ``incomplete`` rather than as planted."""
+        path = self.memory_path(memory.memory_id)
+        sealed = seal_memory(memory, self.keys)
+        with file_lock(self.paths.lock("drafts")):
+            self._complete_adds()
+            if path.exists():
+                raise RecordError(f"{path}: a memory with this id already exists")
+            intent = self._intent_path(memory.memory_id)
+            digest = sha256_hex(sealed)
+            atomic_write_text(intent, json.dumps({"kind": kind, "data": data or {}, "sha256": digest}) + "\n")
+            try:
+                atomic_write_bytes(path, sealed, exclusive=True)
+            except FileExistsError as exc:
+                intent.unlink()
+                raise RecordError(f"{path}: a memory with this id already exists") from exc
+            self.ledger.append(kind, memory.memory_id, digest, data or {})
+            intent.unlink()
+        return memory
+
+    def _intent_path(self, memory_id: str) -> Path:
+        return self.paths.vault / PENDING_DIR / f"{memory_id}.json"
+
+    def _intents(self) -> dict[str, dict[str, Any]]:
+        found: dict[str, dict[str, Any]] = {}
+        for path in sorted((self.paths.vault / PENDING_DIR).glob("mem_*.json")):
+            try:
+                intent = json.loads(path.read_bytes())
+            except (OSError, ValueError, RecursionError):
+                continue
+            if isinstance(intent, dict) and isinstance(intent.get("sha256"), str):
+                found[path.stem] = intent
+        return found
+
+    def pending_adds(self) -> dict[str, str]:
+        """Memory id → SHA-256 of the record file, for adds and imports a crash may have interrupted."""
+        return {memory_id: intent["sha256"] for memory_id, intent in self._intents().items()}
+
+    def _complete_adds(self) -> list[str]:
+        """Record the memories interrupted adds wrote; forget intents whose record was never written."""
+        done: list[str] = []
+        recorded = {e.record_id for e in self.ledger.read(full=False).entries}
+        for memory_id, intent in self._intents().items():
+            path = self.memory_path(memory_id)
+            if memory_id not in recorded and path.exists():
+                data = path.read_bytes()
+                if sha256_hex(data) != intent["sha256"]:
+                    continue  # not what this vault wrote: `verify` names it, nothing is recorded
+                open_memory(data, self.keys, str(path), memory_id)
+                extra = intent.get("data") if isinstance(intent.get("data"), dict) else {}
+                self.ledger.append(str(intent.get("kind") or "add"), memory_id, intent["sha256"], extra)
+                done.append(f"recorded interrupted {intent.get('kind') or 'add'} of {memory_id}")
+            self._intent_path(memory_id).unlink(missing_ok=True)
+        return done
+
+    def get_memory(self, memory_id: str) -> Memory:
+        path = self.memory_path(memory_id)
+        try:
+            data = path.read_bytes()
+        except FileNotFoundError as exc:
+            raise NotFound(f"no memory {memory_id!r} in {self.paths.vault}") from exc
+        return open_memory(data, self.keys, str(path), memory_id)
+
+    def scan_memories(self) -> MemoryScan:
+        scan = MemoryScan()
+        for path in sorted(self.paths.vault.glob("mem_*.json")):
+            data = path.read_bytes()
+            try:
+                memory = open_memory(data, self.keys, f"vault/{path.name}", path.stem)
+            except RecordError as exc:
+                kind = "swapped" if "swapped" in str(exc) else "modified"
+                scan.problems.append(Problem(kind, f"vault/{path.name}", str(exc)))
+                continue
+            scan.memories.append(memory)
+            scan.file_sha256[memory.memory_id] = sha256_hex(data)
+        scan.memories.sort(key=lambda m: (parse_ts(m.time), m.memory_id))
+        return scan
+
+    def list_memories(self) -> list[Memory]:
+        """Memories that verify, oldest first. Damaged records are reported by ``verify``, not returned."""
+        return self.scan_memories().memories
+
+    def ledger_placement(self) -> dict[str, LedgerEntry]:
+        """Memory id → the latest ledger entry about it."""
+        return {e.record_id: e for e in self.ledger.read().entries if e.record_id.startswith("mem_")}
+
+    def verified_ids(self) -> set[str]:
+        """Ids of memories whose record verifies AND matches the ledger's latest checksum for it."""
+        scan = self.scan_memories()
+        placement = self.ledger_placement()
+        return {
+            mid
+            for mid, digest in scan.file_sha256.items()
+            if mid in placement
+            and placement[mid].kind in MEMORY_KINDS
+            and placement[mid].record_sha256 == digest
+        }
+
+
+def confirmed_fields_of(memory: Memory) -> FrozenDict:
+    return memory.metadata.confirmed_fields
+
+
+def _refuse_lost_update(stored: ReviewDraft, draft: ReviewDraft) -> None:
+    """Every review step only adds (a suggestion, a decision, the approval), so a save that lacks
+    something the stored draft holds was made from an older read and would silently drop it."""
+    lost: str | None = None
+    ids = {s.suggestion_id for s in draft.suggestions}
+    decided = {d.suggestion_id for d in draft.decisions}
+    for suggestion in stored.suggestions:
+        if suggestion.suggestion_id not in ids:
+            lost = f"a suggestion for {suggestion.field_name!r} from {suggestion.source} was added"
+            break
+    else:
+        for decision in stored.decisions:
+            if decision.suggestion_id not in decided:
+                lost = f"{decision.reviewer} {decision.action} suggestion {decision.suggestion_id!r}"
+                break
+        else:
+            if stored.approval is not None and draft.approval is None:
+                lost = f"{stored.approval.reviewer} approved it"
+            elif (stored.content, stored.tags) != (draft.content, draft.tags):
+                lost = "its content or tags differ"
+    if lost:
+        raise DraftChanged(f"draft {draft.draft_id!r} changed since it was read ({lost}); "
+                           "nothing was written: open it again")

@@ -1,0 +1,219 @@
+"""``reverie verify``: recompute everything and name each damaged record.
+
+Checks, in order: the ledger chain and its signed head; every memory record (signature, ciphertext,
+content hash, exact bytes, name) against the ledger's latest entry for it; memories the ledger places
+in cold storage; drafts, and the finalized ones the ledger vouches for; sealed day logs; cold storage
+(copies, tombstone mirrors, tombstones, anything planted there); and, when the person gives one, a
+checkpoint they kept elsewhere.
+
+Interrupted operations are not damage. A state that only a crash can leave, and that the next run
+completes, is reported as ``incomplete`` (``VerifyReport.ok`` stays true), and only when the record's
+bytes are exactly what the ledger signed or what this vault's key signed:
+
+- a memory written by a finalize whose ledger entry is missing (the next finalize, or the app's
+  start, records it: :meth:`MemoryVault.complete_interrupted`);
+- a memory written by ``add`` / ``import`` with its intent still on disk (same);
+- a draft the ledger finalized that still says "approved";
+- one ledger entry after the signed head (the next append signs the head again);
+- a move or restore of cold storage with its journal in ``curation/pending/`` (``reverie curate
+  recover`` finishes or rolls it back).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from core.curate.integrity import PendingMove, inside, pending_moves
+from core.fsutil import file_lock
+from core.integrity import Problem
+from core.paths import HomePaths
+from core.vault.canonical import sha256_hex
+from core.vault.crypto import VaultKeys
+from core.vault.ledger import Checkpoint, LedgerReading
+from core.vault.review import ReviewDraft
+from core.vault.store import MEMORY_KINDS, MemoryScan, MemoryVault
+
+# Checks other parts of the home add (day-log seals, cold storage): (paths, keys, ledger reading) → problems.
+ExtraCheck = Callable[[HomePaths, VaultKeys, LedgerReading], list[Problem]]
+
+
+@dataclass
+class VerifyReport:
+    problems: list[Problem] = field(default_factory=list)
+    counts: dict[str, int] = field(default_factory=dict)
+    head: Checkpoint | None = None
+
+    @property
+    def ok(self) -> bool:
+        return not [p for p in self.problems if p.kind != "incomplete"]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "ok": self.ok,
+            "head": str(self.head) if self.head else None,
+            "counts": self.counts,
+            "problems": [p.to_dict() for p in self.problems],
+        }
+
+
+# --- memories -----------------------------------------------------------------------------------------
+
+
+def _interrupted_finalize(vault: MemoryVault, scan: MemoryScan, memory_id: str,
+                          drafts: dict[str, ReviewDraft]) -> str | None:
+    """The draft whose interrupted finalization wrote ``memory_id``, if that is what it is."""
+    memory = next((m for m in scan.memories if m.memory_id == memory_id), None)
+    if memory is None:
+        return None
+    draft_id = (memory.review or {}).get("draft_id")
+    draft = drafts.get(draft_id) if isinstance(draft_id, str) else None
+    if draft is None or draft.state != "approved" or vault.memory_id_for_draft(draft.draft_id) != memory_id:
+        return None
+    return draft.draft_id
+
+
+def _check_memories(vault: MemoryVault, reading: LedgerReading, drafts: dict[str, ReviewDraft],
+                    pending: dict[str, PendingMove]) -> tuple[list[Problem], dict[str, int]]:
+    problems: list[Problem] = []
+    scan = vault.scan_memories()
+    problems.extend(scan.problems)
+    damaged = {p.subject for p in scan.problems}
+    latest = {e.record_id: e for e in reading.entries if e.record_id.startswith("mem_")}
+    on_disk = {path.stem for path in vault.paths.vault.glob("mem_*.json")}
+    intents = vault.pending_adds()
+    archived = 0
+    for memory_id, entry in latest.items():
+        subject = f"vault/{memory_id}.json"
+        if entry.kind in MEMORY_KINDS:
+            if memory_id not in on_disk:
+                problems.append(Problem("removed", subject, f"the ledger records it ({entry.kind}, seq {entry.seq})"))
+            elif memory_id in scan.file_sha256 and scan.file_sha256[memory_id] != entry.record_sha256:
+                problems.append(
+                    Problem("modified", subject, f"verifies but differs from the version sealed at seq {entry.seq}")
+                )
+        elif entry.kind == "archive":
+            archived += 1
+            if memory_id in on_disk and subject not in damaged:
+                move = pending.get(str(entry.data.get("move_id", "")))
+                if move is not None and scan.file_sha256.get(memory_id) == entry.record_sha256:
+                    why = f"an interrupted {move.op} of this memory (journal {move.journal.name}); " \
+                          "`reverie curate recover` finishes it"
+                    problems.append(Problem("incomplete", subject, why))
+                else:
+                    problems.append(
+                        Problem("inserted", subject, f"the ledger moved it to cold storage at seq {entry.seq}")
+                    )
+            cold = inside(vault.paths.root, str(entry.data.get("cold_path", "")))
+            if cold is None or not cold.is_file():
+                problems.append(Problem("removed", subject, "its cold-storage copy is missing"))
+            elif sha256_hex(cold.read_bytes()) != entry.record_sha256:
+                problems.append(Problem("modified", subject, "its cold-storage copy does not match the ledger"))
+    for memory_id in sorted(on_disk - set(latest)):
+        subject = f"vault/{memory_id}.json"
+        if subject in damaged:  # damaged and unknown: say both, the insertion is the headline
+            problems.append(Problem("inserted", subject, "not recorded in the ledger (and does not verify)"))
+            continue
+        draft_id = _interrupted_finalize(vault, scan, memory_id, drafts)
+        if draft_id is not None:
+            problems.append(Problem("incomplete", subject, f"an interrupted finalization of draft {draft_id}; "
+                                                           "finalizing it again (or opening the app) records it"))
+        elif memory_id in intents and scan.file_sha256.get(memory_id) == intents[memory_id]:
+            problems.append(Problem("incomplete", subject, "an interrupted add or import; the next write to the "
+                                                           "vault (or opening the app) records it"))
+        else:
+            problems.append(Problem("inserted", subject, "not recorded in the ledger"))
+    counts = {"memories": len(scan.memories), "memories_in_cold_storage": archived}
+    return problems, counts
+
+
+def _check_finalized_drafts(reading: LedgerReading, drafts: dict[str, ReviewDraft],
+                            damaged: set[str]) -> list[Problem]:
+    """A draft the ledger finalized is provenance: it stays, and says it was finalized as that memory."""
+    problems: list[Problem] = []
+    for entry in reading.entries:
+        draft_id = entry.data.get("draft_id")
+        if entry.kind != "finalize" or not isinstance(draft_id, str):
+            continue
+        subject = f"drafts/{draft_id}.json"
+        if subject in damaged:
+            continue
+        draft = drafts.get(draft_id)
+        if draft is None:
+            problems.append(Problem("removed", subject, f"the ledger finalized it at seq {entry.seq} as "
+                                                        f"{entry.record_id}; a finalized draft stays as provenance"))
+        elif draft.state == "approved":
+            problems.append(Problem("incomplete", subject, f"finalized at seq {entry.seq} but not yet marked so; "
+                                                           "finalizing it again (or opening the app) marks it"))
+        elif draft.state != "finalized" or draft.finalized_memory_id != entry.record_id:
+            problems.append(Problem("modified", subject, f"the ledger finalized it at seq {entry.seq} as "
+                                                         f"{entry.record_id}, the draft says otherwise"))
+    return problems
+
+
+# --- verify -------------------------------------------------------------------------------------------
+
+
+WRITER_LOCKS = ("curate", "ingest", "drafts")  # every writer of records and the ledger holds one of these
+
+
+@contextlib.contextmanager
+def quiet_home(paths: HomePaths) -> Iterator[None]:
+    """Hold the writers' locks (in one fixed order) so verify reads one moment of the home: a seal, a
+    finalize or a move in another process cannot fall between reading the ledger and reading the
+    records it vouches for. Writers wait a moment; a home that cannot be locked (a read-only copy) is
+    read without them."""
+    with contextlib.ExitStack() as stack:
+        try:
+            for name in WRITER_LOCKS:
+                stack.enter_context(file_lock(paths.lock(name)))
+        except OSError:
+            stack.close()
+        yield
+
+
+def verify_home(
+    paths: HomePaths,
+    keys: VaultKeys,
+    checkpoint: Checkpoint | None = None,
+    extra_checks: list[ExtraCheck] | None = None,
+) -> VerifyReport:
+    with quiet_home(paths):
+        return _verify(paths, keys, checkpoint, extra_checks)
+
+
+def _verify(paths: HomePaths, keys: VaultKeys, checkpoint: Checkpoint | None,
+            extra_checks: list[ExtraCheck] | None) -> VerifyReport:
+    vault = MemoryVault.open(paths, keys)
+    reading = vault.ledger.read()
+    report = VerifyReport(head=reading.head())
+    report.problems.extend(reading.problems)
+    drafts = vault.scan_drafts()
+    by_id = {d.draft_id: d for d in drafts.drafts}
+    memory_problems, counts = _check_memories(vault, reading, by_id, pending_moves(paths))
+    report.problems.extend(memory_problems)
+    report.problems.extend(drafts.problems)
+    report.problems.extend(_check_finalized_drafts(reading, by_id, {p.subject for p in drafts.problems}))
+    for check in extra_checks if extra_checks is not None else default_extra_checks():
+        report.problems.extend(check(paths, keys, reading))
+    if checkpoint is not None:
+        report.problems.extend(vault.ledger.check_against(checkpoint, reading))
+    sealed_days = {e.record_id for e in reading.entries if e.kind in ("seal_day", "reseal_day")}
+    report.counts = {
+        **counts,
+        "drafts": len(drafts.drafts),
+        "sealed_days": len(sealed_days),
+        "ledger_entries": len(reading.entries),
+    }
+    return report
+
+
+def default_extra_checks() -> list[ExtraCheck]:
+    """The checks of the other stores in the home, each in its own module: day-log seals
+    (``core.conversation.seals``) and cold storage (``core.curate.integrity``)."""
+    from core.conversation.seals import check_day_seals
+    from core.curate.integrity import check_cold_storage
+
+    return [check_day_seals, check_cold_storage]

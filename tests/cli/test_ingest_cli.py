@@ -1,0 +1,105 @@
+"""`reverie ingest` and `reverie seal`: reports, exit codes, sealing only with keys at hand."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+import pytest
+from click.testing import CliRunner
+
+from core.paths import HomePaths
+from core.vault.crypto import VaultKeys
+from core.vault.ledger import Ledger
+from tests.conftest import TEST_PASSPHRASE
+from tui_app.cli import log_cmds
+from tui_app.cli.state import CliState
+
+FIXTURES = Path(__file__).parents[1] / "fixtures" / "conversation"
+
+
+@click.group()
+@click.pass_context
+def root(ctx: click.Context) -> None:
+    ctx.obj = CliState(paths=HomePaths.at(None))
+
+
+log_cmds.register(root)
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(root, list(args))
+    if result.exception and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_clean_input_exits_zero_and_prints_a_summary(paths: HomePaths) -> None:
+    subagents = FIXTURES / "claude-code" / "projects" / "-home-me-demo" / "11111111-1111-4111-8111-111111111111"
+    code, out, err = run("ingest", str(subagents / "subagents"))
+    assert code == 0, err
+    assert out.startswith("Read 1 file: 2 turns added, 0 duplicates, 0 quarantined.")
+    assert "Left 1 closed day unsealed: no vault in this home yet" in out
+
+
+def test_quarantined_lines_exit_two_and_are_named_on_stderr(paths: HomePaths) -> None:
+    source = FIXTURES / "generic" / "chat.jsonl"
+    code, out, err = run("ingest", str(source))
+    assert code == 2
+    assert "Read 1 file: 5 turns added" in out and "4 quarantined" in out
+    assert f"{source}:4: ts: not an ISO-8601 time: 'yesterday'" in err.splitlines()
+    assert err.splitlines()[-1] == "reverie: 4 lines quarantined"
+    assert "  1  generic: unknown field 'mood' ignored" in out
+
+
+def test_json_report(paths: HomePaths) -> None:
+    code, out, _ = run("ingest", "--json", "--format", "chatgpt", str(FIXTURES / "chatgpt" / "conversations.json"))
+    report = json.loads(out)
+    assert code == 2
+    assert {"files", "added", "duplicates", "quarantined", "skipped", "sealed"} <= set(report)
+    assert (report["files"], report["added"], report["duplicates"]) == (1, 10, 0)
+    assert report["quarantined"][0]["reason"] == "conversation 2: mapping: missing"
+    assert set(report["quarantined"][0]) == {"file", "line", "reason"}
+    again = json.loads(run("ingest", "--json", str(FIXTURES / "chatgpt"))[1])
+    assert (again["added"], again["duplicates"]) == (0, 10)
+
+
+def test_missing_path_and_unknown_format_are_one_line_errors(paths: HomePaths, tmp_path: Path) -> None:
+    from core.errors import NotFound, ReverieError
+
+    with pytest.raises(NotFound, match="no such file or folder"):
+        run("ingest", str(tmp_path / "nope.jsonl"))
+    odd = tmp_path / "odd.jsonl"
+    odd.write_text('{"hello": "world"}\n')
+    with pytest.raises(ReverieError, match=r"odd.jsonl: not a Claude Code transcript.*--format"):
+        run("ingest", str(odd))
+    assert not list(paths.logs.iterdir())
+
+
+def test_ingest_seals_when_the_passphrase_is_in_the_environment(
+    paths: HomePaths, keys: VaultKeys, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("REVERIE_PASSPHRASE", TEST_PASSPHRASE)
+    _code, out, _ = run("ingest", "--json", str(FIXTURES / "generic" / "chat.jsonl"))
+    report = json.loads(out)
+    assert report["sealed"] == ["2026-03-01", "2026-03-03"] and report["unsealed"] == []
+    assert [e.kind for e in Ledger(paths, keys).read().entries] == ["seal_day", "seal_day"]
+
+
+def test_wrong_passphrase_writes_nothing(paths: HomePaths, keys: VaultKeys, monkeypatch: pytest.MonkeyPatch) -> None:
+    from core.errors import WrongPassphrase
+
+    monkeypatch.setenv("REVERIE_PASSPHRASE", "not it")
+    with pytest.raises(WrongPassphrase):
+        run("ingest", str(FIXTURES / "generic" / "chat.jsonl"))
+    assert not list(paths.logs.iterdir())
+
+
+def test_seal_command(paths: HomePaths, keys: VaultKeys, monkeypatch: pytest.MonkeyPatch) -> None:
+    run("ingest", str(FIXTURES / "generic" / "chat.jsonl"))
+    monkeypatch.setenv("REVERIE_PASSPHRASE", TEST_PASSPHRASE)
+    code, out, _ = run("seal")
+    assert code == 0 and out.strip() == "Sealed 2 days: 2026-03-01, 2026-03-03"
+    code, out, _ = run("seal", "--json")
+    assert json.loads(out) == {"sealed": [], "resealed": [], "refused": []}

@@ -1,0 +1,163 @@
+"""The OpenAI-compatible embedding backend (a local Ollama, llama.cpp, LM Studio…), against a small
+fake server on loopback that answers in that API's shape; and the tag suggester running on it."""
+
+from __future__ import annotations
+
+import http.server
+import json
+import threading
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import numpy as np
+import pytest
+
+from core.config import Config, EmbeddingConfig
+from core.embed import EmbeddingError, make_embedder
+from core.embed.hashing import HashingEmbedder
+from core.embed.openai_compatible import OpenAICompatibleEmbedder
+from core.paths import HomePaths
+from core.suggest import SuggestContext
+from core.suggest.tags import TagSuggester
+from core.vault.review import ReviewDraft
+from tests.helpers.vault import make_vault
+
+Reply = Callable[[dict[str, Any], dict[str, str]], tuple[int, dict[str, str], bytes]]
+HASHING = HashingEmbedder()
+
+
+def openai_reply(body: dict[str, Any], headers: dict[str, str]) -> tuple[int, dict[str, str], bytes]:
+    """What /v1/embeddings answers: rows in shuffled order, each with its index (as real servers may)."""
+    texts = body["input"] if isinstance(body["input"], list) else [body["input"]]
+    vectors = HASHING.embed(texts)
+    data = [{"object": "embedding", "index": i, "embedding": vectors[i].tolist()} for i in range(len(texts))]
+    payload = {"object": "list", "data": data[::-1], "model": body["model"],
+               "usage": {"prompt_tokens": 1, "total_tokens": 1}}
+    return 200, {"Content-Type": "application/json"}, json.dumps(payload).encode()
+
+
+class FakeServer:
+    def __init__(self) -> None:
+        self.reply: Reply = openai_reply
+        self.requests: list[tuple[str, dict[str, Any], dict[str, str]]] = []
+        outer = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_POST(self) -> None:
+                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+                headers = {k.lower(): v for k, v in self.headers.items()}
+                outer.requests.append((self.path, body, headers))
+                status, extra, payload = outer.reply(body, headers)
+                self.send_response(status)
+                for key, value in extra.items():
+                    self.send_header(key, value)
+                self.send_header("Content-Length", str(len(payload)))
+                self.end_headers()
+                self.wfile.write(payload)
+
+            def log_message(self, *args: object) -> None:
+                pass
+
+        self.httpd = http.server.HTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+
+    def __enter__(self) -> FakeServer:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+        self.thread.join(timeout=5)
+
+
+@pytest.fixture
+def server() -> Iterator[FakeServer]:
+    with FakeServer() as running:
+        yield running
+
+
+def test_vectors_come_back_in_order_normalised_and_batched(server: FakeServer) -> None:
+    embedder = OpenAICompatibleEmbedder(server.url, "nomic-embed-text", batch_size=2)
+    texts = ["powder snow in Niseko", "tax forms", "hiking Bukhansan"]
+    vectors = embedder.embed(texts)
+    assert vectors.shape == (3, 64) and vectors.dtype == np.float32
+    assert np.allclose(vectors, HASHING.embed(texts), atol=1e-6)
+    assert [len(body["input"]) for _, body, _ in server.requests] == [2, 1]
+    path, body, headers = server.requests[0]
+    assert path == "/v1/embeddings" and body["model"] == "nomic-embed-text" and body["encoding_format"] == "float"
+    assert "authorization" not in headers
+    assert embedder.dim == 64 and embedder.name == f"nomic-embed-text@{server.url}"
+    assert embedder.embed([]).shape == (0, 64)
+
+
+def test_the_endpoint_may_name_the_embeddings_path_and_a_key_is_sent_when_set(
+        server: FakeServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("REVERIE_EMBEDDING_API_KEY", "local-key")
+    embedder = OpenAICompatibleEmbedder(server.url + "/embeddings/", "m")
+    embedder.embed(["x"])
+    assert server.requests[-1][0] == "/v1/embeddings"
+    assert server.requests[-1][2]["authorization"] == "Bearer local-key"
+
+
+def test_proxy_settings_never_see_the_texts(server: FakeServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("HTTP_PROXY", "http_proxy", "HTTPS_PROXY", "ALL_PROXY"):
+        monkeypatch.setenv(name, "http://127.0.0.1:9")  # nothing listens there
+    monkeypatch.delenv("NO_PROXY", raising=False)
+    monkeypatch.delenv("no_proxy", raising=False)
+    assert OpenAICompatibleEmbedder(server.url, "m").embed(["private words"]).shape == (1, 64)
+
+
+@pytest.mark.parametrize(("reply", "message"), [
+    (lambda b, h: (307, {"Location": "http://example.com/v1/embeddings"}, b""), "redirect to http://example.com"),
+    (lambda b, h: (404, {}, json.dumps({"error": {"message": "model 'm' not found, try pulling it"}}).encode()),
+     "HTTP 404: model 'm' not found, try pulling it"),
+    (lambda b, h: (500, {}, b"<html>oops</html>"), "HTTP 500"),
+    (lambda b, h: (200, {}, b"not json"), "request failed"),
+    (lambda b, h: (200, {}, json.dumps({"embeddings": []}).encode()), "answer has no data[].embedding"),
+    (lambda b, h: (200, {}, json.dumps({"data": [{"index": 0, "embedding": [1, 2]},
+                                                 {"index": 1, "embedding": [1]}]}).encode()), "of one length"),
+    (lambda b, h: (200, {}, b'{"data": [{"index": 0, "embedding": [NaN, 1]}, {"index": 1, "embedding": [1, 1]}]}'),
+     "not a finite number"),
+    (lambda b, h: (200, {}, json.dumps({"data": [{"index": 0, "embedding": [1.0]}]}).encode()), "1 vectors for 2"),
+])
+def test_bad_answers_are_one_line_errors_naming_the_endpoint(server: FakeServer, reply: Reply, message: str) -> None:
+    server.reply = reply
+    with pytest.raises(EmbeddingError) as caught:
+        OpenAICompatibleEmbedder(server.url, "m").embed(["a", "b"])
+    text = str(caught.value)
+    assert message in text and f"embedding.endpoint {server.url}" in text and "\n" not in text
+
+
+@pytest.mark.parametrize("endpoint", ["http://10.0.0.7:11434/v1", "http://example.com/v1", "ftp://127.0.0.1/v1",
+                                      "http://[2001:db8::1]:8080/v1", "127.0.0.1:11434"])
+def test_only_loopback_http_endpoints_are_accepted(endpoint: str) -> None:
+    with pytest.raises(EmbeddingError, match=r"embedding\.endpoint"):
+        OpenAICompatibleEmbedder(endpoint, "m")
+
+
+def test_ipv6_loopback_and_bad_settings() -> None:
+    assert OpenAICompatibleEmbedder("http://[::1]:11434/v1", "m").endpoint == "http://[::1]:11434/v1"
+    with pytest.raises(EmbeddingError, match=r"embedding\.model: required"):
+        OpenAICompatibleEmbedder("http://127.0.0.1:1/v1", " ")
+    with pytest.raises(EmbeddingError, match=r"embedding\.batch_size"):
+        OpenAICompatibleEmbedder("http://127.0.0.1:1/v1", "m", batch_size=0)
+
+
+def test_the_tag_suggester_runs_on_the_configured_backend(server: FakeServer, paths: HomePaths) -> None:
+    settings = Config()
+    settings.embedding = EmbeddingConfig(backend="openai-compatible", endpoint=server.url, model="nomic-embed-text")
+    assert isinstance(make_embedder(settings.embedding), OpenAICompatibleEmbedder)
+    vault = make_vault(paths)
+    for content, tags in (("hiking up Bukhansan in the rain", ["hiking"]), ("tax forms for the accountant", ["admin"])):
+        d = vault.create_draft(content, tags).approve(reviewer="me")
+        vault.save_draft(d)
+        vault.finalize_draft(d)
+    ctx = SuggestContext(vault=vault, config=settings, paths=paths)
+    draft = ReviewDraft(draft_id="draft_e1", content="hiking up Bukhansan again",
+                        created_at="2026-11-25T12:00:00+00:00")
+    found = TagSuggester().propose(draft, ctx)
+    assert [p.value for p in found if p.attach] == [["hiking"]]
+    assert TagSuggester().model_name(ctx) == f"nomic-embed-text@{server.url}"
+    assert any(len(body["input"]) == 2 for _, body, _ in server.requests)  # the memories were embedded

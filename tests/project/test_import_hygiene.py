@@ -1,0 +1,49 @@
+"""core never imports the user interface, and nothing heavy is imported at start-up."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+UI_MODULES = ("textual", "click", "tui_app", "textual_serve")
+HEAVY = ("sentence_transformers", "torch", "transformers")
+
+
+def _loaded_after(statement: str) -> set[str]:
+    code = f"import sys\n{statement}\nprint('\\n'.join(sorted(sys.modules)))"
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    return set(out.split())
+
+
+def _core_modules() -> list[str]:
+    return sorted(
+        ".".join(p.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__")
+        for p in (ROOT / "core").rglob("*.py")
+    )
+
+
+def test_importing_every_core_module_loads_no_ui() -> None:
+    statement = "\n".join(f"import {name}" for name in _core_modules())
+    loaded = _loaded_after(statement)
+    leaked = sorted(m for m in loaded if m.split(".")[0] in UI_MODULES)
+    assert not leaked, f"core pulls in UI modules: {leaked[:5]}"
+    heavy = sorted(m for m in loaded if m.split(".")[0] in HEAVY)
+    assert not heavy, f"core imports heavy modules at import time: {heavy[:5]}"
+
+
+def test_the_cli_start_imports_nothing_heavy() -> None:
+    loaded = _loaded_after("import tui_app.cli.main")
+    heavy = sorted(m for m in loaded if m.split(".")[0] in (*HEAVY, "textual"))
+    assert not heavy, f"`reverie --help` would import {heavy[:5]}"
+
+
+def test_import_linter_contract_holds() -> None:
+    lint_imports = Path(sys.executable).with_name("lint-imports")
+    if not lint_imports.exists():
+        pytest.skip("import-linter is not installed in this environment")
+    result = subprocess.run([str(lint_imports)], cwd=ROOT, capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr

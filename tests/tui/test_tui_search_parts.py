@@ -1,0 +1,126 @@
+"""The pieces behind the search and topics screens, without an app: how results are worded and
+highlighted, the activity chart, the filters, the demo's conversations (and the revision history's
+spacing, fixed with the same rule as the search screen's text)."""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime, timedelta
+from itertools import pairwise
+from zoneinfo import ZoneInfo
+
+import pytest
+from textual.content import Content
+
+from core.demo.conversations import DECISION_NIGHT, MARKERS, SEOUL, decision_night, records, schedule
+from core.timeparse import parse_time
+from core.vault.review import Revision
+from tui_app.screens.search_backend import SearchFilters
+from tui_app.screens.search_filters import parse_tags
+from tui_app.screens.search_view import assemble, exact_time, highlighted, term_pattern
+from tui_app.widgets.activity import bar_rows, caption, chart, levels, month_row
+from tui_app.widgets.history import history_text
+
+TEST_NOW = datetime(2026, 11, 10, 12, 0, tzinfo=UTC)  # a Tuesday (the TUI tests' clock)
+SHOTS_NOW = datetime(2026, 11, 10, 21, 30, tzinfo=UTC)  # Wednesday morning in Seoul (the screenshots' clock)
+
+
+def no_span_starts_with_a_space(content: Content) -> bool:
+    """Where the style changes, the text that follows does not start with a space and then go on
+    (SVG renderers drop such spaces; a run of spaces alone is harmless)."""
+    cuts = sorted({0, len(content.plain), *(i for span in content.spans for i in (span.start, span.end))})
+    runs = [content.plain[a:b] for a, b in pairwise(cuts)]
+    return not any(run.startswith(" ") and run.strip() for run in runs)
+
+
+def test_assemble_moves_leading_spaces_out_of_styled_spans() -> None:
+    content = assemble(("me", "bold"), (" (user)", "dim"), " · ", ("6d", "dim"))
+    assert content.plain == "me (user) · 6d"
+    assert no_span_starts_with_a_space(content)
+
+
+def test_revision_history_keeps_a_space_between_actor_and_detail() -> None:
+    revisions = [
+        Revision("2026-11-09T15:30:00+00:00", "suggestion_added", "llama3.1:8b", "mood = 'relieved'"),
+        Revision("2026-11-10T10:30:00+00:00", "suggestion_rejected", "me", "mood"),
+        Revision("2026-11-10T11:00:00+00:00", "draft_approved", "me"),
+    ]
+    content = history_text(revisions, UTC)
+    lines = content.plain.splitlines()
+    assert lines[0].endswith("suggested llama3.1:8b mood = 'relieved'")
+    assert lines[1].endswith("rejected  me mood") and lines[2].endswith("approved  me")
+    assert no_span_starts_with_a_space(content)
+
+
+@pytest.mark.parametrize(
+    ("query", "text", "marked"),
+    [
+        ("what did we decide", "OK. Decided: FTS5 with rowids.", ["Decided"]),
+        ("Kate skiing", "Kate said the ski trip is off.", ["Kate", "ski"]),
+        ("뭐 결정했지", "좋다. 그럼 결정했어: 일요일 저녁.", ["결정했"]),
+        ("会議", "会議で決めた", ["会議"]),
+    ],
+)
+def test_query_terms_are_highlighted_as_the_index_matched_them(query: str, text: str, marked: list[str]) -> None:
+    content = highlighted(text, term_pattern(query))
+    assert [content.plain[s.start : s.end].rstrip() for s in content.spans] == marked
+    assert no_span_starts_with_a_space(content)
+
+
+def test_exact_time_shows_the_year_only_when_it_differs() -> None:
+    zone = ZoneInfo("Asia/Seoul")
+    assert exact_time("2026-11-03T18:05:00Z", zone, TEST_NOW) == "Wed 4 Nov 03:05"
+    assert exact_time("2025-12-31T15:30:00Z", zone, TEST_NOW) == "Thu 1 Jan 00:30"
+    assert exact_time("2025-12-31T15:30:00Z", UTC, TEST_NOW) == "Wed 31 Dec 2025 15:30"
+
+
+def test_filters_and_tags() -> None:
+    assert parse_tags(" travel, friends ,travel,, ") == ("travel", "friends")
+    core = SearchFilters(tags=("travel",), role="user", session="s1").to_core()
+    assert core.tags == ("travel",) and core.roles == ("user",) and core.sessions == ("s1",)
+    assert not SearchFilters().active and SearchFilters().to_core().roles == ()
+
+
+def test_bars_use_eighth_blocks_and_any_turn_shows() -> None:
+    heights = levels([0, 1, 50, 100], rows=2)
+    assert heights == [0, 1, 8, 16]
+    assert bar_rows(heights, rows=2) == ["   █", " ▁██"]
+
+
+def test_chart_fits_its_width_with_months_and_a_caption() -> None:
+    start = date(2026, 8, 20)
+    days = [(start + timedelta(days=i), i % 5) for i in range(80)]
+    lines = chart(days, 40).plain.splitlines()
+    assert len(lines) == 5 and all(len(text) == 40 for text in lines[:4])
+    assert lines[3].startswith("Oct") or "Oct" in lines[3]
+    assert lines[4].startswith(f"{sum(c for _, c in days[-40:])} turns since")
+    assert month_row([date(2026, 9, 29) + timedelta(days=i) for i in range(6)]) == "  Oct "
+    assert month_row([date(2026, 9, 20) + timedelta(days=i) for i in range(14)]) == "Sep" + " " * 8 + "Oct"
+    assert "No conversation turns" in caption([(start, 0)]).plain
+
+
+@pytest.mark.parametrize("zone", [UTC, SEOUL])
+def test_the_decision_night_is_last_tuesday_night_in_utc_and_in_seoul(zone: ZoneInfo) -> None:
+    start, end = decision_night(TEST_NOW, (SEOUL, UTC))
+    night = parse_time("last Tuesday night", TEST_NOW.astimezone(zone), zone).range
+    assert night is not None and start in night and end - timedelta(microseconds=1) in night
+    chats = [when for when, item in schedule(TEST_NOW, (SEOUL, UTC)) if item in DECISION_NIGHT]
+    assert len(chats) == 3 and all(start <= when < end for when in chats)
+
+
+def test_without_an_overlap_the_night_is_seouls() -> None:
+    start, end = decision_night(SHOTS_NOW, (SEOUL, UTC))
+    night = parse_time("last Tuesday night", SHOTS_NOW.astimezone(SEOUL), SEOUL).range
+    assert night is not None and start in night and end == night.end
+
+
+def test_demo_chats_speak_three_languages_and_end_before_now() -> None:
+    planned = schedule(TEST_NOW, (SEOUL, UTC))
+    turns = [r for start, item in planned for r in records(start, item, TEST_NOW)]
+    assert all(datetime.fromisoformat(r["ts"].replace("Z", "+00:00")) < TEST_NOW for r in turns)
+    text = " ".join(r["text"] for r in turns)
+    assert "decided" in text.lower() and "결정했어" in text and "決めた" in text
+    assert {r["actor"] for r in turns} == {"me", "claude", "chatgpt", "llama"}
+    assert {r["role"] for r in turns} == {"user", "assistant"} and any(r.get("type") == "action" for r in turns)
+    recent = [start for start, _ in planned if TEST_NOW - start < timedelta(days=28)]
+    assert len(recent) / 28 >= 2.5  # several chats a day in the last four weeks
+    assert len(MARKERS) == 6

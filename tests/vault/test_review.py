@@ -1,0 +1,174 @@
+"""The review workflow's value objects: transitions, invariants at construction and load, deep
+immutability, derived history."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from core.errors import ReviewError
+from core.frozen import FrozenDict
+from core.vault.review import ReviewDraft, draft_from_capture, review_record, review_summary
+
+
+def seeded_draft() -> ReviewDraft:
+    draft = draft_from_capture("She laughed when the dog sneezed.", ["family"])
+    draft = draft.add_suggestion(
+        "location", "Seoul", "echo", model="example-model", process_version="memory-card-v1",
+        confidence=0.88, suggestion_id="suggestion-location",
+    )
+    return draft.add_suggestion("title", "The first laugh", "echo", suggestion_id="suggestion-title")
+
+
+def test_suggestions_are_not_resolved_until_accepted() -> None:
+    draft = seeded_draft()
+    assert dict(draft.resolved_fields()) == {}
+    draft = draft.accept("suggestion-title", reviewer="parent")
+    assert dict(draft.resolved_fields()) == {"title": "The first laugh"}
+
+
+def test_edited_value_is_confirmed_and_the_suggestion_stays_as_provenance() -> None:
+    draft = seeded_draft().accept("suggestion-location", reviewer="parent", value="Seoul Forest")
+    assert draft.resolved_fields()["location"] == "Seoul Forest"
+    assert draft.suggestion("suggestion-location").value == "Seoul"
+    decision = draft.decision_for("suggestion-location")
+    assert decision is not None and decision.edited and decision.reviewer == "parent"
+
+
+def test_accepting_with_the_same_value_is_not_an_edit() -> None:
+    draft = seeded_draft().accept("suggestion-location", reviewer="parent", value="Seoul")
+    assert draft.decision_for("suggestion-location").edited is False  # type: ignore[union-attr]
+
+
+def test_approval_needs_every_suggestion_decided_and_records_who_and_when() -> None:
+    draft = seeded_draft().accept("suggestion-location", reviewer="parent")
+    with pytest.raises(ReviewError, match="pending"):
+        draft.approve(reviewer="parent")
+    approved = draft.reject_suggestion("suggestion-title", reviewer="parent").approve(reviewer="parent")
+    assert approved.state == "approved"
+    assert approved.approval is not None and approved.approval.reviewer == "parent"
+    assert approved.approval.approved_at
+
+
+def test_transitions_return_new_drafts_and_leave_the_old_untouched() -> None:
+    draft = seeded_draft()
+    accepted = draft.accept("suggestion-title", reviewer="me")
+    assert draft.decisions == () and len(accepted.decisions) == 1
+
+
+@pytest.mark.parametrize("action", ["add", "accept", "reject", "approve"])
+def test_nothing_changes_an_approved_draft(action: str) -> None:
+    draft = seeded_draft().reject_suggestion("suggestion-title", reviewer="me")
+    draft = draft.reject_suggestion("suggestion-location", reviewer="me").approve(reviewer="me")
+    with pytest.raises(ReviewError, match="approved"):
+        if action == "add":
+            draft.add_suggestion("mood", "happy", "echo")
+        elif action == "accept":
+            draft.accept("suggestion-title", reviewer="me")
+        elif action == "reject":
+            draft.reject_suggestion("suggestion-title", reviewer="me")
+        else:
+            draft.approve(reviewer="me")
+
+
+def test_a_suggestion_is_decided_once() -> None:
+    draft = seeded_draft().accept("suggestion-title", reviewer="me")
+    with pytest.raises(ReviewError, match="already decided"):
+        draft.reject_suggestion("suggestion-title", reviewer="me")
+    with pytest.raises(ReviewError, match="no suggestion"):
+        draft.accept("nope", reviewer="me")
+
+
+def _mutated(change) -> dict:  # type: ignore[no-untyped-def]
+    data = copy.deepcopy(seeded_draft().accept("suggestion-location", reviewer="me").to_dict())
+    change(data)
+    return data
+
+
+INVALID = {
+    "duplicate suggestion id": lambda d: d["suggestions"].append(dict(d["suggestions"][0])),
+    "decision on unknown suggestion": lambda d: d["decisions"].append(
+        {"suggestion_id": "ghost", "action": "rejected", "reviewer": "me", "decided_at": d["created_at"],
+         "value": None, "edited": False}),
+    "two decisions for one suggestion": lambda d: d["decisions"].append(
+        {**d["decisions"][0], "action": "rejected", "value": None}),
+    "two accepted values for one field": lambda d: (
+        d["suggestions"].append({**d["suggestions"][0], "suggestion_id": "second-location", "value": "Busan"}),
+        d["decisions"].append({**d["decisions"][0], "suggestion_id": "second-location", "value": "Busan"}),
+    ),
+    "approved with pending suggestions": lambda d: d.update(
+        state="approved", approval={"reviewer": "me", "approved_at": d["created_at"]}),
+    "open draft with completion metadata": lambda d: d.update(
+        approval={"reviewer": "me", "approved_at": d["created_at"]}),
+    "open draft naming a memory": lambda d: d.update(finalized_memory_id="mem_x", finalized_at=d["created_at"]),
+    "rejected decision carrying a value": lambda d: d["decisions"][0].update(action="rejected"),
+    "unknown field": lambda d: d.update(surprise=1),
+    "bad confidence": lambda d: d["suggestions"][0].update(confidence=1.5),
+    "naive timestamp": lambda d: d.update(created_at="2026-11-03T10:00:00"),
+    "occurred_at not a time": lambda d: d["suggestions"].append(
+        {**d["suggestions"][1], "suggestion_id": "s-time", "field_name": "occurred_at", "value": "last tuesday"}),
+    "reserved field name": lambda d: d["suggestions"][1].update(field_name="review"),
+    "state unknown": lambda d: d.update(state="done"),
+    "content empty": lambda d: d.update(content="  "),
+}
+
+
+@pytest.mark.parametrize("case", sorted(INVALID))
+def test_invariants_hold_on_load_from_json(case: str) -> None:
+    with pytest.raises(ReviewError):
+        ReviewDraft.from_dict(_mutated(INVALID[case]))
+
+
+def test_invariants_hold_at_construction() -> None:
+    draft = seeded_draft()
+    with pytest.raises(ReviewError, match="duplicate suggestion id"):
+        ReviewDraft(draft_id="d1", content="x", suggestions=(draft.suggestions[0], draft.suggestions[0]))
+    with pytest.raises(ReviewError, match="approval"):
+        ReviewDraft(draft_id="d1", content="x", state="approved")
+
+
+def test_round_trip_through_json_is_exact() -> None:
+    draft = seeded_draft().accept("suggestion-location", reviewer="p", value="Seoul Forest")
+    assert ReviewDraft.from_dict(draft.to_dict()) == draft
+
+
+def test_nested_values_are_frozen_all_the_way_down() -> None:
+    draft = draft_from_capture("Picnic by the river.")
+    draft = draft.add_suggestion("scene", {"people": ["Mina"], "weather": {"sky": "clear"}}, "vision",
+                                 suggestion_id="s1")
+    value = draft.suggestions[0].value
+    assert isinstance(value, FrozenDict)
+    with pytest.raises(AttributeError):
+        value["people"].append("Someone else")
+    with pytest.raises(TypeError):
+        value["weather"]["sky"] = "rain"  # type: ignore[index]
+    with pytest.raises(AttributeError):
+        draft.suggestions[0].value = {}  # type: ignore[misc]
+    people = ["Mina"]
+    draft2 = draft.add_suggestion("people", people, "vision", suggestion_id="s2")
+    people.append("Leaked")
+    assert draft2.suggestion("s2").value == ("Mina",)
+    assert draft2.to_dict()["suggestions"][1]["value"] == ["Mina"]
+
+
+def test_revision_history_is_derived_from_timestamps_in_order() -> None:
+    draft = seeded_draft().accept("suggestion-location", reviewer="parent", value="Seoul Forest")
+    draft = draft.reject_suggestion("suggestion-title", reviewer="parent").approve(reviewer="parent")
+    actions = [r.action for r in draft.revision_history()]
+    assert actions == ["draft_created", "suggestion_added", "suggestion_added", "suggestion_accepted",
+                       "suggestion_rejected", "draft_approved"]
+    times = [r.occurred_at for r in draft.revision_history()]
+    assert times == sorted(times)
+    assert "revision" not in str(draft.to_dict())  # nothing stored separately
+    assert draft.revision_history()[1].actor == "example-model"
+
+
+def test_review_summary_counts_and_unreviewed_marker() -> None:
+    draft = seeded_draft().accept("suggestion-location", reviewer="parent", value="Seoul Forest")
+    draft = draft.reject_suggestion("suggestion-title", reviewer="parent").approve(reviewer="parent")
+    summary = review_summary(review_record(draft))
+    assert summary["reviewed"] is True and summary["approved_by"] == "parent"
+    assert summary["suggestion_count"] == 2 and summary["accepted_count"] == 1
+    assert summary["confirmed_fields"] == ["location"]
+    assert review_summary(None) == {"reviewed": False}
