@@ -114,7 +114,7 @@ class WatchConfig:
 
 @dataclass
 class AssistantsConfig:
-    """Limits on what assistants put in the review queue (see core.proposal_limits); 0 turns it off."""
+    """Limits on what assistants put in the review queue (see core.assist.proposal_limits); 0 turns it off."""
 
     proposals_per_hour: int = 20  # new drafts one assistant may propose in any hour
     open_proposals: int = 50  # drafts from all assistants waiting unreviewed at once

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from core.vault.records import Memory
     from core.vault.review import ReviewDraft
     from core.vault.store import MemoryVault
-    from tui_app.screens.data import HomeSummary, MemoryDetail, MemoryRow
+    from tui_app.views.data import HomeSummary, MemoryDetail, MemoryRow
 
 
 @dataclass
@@ -91,7 +91,7 @@ class MemoryLoaded(Message):
 if TYPE_CHECKING:
     from core.curate.cold import ColdItem
     from core.curate.engine import ApplyReport
-    from tui_app.screens.curation_data import (
+    from tui_app.views.curation_data import (
         CalibrationView,
         CandidateList,
         RecordText,
@@ -173,7 +173,7 @@ if TYPE_CHECKING:
 
     from core.topics import Marker
     from core.turns import Turn
-    from tui_app.screens.search_backend import IndexState, SearchAnswer
+    from tui_app.views.search_backend import IndexState, SearchAnswer
 
 
 @dataclass

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from core.sharing import normalize_tag
+from core.assist.sharing import normalize_tag
 from core.suggest.model import Proposal, SuggestContext
 from core.vault.review import ReviewDraft
 

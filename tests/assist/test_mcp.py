@@ -12,11 +12,11 @@ from typing import Any
 
 import pytest
 
+from core.assist.surface import TOOLS, AssistantSurface
 from core.paths import HomePaths
 from tests.helpers.sharing_world import PRIVATE_SECRETS, build_world
 from tests.helpers.vault import PASSPHRASE, make_vault
 from tui_app.mcp.server import tool_list
-from tui_app.mcp.surface import TOOLS, AssistantSurface
 
 ROOT = Path(__file__).resolve().parents[2]
 FORBIDDEN = ("accept", "reject", "approve", "final", "edit", "update", "modify", "delete", "remove", "curate",

@@ -12,16 +12,16 @@ from typing import Any
 
 import pytest
 
+from core.assist.proposal_limits import ProposalCounter, is_assistant
+from core.assist.sharing import SharePolicy
+from core.assist.surface import AssistantSurface, Caller, SurfaceError
 from core.clock import utc_now
 from core.config import AssistantsConfig, Config, parse_config
 from core.errors import ConfigError
 from core.paths import HomePaths
-from core.proposal_limits import ProposalCounter, is_assistant
-from core.sharing import SharePolicy
 from core.vault.review import ReviewDraft
 from core.vault.store import MemoryVault
 from tests.helpers.vault import make_vault
-from tui_app.mcp.surface import AssistantSurface, Caller, SurfaceError
 
 CLAUDE = Caller.named("mcp", "claude-code", "2.1")
 CODEX = Caller.named("mcp", "codex")

@@ -346,9 +346,9 @@ def bench_api_recall(paths: HomePaths, calls: int) -> dict[str, float]:
 
 
 def bench_inprocess_recall(paths: HomePaths, calls: int) -> dict[str, float]:
-    from core.sharing import SharePolicy
+    from core.assist.sharing import SharePolicy
+    from core.assist.surface import AssistantSurface, Caller
     from core.vault.crypto import unlock
-    from tui_app.mcp.surface import AssistantSurface, Caller
 
     config = load_config(paths.config)
     surface = AssistantSurface(paths, config, unlock(paths.vault_header, PASSPHRASE), SharePolicy.from_config(config))

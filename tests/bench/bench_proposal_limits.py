@@ -21,10 +21,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
+from core.assist.proposal_limits import ProposalCounter
 from core.clock import utc_now
 from core.config import AssistantsConfig
 from core.paths import HomePaths
-from core.proposal_limits import ProposalCounter
 from core.vault.crypto import KdfParams
 from core.vault.store import MemoryVault
 

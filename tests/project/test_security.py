@@ -269,12 +269,12 @@ def test_an_assistant_cannot_confirm_anything_whatever_it_sends(paths: HomePaths
     from hypothesis import HealthCheck, given, settings
     from hypothesis import strategies as st
 
+    from core.assist.sharing import SharePolicy
+    from core.assist.surface import AssistantSurface, Caller, SurfaceError
     from core.embed.hashing import HashingEmbedder
     from core.index import SearchIndex
     from core.recall import Recaller
-    from core.sharing import SharePolicy
     from tests.faults.fuzzing import JSON, TEXT, assert_one_line
-    from tui_app.mcp.surface import AssistantSurface, Caller, SurfaceError
 
     vault = MemoryVault(PASSPHRASE, paths, kdf=KdfParams.for_tests())
     vault.add_memory("The picnic moved to the pier.", ["plans"])

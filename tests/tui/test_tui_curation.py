@@ -41,11 +41,11 @@ from tests.helpers.tui_curation import (
     scope_root,
     text_of,
 )
-from tui_app.screens import curation_data
 from tui_app.screens.curation import CurationScreen
 from tui_app.screens.curation_candidate import CandidateScreen
 from tui_app.screens.curation_dialogs import MovePlanDialog
 from tui_app.screens.home import HomeScreen
+from tui_app.views import curation_data
 from tui_app.widgets.dialogs import ConfirmDialog, ErrorDialog
 
 SIZE = (100, 30)

@@ -34,11 +34,11 @@ from tests.helpers.tui import (  # the *_fixture names are pytest fixtures (demo
     tui_config,
 )
 from tui_app.app import ReverieApp
-from tui_app.screens import search_backend
 from tui_app.screens.search import SearchMemoryScreen, SearchScreen
 from tui_app.screens.search_filters import FilterDialog
 from tui_app.screens.search_view import exact_time
 from tui_app.screens.session_view import SessionViewScreen
+from tui_app.views import search_backend
 
 UTC = ZoneInfo("UTC")
 DECISION_EN = "what did we decide last Tuesday night"

@@ -14,9 +14,9 @@ from textual.content import Content
 from core.demo.conversations import DECISION_NIGHT, MARKERS, SEOUL, decision_night, records, schedule
 from core.timeparse import parse_time
 from core.vault.review import Revision
-from tui_app.screens.search_backend import SearchFilters
 from tui_app.screens.search_filters import parse_tags
 from tui_app.screens.search_view import assemble, exact_time, highlighted, term_pattern
+from tui_app.views.search_backend import SearchFilters
 from tui_app.widgets.activity import bar_rows, caption, chart, levels, month_row
 from tui_app.widgets.history import history_text
 

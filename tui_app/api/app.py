@@ -24,10 +24,10 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from core.assist.surface import AssistantSurface, Caller, SurfaceError
 from core.loopback import is_loopback_address
 from tui_app.api.openapi import CLIENT_HEADER, CLIENT_PATTERN, ROUTES, openapi_document
 from tui_app.api.token import token_matches
-from tui_app.mcp.surface import AssistantSurface, Caller, SurfaceError
 
 MAX_BODY = 1024 * 1024
 MAX_DISCARD = 16 * MAX_BODY  # a larger refused body is not read: the connection is closed on it

@@ -9,8 +9,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from tui_app.mcp import schemas
-from tui_app.mcp.surface import INPUTS, OUTPUTS
+from core.assist import schemas
+from core.assist.surface import INPUTS, OUTPUTS
 
 API_VERSION = "1.0.0"
 CLIENT_HEADER = "X-Reverie-Client"

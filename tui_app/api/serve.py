@@ -11,17 +11,17 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from core.assist.sharing import SharePolicy
 from core.config import Config
 from core.errors import ReverieError
 from core.loopback import is_loopback_address
 from core.paths import HomePaths
-from core.sharing import SharePolicy
 from core.vault.crypto import VaultKeys
 
 if TYPE_CHECKING:
     import uvicorn
 
-    from tui_app.mcp.surface import AssistantSurface
+    from core.assist.surface import AssistantSurface
 
 DEFAULT_PORT = 8765
 
@@ -88,10 +88,10 @@ def make_server(paths: HomePaths, config: Config, *, keys: Callable[[], VaultKey
     ``REVERIE_PASSPHRASE`` or the keyring, never from a prompt."""
     import uvicorn
 
+    from core.assist.surface import AssistantSurface
     from tui_app.api.app import create_app
     from tui_app.api.token import read_token, token_path
     from tui_app.mcp.server import load_keys
-    from tui_app.mcp.surface import AssistantSurface
 
     check_host(host)
     policy = SharePolicy.from_config(config, profile)

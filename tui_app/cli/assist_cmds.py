@@ -9,7 +9,7 @@ import click
 from tui_app.cli.state import CliState, emit, pass_state
 
 if TYPE_CHECKING:
-    from core.sharing import ShareCheck
+    from core.assist.sharing import ShareCheck
     from core.suggest import SuggestRun
 
 TEXT_WIDTH = 160
@@ -74,7 +74,7 @@ def share() -> None:
 
 
 def _clock(state: CliState, now_text: str | None) -> Any:
-    from tui_app.mcp.surface import parse_now
+    from core.assist.surface import parse_now
 
     return parse_now(now_text, state.config)
 
@@ -109,8 +109,8 @@ def _check_text(check: ShareCheck, profile: str) -> str:
 def share_check(state: CliState, profile: str, query: tuple[str, ...], limit: int | None, now_text: str | None,
                 as_json: bool) -> None:
     """Show exactly what an assistant using PROFILE would receive for QUERY, and what it would not."""
+    from core.assist.sharing import SharePolicy, check_share
     from core.recall import Recaller, sync_vault
-    from core.sharing import SharePolicy, check_share
 
     policy = SharePolicy.from_config(state.config, profile)
     now = _clock(state, now_text)

@@ -233,7 +233,7 @@ def context(state: CliState, query: tuple[str, ...], budget: int | None, now_tex
             block = build_context(recaller, text, markers=markers, now=now, zone=zone,
                                   config=state.config.context, budget=budget)
         else:  # the same path as MCP and REST: denied tags win, case-insensitively; sources by importer
-            from core.sharing import SharePolicy, shared_context
+            from core.assist.sharing import SharePolicy, shared_context
 
             policy = SharePolicy.from_config(state.config, profile)
             block = shared_context(recaller, policy, text, markers=markers, now=now, zone=zone,

@@ -1,7 +1,7 @@
 """``reverie mcp``: the assistant surface as a Model Context Protocol server over stdio.
 
 Tools: ``recall``, ``where_are_we``, ``context``, ``propose_memory``, ``suggest`` (see
-:mod:`tui_app.mcp.surface`); none accepts, rejects, approves, finalizes, edits a confirmed memory,
+:mod:`core.assist.surface`); none accepts, rejects, approves, finalizes, edits a confirmed memory,
 curates, restores, deletes or reads the passphrase. Reads pass the sharing profile given with
 ``--profile``. The server needs the vault's keys and never asks for them on stdio (stdin and stdout
 carry the protocol): the passphrase comes from ``REVERIE_PASSPHRASE`` or the OS keyring, else the
@@ -20,7 +20,7 @@ best; five-tool servers, nothing else loaded; ``fastmcp`` in a throwaway virtual
 Importing the ``mcp`` package costs about a second either way (its protocol types), so the two
 official servers start alike; ``fastmcp`` adds its own layers on top and starts slowest, and it would
 be a second framework to keep. Of the official two the low-level ``Server`` is used, because the tools
-are declared with the JSON Schemas in :mod:`tui_app.mcp.schemas`, which are also the REST API's
+are declared with the JSON Schemas in :mod:`core.assist.schemas`, which are also the REST API's
 OpenAPI schemas: one definition for both surfaces, checked by our own validator that answers a bad
 argument with one line naming the field (``MCPServer`` derives schemas from Python signatures and
 answers with pydantic's multi-line text). The vault is unlocked in a thread while the SDK imports.
@@ -32,12 +32,12 @@ import json
 import sys
 from typing import TYPE_CHECKING, Any
 
+from core.assist.sharing import SharePolicy
+from core.assist.surface import OUTPUTS, TOOLS, AssistantSurface, Caller, SurfaceError
 from core.config import AssistantsConfig, Config
 from core.errors import HomeError, VaultLocked
 from core.paths import HomePaths
-from core.sharing import SharePolicy
 from core.vault.crypto import VaultKeys
-from tui_app.mcp.surface import OUTPUTS, TOOLS, AssistantSurface, Caller, SurfaceError
 
 if TYPE_CHECKING:
     from mcp.server.lowlevel import Server
@@ -80,7 +80,7 @@ def tool_list(limits: AssistantsConfig | None = None) -> list[Any]:
 
     import mcp_types as types
 
-    from tui_app.mcp.surface import INPUTS
+    from core.assist.surface import INPUTS
 
     numbers = dataclasses.asdict(limits or AssistantsConfig())
     return [

@@ -19,10 +19,10 @@ from textual.content import Content
 from textual.widgets import DataTable, Static
 
 from tui_app import messages
-from tui_app.screens import curation_data as data
 from tui_app.screens.base import ReverieScreen
 from tui_app.screens.curation_format import ContentPart, days
 from tui_app.screens.session import Session
+from tui_app.views import curation_data as data
 from tui_app.widgets.format import plural, preview
 from tui_app.widgets.histogram import Bin, Histogram, Marker
 

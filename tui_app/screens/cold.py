@@ -20,10 +20,10 @@ from textual.widgets import DataTable, Static
 
 from core.curate.cold import ColdItem
 from tui_app import messages
-from tui_app.screens import curation_data as data
 from tui_app.screens.base import ReverieScreen
 from tui_app.screens.curation_format import ContentPart, cold_detail, short_sha, signal_list, tilde
 from tui_app.screens.session import Session
+from tui_app.views import curation_data as data
 from tui_app.widgets.dialogs import ConfirmDialog, ErrorDialog
 from tui_app.widgets.format import local_time, plural, preview, short_path
 from tui_app.widgets.tables import cursor_key

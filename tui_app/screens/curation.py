@@ -25,7 +25,6 @@ from textual.worker import Worker
 from core.curate.engine import ApplyReport, PlannedMove
 from core.curate.model import TIERS, Candidate
 from tui_app import messages
-from tui_app.screens import curation_data as data
 from tui_app.screens.curation_decide import DecidingScreen, decided_note
 from tui_app.screens.curation_dialogs import MovePlanDialog
 from tui_app.screens.curation_format import (
@@ -40,6 +39,7 @@ from tui_app.screens.curation_format import (
     tilde,
 )
 from tui_app.screens.session import Session
+from tui_app.views import curation_data as data
 from tui_app.widgets.dialogs import ErrorDialog
 from tui_app.widgets.format import ago, plural, preview
 from tui_app.widgets.tables import RecordTable, cursor_key

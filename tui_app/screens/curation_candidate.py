@@ -14,10 +14,10 @@ from textual.widgets import Static
 
 from core.curate.model import Candidate
 from tui_app import messages
-from tui_app.screens import curation_data as data
 from tui_app.screens.curation_decide import DecidingScreen, decided_note
 from tui_app.screens.curation_format import candidate_detail
 from tui_app.screens.session import Session
+from tui_app.views import curation_data as data
 
 
 class CandidateScreen(DecidingScreen):

@@ -15,9 +15,9 @@ from textual.binding import Binding, BindingType
 
 from core.curate.model import Candidate
 from tui_app import messages
-from tui_app.screens import curation_data as data
 from tui_app.screens.base import ReverieScreen
 from tui_app.screens.curation_format import guard_list, signal_list
+from tui_app.views import curation_data as data
 from tui_app.widgets.dialogs import ConfirmDialog
 
 DECISION_BINDINGS: list[BindingType] = [

@@ -14,8 +14,8 @@ from collections.abc import Iterable
 from core.config import Config, load_config
 from core.curate import overdue_notice
 from core.errors import ReverieError
-from tui_app.screens.data import HomeSummary, Notice
 from tui_app.screens.session import Session
+from tui_app.views.data import HomeSummary, Notice
 
 
 def live_config(session: Session) -> Config:

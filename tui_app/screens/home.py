@@ -17,9 +17,9 @@ from textual.widgets import Sparkline, Static
 
 from tui_app import messages
 from tui_app.screens.base import ReverieScreen
-from tui_app.screens.data import ACTIVITY_WEEKS, HomeSummary, load_home_summary
 from tui_app.screens.registry import HOME_NOTICES, SECTIONS
 from tui_app.screens.session import Session
+from tui_app.views.data import ACTIVITY_WEEKS, HomeSummary, load_home_summary
 from tui_app.widgets.activity import ActivityChart, turns_per_day
 from tui_app.widgets.format import plural
 

@@ -14,8 +14,8 @@ from textual.widgets import DataTable, Static
 
 from tui_app import messages
 from tui_app.screens.base import ReverieScreen
-from tui_app.screens.data import MemoryRow, load_memory_rows
 from tui_app.screens.session import Session
+from tui_app.views.data import MemoryRow, load_memory_rows
 from tui_app.widgets.format import local_time, preview
 from tui_app.widgets.tables import RecordTable, cursor_key
 

@@ -17,8 +17,8 @@ from textual.widgets import DataTable, Static
 from core.frozen import thaw
 from tui_app import messages
 from tui_app.screens.base import ReverieScreen
-from tui_app.screens.data import MemoryDetail, load_memory_detail
 from tui_app.screens.session import Session
+from tui_app.views.data import MemoryDetail, load_memory_detail
 from tui_app.widgets.format import confidence_text, field_value_text, local_time, value_text
 
 Parts = list[Content | tuple[str, str] | str]

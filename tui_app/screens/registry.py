@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from tui_app.screens.curation_notice import curation_notices
-from tui_app.screens.data import NoticeProvider, review_notices, verification_notices
+from tui_app.views.data import NoticeProvider, review_notices, verification_notices
 
 if TYPE_CHECKING:
     from tui_app.screens.base import ReverieScreen

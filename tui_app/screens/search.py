@@ -29,14 +29,6 @@ from core.recall import RecallItem
 from tui_app import messages
 from tui_app.screens.base import ReverieScreen
 from tui_app.screens.memory_detail import MemoryDetailScreen
-from tui_app.screens.search_backend import (
-    MODES,
-    IndexState,
-    SearchAnswer,
-    SearchBackend,
-    SearchFilters,
-    SearchRequest,
-)
 from tui_app.screens.search_filters import FilterDialog
 from tui_app.screens.search_view import (
     detail_text,
@@ -52,6 +44,14 @@ from tui_app.screens.search_view import (
     when_text,
 )
 from tui_app.screens.session import Session
+from tui_app.views.search_backend import (
+    MODES,
+    IndexState,
+    SearchAnswer,
+    SearchBackend,
+    SearchFilters,
+    SearchRequest,
+)
 from tui_app.widgets.tables import RecordTable
 
 RESULT_LIMIT = 20

@@ -18,7 +18,7 @@ from textual.suggester import SuggestFromList
 from textual.widgets import Input, Label, Static
 
 from core.turns import ROLES
-from tui_app.screens.search_backend import SearchFilters
+from tui_app.views.search_backend import SearchFilters
 
 FIELDS = ("tags", "role", "session")
 

@@ -13,7 +13,7 @@ from textual.screen import Screen
 from core.recall import RecallItem, RecallResult
 from core.recall.text import expanded_query, search_terms
 from core.turns import parse_ts
-from tui_app.screens.search_backend import MODES, IndexState, SearchAnswer, SearchFilters
+from tui_app.views.search_backend import MODES, IndexState, SearchAnswer, SearchFilters
 from tui_app.widgets.format import age, plural, preview, wrap_lines
 
 Parts = list[Content | tuple[str, str] | str]

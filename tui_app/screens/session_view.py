@@ -21,9 +21,9 @@ from textual.widgets import Static
 from core.turns import Turn
 from tui_app import messages
 from tui_app.screens.base import ReverieScreen
-from tui_app.screens.search_backend import SearchBackend
 from tui_app.screens.search_view import assemble, exact_time, highlighted
 from tui_app.screens.session import Session
+from tui_app.views.search_backend import SearchBackend
 from tui_app.widgets.format import age, plural
 
 AROUND = 8  # turns shown on each side of the hit at first

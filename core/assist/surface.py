@@ -3,16 +3,16 @@
 Five operations, nothing else: ``recall`` (the entry point of ``reverie search``), ``where_are_we``
 (the latest topic markers), ``context`` (the block of ``reverie context``), ``propose_memory`` (a new
 draft in the person's review queue) and ``suggest`` (one more suggestion on an open draft). Reads go
-through the sharing profile the server was started with (:mod:`core.sharing`); writes only create
+through the sharing profile the server was started with (:mod:`core.assist.sharing`); writes only create
 drafts and add suggestions, each carrying the assistant's name, model, process version and
 confidence as provenance. Accepting, rejecting, approving, finalizing, editing or deleting anything,
 curating, restoring and the passphrase are not reachable from here.
 
-Arguments are checked against :mod:`tui_app.mcp.schemas`; every failure is a :class:`SurfaceError`
+Arguments are checked against :mod:`core.assist.schemas`; every failure is a :class:`SurfaceError`
 whose message is one line naming the field, and whose ``status`` is the HTTP status the REST API
 answers with (400 bad argument, 404 unknown draft, 409 draft not open).
 
-Proposals are limited (``[assistants]`` in ``config.toml``, counted by :mod:`core.proposal_limits`
+Proposals are limited (``[assistants]`` in ``config.toml``, counted by :mod:`core.assist.proposal_limits`
 from the drafts on disk, so the limits hold across servers and restarts): a limit that frees with
 time or review is a 429 with ``retry_after`` (seconds), the per-draft cap on suggestions a 409, and a
 limit the person set to 0 a 403. Nothing is written when a limit is reached.
@@ -29,15 +29,15 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+from core.assist import schemas
+from core.assist.proposal_limits import LimitReached, ProposalCounter
+from core.assist.schemas import ArgumentError
+from core.assist.sharing import SharePolicy, shared_context, shared_item_dict, shared_search
 from core.clock import utc_now
 from core.config import Config
 from core.errors import NotFound, ReverieError, ReviewError
 from core.paths import HomePaths
-from core.proposal_limits import LimitReached, ProposalCounter
-from core.sharing import SharePolicy, shared_context, shared_item_dict, shared_search
 from core.vault.crypto import VaultKeys
-from tui_app.mcp import schemas
-from tui_app.mcp.schemas import ArgumentError
 
 if TYPE_CHECKING:
     from core.recall import Recaller

@@ -1,0 +1,1 @@
+"""View-models of the TUI: what a screen shows, computed from the application layer, no widgets."""
