@@ -127,15 +127,22 @@ class TimeMatch:
 
 @dataclass(frozen=True)
 class TimeParse:
-    """How a query is understood: the range (or None), the text that meant it, and the rest for ranking."""
+    """How a query is understood: the range (or None), the text that meant it, and the rest for ranking.
+
+    ``notes`` are one-line remarks a person should see beside the answer, never acted on silently:
+    a time word read despite a typo ("read 'yesturday' as yesterday") and time-like words that could
+    not be read as a range ("could not read 'a while ago' as a time; searched all time"). Empty when
+    the query was read as written."""
 
     range: TimeRange | None
     expression: str | None
     rest: str
+    notes: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "range": self.range.to_dict() if self.range is not None else None,
             "expression": self.expression,
             "rest": self.rest,
+            "notes": list(self.notes),
         }

@@ -8,7 +8,7 @@ from datetime import datetime, tzinfo
 from functools import lru_cache
 from zoneinfo import ZoneInfo
 
-from core.timeparse import fallback, holidays, lang_common, lang_en, lang_ja, lang_ko, seasons
+from core.timeparse import fallback, hints, holidays, lang_common, lang_en, lang_ja, lang_ko, seasons, typos
 from core.timeparse.compose import Found, expressions, join
 from core.timeparse.model import TimeMatch, TimeParse, TimeParseError
 from core.timeparse.pieces import Context
@@ -37,12 +37,57 @@ _JA_PARTICLE = re.compile(r"(?:には|では|にも|ごろ|頃|の|に|は|も|�
 def parse_time(query: str, now: datetime, zone: ZoneInfo | tzinfo, languages: Sequence[str] = LANGUAGES) -> TimeParse:
     """The first time expression in ``query`` as a half-open range in ``zone``, the text that meant
     it, and the query without it. No expression: ``range`` and ``expression`` are None and ``rest``
-    is the tidied query."""
+    is the tidied query. A time word with a typo is read and noted ("read 'yesturday' as yesterday"),
+    and time-like words that could not be read are noted too (see :attr:`TimeParse.notes`)."""
     found = find_time_expressions(query, now, zone, languages)
-    if not found:
-        return TimeParse(None, None, tidy(query))
-    first = found[0]
-    return TimeParse(first.range, first.expression, rest_without(query, first.start, first.end))
+    langs = _languages(languages)
+    notes: list[str] = []
+    typo_first = _with_typos(query, found, now, zone, langs)
+    if typo_first is not None:
+        first, corrected, spans = typo_first
+        notes.extend(f"read '{written}' as {word}" for written, word in corrected)
+    elif found:
+        first, spans = found[0], [(match.start, match.end) for match in found]
+    else:
+        first, spans = None, []
+    unread = hints.unread(query, spans, langs)
+    if unread:
+        tail = "" if first is not None else "; searched without a time range"
+        notes.extend(f"could not read '{snippet}' as a time{tail}" for snippet in unread)
+    if first is None:
+        return TimeParse(None, None, tidy(query), tuple(notes))
+    return TimeParse(first.range, first.expression, rest_without(query, first.start, first.end), tuple(notes))
+
+
+def _with_typos(
+    query: str, found: list[TimeMatch], now: datetime, zone: ZoneInfo | tzinfo, langs: tuple[str, ...]
+) -> tuple[TimeMatch, list[tuple[str, str]], list[tuple[int, int]]] | None:
+    """The first expression when typos of time words are corrected, if it holds a correction (and
+    comes no later than what was read as written): the match in ``query``'s offsets, the corrections
+    it used (as written, as read), and every expression's span."""
+    norm = normalize(query)
+    fixes = []
+    for fix in typos.corrections(norm.text, langs):
+        begin, end = norm.span(fix.start, fix.end)
+        if not any(match.start < end and begin < match.end for match in found):
+            fixes.append(typos.Correction(begin, end, query[begin:end], fix.word))
+    if not fixes:
+        return None
+    text, segments = typos.apply(query, fixes)
+    again = find_time_expressions(text, now, zone, langs)
+    if not again:
+        return None
+    first = again[0]
+    start = typos.map_back(first.start, segments, at_end=False)
+    end = typos.map_back(first.end, segments, at_end=True)
+    used = [fix for fix in fixes if start <= fix.start and fix.end <= end]
+    if not used or (found and found[0].start < start):
+        return None
+    spans = [
+        (typos.map_back(m.start, segments, at_end=False), typos.map_back(m.end, segments, at_end=True)) for m in again
+    ]
+    match = TimeMatch(first.range, query[start:end], start, end)
+    return match, [(fix.written, fix.word) for fix in used], spans
 
 
 def find_time_expressions(

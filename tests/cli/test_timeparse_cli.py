@@ -30,6 +30,7 @@ def test_json_is_exactly_range_expression_rest(isolated_home: HomePaths) -> None
         "range": {"start": "2026-11-24T18:00:00+09:00", "end": "2026-11-25T04:00:00+09:00", "grain": "part_of_day"},
         "expression": "last Tuesday night",
         "rest": "what did we decide?",
+        "notes": [],
     }
 
 
@@ -48,7 +49,7 @@ def test_no_expression_exits_zero(isolated_home: HomePaths) -> None:
     assert result.exit_code == 0
     assert "no time expression" in result.output
     as_json = run("may I ask", "--now", NOW, "--tz", "UTC", "--json", home=isolated_home)
-    assert json.loads(as_json.output) == {"range": None, "expression": None, "rest": "may I ask"}
+    assert json.loads(as_json.output) == {"range": None, "expression": None, "rest": "may I ask", "notes": []}
 
 
 def test_now_without_offset_is_read_in_the_zone(isolated_home: HomePaths) -> None:

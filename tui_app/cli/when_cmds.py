@@ -39,9 +39,11 @@ def parse_now(text: str, zone: ZoneInfo) -> datetime:
 
 
 def describe(tp: TimeParse, now: datetime) -> str:
-    """The plain-text form: expression, range (human and ISO) and the rest of the query."""
+    """The plain-text form: expression, range (human and ISO), the rest of the query, and one
+    ``note`` line per remark of the parser (a typo it read, time-like words it could not read)."""
+    notes = [f"note        {note}" for note in tp.notes]
     if tp.range is None:
-        return f"no time expression\nrest        {tp.rest}"
+        return "\n".join(["no time expression", f"rest        {tp.rest}", *notes])
     rng = tp.range
     return "\n".join(
         [
@@ -49,6 +51,7 @@ def describe(tp: TimeParse, now: datetime) -> str:
             f"range       {rng.describe(now)}  ({rng.grain})",
             f"            {rng.start.isoformat()} → {rng.end.isoformat()}",
             f"rest        {tp.rest}",
+            *notes,
         ]
     )
 
@@ -65,7 +68,7 @@ def describe(tp: TimeParse, now: datetime) -> str:
     default=None,
     help="Timezone of the ranges (default: the config's timezone, else the system's).",
 )
-@click.option("--json", "as_json", is_flag=True, help="Print {range, expression, rest} as JSON.")
+@click.option("--json", "as_json", is_flag=True, help="Print {range, expression, rest, notes} as JSON.")
 @pass_state
 def when(state: CliState, query: tuple[str, ...], now_text: str | None, tz_name: str | None, as_json: bool) -> None:
     """Show how QUERY's time expression is understood: its range [start, end), grain and the rest."""
