@@ -1,0 +1,314 @@
+"""``VaultExporter``: the SDK's AI-ready exports of finalized memories (never drafts).
+
+RAG chunks, generic JSONL, conversation history and knowledge-graph memory nodes carry the review
+summary (``{"reviewed": False}`` for memories stored without review, else who approved, when, how many
+suggestions were accepted, rejected or edited, and which fields were confirmed) and a ``verified``
+flag that is the result of a real check of the record against the vault and the ledger. OpenAI and
+Anthropic fine-tuning records stay schema-clean. Content and hashes come from the sealed records, not
+from views a caller may have changed in memory.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+from core.frozen import thaw
+from core.fsutil import atomic_write_text
+from core.vault.review import review_summary
+
+if TYPE_CHECKING:
+    from core.sdk.vault import MemoryVault
+
+FORMATS = ("openai", "anthropic", "generic")
+DEFAULT_SYSTEM_PROMPT = (
+    "You are a personal assistant who knows the user from their own memories. "
+    "Answer as someone who remembers what they confirmed."
+)
+# First matching tag → the question a fine-tuning example asks of that memory.
+_QUESTIONS = (
+    ("preference", "What do I prefer?"),
+    ("health", "What do you know about my health?"),
+    ("work", "What is happening at my work?"),
+    ("financial", "What do you know about my finances?"),
+    ("personal", "Tell me something personal about me."),
+)
+_WORD = re.compile(r"[^\W\d_][\w'-]*", re.UNICODE)
+
+
+@dataclass
+class RAGChunk:
+    """One memory ready for embedding: content, tags, time, hash and metadata (``review``,
+    ``verified``)."""
+
+    id: str
+    content: str
+    tags: list[str]
+    created_at: str
+    hash: str
+    metadata: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass
+class KnowledgeNode:
+    """A node: ``memory``, ``tag``, ``date``, ``entity``, ``person`` or ``location``."""
+
+    id: str
+    label: str
+    node_type: str
+    properties: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass
+class KnowledgeEdge:
+    """An edge: ``tagged_with``, ``created_on``, ``mentions`` or ``located_at``."""
+
+    source: str
+    target: str
+    relation: str
+    properties: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass
+class KnowledgeGraph:
+    nodes: list[KnowledgeNode] = field(default_factory=list)
+    edges: list[KnowledgeEdge] = field(default_factory=list)
+
+    @property
+    def node_count(self) -> int:
+        return len(self.nodes)
+
+    @property
+    def edge_count(self) -> int:
+        return len(self.edges)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "nodes": [n.to_dict() for n in self.nodes],
+            "edges": [e.to_dict() for e in self.edges],
+            "stats": {"node_count": self.node_count, "edge_count": self.edge_count},
+        }
+
+    def to_json(self, indent: int = 2) -> str:
+        return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
+
+
+@dataclass(frozen=True)
+class _Item:
+    """One memory as exported: its stored record's facts plus the vault's verdict."""
+
+    id: str
+    content: str
+    tags: list[str]
+    created_at: str
+    hash: str
+    location: str | None
+    people: list[str]
+    review: dict[str, Any]
+    verified: bool
+
+
+class VaultExporter:
+    """Exports of an SDK ``MemoryVault``'s memories in AI-ready formats."""
+
+    def __init__(self, vault: MemoryVault) -> None:
+        self._vault = vault
+
+    def _items(self, tags: list[str] | None) -> list[_Item]:
+        wanted = set(tags or ())
+        items = []
+        for _view, record, verified in self._vault._export_records():
+            if wanted and not wanted & set(record.metadata.tags):
+                continue
+            review = record.metadata.custom.get("review")
+            items.append(_Item(
+                id=record.memory_id,
+                content=record.content,
+                tags=list(record.metadata.tags),
+                created_at=record.created_at,
+                hash=record.content_sha256,
+                location=record.metadata.location,
+                people=list(record.metadata.people),
+                review=review_summary(thaw(review) if review else None),
+                verified=verified,
+            ))
+        return items
+
+    def to_jsonl(
+        self,
+        path: str | None = None,
+        format: Literal["openai", "anthropic", "generic"] = "openai",
+        system_prompt: str | None = None,
+        tags: list[str] | None = None,
+    ) -> list[dict[str, Any]]:
+        """Fine-tuning examples (``openai``/``anthropic``: schema-clean) or ``generic`` records with the
+        review summary and verification; written one per line to ``path`` (0600) when given."""
+        if format not in FORMATS:
+            raise ValueError(f"format: must be one of {', '.join(FORMATS)}, got {format!r}")
+        system = system_prompt or DEFAULT_SYSTEM_PROMPT
+        examples: list[dict[str, Any]] = []
+        for item in self._items(tags):
+            question = _question(item.tags)
+            if format == "openai":
+                examples.append({"messages": [
+                    {"role": "system", "content": system},
+                    {"role": "user", "content": question},
+                    {"role": "assistant", "content": item.content},
+                ]})
+            elif format == "anthropic":
+                examples.append({
+                    "messages": [
+                        {"role": "user", "content": question},
+                        {"role": "assistant", "content": item.content},
+                    ],
+                    "system": system,
+                })
+            else:
+                examples.append({
+                    "input": question,
+                    "output": item.content,
+                    "tags": item.tags,
+                    "created_at": item.created_at,
+                    "hash": item.hash,
+                    "review": item.review,
+                    "verified": item.verified,
+                })
+        if path:
+            text = "".join(json.dumps(e, ensure_ascii=False) + "\n" for e in examples)
+            atomic_write_text(Path(os.fspath(path)), text)
+        return examples
+
+    def to_rag_chunks(self, tags: list[str] | None = None, include_hash: bool = True) -> list[RAGChunk]:
+        """One chunk per memory, oldest first; ``metadata["review"]`` is the review summary."""
+        return [
+            RAGChunk(
+                id=item.id,
+                content=item.content,
+                tags=item.tags,
+                created_at=item.created_at,
+                hash=item.hash if include_hash else "",
+                metadata={
+                    "source": "reverie",
+                    "verified": item.verified,
+                    "encrypted_at_rest": True,
+                    "review": item.review,
+                },
+            )
+            for item in self._items(tags)
+        ]
+
+    def to_knowledge_graph(self, tags: list[str] | None = None, extract_entities: bool = True) -> KnowledgeGraph:
+        """Memory, tag and date nodes (and entity, person and location nodes), with edges between
+        them; memory nodes carry the review summary and verification."""
+        graph = KnowledgeGraph()
+        known: set[str] = set()
+
+        def node(node_id: str, label: str, node_type: str) -> str:
+            if node_id not in known:
+                known.add(node_id)
+                graph.nodes.append(KnowledgeNode(node_id, label, node_type))
+            return node_id
+
+        for item in self._items(tags):
+            label = item.content if len(item.content) <= 60 else item.content[:60] + "..."
+            graph.nodes.append(KnowledgeNode(item.id, label, "memory", {
+                "full_content": item.content,
+                "hash": item.hash,
+                "created_at": item.created_at,
+                "review": item.review,
+                "verified": item.verified,
+            }))
+            known.add(item.id)
+            for tag in item.tags:
+                graph.edges.append(KnowledgeEdge(item.id, node(f"tag_{tag}", tag, "tag"), "tagged_with"))
+            day = item.created_at[:10]
+            graph.edges.append(KnowledgeEdge(item.id, node(f"date_{day}", day, "date"), "created_on"))
+            for person in item.people:
+                target = node(f"person_{_slug(person)}", person, "person")
+                graph.edges.append(KnowledgeEdge(item.id, target, "mentions"))
+            if item.location:
+                target = node(f"location_{_slug(item.location)}", item.location, "location")
+                graph.edges.append(KnowledgeEdge(item.id, target, "located_at"))
+            if extract_entities:
+                for entity in _entities(item.content):
+                    target = node(f"entity_{_slug(entity)}", entity, "entity")
+                    graph.edges.append(KnowledgeEdge(item.id, target, "mentions"))
+        return graph
+
+    def to_conversation_history(self, tags: list[str] | None = None) -> list[dict[str, Any]]:
+        """User turns for a model's context, each saying when, which tags, and whether reviewed."""
+        return [
+            {
+                "role": "user",
+                "content": f"[{item.created_at[:10]}] [{', '.join(item.tags)}] {item.content}",
+                "metadata": {
+                    "memory_id": item.id,
+                    "hash": item.hash,
+                    "verified": item.verified,
+                    "review": item.review,
+                },
+            }
+            for item in self._items(tags)
+        ]
+
+    def summary(self, tags: list[str] | None = None) -> dict[str, Any]:
+        """Counts of what an export would hold (reviewed and unreviewed memories among them)."""
+        items = self._items(tags)
+        days = sorted({i.created_at[:10] for i in items})
+        characters = sum(len(i.content) for i in items)
+        reviewed = sum(1 for i in items if i.review.get("reviewed"))
+        return {
+            "total_memories": len(items),
+            "reviewed_memories": reviewed,
+            "unreviewed_memories": len(items) - reviewed,
+            "unique_tags": sorted({t for i in items for t in i.tags}),
+            "total_characters": characters,
+            "date_range": {"earliest": days[0] if days else None, "latest": days[-1] if days else None},
+            "avg_memory_length": characters // max(len(items), 1),
+            "export_formats": ["openai_jsonl", "anthropic_jsonl", "generic_jsonl", "rag_chunks",
+                               "knowledge_graph", "conversation_history"],
+        }
+
+
+def _question(tags: list[str]) -> str:
+    for tag, question in _QUESTIONS:
+        if tag in tags:
+            return question
+    return "What do you remember about me?"
+
+
+def _slug(text: str) -> str:
+    return "_".join(text.casefold().split())
+
+
+def _entities(content: str) -> list[str]:
+    """Runs of capitalised words that do not open a sentence (a cheap stand-in for NER)."""
+    found: dict[str, str] = {}
+    run: list[str] = []
+    sentence_start = True
+    for token in content.split():
+        match = _WORD.search(token)
+        word = match.group(0) if match else ""
+        capital = bool(word) and word[0].isupper() and len(word) > 2 and not sentence_start
+        if capital:
+            run.append(word)
+        if run and (not capital or token[-1:] in ".,;:!?"):
+            found.setdefault(" ".join(run).casefold(), " ".join(run))
+            run = []
+        sentence_start = token[-1:] in ".!?"
+    if run:
+        found.setdefault(" ".join(run).casefold(), " ".join(run))
+    return list(found.values())

@@ -1,0 +1,164 @@
+"""The SDK's memory model: ``Memory``, ``MemoryStatus``, ``MemoryMetadata`` and ``MemoryAnchor``.
+
+These are the mutable view objects of the DiaryVault Memory Layer API. A ``Memory`` handed out by
+:class:`core.sdk.vault.MemoryVault` is a *view* of a sealed Reverie record: its plaintext lives only
+in this Python object; on disk the record stays encrypted and signed (``core.vault.records``).
+Changing a view (its content, hash, signature or tags) does not change the record: the next
+``vault.verify(memory)`` reports the difference.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from dataclasses import asdict, dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from core.clock import utc_now_iso
+
+DVMEM_VERSION = "1.0"
+
+
+class MemoryStatus(StrEnum):
+    """Where a memory is in its lifecycle (``status.value`` is the plain string)."""
+
+    CREATED = "created"
+    HASHED = "hashed"
+    ENCRYPTED = "encrypted"
+    SIGNED = "signed"
+    ANCHORED = "anchored"
+    VERIFIED = "verified"
+
+
+@dataclass
+class MemoryMetadata:
+    """Tags and descriptive metadata. ``custom["review"]`` holds a finalized memory's review record."""
+
+    tags: list[str] = field(default_factory=list)
+    location: str | None = None
+    mood: str | None = None
+    source: str = "manual"  # manual, agent, api, import
+    agent_id: str | None = None
+    ai_enriched: bool = False
+    custom: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class MemoryAnchor:
+    """Where a memory's hash was anchored, as the backend reported it."""
+
+    backend: str
+    transaction_id: str | None = None
+    block_number: int | None = None
+    anchored_at: str | None = None
+    url: str | None = None
+
+
+@dataclass
+class Memory:
+    """One memory as the SDK shows it. Mutable in Python; tamper-evident in the vault."""
+
+    id: str = field(default_factory=lambda: str(uuid.uuid4()))
+    version: str = "1.0.0"
+    content: str = ""
+    content_type: str = "text/plain"
+    hash: str | None = None  # SHA-256 of the content (UTF-8)
+    encrypted_content: bytes | None = None  # the sealed record's AES-256-GCM ciphertext
+    signature: str | None = None  # the sealed record's HMAC-SHA256
+    nonce: bytes | None = None
+    created_at: str = field(default_factory=utc_now_iso)
+    updated_at: str | None = None
+    status: MemoryStatus = MemoryStatus.CREATED
+    metadata: MemoryMetadata = field(default_factory=MemoryMetadata)
+    anchors: list[MemoryAnchor] = field(default_factory=list)
+    merkle_root: str | None = None
+    merkle_proof: list[str] | None = None
+
+    @property
+    def verified(self) -> bool:
+        """True once ``vault.verify`` passed for this object (and nothing reset the status since)."""
+        return self.status == MemoryStatus.VERIFIED
+
+    @property
+    def is_anchored(self) -> bool:
+        return bool(self.anchors)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-ready fields (bytes as hex). Includes the plaintext content: a disclosure."""
+        data = asdict(self)
+        data["status"] = MemoryStatus(self.status).value
+        data["encrypted_content"] = self.encrypted_content.hex() if self.encrypted_content else None
+        data["nonce"] = self.nonce.hex() if self.nonce else None
+        return data
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), indent=2, ensure_ascii=False, default=str)
+
+    def to_dvmem(self) -> str:
+        """The DiaryVault ``.dvmem`` v1.0 document of this view (plaintext payload). For a file that
+        stays encrypted, use ``MemoryVault.export_memory``, which writes Reverie's sealed ``.dvmem``."""
+        document = {
+            "dvmem_version": DVMEM_VERSION,
+            "encoding": "utf-8",
+            "payload": self.to_dict(),
+            "verification": {
+                "hash": self.hash,
+                "signature": self.signature,
+                "anchors": [asdict(a) for a in self.anchors],
+            },
+        }
+        return json.dumps(document, indent=2, ensure_ascii=False, default=str)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Memory:
+        """Rebuild a view from :meth:`to_dict` output; unknown fields are a ``TypeError`` naming them."""
+        if not isinstance(data, dict):
+            raise TypeError(f"memory: expected a JSON object, got {type(data).__name__}")
+        values = dict(data)
+        unknown = sorted(set(values) - set(cls.__dataclass_fields__))
+        if unknown:
+            raise TypeError(f"memory: unknown field {unknown[0]!r}")
+        if isinstance(values.get("status"), str):
+            values["status"] = MemoryStatus(values["status"])
+        for name in ("encrypted_content", "nonce"):
+            if isinstance(values.get(name), str):
+                try:
+                    values[name] = bytes.fromhex(values[name])
+                except ValueError as exc:
+                    raise ValueError(f"memory.{name}: not hex") from exc
+        if isinstance(values.get("metadata"), dict):
+            meta = values["metadata"]
+            extra = sorted(set(meta) - set(MemoryMetadata.__dataclass_fields__))
+            if extra:
+                raise TypeError(f"memory.metadata: unknown field {extra[0]!r}")
+            values["metadata"] = MemoryMetadata(**meta)
+        if isinstance(values.get("anchors"), list):
+            values["anchors"] = [MemoryAnchor(**a) if isinstance(a, dict) else a for a in values["anchors"]]
+        return cls(**values)
+
+    @classmethod
+    def from_dvmem(cls, dvmem_str: str) -> Memory:
+        """Read a DiaryVault ``.dvmem`` v1.x document (plaintext payload). A Reverie sealed ``.dvmem``
+        needs the key: ``MemoryVault.import_memory`` reads both."""
+        try:
+            document = json.loads(dvmem_str)
+        except json.JSONDecodeError as exc:
+            raise ValueError(f".dvmem: not JSON: {exc}") from exc
+        if not isinstance(document, dict):
+            raise ValueError(".dvmem: expected a JSON object")
+        if document.get("format") == "reverie.dvmem":
+            raise ValueError(".dvmem: a sealed Reverie record; import it with MemoryVault.import_memory")
+        version = document.get("dvmem_version")
+        if not isinstance(version, str) or not version.startswith("1."):
+            raise ValueError(f".dvmem: unsupported dvmem_version {version!r}")
+        payload = document.get("payload")
+        if not isinstance(payload, dict):
+            raise ValueError(".dvmem: field 'payload' must be an object")
+        return cls.from_dict(payload)
+
+    def __repr__(self) -> str:
+        preview = self.content[:50] + "..." if len(self.content) > 50 else self.content
+        digest = self.hash[:12] + "..." if self.hash else "None"
+        status = MemoryStatus(self.status).value
+        return f"Memory(id={self.id[:8]}..., status={status}, hash={digest}, content='{preview}')"

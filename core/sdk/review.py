@@ -1,0 +1,388 @@
+"""The review workflow's value objects in the DiaryVault Memory Layer v0.4 shape.
+
+``ReviewDraft``, ``Suggestion``, ``ReviewDecision``, ``Revision``, ``ReviewState`` and
+``DecisionOutcome``: frozen all the way down (nested JSON values become ``FrozenDict`` and tuples),
+every transition returns a new draft, and the invariants hold at construction and therefore on
+every load from JSON:
+
+* suggestion ids are unique; every decision refers to a known suggestion, at most one per suggestion;
+* at most one accepted value per field; a rejected decision carries no value;
+* an open draft carries no completion metadata; an approved or rejected one names who and when;
+* an approved draft has no pending suggestion.
+
+Errors follow the upstream SDK: ``ValueError`` for a broken invariant or an empty text field,
+``TypeError`` for a wrong type, ``KeyError`` for an unknown suggestion id.
+
+These objects are pure: :class:`core.sdk.vault.MemoryVault` stores them as Reverie drafts
+(``core.vault.review``) through :mod:`core.sdk.drafts`, so the TUI and CLI see the same drafts.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+from typing import Any
+
+from core.clock import utc_now_iso
+from core.frozen import freeze, thaw
+
+__all__ = ["DecisionOutcome", "ReviewDecision", "ReviewDraft", "ReviewState", "Revision", "Suggestion"]
+
+_UNSET: Any = object()
+
+
+def _new_id() -> str:
+    return str(uuid.uuid4())
+
+
+def _text(value: Any, name: str) -> None:
+    if not isinstance(value, str) or not value.strip():
+        raise ValueError(f"{name} must not be empty")
+
+
+def _frozen(value: Any, name: str) -> Any:
+    """A deeply frozen copy; ``ValueError`` naming ``name`` for a value that is not JSON."""
+    return freeze(value, name)
+
+
+class ReviewState(StrEnum):
+    """A draft's state. A ``str`` enum: ``state="open"`` and ``draft.state == "open"`` both work."""
+
+    OPEN = "open"
+    APPROVED = "approved"
+    REJECTED = "rejected"
+
+
+class DecisionOutcome(StrEnum):
+    """What the person decided about one suggestion."""
+
+    ACCEPTED = "accepted"
+    REJECTED = "rejected"
+
+
+@dataclass(frozen=True)
+class Revision:
+    """One derived step of a draft's history (never stored: computed from the draft's timestamps)."""
+
+    action: str
+    occurred_at: str
+    actor: str | None = None
+    field_name: str | None = None
+    value: Any = None
+    suggestion_id: str | None = None
+
+    def __post_init__(self) -> None:
+        _text(self.action, "action")
+        _text(self.occurred_at, "occurred_at")
+        object.__setattr__(self, "value", _frozen(self.value, "revision.value"))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "action": self.action,
+            "occurred_at": self.occurred_at,
+            "actor": self.actor,
+            "field_name": self.field_name,
+            "value": thaw(self.value),
+            "suggestion_id": self.suggestion_id,
+        }
+
+
+@dataclass(frozen=True)
+class Suggestion:
+    """A value an AI (or any ``source``) proposes for one field. Never confirmed by itself."""
+
+    field_name: str
+    value: Any
+    source: str
+    suggestion_id: str = field(default_factory=_new_id)
+    model: str | None = None
+    process_version: str | None = None
+    confidence: float | None = None
+    created_at: str = field(default_factory=utc_now_iso)
+
+    def __post_init__(self) -> None:
+        _text(self.field_name, "field_name")
+        _text(self.source, "source")
+        _text(self.suggestion_id, "suggestion_id")
+        if self.confidence is not None:
+            if isinstance(self.confidence, bool) or not isinstance(self.confidence, int | float):
+                raise TypeError("confidence must be a number between 0 and 1")
+            if not 0 <= self.confidence <= 1:
+                raise ValueError("confidence must be between 0 and 1")
+        object.__setattr__(self, "value", _frozen(self.value, f"suggestion {self.suggestion_id!r} value"))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "suggestion_id": self.suggestion_id,
+            "field_name": self.field_name,
+            "value": thaw(self.value),
+            "source": self.source,
+            "model": self.model,
+            "process_version": self.process_version,
+            "confidence": self.confidence,
+            "created_at": self.created_at,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Suggestion:
+        return cls(
+            suggestion_id=data["suggestion_id"],
+            field_name=data["field_name"],
+            value=data["value"],
+            source=data["source"],
+            model=data.get("model"),
+            process_version=data.get("process_version"),
+            confidence=data.get("confidence"),
+            created_at=data["created_at"],
+        )
+
+
+@dataclass(frozen=True)
+class ReviewDecision:
+    """The person's decision on one suggestion; an accepted one carries the confirmed value."""
+
+    suggestion_id: str
+    outcome: DecisionOutcome
+    reviewer: str
+    accepted_value: Any = None
+    decided_at: str = field(default_factory=utc_now_iso)
+
+    def __post_init__(self) -> None:
+        _text(self.suggestion_id, "suggestion_id")
+        _text(self.reviewer, "reviewer")
+        object.__setattr__(self, "outcome", DecisionOutcome(self.outcome))
+        object.__setattr__(self, "accepted_value", _frozen(self.accepted_value, "accepted_value"))
+        if self.outcome is DecisionOutcome.REJECTED and self.accepted_value is not None:
+            raise ValueError("rejected decisions must not carry an accepted value")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "suggestion_id": self.suggestion_id,
+            "outcome": self.outcome.value,
+            "reviewer": self.reviewer,
+            "accepted_value": thaw(self.accepted_value),
+            "decided_at": self.decided_at,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> ReviewDecision:
+        return cls(
+            suggestion_id=data["suggestion_id"],
+            outcome=DecisionOutcome(data["outcome"]),
+            reviewer=data["reviewer"],
+            accepted_value=data.get("accepted_value"),
+            decided_at=data["decided_at"],
+        )
+
+
+@dataclass(frozen=True)
+class ReviewDraft:
+    """A proposed memory under review: the person's content and tags, suggestions and decisions."""
+
+    content: str
+    tags: tuple[str, ...] = ()
+    draft_id: str = field(default_factory=_new_id)
+    suggestions: tuple[Suggestion, ...] = ()
+    decisions: tuple[ReviewDecision, ...] = ()
+    state: ReviewState = ReviewState.OPEN
+    completed_by: str | None = None
+    completed_at: str | None = None
+    created_at: str = field(default_factory=utc_now_iso)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.content, str):
+            raise TypeError("content must be a string")
+        _text(self.draft_id, "draft_id")
+        if isinstance(self.tags, str):
+            raise TypeError("tags must be a sequence of strings, not a string")
+        object.__setattr__(self, "tags", tuple(self.tags))
+        for tag in self.tags:
+            _text(tag, "tag")
+        object.__setattr__(self, "state", ReviewState(self.state))
+        object.__setattr__(self, "suggestions", tuple(self.suggestions))
+        object.__setattr__(self, "decisions", tuple(self.decisions))
+        self._check()
+
+    def _check(self) -> None:
+        by_id: dict[str, Suggestion] = {}
+        for suggestion in self.suggestions:
+            if not isinstance(suggestion, Suggestion):
+                raise TypeError(f"suggestions must hold Suggestion objects, got {type(suggestion).__name__}")
+            if suggestion.suggestion_id in by_id:
+                raise ValueError(f"duplicate suggestion_id: {suggestion.suggestion_id}")
+            by_id[suggestion.suggestion_id] = suggestion
+        decided: set[str] = set()
+        accepted_fields: set[str] = set()
+        for decision in self.decisions:
+            if not isinstance(decision, ReviewDecision):
+                raise TypeError(f"decisions must hold ReviewDecision objects, got {type(decision).__name__}")
+            suggestion = by_id.get(decision.suggestion_id)
+            if suggestion is None:
+                raise ValueError(f"decision references unknown suggestion: {decision.suggestion_id}")
+            if decision.suggestion_id in decided:
+                raise ValueError(f"suggestion has more than one decision: {decision.suggestion_id}")
+            decided.add(decision.suggestion_id)
+            if decision.outcome is DecisionOutcome.ACCEPTED:
+                if suggestion.field_name in accepted_fields:
+                    raise ValueError(f"multiple accepted suggestions for field {suggestion.field_name!r}")
+                accepted_fields.add(suggestion.field_name)
+        if self.state is ReviewState.OPEN:
+            if self.completed_by is not None or self.completed_at is not None:
+                raise ValueError("open drafts must not carry completion metadata")
+        else:
+            _text(self.completed_by, "completed_by")
+            _text(self.completed_at, "completed_at")
+        if self.state is ReviewState.APPROVED and self.pending_suggestion_ids:
+            raise ValueError("approved drafts must have every suggestion reviewed")
+
+    # -- reading ------------------------------------------------------------------------------------
+
+    @property
+    def pending_suggestion_ids(self) -> tuple[str, ...]:
+        """Ids of the suggestions nobody has accepted or rejected yet, in the order added."""
+        decided = {d.suggestion_id for d in self.decisions}
+        return tuple(s.suggestion_id for s in self.suggestions if s.suggestion_id not in decided)
+
+    def _suggestion(self, suggestion_id: str) -> Suggestion:
+        for suggestion in self.suggestions:
+            if suggestion.suggestion_id == suggestion_id:
+                return suggestion
+        raise KeyError(f"unknown suggestion: {suggestion_id}")
+
+    def resolved_fields(self) -> dict[str, Any]:
+        """The person's content and tags plus every explicitly accepted value (plain JSON values).
+        A suggestion nobody accepted never appears here."""
+        resolved: dict[str, Any] = {"content": self.content, "tags": list(self.tags)}
+        for decision in self.decisions:
+            if decision.outcome is DecisionOutcome.ACCEPTED:
+                resolved[self._suggestion(decision.suggestion_id).field_name] = thaw(decision.accepted_value)
+        return resolved
+
+    def revision_history(self) -> tuple[Revision, ...]:
+        """Creation, each suggestion, each decision and the terminal step, in time order."""
+        steps = [Revision(action="draft_created", occurred_at=self.created_at)]
+        for s in self.suggestions:
+            steps.append(Revision("suggestion_added", s.created_at, s.source, s.field_name, s.value, s.suggestion_id))
+        for d in self.decisions:
+            name = self._suggestion(d.suggestion_id).field_name
+            action = "suggestion_accepted" if d.outcome is DecisionOutcome.ACCEPTED else "suggestion_rejected"
+            steps.append(Revision(action, d.decided_at, d.reviewer, name, d.accepted_value, d.suggestion_id))
+        if self.state is not ReviewState.OPEN:
+            action = "draft_approved" if self.state is ReviewState.APPROVED else "draft_rejected"
+            steps.append(Revision(action, str(self.completed_at), self.completed_by))
+        return tuple(sorted(steps, key=lambda step: step.occurred_at))
+
+    # -- transitions --------------------------------------------------------------------------------
+
+    def _require_open(self) -> None:
+        if self.state is not ReviewState.OPEN:
+            raise ValueError(f"draft is already {self.state.value}")
+
+    def _require_undecided(self, suggestion_id: str) -> None:
+        if any(d.suggestion_id == suggestion_id for d in self.decisions):
+            raise ValueError(f"suggestion has already been reviewed: {suggestion_id}")
+
+    def add_suggestion(
+        self,
+        field_name: str,
+        value: Any,
+        source: str,
+        *,
+        model: str | None = None,
+        process_version: str | None = None,
+        confidence: float | None = None,
+        suggestion_id: str | None = None,
+    ) -> ReviewDraft:
+        """A new draft with one more unconfirmed suggestion."""
+        self._require_open()
+        suggestion = Suggestion(
+            field_name=field_name,
+            value=value,
+            source=source,
+            suggestion_id=suggestion_id or _new_id(),
+            model=model,
+            process_version=process_version,
+            confidence=confidence,
+        )
+        if any(s.suggestion_id == suggestion.suggestion_id for s in self.suggestions):
+            raise ValueError(f"duplicate suggestion_id: {suggestion.suggestion_id}")
+        return replace(self, suggestions=(*self.suggestions, suggestion))
+
+    def accept(self, suggestion_id: str, reviewer: str, *, value: Any = _UNSET) -> ReviewDraft:
+        """A new draft in which ``reviewer`` accepted the suggestion, as proposed or with their edit
+        (``value``); the suggestion itself stays as it was, as provenance."""
+        self._require_open()
+        _text(reviewer, "reviewer")
+        suggestion = self._suggestion(suggestion_id)
+        self._require_undecided(suggestion_id)
+        for decision in self.decisions:
+            if decision.outcome is DecisionOutcome.ACCEPTED and \
+                    self._suggestion(decision.suggestion_id).field_name == suggestion.field_name:
+                raise ValueError(f"another suggestion is already accepted for field {suggestion.field_name!r}")
+        confirmed = suggestion.value if value is _UNSET else value
+        decision = ReviewDecision(suggestion_id, DecisionOutcome.ACCEPTED, reviewer, accepted_value=confirmed)
+        return replace(self, decisions=(*self.decisions, decision))
+
+    def reject_suggestion(self, suggestion_id: str, reviewer: str) -> ReviewDraft:
+        """A new draft in which ``reviewer`` rejected the suggestion."""
+        self._require_open()
+        _text(reviewer, "reviewer")
+        self._suggestion(suggestion_id)
+        self._require_undecided(suggestion_id)
+        decision = ReviewDecision(suggestion_id, DecisionOutcome.REJECTED, reviewer)
+        return replace(self, decisions=(*self.decisions, decision))
+
+    def approve(self, reviewer: str) -> ReviewDraft:
+        """The approved draft; every suggestion must have been accepted or rejected first."""
+        self._require_open()
+        _text(reviewer, "reviewer")
+        if self.pending_suggestion_ids:
+            raise ValueError("all suggestions must be accepted or rejected")
+        return replace(self, state=ReviewState.APPROVED, completed_by=reviewer, completed_at=utc_now_iso())
+
+    def reject(self, reviewer: str) -> ReviewDraft:
+        """The draft rejected as a whole (terminal: it can never be finalized)."""
+        self._require_open()
+        _text(reviewer, "reviewer")
+        return replace(self, state=ReviewState.REJECTED, completed_by=reviewer, completed_at=utc_now_iso())
+
+    # -- serialisation ------------------------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "draft_id": self.draft_id,
+            "content": self.content,
+            "tags": list(self.tags),
+            "suggestions": [s.to_dict() for s in self.suggestions],
+            "decisions": [d.to_dict() for d in self.decisions],
+            "state": self.state.value,
+            "completed_by": self.completed_by,
+            "completed_at": self.completed_at,
+            "created_at": self.created_at,
+        }
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), ensure_ascii=False, indent=2)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> ReviewDraft:
+        """Rebuild a draft; the same invariants as construction apply (a missing key is a ``KeyError``)."""
+        if not isinstance(data, dict):
+            raise TypeError(f"draft: expected a JSON object, got {type(data).__name__}")
+        return cls(
+            draft_id=data["draft_id"],
+            content=data["content"],
+            tags=tuple(data.get("tags", [])),
+            suggestions=tuple(Suggestion.from_dict(s) for s in data.get("suggestions", [])),
+            decisions=tuple(ReviewDecision.from_dict(d) for d in data.get("decisions", [])),
+            state=ReviewState(data["state"]),
+            completed_by=data.get("completed_by"),
+            completed_at=data.get("completed_at"),
+            created_at=data["created_at"],
+        )
+
+    @classmethod
+    def from_json(cls, value: str) -> ReviewDraft:
+        return cls.from_dict(json.loads(value))

@@ -1,0 +1,745 @@
+"""``MemoryVault``: the DiaryVault Memory Layer v0.4 API over a Reverie data home.
+
+``MemoryVault(encryption_key=..., storage_dir=...)`` opens (or creates) the Reverie home at
+``storage_dir`` with the key as its passphrase. Every memory it creates is an ordinary Reverie memory
+(a sealed record in ``vault/`` plus a ledger entry), so ``reverie memory list``, ``reverie verify``,
+search, curation and exports see it; every draft is an ordinary Reverie draft, so the TUI's review
+queue shows it, and drafts made in the TUI are listed here.
+
+The ``Memory`` objects handed out are views: mutable Python objects holding the decrypted content.
+``verify`` checks a view against itself (its content still hashes to its hash) *and* against the
+vault: the sealed record verifies (signature, ciphertext, content hash), it matches the ledger's
+checksum for that memory, and its content, hash, signature and tags are the view's. So a view whose
+content was changed in memory no longer verifies, and neither does a memory whose record was changed,
+replaced or rolled back on disk.
+"""
+
+from __future__ import annotations
+
+import builtins
+import hmac
+import json
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from core.clock import utc_now_iso
+from core.errors import DraftChanged, NotFound, ReverieError, ReviewError, WrongPassphrase
+from core.frozen import freeze, thaw
+from core.fsutil import atomic_write_bytes, atomic_write_text, file_lock
+from core.paths import HomePaths
+from core.sdk.anchors import AnchorBackend, ArweaveAnchor, EthereumAnchor, LocalAnchor, VaultAnchor
+from core.sdk.context import ContextRequest, ContextResponse, SharedMemory
+from core.sdk.crypto import MemoryCrypto
+from core.sdk.drafts import RejectedDrafts, check_no_loss, from_stored, to_stored
+from core.sdk.models import Memory, MemoryAnchor, MemoryMetadata, MemoryStatus
+from core.sdk.review import ReviewDraft, ReviewState
+from core.turns import TurnError, parse_ts
+from core.vault.canonical import canonical_json, sha256_hex
+from core.vault.crypto import KdfParams, b64d, create_header, unlock
+from core.vault.ledger import LedgerEntry
+from core.vault.records import MEMORY_FORMAT, open_memory
+from core.vault.records import Memory as StoredMemory
+from core.vault.records import MemoryMetadata as StoredMetadata
+from core.vault.review import check_field_value, new_id
+from core.vault.store import MEMORY_KINDS
+from core.vault.store import MemoryVault as Store
+
+DEFAULT_STORAGE_DIR = "~/.diaryvault/memories"
+# Keys of ``metadata.custom`` that Reverie gives a meaning: a caller of ``create`` cannot set them,
+# or a memory stored without review could claim review provenance or replace another memory.
+RESERVED_CUSTOM = frozenset({"review", "supersedes", "imported_from", "confirmed"})
+
+
+class WrongKeyError(ValueError):
+    """``encryption_key`` does not open the vault at ``storage_dir``; nothing was written."""
+
+
+@dataclass(frozen=True)
+class _Sealed:
+    """One record file as read and verified: the memory and the envelope fields a view shows."""
+
+    memory: StoredMemory
+    signature: str
+    nonce: bytes
+    ciphertext: bytes
+    file_sha256: str
+
+
+def _reverie_error(exc: ReverieError) -> Exception:
+    """The upstream SDK's exception type for a Reverie error (same one-line message)."""
+    if isinstance(exc, NotFound):
+        return KeyError(str(exc))
+    return ValueError(str(exc))
+
+
+def _moment(value: str, where: str) -> datetime:
+    try:
+        return parse_ts(value)
+    except (TurnError, TypeError, ValueError) as exc:
+        raise ValueError(f"{where}: {value!r} is not an ISO-8601 time") from exc
+
+
+def _sdk_review(review: dict[str, Any], tags: list[str]) -> dict[str, Any]:
+    """A Reverie review record in both shapes: the upstream draft fields (``state``, ``completed_by``,
+    ``decisions[].outcome``/``accepted_value`` …) beside Reverie's own (``approved_by`` …)."""
+    decisions = [
+        {**d, "outcome": d.get("action"), "accepted_value": d.get("value") if d.get("action") == "accepted" else None}
+        for d in review.get("decisions") or []
+    ]
+    return {
+        **review,
+        "content": review.get("original_content"),
+        "tags": tags,
+        "decisions": decisions,
+        "state": ReviewState.APPROVED.value,
+        "completed_by": review.get("approved_by"),
+        "completed_at": review.get("approved_at"),
+    }
+
+
+class MemoryVault:
+    """A personal memory vault: Reverie's sealed records, ledger and review queue behind the SDK API.
+
+    ``encryption_key`` is the vault's passphrase (Argon2id → keys). A wrong key for an existing home is
+    a :class:`WrongKeyError` before anything is read or written. ``kdf`` (Reverie only) sets the
+    Argon2id cost when the home is created."""
+
+    def __init__(
+        self,
+        encryption_key: str,
+        storage_dir: str | os.PathLike[str] = DEFAULT_STORAGE_DIR,
+        anchor_backend: AnchorBackend | None = None,
+        *,
+        kdf: KdfParams | None = None,
+    ) -> None:
+        if not isinstance(encryption_key, str) or not encryption_key:
+            raise ValueError("encryption_key: must be a non-empty string")
+        paths = HomePaths.at(Path(os.path.expanduser(os.fspath(storage_dir))))
+        try:
+            if paths.vault_header.exists():
+                keys = unlock(paths.vault_header, encryption_key)
+            else:
+                paths.ensure()
+                keys = create_header(paths.vault_header, encryption_key, kdf)
+            self._store = Store.open(paths, keys)
+        except WrongPassphrase as exc:
+            raise WrongKeyError(str(exc)) from exc
+        except ReverieError as exc:
+            raise _reverie_error(exc) from exc
+        self._passphrase = encryption_key
+        self._crypto = MemoryCrypto(encryption_key)
+        self._storage_dir = paths.root
+        self._anchors_dir = paths.root / "sdk" / "memory-anchors"
+        self._home_anchor = VaultAnchor(paths.root / "sdk" / "anchors", self._anchor_commitment)
+        self._default_anchor = anchor_backend or self._home_anchor
+        self._rejected = RejectedDrafts(paths, self._store.keys)
+        self._memories: dict[str, Memory] = {}
+        self._records: dict[str, StoredMemory] = {}
+        self._unreadable: dict[str, str] = {}
+        self._sync()
+
+    @property
+    def store(self) -> Store:
+        """The Reverie vault underneath (``core.vault.store.MemoryVault``)."""
+        return self._store
+
+    @property
+    def storage_dir(self) -> Path:
+        return self._storage_dir
+
+    # -- reading the home ---------------------------------------------------------------------------
+
+    def _read_sealed(self, memory_id: str) -> _Sealed:
+        path = self._store.memory_path(memory_id)
+        try:
+            data = path.read_bytes()
+        except FileNotFoundError as exc:
+            raise NotFound(f"no memory {memory_id!r} in {self._store.paths.vault}") from exc
+        memory = open_memory(data, self._store.keys, f"vault/{path.name}", memory_id)
+        record = json.loads(data)
+        return _Sealed(
+            memory=memory,
+            signature=record["hmac"],
+            nonce=b64d(record["nonce"], f"vault/{path.name}: nonce"),
+            ciphertext=b64d(record["ciphertext"], f"vault/{path.name}: ciphertext"),
+            file_sha256=sha256_hex(data),
+        )
+
+    def _view(self, sealed: _Sealed) -> Memory:
+        stored = sealed.memory
+        meta = stored.metadata
+        tags = list(meta.tags)
+        custom = thaw(meta.custom)
+        review = custom.get("review") if isinstance(custom.get("review"), dict) else None
+        confirmed = thaw(meta.confirmed_fields)
+        if review is not None:
+            custom["review"] = _sdk_review(review, tags)
+            custom["confirmed"] = confirmed
+        accepted = any(d.get("action") == "accepted" for d in (review or {}).get("decisions") or [])
+        mood = confirmed.get("mood")
+        anchors = self._load_anchor_list(stored.memory_id)
+        return Memory(
+            id=stored.memory_id,
+            content=stored.content,
+            hash=stored.content_sha256,
+            encrypted_content=sealed.ciphertext,
+            signature=sealed.signature,
+            nonce=sealed.nonce,
+            created_at=stored.created_at,
+            status=MemoryStatus.ANCHORED if anchors else MemoryStatus.SIGNED,
+            metadata=MemoryMetadata(
+                tags=tags,
+                location=meta.location,
+                mood=mood if isinstance(mood, str) else None,
+                source="import" if "imported_from" in custom else "manual",
+                ai_enriched=accepted,
+                custom=custom,
+            ),
+            anchors=anchors,
+        )
+
+    def _sync(self) -> None:
+        """Pick up memories other front doors added (TUI, CLI, imports) and drop those moved away
+        (cold storage); views already handed out stay the same objects."""
+        present = {p.stem for p in self._store.paths.vault.glob("mem_*.json")}
+        for gone in set(self._memories) - present:
+            self._memories.pop(gone)
+            self._records.pop(gone, None)
+        self._unreadable = {}
+        for memory_id in sorted(present - set(self._memories)):
+            try:
+                sealed = self._read_sealed(memory_id)
+            except (ReverieError, OSError, ValueError, KeyError) as exc:
+                self._unreadable[memory_id] = str(exc)  # reported by batch_verify, never loaded
+                continue
+            self._memories[memory_id] = self._view(sealed)
+            self._records[memory_id] = sealed.memory
+
+    def _latest_entries(self) -> dict[str, LedgerEntry] | None:
+        """The ledger's latest entry per record, or None when the ledger itself does not verify."""
+        reading = self._store.ledger.read(full=False)
+        if any(p.kind != "incomplete" for p in reading.problems):
+            return None
+        return reading.latest_by_record()
+
+    def _intact(self, memory: Memory, latest: dict[str, LedgerEntry] | None) -> bool:
+        """The view against itself, its sealed record and the ledger (status untouched)."""
+        if not isinstance(memory.content, str) or not isinstance(memory.hash, str):
+            return False
+        if not MemoryCrypto.verify_hash(memory.content, memory.hash) or latest is None:
+            return False
+        try:
+            sealed = self._read_sealed(memory.id)
+        except (ReverieError, OSError, ValueError, KeyError):
+            return False
+        entry = latest.get(memory.id)
+        if entry is None or entry.kind not in MEMORY_KINDS or entry.record_sha256 != sealed.file_sha256:
+            return False
+        stored = sealed.memory
+        return (
+            memory.content == stored.content
+            and hmac.compare_digest(memory.hash, stored.content_sha256)
+            and isinstance(memory.signature, str)
+            and hmac.compare_digest(memory.signature, sealed.signature)
+            and list(memory.metadata.tags) == list(stored.metadata.tags)
+        )
+
+    def _anchors_hold(self, memory: Memory) -> bool:
+        for record in memory.anchors:
+            backend = self._backend_for_record(record)
+            if backend is not None and not backend.verify(memory.id, str(memory.hash)):
+                return False
+        return True
+
+    # -- core operations ----------------------------------------------------------------------------
+
+    def create(
+        self,
+        content: str,
+        tags: list[str] | None = None,
+        metadata: dict[str, Any] | None = None,
+        auto_encrypt: bool = True,
+        auto_anchor: bool = False,
+    ) -> Memory:
+        """Store a memory without review: SHA-256 → AES-256-GCM → HMAC → atomic write → ledger.
+
+        ``metadata`` becomes ``memory.metadata.custom`` (JSON values; the keys ``review``,
+        ``supersedes``, ``imported_from`` and ``confirmed`` are Reverie's). ``auto_encrypt`` is
+        accepted for compatibility: a Reverie record is always encrypted at rest."""
+        if not isinstance(content, str):
+            raise TypeError("content: must be a string")
+        if not content.strip():
+            raise ValueError("content: must be a non-empty string")
+        tag_list = list(tags or [])
+        custom = dict(metadata or {})
+        reserved = sorted(RESERVED_CUSTOM & set(custom))
+        if reserved:
+            raise ValueError(f"metadata: key {reserved[0]!r} is reserved (Reverie sets it)")
+        try:
+            checked_tags = check_field_value("tags", tag_list, "tags")
+            frozen_custom = freeze(custom, "metadata")
+            stored = StoredMemory(
+                memory_id=new_id("mem"),
+                content=content,
+                metadata=StoredMetadata(tags=checked_tags, custom=frozen_custom),
+                created_at=utc_now_iso(),
+            )
+            self._store.store_memory(stored, "add")
+        except ReverieError as exc:
+            raise _reverie_error(exc) from exc
+        memory = self._adopt(stored.memory_id)
+        if auto_anchor:
+            self.anchor(memory)
+        return memory
+
+    def _adopt(self, memory_id: str) -> Memory:
+        sealed = self._read_sealed(memory_id)
+        memory = self._view(sealed)
+        self._memories[memory_id] = memory
+        self._records[memory_id] = sealed.memory
+        return memory
+
+    def verify(self, memory: Memory | str) -> bool:
+        """Whether the memory is intact: the view's content matches its hash, the sealed record
+        verifies and matches the ledger, the view matches the record, and every anchor agrees.
+        A memory id re-checks the stored record through the vault's view of it."""
+        if isinstance(memory, str):
+            self._sync()
+            found = self._memories.get(memory)
+            if found is None:
+                return False
+            memory = found
+        if not isinstance(memory, Memory):
+            raise TypeError(f"memory: expected a Memory or a memory id, got {type(memory).__name__}")
+        if not self._intact(memory, self._latest_entries()) or not self._anchors_hold(memory):
+            return False
+        memory.status = MemoryStatus.VERIFIED
+        return True
+
+    def anchor(self, memory: Memory, backend: str | AnchorBackend | None = None) -> Memory:
+        """Record the memory's hash with ``backend`` (``"local"``: the home's anchor; an
+        ``AnchorBackend``; default: the vault's). Arweave and Ethereum raise ``NotImplementedError``."""
+        if isinstance(backend, str):
+            chosen = self._backend_named(backend)
+        else:
+            chosen = backend if backend is not None else self._default_anchor
+        if chosen is None:
+            raise ValueError(f"Unknown anchor backend: {backend}")
+        if memory.hash is None:
+            raise ValueError(f"memory {memory.id}: has no hash to anchor")
+        record = chosen.anchor(memory_id=memory.id, content_hash=memory.hash, signature=memory.signature or "")
+        memory.anchors.append(record)
+        memory.status = MemoryStatus.ANCHORED
+        self._save_anchor_list(memory)
+        return memory
+
+    def decrypt(self, memory: Memory) -> str:
+        """The plaintext of the view's ciphertext (the sealed record's), decrypted with the vault key.
+        A changed ciphertext or nonce is a ``ValueError``; a view without ciphertext gives its content."""
+        if memory.encrypted_content is None or memory.nonce is None:
+            return memory.content
+        record = self._records.get(memory.id)
+        if record is None:
+            raise KeyError(f"no memory {memory.id!r} in {self._store.paths.vault}")
+        aad = canonical_json({"format": MEMORY_FORMAT, "id": memory.id, "record_version": record.record_version})
+        try:
+            plaintext = self._store.keys.decrypt(memory.nonce, memory.encrypted_content, aad, f"memory {memory.id}")
+        except ReverieError as exc:
+            raise ValueError(str(exc)) from exc
+        return str(json.loads(plaintext)["content"])
+
+    # -- retrieval ----------------------------------------------------------------------------------
+
+    def get(self, memory_id: str) -> Memory | None:
+        """The memory's view (the same object on every call), or None."""
+        self._sync()
+        return self._memories.get(memory_id)
+
+    def list(
+        self,
+        tags: builtins.list[str] | None = None,
+        after: str | None = None,
+        before: str | None = None,
+        limit: int = 50,
+    ) -> builtins.list[Memory]:
+        """Memories newest first: any of ``tags``, created strictly after / before the ISO times."""
+        self._sync()
+        results = builtins.list(self._memories.values())
+        if tags:
+            wanted = set(tags)
+            results = [m for m in results if wanted & set(m.metadata.tags)]
+        if after:
+            start = _moment(after, "after")
+            results = [m for m in results if _moment(m.created_at, f"memory {m.id}") > start]
+        if before:
+            end = _moment(before, "before")
+            results = [m for m in results if _moment(m.created_at, f"memory {m.id}") < end]
+        results.sort(key=lambda m: _moment(m.created_at, f"memory {m.id}"), reverse=True)
+        return results[:limit]
+
+    def search(self, query: str) -> builtins.list[Memory]:
+        """Memories whose content contains ``query`` (case-insensitive), oldest first. For ranked,
+        time-bounded search use Reverie's recall (``reverie search``)."""
+        self._sync()
+        needle = query.casefold()
+        found = [m for m in self._memories.values() if needle in m.content.casefold()]
+        return sorted(found, key=lambda m: _moment(m.created_at, f"memory {m.id}"))
+
+    # -- batch operations ---------------------------------------------------------------------------
+
+    def batch_verify(self) -> dict[str, Any]:
+        """``{"total", "valid", "invalid", "invalid_ids"}`` over every memory record in the home,
+        including records too damaged to open (counted invalid, never loaded)."""
+        self._sync()
+        latest = self._latest_entries()
+        invalid_ids = sorted(self._unreadable)
+        valid = 0
+        for memory_id, memory in self._memories.items():
+            if self._intact(memory, latest) and self._anchors_hold(memory):
+                memory.status = MemoryStatus.VERIFIED
+                valid += 1
+            else:
+                invalid_ids.append(memory_id)
+        total = len(self._memories) + len(self._unreadable)
+        return {"total": total, "valid": valid, "invalid": total - valid, "invalid_ids": invalid_ids}
+
+    def compute_merkle_root(self) -> str | None:
+        """The Merkle root over the sorted content hashes of every memory (None when there is none)."""
+        self._sync()
+        hashes = sorted(m.hash for m in self._memories.values() if m.hash is not None)
+        return self._crypto.compute_merkle_root(hashes) if hashes else None
+
+    # -- export and import --------------------------------------------------------------------------
+
+    def export_memory(self, memory: Memory, path: str) -> str:
+        """Write the memory's stored record as a sealed ``.dvmem`` (encrypted under the vault key with
+        its own salt; ``.dvmem`` is appended when missing). Returns the path written."""
+        from core.vault.portable import export_dvmem
+
+        target = os.fspath(path)
+        if not target.endswith(".dvmem"):
+            target += ".dvmem"
+        try:
+            data = export_dvmem(self._store, memory.id, self._passphrase)
+        except ReverieError as exc:
+            raise _reverie_error(exc) from exc
+        atomic_write_bytes(Path(target), data)
+        return target
+
+    def import_memory(self, path: str) -> Memory:
+        """Import a ``.dvmem`` after verifying it: Reverie's sealed form (same key; the memory keeps
+        its id, and importing it twice adds nothing) or the DiaryVault v1.x form (its hash must match
+        its content and its HMAC must check with this key; stored as ``mem_<its id>``)."""
+        from core.vault.portable import import_dvmem, read_dvmem_file
+
+        source = Path(os.fspath(path))
+        try:
+            data = read_dvmem_file(source)
+        except ReverieError as exc:
+            raise _reverie_error(exc) from exc
+        try:
+            document = json.loads(data.decode("utf-8"))
+        except (UnicodeDecodeError, ValueError) as exc:
+            raise ValueError(f"{source}: not a .dvmem file: {exc}") from exc
+        if isinstance(document, dict) and "dvmem_version" in document:
+            memory_id = self._import_upstream(Memory.from_dvmem(data.decode("utf-8")), source)
+        else:
+            try:
+                imported, _ = import_dvmem(self._store, data, self._passphrase, str(source))
+            except ReverieError as exc:
+                raise _reverie_error(exc) from exc
+            memory_id = imported.memory_id
+        self._sync()
+        return self._memories.get(memory_id) or self._adopt(memory_id)
+
+    def _import_upstream(self, memory: Memory, source: Path) -> str:
+        if not isinstance(memory.content, str) or not memory.content.strip():
+            raise ValueError(f"{source}: payload.content must be a non-empty string")
+        if not memory.hash or not MemoryCrypto.verify_hash(memory.content, memory.hash):
+            raise ValueError(f"{source}: payload.content does not match payload.hash (modified)")
+        if not memory.signature or not self._crypto.verify_signature(memory.hash, memory.signature):
+            raise ValueError(f"{source}: payload.signature does not verify with this key")
+        memory_id = f"mem_{memory.id}"
+        try:
+            existing = self._read_sealed(memory_id).memory
+        except NotFound:
+            existing = None
+        except ReverieError as exc:
+            raise _reverie_error(exc) from exc
+        if existing is not None:
+            if existing.content_sha256 != memory.hash:
+                raise ValueError(f"{source}: a different memory with id {memory_id} already exists")
+            return memory_id
+        _moment(memory.created_at, f"{source}: payload.created_at")
+        custom = {k: v for k, v in dict(memory.metadata.custom).items() if k not in RESERVED_CUSTOM}
+        custom["imported_from"] = {"format": "diaryvault.dvmem", "id": memory.id,
+                                   "hash": memory.hash, "signature": memory.signature}
+        try:
+            stored = StoredMemory(
+                memory_id=memory_id,
+                content=memory.content,
+                metadata=StoredMetadata(
+                    tags=check_field_value("tags", builtins.list(memory.metadata.tags), f"{source}: tags"),
+                    location=memory.metadata.location,
+                    custom=freeze(custom, f"{source}: metadata.custom"),
+                ),
+                created_at=memory.created_at,
+            )
+            self._store.store_memory(stored, "import", {"file_sha256": sha256_hex(source.read_bytes())})
+        except ReverieError as exc:
+            raise _reverie_error(exc) from exc
+        return memory_id
+
+    def export_vault(self, path: str) -> str:
+        """Every memory (plaintext included: a disclosure) with the vault's Merkle root, as one JSON
+        file written 0600."""
+        self._sync()
+        document = {
+            "dvmem_vault_version": "1.0",
+            "exported_at": utc_now_iso(),
+            "memory_count": len(self._memories),
+            "merkle_root": self.compute_merkle_root(),
+            "memories": {mid: m.to_dict() for mid, m in self._memories.items()},
+        }
+        atomic_write_text(Path(os.fspath(path)), json.dumps(document, indent=2, ensure_ascii=False, default=str))
+        return os.fspath(path)
+
+    def _export_records(self) -> builtins.list[tuple[Memory, StoredMemory, bool]]:
+        """(view, sealed record, verified) for every memory, oldest first: what exports are made of."""
+        self._sync()
+        latest = self._latest_entries()
+        rows = [(m, self._records[mid], self._intact(m, latest)) for mid, m in self._memories.items()]
+        return sorted(rows, key=lambda row: _moment(row[1].created_at, f"memory {row[1].memory_id}"))
+
+    # -- stats --------------------------------------------------------------------------------------
+
+    @property
+    def stats(self) -> dict[str, Any]:
+        self._sync()
+        memories = builtins.list(self._memories.values())
+        return {
+            "total_memories": len(memories),
+            "encrypted": sum(1 for m in memories if m.encrypted_content),
+            "anchored": sum(1 for m in memories if m.is_anchored),
+            "verified": sum(1 for m in memories if m.verified),
+            "tags": sorted({tag for m in memories for tag in m.metadata.tags}),
+        }
+
+    # -- agent context sharing ----------------------------------------------------------------------
+
+    def share(
+        self,
+        request: ContextRequest,
+        allowed_tags: builtins.list[str] | None = None,
+        denied_tags: builtins.list[str] | None = None,
+        max_memories: int | None = None,
+    ) -> ContextResponse:
+        """Share the memories the request asked for and the owner allows, newest first.
+
+        Granted tags are the requested ones the owner allows (``allowed_tags``, or the whole request
+        when None) minus ``denied_tags``. A memory is shared when it carries a granted tag and no
+        denied one: denied wins, also over a memory's other tags. Each shared memory carries its hash,
+        signature and verification result; the response carries the vault's Merkle root."""
+        if not isinstance(request, ContextRequest):
+            raise TypeError(f"request: expected a ContextRequest, got {type(request).__name__}")
+        self._sync()
+        requested = builtins.list(dict.fromkeys(request.scope))
+        permitted = set(allowed_tags) if allowed_tags else set(requested)
+        denied = {_fold(t) for t in denied_tags or []}
+        granted = [t for t in requested if t in permitted and _fold(t) not in denied]
+        matching = [
+            m for m in self._memories.values()
+            if set(m.metadata.tags) & set(granted) and not {_fold(t) for t in m.metadata.tags} & denied
+        ]
+        matching.sort(key=lambda m: _moment(m.created_at, f"memory {m.id}"), reverse=True)
+        limit = max_memories if max_memories is not None else request.max_memories
+        latest = self._latest_entries()
+        shared = []
+        for memory in matching[: max(limit, 0)]:
+            ok = self._intact(memory, latest) and self._anchors_hold(memory)
+            if ok:
+                memory.status = MemoryStatus.VERIFIED
+            shared.append(SharedMemory(
+                memory_id=memory.id,
+                content=memory.content,
+                tags=builtins.list(memory.metadata.tags),
+                hash=str(memory.hash),
+                signature=str(memory.signature),
+                created_at=memory.created_at,
+                verified=ok,
+            ))
+        return ContextResponse(
+            request_id=request.request_id,
+            agent_id=request.agent_id,
+            vault_merkle_root=self.compute_merkle_root(),
+            shared_memories=shared,
+            scope_granted=granted,
+            scope_denied=[t for t in requested if t not in granted],
+            purpose=request.purpose,
+            scope_requested=requested,
+        )
+
+    # -- review drafts ------------------------------------------------------------------------------
+
+    def _stored_draft(self, draft_id: str) -> Any:
+        try:
+            return self._store.get_draft(draft_id)
+        except NotFound:
+            return None
+        except ReverieError as exc:
+            raise _reverie_error(exc) from exc
+
+    def create_draft(self, content: str, tags: Iterable[str] | None = None) -> ReviewDraft:
+        """A new open draft, saved in the home's review queue (the TUI lists it)."""
+        draft = ReviewDraft(content=content, tags=tuple(tags or ()), draft_id=new_id("draft"))
+        return self.save_draft(draft)
+
+    def save_draft(self, draft: ReviewDraft) -> ReviewDraft:
+        """Store ``draft`` and return it as saved. A finalized draft can never be replaced; a save made
+        from an older read that would drop a suggestion or decision added since is refused."""
+        if not isinstance(draft, ReviewDraft):
+            raise TypeError(f"draft: expected a ReviewDraft, got {type(draft).__name__}")
+        already = self._store.finalized_memory_id(draft.draft_id)
+        if already:
+            raise ValueError(f"draft {draft.draft_id!r} was finalized as {already}; it cannot be replaced")
+        rejected = self._rejected.get(draft.draft_id)
+        if rejected is not None and rejected != draft:
+            raise ValueError(f"draft {draft.draft_id!r} was rejected; a rejected draft cannot change")
+        if draft.state is ReviewState.REJECTED:
+            return self._save_rejected(draft)
+        try:
+            self._store.save_draft(to_stored(draft, self._stored_draft(draft.draft_id)))
+        except DraftChanged as exc:
+            raise ValueError(str(exc)) from exc
+        except ReverieError as exc:
+            raise _reverie_error(exc) from exc
+        saved = self.get_draft(draft.draft_id)
+        assert saved is not None  # just written
+        return saved
+
+    def _save_rejected(self, draft: ReviewDraft) -> ReviewDraft:
+        with file_lock(self._store.paths.lock("drafts")):
+            stored = self._stored_draft(draft.draft_id)
+            if stored is not None:
+                if stored.state == "finalized":
+                    raise ValueError(f"draft {draft.draft_id!r} was finalized; it cannot be rejected")
+                check_no_loss(stored, draft)
+            self._rejected.put(draft)
+            if stored is not None:
+                self._store.paths.drafts.joinpath(f"{draft.draft_id}.json").unlink(missing_ok=True)
+        saved = self._rejected.get(draft.draft_id)
+        assert saved is not None
+        return saved
+
+    def get_draft(self, draft_id: str) -> ReviewDraft | None:
+        """The stored draft, or None when there is none. A draft that fails verification on disk is a
+        ``ValueError`` naming its file (never loaded silently)."""
+        stored = self._stored_draft(draft_id)
+        if stored is not None:
+            return from_stored(stored)
+        return self._rejected.get(draft_id)
+
+    def list_drafts(self, state: ReviewState | str | None = None) -> builtins.list[ReviewDraft]:
+        """Drafts in creation order, optionally only those in ``state`` (``open``, ``approved`` —
+        finalized ones included — or ``rejected``)."""
+        wanted = ReviewState(state) if state is not None else None
+        drafts = [from_stored(d) for d in self._store.list_drafts()] + self._rejected.all()
+        drafts.sort(key=lambda d: _moment(d.created_at, f"draft {d.draft_id}"))
+        return [d for d in drafts if wanted is None or d.state is wanted]
+
+    def delete_draft(self, draft_id: str) -> None:
+        """Delete a draft that was never finalized (a finalized draft is provenance: ``ValueError``;
+        an unknown one: ``KeyError``)."""
+        if self._rejected.delete(draft_id):
+            return
+        try:
+            self._store.delete_draft(draft_id)
+        except ReverieError as exc:
+            raise _reverie_error(exc) from exc
+
+    def finalize_draft(self, draft: ReviewDraft) -> Memory:
+        """Seal an approved draft as a memory, exactly once (also across restarts): the memory carries
+        the full review record in ``metadata.custom["review"]`` and the confirmed fields."""
+        if not isinstance(draft, ReviewDraft):
+            raise TypeError(f"draft: expected a ReviewDraft, got {type(draft).__name__}")
+        already = self._store.finalized_memory_id(draft.draft_id)
+        if already:
+            raise ValueError(f"draft {draft.draft_id!r} was already finalized as {already}")
+        if draft.state is not ReviewState.APPROVED:
+            raise ValueError(f"draft {draft.draft_id!r} is {draft.state.value}: only approved drafts can be finalized")
+        try:
+            stored = to_stored(draft, self._stored_draft(draft.draft_id))
+            self._store.save_draft(stored)
+            memory = self._store.finalize_draft(stored)
+        except (ReviewError, DraftChanged) as exc:
+            raise ValueError(str(exc)) from exc
+        except ReverieError as exc:
+            raise _reverie_error(exc) from exc
+        return self._adopt(memory.memory_id)
+
+    def finalized_memory_id(self, draft_id: str) -> str | None:
+        """The id of the memory ``draft_id`` was finalized as (from the ledger), or None."""
+        return self._store.finalized_memory_id(draft_id)
+
+    # -- anchors ------------------------------------------------------------------------------------
+
+    def _anchor_commitment(self, content_hash: str) -> str:
+        return self._store.keys.sign(f"reverie/sdk/anchor:{content_hash}".encode())
+
+    def _backend_named(self, name: str) -> AnchorBackend | None:
+        if name == "local":
+            return self._default_anchor if self._default_anchor.name == "local" else self._home_anchor
+        if self._default_anchor.name == name:
+            return self._default_anchor
+        return {"arweave": ArweaveAnchor, "ethereum": EthereumAnchor}.get(name, lambda: None)()
+
+    def _backend_for_record(self, record: MemoryAnchor) -> AnchorBackend | None:
+        """The backend that can check ``record``: a local anchor's own folder when its URL names one."""
+        if record.backend == "local" and record.url and record.url.startswith("file://"):
+            folder = Path(record.url[len("file://"):]).parent
+            if folder == self._home_anchor._storage_dir:
+                return self._home_anchor
+            if isinstance(self._default_anchor, LocalAnchor) and folder == self._default_anchor._storage_dir:
+                return self._default_anchor
+            return LocalAnchor(str(folder))
+        return self._backend_named(record.backend)
+
+    def _anchor_list_path(self, memory_id: str) -> Path:
+        return self._anchors_dir / f"{memory_id}.json"
+
+    def _load_anchor_list(self, memory_id: str) -> builtins.list[MemoryAnchor]:
+        path = self._anchor_list_path(memory_id)
+        try:
+            items = json.loads(path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            return []
+        except (OSError, ValueError) as exc:
+            raise ValueError(f"{path}: unreadable anchor list: {exc}") from exc
+        if not isinstance(items, builtins.list):
+            raise ValueError(f"{path}: must hold a list of anchors")
+        try:
+            return [MemoryAnchor(**item) for item in items]
+        except TypeError as exc:
+            raise ValueError(f"{path}: anchor malformed: {exc}") from exc
+
+    def _save_anchor_list(self, memory: Memory) -> None:
+        if memory.id not in self._records:
+            return  # not a memory of this vault: nothing of it is stored here
+        items = [vars(a) for a in memory.anchors]
+        atomic_write_text(self._anchor_list_path(memory.id), json.dumps(items, indent=2) + "\n")
+
+    def __repr__(self) -> str:
+        return f"MemoryVault(memories={len(self._memories)}, storage='{self._storage_dir}')"
+
+    def __len__(self) -> int:
+        self._sync()
+        return len(self._memories)
+
+
+def _fold(tag: str) -> str:
+    """How tags compare for denial: whitespace collapsed, case folded (as Reverie's sharing profiles)."""
+    return " ".join(str(tag).split()).casefold()
