@@ -20,7 +20,7 @@ from __future__ import annotations
 import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta, timezone, tzinfo
 from pathlib import Path
 from typing import Any
 
@@ -90,9 +90,12 @@ def build_demo_home(
     *,
     now: datetime | None = None,
     steps: Sequence[tuple[str, DemoStep]] | None = None,
+    timezone: str = "",
 ) -> DemoHome:
     """Build a demo home at ``root`` (a new temporary folder when ``None``; an existing folder must
-    be empty) and return its paths and keys."""
+    be empty) and return its paths and keys. ``timezone`` is written to the home's config (empty: the
+    system's); the sample times are laid out for the person's timezone, so its questions ("last
+    Tuesday night") name the nights the samples were built around."""
     if root is None:
         root = tempfile.mkdtemp(prefix="reverie-demo-")
     root_path = Path(root)
@@ -100,7 +103,9 @@ def build_demo_home(
         raise HomeError(f"{root_path}: the demo home must be a new or empty folder")
     paths = HomePaths.at(root_path).ensure()
     keys = create_header(paths.vault_header, DEMO_PASSPHRASE, KdfParams.for_tests())
-    save_config(paths.config, Config())
+    config = Config()
+    config.general.timezone = timezone
+    save_config(paths.config, config)
     ctx = DemoContext(paths=paths, vault=MemoryVault.open(paths, keys), now=now or utc_now())
     for _name, step in DEMO_STEPS if steps is None else steps:
         step(ctx)
@@ -179,48 +184,74 @@ def _plain(value: Any) -> Any:
     return list(value) if isinstance(value, tuple) else value
 
 
-def _at(moment: datetime, hour: int, minute: int = 0) -> str:
-    return moment.replace(hour=hour, minute=minute, second=0, microsecond=0).isoformat(timespec="minutes")
+def _hours_before(ctx: DemoContext, moment: datetime) -> float:
+    return (ctx.now - moment).total_seconds() / 3600
+
+
+def _local_dates(ctx: DemoContext, sid: str, content: str, captured_hours_ago: float) -> list[_S]:
+    """What the real date suggester (``core.suggest.dates``) attaches to ``content`` captured
+    ``captured_hours_ago`` hours before the demo's reference time: the demo's dates agree with the text
+    the way a real draft's would."""
+    from core.config import load_config
+    from core.suggest.dates import DateSuggester
+    from core.suggest.model import SuggestContext
+
+    suggester = DateSuggester()
+    probe = ReviewDraft(draft_id=f"draft_demo_probe_{sid}", content=content,
+                        created_at=ctx.iso_ago(hours=captured_hours_ago), created_by=DEMO_REVIEWER)
+    context = SuggestContext(vault=ctx.vault, config=load_config(ctx.paths.config), paths=ctx.paths)
+    return [
+        _S(sid, p.field_name, p.value, suggester.source, suggester.model_name(context), suggester.process_version,
+           p.confidence, captured_hours_ago * 0.995)
+        for p in suggester.propose(probe, context)
+        if p.attach
+    ]
+
+
+def _person_zone(ctx: DemoContext) -> tzinfo:
+    from core.config import load_config
+
+    return load_config(ctx.paths.config).zone()
 
 
 CLAUDE, GPT, GPT_MINI, HAIKU, LLAMA = "claude-sonnet-4.5", "gpt-4o", "gpt-4.1-mini", "claude-haiku-4.5", "llama3.1:8b"
-DATES, TAGS = "reverie.suggest.dates", "reverie.suggest.tags"  # the local suggesters (no model, no network)
 
 
 @demo_step("drafts")
 def build_drafts(ctx: DemoContext) -> None:
-    """Open drafts (untouched, partly reviewed, just captured) and one approved draft."""
-    tuesday_night = _at(ctx.ago(days=2, hours=1), 22, 40)
-    saturday_kst = _at(ctx.ago(days=9).astimezone(KST), 14)
-    appointment = _at(ctx.now + timedelta(days=4), 9, 30)
+    """Open drafts (untouched, partly reviewed, just captured) and one approved draft. The index
+    decision's draft is captured late on the night the English headline names (see
+    :mod:`core.demo.conversations`); its suggestions were decided half-way between then and now."""
+    from core.demo.conversations import decision_nights
+
+    night_start, _ = decision_nights(ctx.now, _person_zone(ctx))["en"]
+    fts5_h = _hours_before(ctx, night_start + timedelta(hours=5))  # 23:00 that night, at least an hour ago
+    fts5 = ("Late on Tuesday Mina and I finally decided to move the index to SQLite FTS5 with rowid ranges: the "
+            "join on the ts column was 30x slower. Keep sqlite-vec only as the semantic fallback, and write the "
+            "numbers down in MEASUREMENTS.md.")
+    jeju = ("지난주 토요일 제주 협재 해변에서 엄마랑 처음으로 스노클링을 했다. "
+            "물이 생각보다 차가웠지만 엄마가 계속 웃었다.")
+    dentist = "Dentist moved my appointment to the 18th at 9:30; bring the old x-rays and the insurance card."
     # fmt: off
     drafts = [
-        _sample_draft(ctx, "draft_demo_fts5",
-            "Late on Tuesday Mina and I finally decided to move the index to SQLite FTS5 with rowid ranges: the "
-            "join on the ts column was 30x slower. Keep sqlite-vec only as the semantic fallback, and write the "
-            "numbers down in MEASUREMENTS.md.",
-            ["project", "reverie"], 40, [
+        _sample_draft(ctx, "draft_demo_fts5", fts5, ["project", "reverie"], fts5_h, [
                 _S("sug_fts5_title", "title", "Index moves to FTS5 rowid ranges", "assistant", CLAUDE,
-                   "memory-card-v3", 0.91, 39.5, "accepted", decided_hours_ago=20),
-                _S("sug_fts5_when", "occurred_at", tuesday_night, DATES, None, "dates-v1", 0.97, 39.9),
-                _S("sug_fts5_people", "people", ["Mina"], "assistant", GPT_MINI, "people-v2", 0.74, 39.4),
-                _S("sug_fts5_tags", "tags", ["decision", "search"], TAGS, None, "tags-from-similar-v1", 0.62, 39.9),
-                _S("sug_fts5_mood", "mood", "relieved", "ollama", LLAMA, "mood-v0", 0.41, 39.0,
-                   "rejected", decided_hours_ago=20),
+                   "memory-card-v3", 0.91, fts5_h * 0.99, "accepted", decided_hours_ago=fts5_h * 0.5),
+                *_local_dates(ctx, "sug_fts5_when", fts5, fts5_h),
+                _S("sug_fts5_people", "people", ["Mina"], "assistant", GPT_MINI, "people-v2", 0.74, fts5_h * 0.98),
+                _S("sug_fts5_tags", "tags", ["decision", "search"], "assistant", HAIKU, "tags-v2", 0.62,
+                   fts5_h * 0.98),
+                _S("sug_fts5_mood", "mood", "relieved", "ollama", LLAMA, "mood-v0", 0.41, fts5_h * 0.97,
+                   "rejected", decided_hours_ago=fts5_h * 0.5),
             ]),
-        _sample_draft(ctx, "draft_demo_jeju",
-            "지난주 토요일 제주 협재 해변에서 엄마랑 처음으로 스노클링을 했다. "
-            "물이 생각보다 차가웠지만 엄마가 계속 웃었다.",
-            ["family", "travel"], 30, [
+        _sample_draft(ctx, "draft_demo_jeju", jeju, ["family", "travel"], 30, [
                 _S("sug_jeju_place", "location", "Hyeopjae Beach, Jeju", "photos", GPT, "photo-place-v1", 0.88, 29.5),
                 _S("sug_jeju_title", "title", "엄마와 첫 스노클링", "assistant", CLAUDE, "memory-card-v3", 0.83, 29.4),
-                _S("sug_jeju_when", "occurred_at", saturday_kst, DATES, None, "dates-v1", 0.9, 29.9),
+                *_local_dates(ctx, "sug_jeju_when", jeju, 30),
                 _S("sug_jeju_people", "people", ["엄마"], "assistant", GPT_MINI, "people-v2", 0.8, 29.4),
             ]),
-        _sample_draft(ctx, "draft_demo_dentist",
-            "Dentist moved my appointment to the 18th at 9:30; bring the old x-rays and the insurance card.",
-            ["health"], 6, [
-                _S("sug_dentist_when", "occurred_at", appointment, DATES, None, "dates-v1", 0.95, 5.9),
+        _sample_draft(ctx, "draft_demo_dentist", dentist, ["health"], 6, [
+                *_local_dates(ctx, "sug_dentist_when", dentist, 6),
                 _S("sug_dentist_title", "title", "Dentist appointment moved", "assistant", GPT_MINI,
                    "memory-card-v2", 0.7, 5.8),
             ]),
@@ -234,7 +265,7 @@ def build_drafts(ctx: DemoContext) -> None:
                    "accepted", decided_hours_ago=26),
                 _S("sug_book_title", "title", "Kate's book tip", "assistant", HAIKU, "memory-card-v3", 0.66, 49.5,
                    "accepted", edited_to="The Overstory, via Kate", decided_hours_ago=26),
-                _S("sug_book_tags", "tags", ["reading-list", "fiction"], TAGS, None, "tags-from-similar-v1", 0.55,
+                _S("sug_book_tags", "tags", ["reading-list", "fiction"], "assistant", HAIKU, "tags-v2", 0.55,
                    49.9, "rejected", decided_hours_ago=26),
             ], approved_hours_ago=25),
     ]
@@ -245,8 +276,10 @@ def build_drafts(ctx: DemoContext) -> None:
 
 
 def _reviewed(ctx: DemoContext, name: str, days: float, content: str, tags: list[str], fields: list[_S]) -> ReviewDraft:
-    """A draft captured ``days`` ago whose every suggestion was decided a day later, then approved."""
+    """A draft captured ``days`` ago whose every suggestion (those given and the real date
+    suggester's) was decided a day later, then approved."""
     hours = days * 24
+    fields = [*fields, *_local_dates(ctx, f"sug_{name}_when", content, hours)]
     decided = [
         replace(s, hours_ago=hours - 0.1, decision=s.decision or "accepted", decided_hours_ago=hours - 24)
         for s in fields
@@ -256,58 +289,58 @@ def _reviewed(ctx: DemoContext, name: str, days: float, content: str, tags: list
 
 @demo_step("memories")
 def build_memories(ctx: DemoContext) -> None:
-    """Finalized memories with review provenance, spread over the last weeks, and two stored without review."""
+    """Finalized memories with review provenance, spread over the last weeks, and two stored without review.
+    The deadline with 佐藤さん was written the morning after the night Japanese "先週の火曜日の夜" names."""
+    from core.demo.conversations import decision_nights
+
+    _, ja_night_end = decision_nights(ctx.now, _person_zone(ctx))["ja"]
+    deadline_days = _hours_before(ctx, ja_night_end + timedelta(hours=5)) / 24
     # fmt: off
     finalized = [
         _reviewed(ctx, "principle", 70,
-            "Decided to keep every conversation turn exactly as it was said: no summaries in the log, ever.",
+            "Decided tonight to keep every conversation turn exactly as it was said: no summaries in the log, ever.",
             ["reverie", "principle"], [
                 _S("sug_principle_title", "title", "The log is never summarized", "assistant", CLAUDE,
                    "memory-card-v2", 0.89, 0),
-                _S("sug_principle_when", "occurred_at", ctx.iso_ago(days=70, hours=3), DATES, None, "dates-v1",
-                   0.9, 0),
             ]),
         _reviewed(ctx, "birthday", 49,
-            "Mina's birthday dinner at the small Jeju place in Mangwon; she ordered the black pork twice.",
+            "Mina's birthday dinner last Saturday at the small Jeju place in Mangwon; she ordered the black pork "
+            "twice.",
             ["friends"], [
                 _S("sug_birthday_people", "people", ["Mina"], "assistant", GPT_MINI, "people-v2", 0.92, 0),
                 _S("sug_birthday_place", "location", "Mapo-gu, Seoul", "photos", GPT, "photo-place-v1", 0.71, 0,
                    edited_to="Mangwon, Seoul"),
-                _S("sug_birthday_when", "occurred_at", ctx.iso_ago(days=51, hours=4), DATES, None, "dates-v1", 0.8, 0),
                 _S("sug_birthday_mood", "mood", "happy", "ollama", LLAMA, "mood-v0", 0.52, 0, "rejected"),
             ]),
         _reviewed(ctx, "run", 28,
-            "Moved the morning run to 6:15 so it ends before the first call; the knees are fine with the new shoes.",
+            "Yesterday I moved the morning run to 6:15 so it ends before the first call; the knees are fine with "
+            "the new shoes.",
             ["health", "habit"], [
-                _S("sug_run_when", "occurred_at", ctx.iso_ago(days=29, hours=14), DATES, None, "dates-v1", 0.86, 0),
                 _S("sug_run_title", "title", "Runs move to 6:15", "assistant", GPT_MINI, "memory-card-v2", 0.8, 0),
             ]),
         _reviewed(ctx, "rule", 20,
-            "Agreed with the team: the review queue ships before search, and no AI output becomes a fact without a "
-            "person's confirmation.",
+            "Agreed with the team this afternoon: the review queue ships before search, and no AI output becomes "
+            "a fact without a person's confirmation.",
             ["project", "reverie", "decision"], [
                 _S("sug_rule_title", "title", "Review queue before search", "assistant", CLAUDE, "memory-card-v2",
                    0.9, 0),
-                _S("sug_rule_tags", "tags", ["principle"], TAGS, None, "tags-from-similar-v1", 0.71, 0),
-                _S("sug_rule_when", "occurred_at", ctx.iso_ago(days=20, hours=5), DATES, None, "dates-v1", 0.88, 0),
+                _S("sug_rule_tags", "tags", ["principle"], "assistant", HAIKU, "tags-v2", 0.71, 0),
             ]),
         _reviewed(ctx, "ski", 12,
-            "Kate said the skiing trip is off this year; we'll do the Hakuba onsen weekend in February instead.",
+            "Kate said yesterday that the skiing trip is off this year; we'll do the Hakuba onsen weekend in "
+            "February instead.",
             ["travel", "friends"], [
                 _S("sug_ski_people", "people", ["Kate"], "assistant", CLAUDE, "people-v2", 0.95, 0),
                 _S("sug_ski_place", "location", "Hakuba Valley, Nagano", "assistant", GPT, "place-v1", 0.77, 0,
                    edited_to="Hakuba"),
                 _S("sug_ski_title", "title", "Ski trip off, onsen weekend on", "assistant", CLAUDE,
                    "memory-card-v3", 0.86, 0),
-                _S("sug_ski_when", "occurred_at", ctx.iso_ago(days=12, hours=3), DATES, None, "dates-v1", 0.92, 0),
                 _S("sug_ski_mood", "mood", "disappointed", "ollama", LLAMA, "mood-v0", 0.38, 0, "rejected"),
             ]),
-        _reviewed(ctx, "deadline", 6,
-            "先週の火曜日の夜、佐藤さんと新しいプロジェクトの締め切りを3月末に決めた。", ["work"], [
+        _reviewed(ctx, "deadline", deadline_days,
+            "火曜日の夜、佐藤さんと新しいプロジェクトの締め切りを3月末に決めた。", ["work"], [
                 _S("sug_deadline_title", "title", "締め切りは3月末", "assistant", CLAUDE, "memory-card-v3", 0.88, 0),
                 _S("sug_deadline_people", "people", ["佐藤さん"], "assistant", GPT_MINI, "people-v2", 0.9, 0),
-                _S("sug_deadline_when", "occurred_at", ctx.iso_ago(days=8, hours=2), DATES, None, "dates-v1",
-                   0.84, 0),
             ]),
     ]
     # fmt: on

@@ -7,12 +7,15 @@ Everything goes through the real paths: the chats are written as generic JSONL a
 vault's memories; no vectors, so no model loads: the search screen builds vectors when the person
 first asks for semantic search).
 
-Times are relative to the demo's reference time. One evening is fixed on purpose: on "last Tuesday
-night" (as the person would say it at the reference time) the person decided how the index works,
-when the weekly curation review happens, and the project deadline with 佐藤さん, in three chats at
-once. The night is found with the temporal backbone itself, in Seoul time and in UTC (where the two
-nights overlap; Seoul's otherwise), so "what did we decide last Tuesday night", "지난주 화요일 밤에 뭐
-결정했지" and "先週の火曜日の夜に何を決めた" find it in the app whichever of the two it runs in.
+Times are relative to the demo's reference time and read in the person's timezone. The headline
+question is fixed on purpose: on "last Tuesday night" the person decided how the index works, when the
+weekly curation review happens, and the project deadline with 佐藤さん. English "last Tuesday night"
+and Korean/Japanese "지난주 화요일 밤" / "先週の火曜日の夜" name the same night on Mondays and Tuesdays
+and different nights from Wednesday to Sunday (the previous calendar week's Tuesday), so the nights
+are found with the temporal backbone itself (:func:`decision_nights`): the English chat goes on the
+night the English words name, the Korean and Japanese chats on the night theirs name. Each decision
+chat starts early in its night (a night that is still going has its first hours behind it), and no
+other chat shares a decision night, so the answer's top three are the decision's own turns.
 """
 
 from __future__ import annotations
@@ -456,25 +459,38 @@ MARKERS = (  # (days ago, Seoul time, the person's words)
 # --- when things happen ------------------------------------------------------------------------------
 
 
-def decision_night(now: datetime, zones: Sequence[tzinfo]) -> tuple[datetime, datetime]:
-    """The last hour of "last Tuesday night" where the zones agree (each zone narrows the night if it
-    overlaps what is left; one that does not is skipped), as UTC datetimes."""
+HEADLINES = {"en": "last Tuesday night", "ko": "지난주 화요일 밤", "ja": "先週の火曜日の夜"}
+DECISION_LANGUAGES = ("en", "ko", "ja")  # the language of each chat in DECISION_NIGHT
+FIRST_CHAT_AFTER = timedelta(minutes=25)  # the first decision chat starts this long into its night
+BETWEEN_CHATS = timedelta(minutes=35)
+
+
+def decision_nights(now: datetime, zone: tzinfo) -> dict[str, tuple[datetime, datetime]]:
+    """For each language, the night its "last Tuesday night" names at ``now`` in ``zone``, as UTC
+    datetimes ``[start, end)``."""
     from core.timeparse import parse_time
 
-    start: datetime | None = None
-    end: datetime | None = None
-    for zone in zones:
-        found = parse_time("last Tuesday night", now.astimezone(zone), zone).range
+    nights: dict[str, tuple[datetime, datetime]] = {}
+    for language, words in HEADLINES.items():
+        found = parse_time(words, now.astimezone(zone), zone).range
         if found is None:
-            continue
-        lo, hi = found.start.astimezone(UTC), found.end.astimezone(UTC)
-        if start is None or end is None:
-            start, end = lo, hi
-        elif max(start, lo) < min(end, hi):
-            start, end = max(start, lo), min(end, hi)
-    if start is None or end is None:
-        raise ValueError("the temporal backbone did not understand 'last Tuesday night'")
-    return max(start, end - timedelta(hours=1)), end
+            raise ValueError(f"the temporal backbone did not understand {words!r}")
+        nights[language] = (found.start.astimezone(UTC), found.end.astimezone(UTC))
+    return nights
+
+
+def decision_chats(now: datetime, zone: tzinfo) -> list[tuple[datetime, Chat]]:
+    """The three decision chats with their start times (UTC): each on the night its language names,
+    one after the other early in that night."""
+    nights = decision_nights(now, zone)
+    placed: list[tuple[datetime, Chat]] = []
+    taken: dict[tuple[datetime, datetime], int] = {}
+    for language, item in zip(DECISION_LANGUAGES, DECISION_NIGHT, strict=True):
+        night = nights[language]
+        position = taken.get(night, 0)
+        taken[night] = position + 1
+        placed.append((night[0] + FIRST_CHAT_AFTER + position * BETWEEN_CHATS, item))
+    return placed
 
 
 def seoul_time(now: datetime, days_ago: int, clock: str) -> datetime:
@@ -495,8 +511,9 @@ def run_chat(day: date, index: int) -> Chat:
     return chat("chatgpt", "run-log", me(f"Ran {km:g} km at {pace}/km, {note}."), ai(reply))
 
 
-def schedule(now: datetime, zones: Sequence[tzinfo]) -> list[tuple[datetime, Chat]]:
-    """Every chat with its start time (UTC), oldest first; nothing after ``now``."""
+def schedule(now: datetime, zone: tzinfo) -> list[tuple[datetime, Chat]]:
+    """Every chat with its start time (UTC), oldest first; nothing after ``now``; the decision nights
+    (in ``zone``, the person's timezone) hold the decision chats only."""
     planned: list[tuple[datetime, Chat]] = []
     today = now.astimezone(SEOUL).date()
     counters = {"morning": 0, "coding": 0, "japanese": 0, "run": 0, "errand": 0}
@@ -523,8 +540,9 @@ def schedule(now: datetime, zones: Sequence[tzinfo]) -> list[tuple[datetime, Cha
             planned.append((seoul_time(now, days_ago, "22:40"), JAPANESE[counters["japanese"] % len(JAPANESE)]))
             counters["japanese"] += 1
     planned += [(seoul_time(now, days, clock), one_off) for days, clock, one_off in ONE_OFFS]
-    night_start, _ = decision_night(now, zones)
-    planned += [(night_start + timedelta(minutes=4 + 9 * i), c) for i, c in enumerate(DECISION_NIGHT)]
+    nights = set(decision_nights(now, zone).values())
+    planned = [(when, c) for when, c in planned if not any(start <= when < end for start, end in nights)]
+    planned += decision_chats(now, zone)
     return sorted((when, c) for when, c in planned if when < now)
 
 
@@ -561,7 +579,7 @@ def write_conversations(ctx: DemoContext) -> None:
     from core.topics import add_marker
 
     zone = load_config(ctx.paths.config).zone()
-    planned = schedule(ctx.now, (SEOUL, ZoneInfo("UTC"), zone))
+    planned = schedule(ctx.now, zone)
     with tempfile.TemporaryDirectory(prefix="reverie-demo-chats-") as folder:
         source = Path(folder) / "demo-chats.jsonl"
         with source.open("w", encoding="utf-8") as out:

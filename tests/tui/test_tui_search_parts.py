@@ -11,7 +11,16 @@ from zoneinfo import ZoneInfo
 import pytest
 from textual.content import Content
 
-from core.demo.conversations import DECISION_NIGHT, MARKERS, SEOUL, decision_night, records, schedule
+from core.demo.conversations import (
+    DECISION_LANGUAGES,
+    DECISION_NIGHT,
+    HEADLINES,
+    MARKERS,
+    SEOUL,
+    decision_nights,
+    records,
+    schedule,
+)
 from core.timeparse import parse_time
 from core.vault.review import Revision
 from tui_app.screens.search_filters import parse_tags
@@ -99,22 +108,33 @@ def test_chart_fits_its_width_with_months_and_a_caption() -> None:
 
 
 @pytest.mark.parametrize("zone", [UTC, SEOUL])
-def test_the_decision_night_is_last_tuesday_night_in_utc_and_in_seoul(zone: ZoneInfo) -> None:
-    start, end = decision_night(TEST_NOW, (SEOUL, UTC))
-    night = parse_time("last Tuesday night", TEST_NOW.astimezone(zone), zone).range
-    assert night is not None and start in night and end - timedelta(microseconds=1) in night
-    chats = [when for when, item in schedule(TEST_NOW, (SEOUL, UTC)) if item in DECISION_NIGHT]
-    assert len(chats) == 3 and all(start <= when < end for when in chats)
+@pytest.mark.parametrize("now", [TEST_NOW, SHOTS_NOW, datetime(2026, 11, 10, 18, 30, tzinfo=UTC)])
+def test_each_decision_chat_lies_early_in_the_night_its_language_names(zone: ZoneInfo, now: datetime) -> None:
+    nights = decision_nights(now, zone)
+    for language, words in HEADLINES.items():
+        night = parse_time(words, now.astimezone(zone), zone).range
+        assert night is not None and nights[language] == (night.start.astimezone(UTC), night.end.astimezone(UTC))
+    planned = schedule(now, zone)
+    language_of = dict(zip(DECISION_NIGHT, DECISION_LANGUAGES, strict=True))
+    placed = [(when, language_of[item]) for when, item in planned if item in DECISION_NIGHT]
+    assert len(placed) == 3
+    for when, language in placed:
+        start, end = nights[language]
+        assert start <= when < min(end, now)
+    others = [when for when, item in planned if item not in DECISION_NIGHT]
+    assert not any(start <= when < end for start, end in nights.values() for when in others)
 
 
-def test_without_an_overlap_the_night_is_seouls() -> None:
-    start, end = decision_night(SHOTS_NOW, (SEOUL, UTC))
-    night = parse_time("last Tuesday night", SHOTS_NOW.astimezone(SEOUL), SEOUL).range
-    assert night is not None and start in night and end == night.end
+def test_from_wednesday_english_and_korean_name_different_tuesdays() -> None:
+    wednesday = datetime(2026, 11, 11, 3, 0, tzinfo=UTC)  # noon in Seoul
+    nights = decision_nights(wednesday, SEOUL)
+    assert nights["ko"] == nights["ja"] and nights["en"][0] - nights["ko"][0] == timedelta(days=7)
+    tuesday = decision_nights(TEST_NOW, UTC)
+    assert tuesday["en"] == tuesday["ko"] == tuesday["ja"]
 
 
 def test_demo_chats_speak_three_languages_and_end_before_now() -> None:
-    planned = schedule(TEST_NOW, (SEOUL, UTC))
+    planned = schedule(TEST_NOW, UTC)
     turns = [r for start, item in planned for r in records(start, item, TEST_NOW)]
     assert all(datetime.fromisoformat(r["ts"].replace("Z", "+00:00")) < TEST_NOW for r in turns)
     text = " ".join(r["text"] for r in turns)
