@@ -2,7 +2,10 @@
 
 Every file Reverie writes in the data home goes through :func:`atomic_write_bytes`: a temporary
 file in the same folder, fsync, rename, fsync of the folder. A crash leaves either the old file
-or the new one, never half of either.
+or the new one, never half of either, and at most a temporary file ``.<name>.<random>.tmp``. The
+writer holds an ``flock`` on that temporary file while it exists, so :func:`stale_temps` can tell one
+a killed writer left (no lock, and older than ``STALE_AFTER`` seconds) from one being written now; the
+next writer removes those (:func:`remove_stale_temps`) and ``reverie verify`` counts them.
 """
 
 from __future__ import annotations
@@ -11,11 +14,12 @@ import contextlib
 import fcntl
 import os
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 PRIVATE_DIR_MODE = 0o700
 PRIVATE_FILE_MODE = 0o600
+STALE_AFTER = 5.0  # seconds: no write of ours keeps its temporary file unlocked this long
 
 
 def ensure_private_dir(path: Path) -> Path:
@@ -57,6 +61,7 @@ def atomic_write_bytes(path: Path, data: bytes, *, exclusive: bool = False) -> N
     fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     tmp = Path(tmp_name)
     try:
+        fcntl.flock(fd, fcntl.LOCK_EX)  # released when the file is closed, or when the process dies
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
@@ -72,6 +77,51 @@ def atomic_write_bytes(path: Path, data: bytes, *, exclusive: bool = False) -> N
         with contextlib.suppress(FileNotFoundError):
             tmp.unlink()
         raise
+
+
+def _is_temp_name(name: str) -> bool:
+    return name.startswith(".") and name.endswith(".tmp") and name.count(".") >= 3
+
+
+def stale_temps(folder: Path, *, min_age: float = STALE_AFTER) -> list[Path]:
+    """Temporary files of :func:`atomic_write_bytes` in ``folder`` that a killed writer left: named as
+    it names them, regular files, older than ``min_age`` seconds and locked by no process."""
+    import time
+
+    found: list[Path] = []
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return found
+    now = time.time()
+    for entry in entries:
+        if not _is_temp_name(entry.name):
+            continue
+        try:
+            if not entry.is_file(follow_symlinks=False) or now - entry.stat(follow_symlinks=False).st_mtime < min_age:
+                continue
+            fd = os.open(entry.path, os.O_RDONLY | os.O_NOFOLLOW)
+        except OSError:
+            continue
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            continue  # a writer holds it: being written now
+        finally:
+            os.close(fd)
+        found.append(Path(entry.path))
+    return sorted(found)
+
+
+def remove_stale_temps(folders: Iterable[Path], *, min_age: float = STALE_AFTER) -> int:
+    """Remove what :func:`stale_temps` finds in each of ``folders``; returns how many went."""
+    removed = 0
+    for folder in folders:
+        for path in stale_temps(folder, min_age=min_age):
+            with contextlib.suppress(FileNotFoundError):
+                path.unlink()
+                removed += 1
+    return removed
 
 
 def atomic_write_text(path: Path, text: str, *, exclusive: bool = False) -> None:

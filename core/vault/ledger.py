@@ -27,11 +27,12 @@ import os
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from core.clock import utc_now_iso
 from core.errors import RecordError
-from core.fsutil import append_line_durably, atomic_write_bytes, atomic_write_text, file_lock
+from core.fsutil import append_line_durably, atomic_write_bytes, atomic_write_text, file_lock, remove_stale_temps
 from core.integrity import Problem
 from core.paths import HomePaths
 from core.vault import ledger_prefix
@@ -182,6 +183,11 @@ class Ledger:
             return None
         return (ledger.st_size, ledger.st_mtime_ns, head.st_size, head.st_mtime_ns)
 
+    def _temp_folders(self) -> tuple[Path, ...]:
+        """The folders whose killed writers' temporary files the next append removes: the home (the head),
+        the vault and its intents, the drafts."""
+        return (self.paths.root, self.paths.vault, self.paths.vault / ".pending", self.paths.drafts)
+
     def _sign_head(self, checkpoint: Checkpoint) -> None:
         atomic_write_text(self.paths.ledger_head, head_text(checkpoint.seq, checkpoint.hash, self.keys))
 
@@ -210,6 +216,11 @@ class Ledger:
                 raise RecordError(f"{self.paths.ledger}: refusing to append to a damaged ledger ({broken[0]})")
             if reading.problems:
                 self._set_aside_partial_line()
+                if any(p.subject in ("ledger", "ledger.head.json") for p in reading.problems):
+                    # An interrupted append left entries past the head: sign it for them first, so a
+                    # crash in this append leaves the same state again, never a second entry beyond it.
+                    self._sign_head(reading.head())
+            remove_stale_temps(self._temp_folders())
             last = reading.entries[-1] if reading.entries else None
             body = {
                 "seq": (last.seq + 1) if last else 1,
@@ -316,9 +327,11 @@ class Ledger:
         self._tail = (self._stamp(), tail)
 
     def complete_interrupted(self) -> bool:
-        """Sign the head again after a crash left one signed entry beyond it; True if it did."""
+        """Sign the head again after crashes left signed entries beyond it; True if it did. Also removes
+        the temporary files killed writers left (:func:`core.fsutil.remove_stale_temps`), as an append does."""
         with file_lock(self.paths.lock("ledger")):
-            reading = self.read()
+            remove_stale_temps(self._temp_folders())
+            reading = self.read(full=False)  # what a full read gives for a clean or interrupted ledger
             if not reading.entries or [p for p in reading.problems if p.kind != "incomplete"]:
                 return False
             if not any(p.subject in ("ledger", "ledger.head.json") for p in reading.problems):
@@ -453,25 +466,33 @@ class Ledger:
             prev_hash, prev_seq = entry.hash, entry.seq
         return raw.rfind(b"\n") + 1
 
-    def _signed_tail(self, reading: LedgerReading, seq: int, digest: str) -> LedgerEntry | None:
-        """The last entry, if it is the only one after the head (seq, digest), links to it, and is
-        signed by this vault: what a crash between appending an entry and signing the head leaves."""
-        if not reading.entries:
-            return None
-        last = reading.entries[-1]
-        before = reading.entries[-2] if len(reading.entries) > 1 else None
-        linked = (before is not None and (before.seq, before.hash) == (seq, digest)) or (
-            before is None and (seq, digest) == (0, GENESIS))
-        if (linked and last.seq == seq + 1 and last.prev == digest
-                and sha256_hex(canonical_json(last.body())) == last.hash
-                and self.keys.signature_ok(last.hash.encode("ascii"), last.sig)):
-            return last
-        return None
+    def _signed_tail(self, reading: LedgerReading, seq: int, digest: str) -> list[LedgerEntry]:
+        """The entries after the head (seq, digest), if there are any and each of them hashes, is signed by
+        this vault and links to the one before it (the first to the head's entry): what crashes between
+        appending entries and signing the head leave. Only this vault's key makes such entries, so the head
+        lagging behind them hides nothing; otherwise (an unsigned or unlinked entry) the list is empty."""
+        if seq == 0 and digest == GENESIS:
+            start = 0
+        else:
+            start = next((i + 1 for i, e in enumerate(reading.entries) if (e.seq, e.hash) == (seq, digest)), -1)
+            if start < 0:
+                return []
+        tail = reading.entries[start:]
+        prev_seq, prev_hash = seq, digest
+        for entry in tail:
+            if (entry.seq != prev_seq + 1 or entry.prev != prev_hash
+                    or sha256_hex(canonical_json(entry.body())) != entry.hash
+                    or not self.keys.signature_ok(entry.hash.encode("ascii"), entry.sig)):
+                return []
+            prev_seq, prev_hash = entry.seq, entry.hash
+        return tail
 
     def _check_head(self, reading: LedgerReading) -> Iterable[Problem]:
         path = self.paths.ledger_head
         if not path.exists():
-            if self._signed_tail(reading, 0, GENESIS) is not None:
+            # Only the very first append runs without a head: more entries and no head is a head deleted
+            # (which would hide a truncation), not a crash.
+            if len(self._signed_tail(reading, 0, GENESIS)) == 1:
                 yield Problem("incomplete", "ledger.head.json",
                               "the first entry was appended but the head not yet signed; the next write signs it")
             elif reading.entries:
@@ -496,11 +517,12 @@ class Ledger:
             return
         if seq > actual.seq:
             yield Problem("removed", "ledger", f"the signed head is seq {seq} but the ledger ends at seq {actual.seq}")
-        elif (tail := self._signed_tail(reading, seq, digest)) is not None:
-            yield Problem("incomplete", "ledger", f"entry seq {tail.seq} was appended but the signed head not updated "
+        elif tail := self._signed_tail(reading, seq, digest):
+            which = f"entry seq {tail[0].seq}" if len(tail) == 1 else f"entries seq {tail[0].seq}..{tail[-1].seq}"
+            yield Problem("incomplete", "ledger", f"{which} appended but the signed head not updated "
                                                   "(an interrupted write); the next write signs it")
         elif any(e.seq == seq and e.hash == digest for e in reading.entries):
-            # Entries after the signed head: appended by something that could not sign the head.
+            # Entries after the signed head that this vault did not sign, or that do not link.
             yield Problem("inserted", "ledger", f"entries after the signed head (seq {seq})")
         else:
             yield Problem("modified", "ledger", f"the signed head (seq {seq}) does not match the ledger")

@@ -107,14 +107,28 @@ def test_the_first_append_killed_before_the_head_exists(vault: MemoryVault, path
     assert verify_home(paths, vault.keys).problems == []
 
 
-def test_a_head_that_lags_two_entries_is_still_tampering(vault: MemoryVault, paths: HomePaths) -> None:
-    """The allowance is exactly one signed entry: a crash cannot leave more."""
+def test_a_head_that_lags_signed_entries_is_incomplete_and_the_next_write_signs_it(
+        vault: MemoryVault, paths: HomePaths) -> None:
+    """Entries past the head that this vault signed and that chain are what interrupted appends leave
+    (issue 11, F3: two kills in a row left two); the next write signs the head for them first."""
     vault.add_memory("one")
     head = paths.ledger_head.read_bytes()
     vault.add_memory("two")
     vault.add_memory("three")
     paths.ledger_head.write_bytes(head)
-    assert ("inserted", "ledger") in [(p.kind, p.subject) for p in verify_home(paths, vault.keys).problems]
+    report = verify_home(paths, vault.keys)
+    assert report.ok and [(p.kind, p.subject) for p in report.problems] == [("incomplete", "ledger")]
+    vault.add_memory("four")
+    assert verify_home(paths, vault.keys).problems == []
+
+
+def test_a_missing_head_with_more_than_the_first_entry_is_still_tampering(
+        vault: MemoryVault, paths: HomePaths) -> None:
+    """Only the very first append runs without a head: a deleted head would hide a truncation."""
+    vault.add_memory("one")
+    vault.add_memory("two")
+    paths.ledger_head.unlink()
+    assert ("removed", "ledger.head.json") in [(p.kind, p.subject) for p in verify_home(paths, vault.keys).problems]
 
 
 def test_an_add_killed_before_its_ledger_entry_is_finished_by_the_next_write(
