@@ -30,10 +30,17 @@ _COUNTED = ("write", "fsync", "replace", "rename", "link", "unlink", "rmdir", "t
 
 
 class KillSwitch:
-    def __init__(self, kill_at: int, seed: int) -> None:
+    """Counts file-system mutations and sends SIGKILL at the ``kill_at``-th, or (``after_fsync_of``) right
+    after the ``nth`` fsync of a file whose name is ``after_fsync_of``: e.g. once a ledger line is durable
+    and before the head is signed, the same moment in every run whatever came before it."""
+
+    def __init__(self, kill_at: int, seed: int, after_fsync_of: str | None = None, nth: int = 1) -> None:
         self.kill_at = kill_at
         self.events = 0
         self.rng = random.Random(seed)
+        self.after_fsync_of = after_fsync_of
+        self.nth = nth
+        self.fsyncs = 0
 
     def install(self) -> None:
         for name in _COUNTED:
@@ -48,7 +55,17 @@ class KillSwitch:
                     data = bytes(args[1])
                     original(args[0], data[: self.rng.randrange(len(data) + 1)])
                 os.kill(os.getpid(), signal.SIGKILL)
-            return original(*args, **kwargs)
+            result = original(*args, **kwargs)
+            if name == "fsync" and self.after_fsync_of and args and isinstance(args[0], int):
+                try:
+                    target = os.readlink(f"/proc/self/fd/{args[0]}")
+                except OSError:
+                    target = ""
+                if os.path.basename(target) == self.after_fsync_of:
+                    self.fsyncs += 1
+                    if self.fsyncs == self.nth:
+                        os.kill(os.getpid(), signal.SIGKILL)
+            return result
 
         return counted
 
@@ -105,7 +122,7 @@ def op_finalize(home: Path, spec: dict[str, Any], switch: KillSwitch) -> None:
     from tests.faults.homebuild import PASSPHRASE
 
     paths = HomePaths(root=home, cache=Path(spec["cache"]))
-    vault = MemoryVault(encryption_key=PASSPHRASE, storage_dir=paths)
+    vault = MemoryVault.unlock(paths, PASSPHRASE)
     approved = [d.draft_id for d in vault.list_drafts(state="approved")]
     print("READY", flush=True)
     switch.install()
@@ -115,6 +132,19 @@ def op_finalize(home: Path, spec: dict[str, Any], switch: KillSwitch) -> None:
             done("finalized", f"{draft_id} {json.loads(out)['memory_id']}")
         memory = vault.add_memory(f"An unreviewed note {i} written between finalizations.", ["trial"])
         done("added", memory.memory_id)
+
+
+def op_finalize_cli(home: Path, spec: dict[str, Any], switch: KillSwitch) -> None:
+    """Only ``reverie draft finalize`` of each draft in ``spec["drafts"]``, through the real CLI (the same
+    command every run, as a person would run it again after a crash)."""
+    import tui_app.cli.main  # noqa: F401  (imports before the kills start)
+
+    print("READY", flush=True)
+    switch.install()
+    for draft_id in spec["drafts"]:
+        code, out = cli("--home", str(home), "draft", "finalize", draft_id, "--json")
+        if code == 0:
+            done("finalized", f"{draft_id} {json.loads(out)['memory_id']}")
 
 
 def _curation(home: Path, spec: dict[str, Any]) -> tuple[Any, Any, Any, datetime]:
@@ -167,6 +197,7 @@ OPS: dict[str, Callable[[Path, dict[str, Any], KillSwitch], None]] = {
     "ingest": op_ingest,
     "draft": op_draft,
     "finalize": op_finalize,
+    "finalize_cli": op_finalize_cli,
     "move": op_move,
     "restore": op_restore,
     "reindex": op_reindex,
@@ -175,7 +206,8 @@ OPS: dict[str, Callable[[Path, dict[str, Any], KillSwitch], None]] = {
 
 def main() -> None:
     spec = json.loads(sys.argv[1])
-    switch = KillSwitch(int(spec.get("kill_at", 0)), int(spec.get("seed", 0)))
+    switch = KillSwitch(int(spec.get("kill_at", 0)), int(spec.get("seed", 0)), spec.get("after_fsync_of"),
+                        int(spec.get("nth", 1)))
     OPS[spec["op"]](Path(spec["home"]), spec, switch)
     print(f"IO_EVENTS {switch.events}", flush=True)
 
