@@ -56,6 +56,10 @@ def mode_of(word: str | None) -> str:
 
 def occurrence(period: AnnualP, year: int) -> tuple[date, date]:
     """The ``[first day, day after the last)`` of the occurrence that starts in ``year``."""
+    if period.movable:
+        from core.timeparse.movable import dates
+
+        return dates(period.name, year)
     first = date(year, *period.start)
     end_year = year if period.end > period.start else year + 1
     return first, date(end_year, *period.end)

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from core.timeparse import ranges
 from core.timeparse.model import TimeRange, instant
-from core.timeparse.pieces import ClockP, Context, DomP, PartP, Piece
+from core.timeparse.pieces import ClockP, ClockSpanP, Context, DomP, PartP, Piece
 from core.timeparse.resolve import resolve
 from core.timeparse.rules import Atom
 
@@ -189,7 +189,7 @@ def _between(
 
 def _anchors(pieces: tuple[Piece, ...]) -> tuple[Piece, ...]:
     """The pieces that name a day or longer (not a part of the day, not an hour)."""
-    return tuple(piece for piece in pieces if not isinstance(piece, (PartP, ClockP)))
+    return tuple(piece for piece in pieces if not isinstance(piece, (PartP, ClockP, ClockSpanP)))
 
 
 Reading = tuple[int, int, re.Pattern[str] | None, bool, bool]

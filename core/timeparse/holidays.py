@@ -8,19 +8,21 @@ query names the year ("작년 크리스마스", "去年のクリスマス", "Chr
 holiday is a day, so a part of the day qualifies it ("Christmas Eve night", "크리스마스 저녁",
 "大晦日の夜").
 
-Lunar holidays (설날, 추석, 旧正月, Chuseok) move with the lunar calendar and are not read: no lunar
-conversion ships with Reverie. Guards: holiday names also name things (a Christmas tree, 크리스마스
+Holidays whose date moves (Easter, Thanksgiving, 설날, 추석, 旧正月, 成人の日 ...) are computed per year
+by :mod:`core.timeparse.movable` and read the same way.
+
+Guards: holiday names also name things (a Christmas tree, 크리스마스
 선물, クリスマスケーキ, a New Year's resolution), so a name alone counts only with last/this/next, a
 preposition of time before it ("on", "over", "since"; not "for": "gifts for Christmas" is a topic), a
 particle of time after it (크리스마스에, 正月に), a time beside it, or nothing but punctuation after it.
-Glued words stay words: 크리스마스트리, 신정부, メリークリスマス, 旧正月, 元日本代表.
+Glued words stay words: 크리스마스트리, 신정부, メリークリスマス, 元日本代表.
 """
 
 from __future__ import annotations
 
 import re
 
-from core.timeparse import lang_ja, lang_ko
+from core.timeparse import lang_ja, lang_ko, movable
 from core.timeparse.annual import EN_MODE, JA_MODE, KO_MODE, mode_of
 from core.timeparse.pieces import AnnualP, Context, Piece
 from core.timeparse.rules import START, Builder, Rule, Scan, rule
@@ -44,6 +46,16 @@ HOLIDAYS: dict[str, tuple[tuple[int, int], tuple[int, int]]] = {
 # (written forms, holiday) per language; the longer form of a pair comes first.
 _WORDS: dict[str, list[tuple[str, str]]] = {
     "en": [
+        (r"thanksgiving(?:\s+day)?", "thanksgiving"),
+        (r"easter\s+monday", "easter_monday"),
+        (r"easter(?:\s+sunday)?", "easter"),
+        (r"good\s+friday", "good_friday"),
+        (r"labou?r\s+day", "labor_day"),
+        (r"memorial\s+day", "us_memorial_day"),
+        (r"mother['’]?s\s+day", "mothers_day"),
+        (r"father['’]?s\s+day", "fathers_day"),
+        (r"(?:chinese|lunar)\s+new\s+year(?:['’]s)?(?:\s+day)?", "lunar_new_year"),
+        (r"chuseok", "chuseok"),
         (r"(?:christmas|xmas)\s+eve", "christmas_eve"),
         (r"(?:christmas|xmas)(?:\s+day)?", "christmas"),
         (r"new\s+year['’]?s\s+eve", "new_years_eve"),
@@ -52,6 +64,11 @@ _WORDS: dict[str, list[tuple[str, str]]] = {
         (r"hallowe['’]?en", "halloween"),
     ],
     "ko": [
+        (r"설\s*연휴|설\s*명절", "seollal_holidays"),
+        (r"설날|구정", "seollal"),
+        (r"추석\s*연휴", "chuseok_holidays"),
+        (r"추석|한가위", "chuseok"),
+        (r"부처님\s*오신\s*날|석가\s*탄신일", "buddha"),
         (r"크리스마스\s*이브|성탄\s*전야", "christmas_eve"),
         (r"크리스마스|성탄절", "christmas"),
         (r"새해\s*전날", "new_years_eve"),
@@ -66,6 +83,13 @@ _WORDS: dict[str, list[tuple[str, str]]] = {
         (r"한글날", "hangul_day"),
     ],
     "ja": [
+        (r"旧正月|春節", "lunar_new_year"),
+        (r"成人の日", "coming_of_age_day"),
+        (r"海の日", "marine_day"),
+        (r"敬老の日", "respect_for_aged_day"),
+        (r"スポーツの日|体育の日", "sports_day"),
+        (r"母の日", "mothers_day"),
+        (r"父の日", "fathers_day"),
         (r"クリスマス・?イ[ブヴ]", "christmas_eve"),
         (r"クリスマス", "christmas"),
         (r"大晦日|大みそか", "new_years_eve"),
@@ -83,6 +107,8 @@ def _alternatives(lang: str) -> str:
 
 
 def holiday(name: str, mode: str = "bare") -> AnnualP:
+    if name in movable.MOVABLE:
+        return AnnualP(name, (1, 1), (1, 2), mode, movable=True)
     start, end = HOLIDAYS[name]
     return AnnualP(name, start, end, mode)
 

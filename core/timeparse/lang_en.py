@@ -190,18 +190,26 @@ def _clock(found: re.Match[str], _ctx: Context) -> tuple[Piece, ...] | None:
     groups = found.groupdict()
     hour, minute = int(groups["h"]), int(groups.get("m") or 0)
     meridiem = (found.groupdict().get("mer") or "").replace(".", "")
+    by = groups.get("prep") in ("by", "before", "until", "till")
     if meridiem:
         if not 1 <= hour <= 12 or minute > 59:
             return None
-        return (ClockP(hour, minute, meridiem),)
+        return (ClockP(hour, minute, meridiem, by=by),)
     if hour > 23 or minute > 59:
         return None
     explicit = hour == 0 or hour > 12 or found.group("h").startswith("0")
-    return (ClockP(hour, minute, "24h" if explicit else None),)
+    return (ClockP(hour, minute, "24h" if explicit else None, by=by),)
+
+
+_ONLY_PUNCT = re.compile(r"[\s?.!,]*")
 
 
 def _clock_strong(view: Scan, found: re.Match[str]) -> bool:
-    return bool(found.groupdict().get("prep"))
+    """ "at 4:23", "15:30", "09:05" count alone; "4:23" only when it is all the query says."""
+    hour = found.group("h")
+    if found.groupdict().get("prep") or hour.startswith("0") or int(hour) > 12:
+        return True
+    return bool(_ONLY_PUNCT.fullmatch(view.text[: found.start()]) and _ONLY_PUNCT.fullmatch(view.text[found.end() :]))
 
 
 def _ago(found: re.Match[str], ctx: Context) -> tuple[Piece, ...] | None:
@@ -361,8 +369,8 @@ RULES: list[Rule] = [
     rule(
         "en.clock_meridiem",
         "en",
-        START + r"(?:(?P<prep>at|around|about|by|from|until|till)\s+)?"
-        r"(?P<h>\d{1,2})(?::(?P<m>\d{2}))?\s*(?P<mer>a\.m\.|p\.m\.|am|pm)(?!\w)",
+        START + r"(?:(?P<prep>at|around|about|by|before|from|until|till)\s+)?"
+        r"(?P<h>\d{1,2})(?::(?P<m>\d{2})(?::\d{2})?)?\s*(?P<mer>a\.m\.|p\.m\.|am|pm)(?!\w)",
         _clock,
     ),
     # "at 9" only beside a day or a part of the day ("last Monday at 9", "yesterday evening around 8").
@@ -376,7 +384,7 @@ RULES: list[Rule] = [
     rule(
         "en.clock_24h",
         "en",
-        START + r"(?:(?P<prep>at|around|about|by|from|until|till)\s+)?"
+        START + r"(?:(?P<prep>at|around|about|by|before|from|until|till)\s+)?"
         r"(?P<h>\d{1,2}):(?P<m>\d{2})(?::\d{2})?(?![\d:]|\s*(?:am|pm|a\.m|p\.m))",
         _clock,
         strong=_clock_strong,

@@ -8,7 +8,19 @@ from datetime import datetime, tzinfo
 from functools import lru_cache
 from zoneinfo import ZoneInfo
 
-from core.timeparse import fallback, hints, holidays, lang_common, lang_en, lang_ja, lang_ko, seasons, typos
+from core.timeparse import (
+    clock,
+    fallback,
+    hints,
+    holidays,
+    lang_common,
+    lang_en,
+    lang_ja,
+    lang_ko,
+    periods,
+    seasons,
+    typos,
+)
 from core.timeparse.compose import Found, expressions, join
 from core.timeparse.model import TimeMatch, TimeParse, TimeParseError
 from core.timeparse.pieces import Context
@@ -16,8 +28,10 @@ from core.timeparse.rules import Rule, Scan, scan
 from core.timeparse.text import Normalized, normalize
 
 LANGUAGES = ("en", "ko", "ja")
+# The newer rule sets come first: among equally long matches the earlier rule wins, so "last Friday
+# of October" is an ordinal weekday, not "last Friday".
 _RULES = {
-    lang: rules + seasons.RULES[lang] + holidays.RULES[lang]
+    lang: periods.RULES[lang] + clock.RULES[lang] + rules + seasons.RULES[lang] + holidays.RULES[lang]
     for lang, rules in (("en", lang_en.RULES), ("ko", lang_ko.RULES), ("ja", lang_ja.RULES))
 }
 

@@ -80,6 +80,30 @@ class AnnualP:
     start: tuple[int, int]  # (month, day)
     end: tuple[int, int]
     mode: str = "bare"  # bare: latest that has begun; last: latest that has ended; this; next
+    movable: bool = False  # its dates come from :mod:`core.timeparse.movable` by ``name`` (Easter, 추석)
+
+
+@dataclass(frozen=True)
+class NthWeekdayP:
+    """ "the first Monday", "마지막 금요일", "第2火曜日": only meaningful with a month beside it."""
+
+    nth: int  # 1..5, or -1 for the last
+    weekday: int
+
+
+@dataclass(frozen=True)
+class EdgeP:
+    """ "the beginning of", "말", "末": a part of the week, month or year beside it (see ``resolve``)."""
+
+    edge: str  # "beginning", "middle", "end"
+
+
+@dataclass(frozen=True)
+class ClockSpanP:
+    """Two clock readings on one day: "3-4pm", "from 9:30 to 11"."""
+
+    start: ClockP
+    end: ClockP
 
 
 @dataclass(frozen=True)
@@ -97,6 +121,7 @@ class ClockP:
     hour: int
     minute: int = 0
     meridiem: str | None = None  # "am", "pm", "24h" (written with a leading zero or past 12), None
+    by: bool = False  # "by 2pm", "2시까지", "2時までに": from the start of the day up to that time
 
 
 @dataclass(frozen=True)
@@ -115,7 +140,10 @@ Piece = (
     | MonthDayP
     | AnnualP
     | DomP
+    | NthWeekdayP
+    | EdgeP
     | PartP
     | ClockP
+    | ClockSpanP
     | RangeP
 )

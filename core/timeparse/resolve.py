@@ -36,12 +36,15 @@ from core.timeparse.parts import PartOfDay
 from core.timeparse.pieces import (
     AnnualP,
     ClockP,
+    ClockSpanP,
     Context,
     DayP,
     DomP,
+    EdgeP,
     MonthDayP,
     MonthNameP,
     MonthP,
+    NthWeekdayP,
     PartP,
     Piece,
     RangeP,
@@ -75,6 +78,7 @@ class _Anchors:
     month_day: MonthDayP | None = None
     annual: AnnualP | None = None
     dom: DomP | None = None
+    nth: NthWeekdayP | None = None
     range: RangeP | None = None
 
     def kinds(self) -> set[str]:
@@ -92,38 +96,83 @@ _FIELD = {
     MonthDayP: "month_day",
     AnnualP: "annual",
     DomP: "dom",
+    NthWeekdayP: "nth",
     RangeP: "range",
 }
 
 
 def _resolve(pieces: Sequence[Piece], ctx: Context, after: date | None) -> TimeRange | None:
     part: PartOfDay | None = None
-    clock: ClockP | None = None
+    clock: ClockP | ClockSpanP | None = None
+    edge: EdgeP | None = None
     anchors = _Anchors()
     for piece in pieces:
         if isinstance(piece, PartP):
             if part is not None:
                 return None
             part = piece.part
-        elif isinstance(piece, ClockP):
+        elif isinstance(piece, (ClockP, ClockSpanP)):
             if clock is not None:
                 return None
             clock = piece
+        elif isinstance(piece, EdgeP):
+            if edge is not None:
+                return None
+            edge = piece
         else:
             name = _FIELD[type(piece)]
             if getattr(anchors, name) is not None:
                 return None
             setattr(anchors, name, piece)
     if not anchors.kinds():
-        if part is None and clock is None:
+        if (part is None and clock is None) or edge is not None:
             return None
         return _unanchored(part, clock, ctx, after)
     base = _anchor(anchors, ctx, after)
     if base is None:
         return None
+    if edge is not None:
+        if part is not None or clock is not None or not isinstance(base, TimeRange):
+            return None
+        return _edge(base, edge.edge, ctx)
     if isinstance(base, TimeRange):
         return base if part is None and clock is None else None
     return _on_day(base, part, clock, ctx)
+
+
+_YEAR_EDGES = {"beginning": ((1, 1), (3, 1)), "middle": ((5, 1), (9, 1)), "end": ((11, 1), (1, 1))}
+_MONTH_EDGES = {"beginning": (1, 11), "middle": (11, 21), "end": (21, 1)}
+_WEEK_EDGES = {"beginning": (0, 2), "middle": (2, 4), "end": (4, 7)}
+
+
+def _edge(base: TimeRange, edge: str, ctx: Context) -> TimeRange | None:
+    """The beginning, middle or end of a year (Jan–Feb, May–Aug, Nov–Dec), a month (days 1–10,
+    11–20, 21 to the end) or a week (Mon–Tue, Wed–Thu, Fri–Sun), as a ``span``."""
+    first = base.start.date()
+    if base.grain == "year":
+        (m1, d1), (m2, d2) = _YEAR_EDGES[edge]
+        start = date(first.year, m1, d1)
+        end = date(first.year + (1 if edge == "end" else 0), m2, d2)
+    elif base.grain == "month":
+        day1, day2 = _MONTH_EDGES[edge]
+        start = date(first.year, first.month, day1)
+        end = base.end.date() if edge == "end" else date(first.year, first.month, day2)
+    elif base.grain == "week":
+        offset1, offset2 = _WEEK_EDGES[edge]
+        start, end = first + timedelta(days=offset1), first + timedelta(days=offset2)
+    else:
+        return None
+    return ranges.span(ranges.midnight(start, ctx.zone), ranges.midnight(end, ctx.zone))
+
+
+def _nth_weekday(year: int, month: int, piece: NthWeekdayP) -> date | None:
+    """The ``nth`` (or last, -1) ``weekday`` of the month; None when the month has no fifth one."""
+    if piece.nth < 0:
+        last = date(year, month, ranges.days_in_month(year, month))
+        return last - timedelta(days=(last.weekday() - piece.weekday) % 7)
+    first = date(year, month, 1)
+    day = first + timedelta(days=(piece.weekday - first.weekday()) % 7 + 7 * (piece.nth - 1))
+    return day if day.month == month else None
 
 
 def _anchor(a: _Anchors, ctx: Context, after: date | None) -> date | TimeRange | None:
@@ -133,6 +182,13 @@ def _anchor(a: _Anchors, ctx: Context, after: date | None) -> date | TimeRange |
     weekday = a.weekday
     if a.range is not None:
         return a.range.range if kinds == {"range"} else None
+    if a.nth is not None:
+        if kinds == {"nth", "month"} and a.month is not None:
+            return _nth_weekday(a.month.year, a.month.month, a.nth)
+        if kinds - {"nth", "month_name", "year"} or a.month_name is None:
+            return None
+        found_year = a.year.year if a.year is not None else _month_year(a.month_name, ctx, after)
+        return _nth_weekday(found_year, a.month_name.month, a.nth)
     if a.annual is not None:
         if kinds - {"annual", "year"}:
             return None
@@ -268,16 +324,31 @@ def _place_clock(day: date, clock: ClockP, part: PartOfDay | None) -> tuple[date
     return day, time(hour, clock.minute)
 
 
-def _on_day(day: date, part: PartOfDay | None, clock: ClockP | None, ctx: Context) -> TimeRange:
+def _on_day(day: date, part: PartOfDay | None, clock: ClockP | ClockSpanP | None, ctx: Context) -> TimeRange:
+    if isinstance(clock, ClockSpanP):
+        first_day, first_time = _place_clock(day, clock.start, part)
+        last_day, last_time = _place_clock(day, clock.end, part)
+        start, end = ranges.at(first_day, first_time, ctx.zone), ranges.at(last_day, last_time, ctx.zone)
+        if instant(end) <= instant(start):
+            end = ranges.at(last_day + timedelta(days=1), last_time, ctx.zone)
+        return ranges.span(start, end)
     if clock is not None:
         clock_day, clock_time = _place_clock(day, clock, part)
+        if clock.by:
+            end = ranges.at(clock_day, clock_time, ctx.zone)
+            start = ranges.midnight(day, ctx.zone)
+            if instant(start) < instant(end):
+                return ranges.span(start, end)
+            return ranges.hour_range(day, clock_time, ctx.zone)
         return ranges.hour_range(clock_day, clock_time, ctx.zone)
     if part is not None:
         return ranges.part_range(day, part, ctx.zone)
     return ranges.day_range(day, ctx.zone)
 
 
-def _unanchored(part: PartOfDay | None, clock: ClockP | None, ctx: Context, after: date | None) -> TimeRange:
+def _unanchored(
+    part: PartOfDay | None, clock: ClockP | ClockSpanP | None, ctx: Context, after: date | None
+) -> TimeRange:
     """A part of day or an hour with no day: the latest one that has begun (or the one on ``after``)."""
     if after is not None:
         return _on_day(after, part, clock, ctx)

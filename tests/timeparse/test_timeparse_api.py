@@ -15,12 +15,13 @@ from core.timeparse import TimeParse, TimeParseError, TimeRange, find_time_expre
 from tests.timeparse.test_timeparse_cases import SEOUL, SEOUL_NOW
 
 
-def test_to_dict_has_exactly_the_three_keys_with_offsets() -> None:
+def test_to_dict_has_exactly_the_four_keys_with_offsets() -> None:
     data = parse_time("what did we decide last Tuesday night?", SEOUL_NOW, SEOUL).to_dict()
     assert data == {
         "range": {"start": "2026-11-24T18:00:00+09:00", "end": "2026-11-25T04:00:00+09:00", "grain": "part_of_day"},
         "expression": "last Tuesday night",
         "rest": "what did we decide?",
+        "notes": [],
     }
     json.dumps(data)  # serialisable as is
 
@@ -28,7 +29,7 @@ def test_to_dict_has_exactly_the_three_keys_with_offsets() -> None:
 def test_no_expression_gives_null_range_and_the_tidied_query() -> None:
     tp = parse_time("  what did   we decide ?", SEOUL_NOW, SEOUL)
     assert tp == TimeParse(None, None, "what did we decide?")
-    assert tp.to_dict() == {"range": None, "expression": None, "rest": "what did we decide?"}
+    assert tp.to_dict() == {"range": None, "expression": None, "rest": "what did we decide?", "notes": []}
 
 
 @pytest.mark.parametrize(

@@ -325,7 +325,7 @@ KO = [
     Case("ko", "봄비가 내린다", None, None),
     Case("ko", "크리스마스 선물 뭐 사지", None, None),
     Case("ko", "신정부 출범", None, None),
-    Case("ko", "설날에 뭐 했지", None, None),
+    Case("ko", "설날에 뭐 했지", "2026-02-17T00:00", "2026-02-18T00:00", "day", "설날", "뭐 했지"),
 ]
 
 JA = [
@@ -426,7 +426,7 @@ JA = [
     Case("ja", "クリスマスケーキを買った", None, None),
     Case("ja", "クリスマスの思い出", None, None),
     Case("ja", "正月休みの予定", None, None),
-    Case("ja", "旧正月", None, None),
+    Case("ja", "旧正月", "2026-02-17T00:00", "2026-02-18T00:00", "day"),
     Case("ja", "元日本代表の選手", None, None),
     Case("ja", "十日町に行った", None, None),
     Case("ja", "四日市に行った", None, None),

@@ -1,0 +1,283 @@
+"""Clock times beyond "3pm" in English, Korean and Japanese.
+
+- written-out hours and minutes: "ten thirty", "at three twenty", "twelve fifteen pm", "six o'clock";
+- quarters and halves: "a quarter to noon" (11:45), "half past ten", "ten past nine", "20 to 5";
+- intervals on one day: "3-4pm" (15:00 – 16:00: the meridiem of the end goes with the start unless
+  that would put the start after the end, so "11-1pm" is 11:00 – 13:00), "from 9:30 to 11",
+  "9am–5pm"; an interval is a ``span``;
+- "by 2pm", "before 2pm", "until 2pm", "2시까지", "2時までに": from the start of that day up to that
+  time (a ``span``);
+- midnight and noon: "at midnight", 정오, 자정, 正午;
+- Korean native-numeral hours: "세 시", "오후 세시", "열두 시 반", "두 시 삼십 분".
+
+An hour reading without a day follows :mod:`core.timeparse.resolve`: the latest such time that has
+begun, 1–6 without a.m./p.m. read as p.m. Written-out hours alone ("at three") are weak: they count
+beside a day or a part of the day ("yesterday at three", "three in the afternoon"), never in "at one
+point" or "about two people"; a written-out hour counts alone with minutes, o'clock or a meridiem.
+"""
+
+from __future__ import annotations
+
+import re
+
+from core.timeparse import lang_ko
+from core.timeparse.pieces import ClockP, ClockSpanP, Context, Piece
+from core.timeparse.rules import START, STOP, Rule, Scan, rule
+from core.timeparse.text import KO_NATIVE, ko_sino_number
+
+EN_HOURS = {
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+}
+_ONES = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9}
+EN_MINUTES: dict[str, int] = {"ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14}
+EN_MINUTES |= {"fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19}
+for _tens_word, _tens in (("twenty", 20), ("thirty", 30), ("forty", 40), ("fifty", 50)):
+    EN_MINUTES[_tens_word] = _tens
+    for _one_word, _one in _ONES.items():
+        EN_MINUTES[f"{_tens_word}-{_one_word}"] = _tens + _one
+        EN_MINUTES[f"{_tens_word} {_one_word}"] = _tens + _one
+for _one_word, _one in _ONES.items():
+    EN_MINUTES[f"oh {_one_word}"] = _one
+    EN_MINUTES[f"oh-{_one_word}"] = _one
+_QUARTER_MINUTES = {"quarter": 15, "a quarter": 15, "half": 30, "five": 5} | {
+    word: value for word, value in EN_MINUTES.items() if "oh" not in word
+}
+
+
+def _alt(words: dict[str, int]) -> str:
+    return "|".join(sorted((re.escape(word).replace(r"\ ", r"\s+") for word in words), key=len, reverse=True))
+
+
+def _words(text: str) -> str:
+    return " ".join(text.split())
+
+
+MERIDIEM = r"(?P<mer>a\.m\.|p\.m\.|am|pm)"
+_BY_WORDS = ("by", "before", "until", "till")
+
+
+def _meridiem(text: str | None) -> str | None:
+    return text.replace(".", "") if text else None
+
+
+def _en_words(found: re.Match[str], _ctx: Context) -> tuple[Piece, ...] | None:
+    hour = EN_HOURS[found.group("hw")]
+    minute = EN_MINUTES[_words(found.group("mw"))] if found.group("mw") else 0
+    meridiem = _meridiem(found.group("mer"))
+    return (ClockP(hour, minute, meridiem, by=found.group("prep") in _BY_WORDS),)
+
+
+def _en_words_strong(_view: Scan, found: re.Match[str]) -> bool:
+    return bool(found.group("mw") or found.group("oc") or found.group("mer"))
+
+
+def _target_hour(text: str) -> tuple[int, str | None]:
+    if text == "noon":
+        return 12, "24h"
+    if text == "midnight":
+        return 24, "24h"
+    return (int(text) if text.isdigit() else EN_HOURS[text]), None
+
+
+def _en_quarter(found: re.Match[str], _ctx: Context) -> tuple[Piece, ...] | None:
+    amount_text = _words(found.group("q"))
+    amount = int(amount_text) if amount_text.isdigit() else _QUARTER_MINUTES.get(amount_text)
+    relation = found.group("rel")
+    if amount is None or not 0 < amount < 60:
+        return None
+    if amount_text in ("half", "five") and relation not in ("past", "after"):
+        return None  # "half to" is no English reading; "five to ten" is as often a count
+    if amount_text.isdigit() and found.group("t").isdigit() and not (found.group("min") or found.group("mer")):
+        return None  # "from 10 to 15 people"
+    hour, meridiem = _target_hour(found.group("t"))
+    if not 1 <= hour <= 24:
+        return None
+    meridiem = _meridiem(found.group("mer")) or meridiem
+    minutes = hour * 60 + amount if relation in ("past", "after") else hour * 60 - amount
+    new_hour, minute = divmod(minutes, 60)
+    if meridiem == "24h":
+        new_hour %= 24
+    elif new_hour == 0:
+        new_hour = 12
+    return (ClockP(new_hour, minute, meridiem, by=found.group("prep") in _BY_WORDS),)
+
+
+def _twelve(hour: int, minute: int, meridiem: str | None) -> int:
+    """Minutes after midnight of a 12-hour reading."""
+    hour %= 12
+    return (hour + (12 if meridiem == "pm" else 0)) * 60 + minute
+
+
+def _en_interval(found: re.Match[str], _ctx: Context) -> tuple[Piece, ...] | None:
+    h1, h2 = int(found.group("h1")), int(found.group("h2"))
+    m1, m2 = int(found.group("m1") or 0), int(found.group("m2") or 0)
+    mer1, mer2 = _meridiem(found.group("mer1")), _meridiem(found.group("mer2"))
+    opener, separator = found.group("open"), _words(found.group("sep"))
+    if (separator == "and") != (opener == "between"):
+        return None
+    if not (mer1 or mer2 or found.group("m1") or found.group("m2")):
+        return None
+    if m1 > 59 or m2 > 59 or h1 > 23 or h2 > 24:
+        return None
+    if mer1 or mer2:
+        if (mer1 and not 1 <= h1 <= 12) or (mer2 and not 1 <= h2 <= 12):
+            return None
+        if mer2 and not mer1:
+            same = _twelve(h1, m1, mer2)
+            mer1 = mer2 if same < _twelve(h2, m2, mer2) else ("am" if mer2 == "pm" else "pm")
+        elif mer1 and not mer2:
+            start = _twelve(h1, m1, mer1)
+            mer2 = mer1 if _twelve(h2, m2, mer1) > start else ("pm" if mer1 == "am" else "am")
+        return (ClockSpanP(ClockP(h1, m1, mer1), ClockP(h2, m2, mer2)),)
+    first = ClockP(h1, m1, "24h" if h1 == 0 or h1 > 12 or found.group("h1").startswith("0") else None)
+    second = ClockP(h2 % 24, m2, "24h" if h2 in (0, 24) or h2 > 12 or found.group("h2").startswith("0") else None)
+    return (ClockSpanP(first, second),)
+
+
+def _midnight(found: re.Match[str], _ctx: Context) -> tuple[Piece, ...]:
+    return (ClockP(0, 0, "24h", by=found.group("prep") in _BY_WORDS),)
+
+
+# Korean ---------------------------------------------------------------------------------------------
+
+_KO_HOURS = {"열한": 11, "열두": 12} | {word: value for word, value in KO_NATIVE.items() if value <= 10}
+_KO_HOUR = "(?P<hn>" + "|".join(sorted(_KO_HOURS, key=len, reverse=True)) + ")"
+_KO_MINUTE = r"(?:\s*(?P<m>\d{1,2})\s*분|\s*(?P<ms>[일이삼사오육칠팔구십]{1,3})\s*분|\s*(?P<half>반))?"
+
+
+def _ko_minute(found: re.Match[str]) -> int | None:
+    if found.group("half"):
+        return 30
+    if found.group("m"):
+        return int(found.group("m"))
+    if found.group("ms"):
+        return ko_sino_number(found.group("ms"))
+    return 0
+
+
+def _ko_native(found: re.Match[str], _ctx: Context) -> tuple[Piece, ...] | None:
+    minute = _ko_minute(found)
+    if minute is None or minute > 59:
+        return None
+    return (ClockP(_KO_HOURS[found.group("hn")], minute, None, by=bool(found.groupdict().get("by"))),)
+
+
+def _ko_native_guard(view: Scan, found: re.Match[str]) -> bool:
+    start = found.start()
+    if start > 0 and re.match(r"[가-힣]", view.text[start - 1]) and start not in view.ends:
+        return False
+    return lang_ko.word_ends(view, found)
+
+
+_RANGE_OPENED = re.compile(r"(?:부터|에서|から|~|〜|-)\s*$")
+
+
+def _not_a_range_end(view: Scan, found: re.Match[str]) -> bool:
+    """ "3시부터 5시까지": the 까지 belongs to the range, not to a "by" reading of 5시."""
+    return _RANGE_OPENED.search(view.before(found.start(), 24)) is None or not any(
+        start < found.start() for start in view.starts if found.start() - start <= 24
+    )
+
+
+def _ko_digits_by(found: re.Match[str], _ctx: Context) -> tuple[Piece, ...] | None:
+    hour = int(found.group("h"))
+    minute = _ko_minute(found)
+    if minute is None or hour > 24 or minute > 59:
+        return None
+    return (ClockP(hour % 24, minute, "24h" if hour == 0 or hour > 12 else None, by=True),)
+
+
+def _ja_by(found: re.Match[str], _ctx: Context) -> tuple[Piece, ...] | None:
+    from core.timeparse.text import number
+
+    hour = number(found.group("h"))
+    minute = 30 if found.group("half") else int(found.group("m") or 0)
+    if hour is None or hour > 24 or minute > 59:
+        return None
+    return (ClockP(hour % 24, minute, "24h" if hour == 0 or hour > 12 else None, by=True),)
+
+
+_JA_DIGITS = r"\d{1,2}|[〇零一二三四五六七八九十]{1,3}"
+
+RULES: dict[str, list[Rule]] = {
+    "en": [
+        rule(
+            "en.clock_words",
+            "en",
+            START + r"(?:(?P<prep>at|around|about|by|before|until|till)\s+)?"
+            rf"(?P<hw>{_alt(EN_HOURS)})(?:(?:\s+|-)(?P<mw>{_alt(EN_MINUTES)}))?"
+            r"(?:\s*(?P<oc>o['’]clock))?(?:\s*" + MERIDIEM + r")?" + STOP,
+            _en_words,
+            strong=_en_words_strong,
+        ),
+        rule(
+            "en.clock_quarter",
+            "en",
+            START + r"(?:(?P<prep>at|around|about|by|before|until|till)\s+)?"
+            rf"(?P<q>a\s+quarter|quarter|half|\d{{1,2}}|{_alt(_QUARTER_MINUTES)})(?P<min>\s+minutes?)?\s+"
+            rf"(?P<rel>past|after|to|before|of|till)\s+(?P<t>noon|midnight|\d{{1,2}}|{_alt(EN_HOURS)})"
+            r"(?:\s*" + MERIDIEM + r")?" + STOP,
+            _en_quarter,
+        ),
+        rule(
+            "en.clock_interval",
+            "en",
+            r"(?<![\w:/.-])(?:(?P<open>from|between)\s+)?(?P<h1>\d{1,2})(?::(?P<m1>\d{2}))?\s*"
+            r"(?P<mer1>a\.m\.|p\.m\.|am|pm)?\s*(?P<sep>-|–|—|to|until|till|and)\s*"
+            r"(?P<h2>\d{1,2})(?::(?P<m2>\d{2}))?\s*(?P<mer2>a\.m\.|p\.m\.|am|pm)?(?![\w:/-]|\.\d)",
+            _en_interval,
+        ),
+        rule(
+            "en.midnight",
+            "en",
+            START + r"(?:(?P<prep>at|around|about|by|before|until|till|after)\s+)?midnight" + STOP,
+            _midnight,
+            strong=lambda _v, m: bool(m.group("prep")),
+        ),
+    ],
+    "ko": [
+        rule(
+            "ko.clock_native",
+            "ko",
+            _KO_HOUR + r"\s*시(?!간|계|청|장|작|절|험|인|즌|골|집|민|내|외)" + _KO_MINUTE,
+            _ko_native,
+            guard=_ko_native_guard,
+        ),
+        rule(
+            "ko.clock_native_by",
+            "ko",
+            _KO_HOUR + r"\s*시(?!간)" + _KO_MINUTE + r"\s*(?P<by>까지|전까지|전에|이전에|이전)",
+            _ko_native,
+            guard=lambda v, m: _ko_native_guard(v, m) and _not_a_range_end(v, m),
+        ),
+        rule(
+            "ko.clock_by",
+            "ko",
+            r"(?<!\d)(?P<h>\d{1,2})\s*시(?!간)" + _KO_MINUTE + r"\s*(?:까지|전까지|전에|이전에|이전)",
+            _ko_digits_by,
+            guard=lambda v, m: lang_ko.word_ends(v, m) and _not_a_range_end(v, m),
+        ),
+        rule("ko.noon", "ko", r"정오|자정", lambda m, _c: (ClockP(12 if m.group(0) == "정오" else 0, 0, "24h"),)),
+    ],
+    "ja": [
+        rule(
+            "ja.clock_by",
+            "ja",
+            rf"(?<!\d)(?P<h>{_JA_DIGITS})\s*時(?!間)(?:\s*(?P<m>\d{{1,2}})\s*分|(?P<half>半))?\s*(?:までに|まで|前に|前|以前)",
+            _ja_by,
+            guard=_not_a_range_end,
+        ),
+        rule("ja.noon", "ja", r"正午|零時", lambda m, _c: (ClockP(12 if m.group(0) == "正午" else 0, 0, "24h"),)),
+    ],
+}

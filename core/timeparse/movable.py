@@ -1,0 +1,110 @@
+"""Holidays whose date moves: computed per year, never typed in.
+
+- Western: Easter Sunday (the Gregorian computus), Good Friday (two days before), Thanksgiving (US,
+  fourth Thursday of November), Labor Day (first Monday of September), Memorial Day (US, last Monday
+  of May), Mother's Day (second Sunday of May), Father's Day (third Sunday of June);
+- Korean lunar holidays, converted with ``korean-lunar-calendar`` (the KARI tables, 1000–2050):
+  설날 (lunar 1/1) and 설 연휴 (the day before to the day after, three days), 추석 / 한가위 (lunar 8/15)
+  and 추석 연휴 (8/14 – 8/16), 부처님 오신 날 (lunar 4/8);
+- 旧正月 / 春節 / Chinese New Year (Chinese lunar 1/1, converted with ``lunardate``);
+- Japanese Happy Monday holidays: 成人の日 (second Monday of January), 海の日 (third Monday of July),
+  敬老の日 (third Monday of September), スポーツの日 / 体育の日 (second Monday of October).
+
+A one-day holiday is a day (so "추석 저녁" and "Easter morning" work); a holiday period (설 연휴) is a
+``span``. Which year is meant follows :mod:`core.timeparse.annual` (the latest that has begun, unless
+last/this/next or a year is given). A year the tables do not cover gives no range.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import date, timedelta
+from functools import lru_cache
+
+
+def easter(year: int) -> date:
+    """Gregorian Easter Sunday (the anonymous Gregorian algorithm)."""
+    a, b, c = year % 19, year // 100, year % 100
+    d, e = divmod(b, 4)
+    f = (b + 8) // 25
+    g = (b - f + 1) // 3
+    h = (19 * a + b - d - g + 15) % 30
+    i, k = divmod(c, 4)
+    el = (32 + 2 * e + 2 * i - h - k) % 7
+    m = (a + 11 * h + 22 * el) // 451
+    month, day = divmod(h + el - 7 * m + 114, 31)
+    return date(year, month, day + 1)
+
+
+def nth_weekday(year: int, month: int, weekday: int, nth: int) -> date:
+    """The ``nth`` ``weekday`` (Monday 0) of a month; ``nth`` -1 is the last."""
+    if nth < 0:
+        following = date(year + month // 12, month % 12 + 1, 1)
+        last = following - timedelta(days=1)
+        return last - timedelta(days=(last.weekday() - weekday) % 7)
+    first = date(year, month, 1)
+    return first + timedelta(days=(weekday - first.weekday()) % 7 + 7 * (nth - 1))
+
+
+@lru_cache(maxsize=512)
+def korean_lunar(year: int, month: int, day: int) -> date:
+    """The solar date of a Korean lunar date (non-leap month); ValueError outside the tables."""
+    from korean_lunar_calendar import KoreanLunarCalendar
+
+    calendar = KoreanLunarCalendar()
+    if not calendar.setLunarDate(year, month, day, False):
+        raise ValueError(f"no Korean lunar date {year}-{month}-{day}")
+    return date.fromisoformat(calendar.SolarIsoFormat())
+
+
+@lru_cache(maxsize=512)
+def chinese_lunar(year: int, month: int, day: int) -> date:
+    """The solar date of a Chinese lunar date; ValueError outside the tables."""
+    import lunardate
+
+    return lunardate.LunarDate(year, month, day).to_solar_date()
+
+
+def _day(compute: Callable[[int], date]) -> Callable[[int], tuple[date, date]]:
+    def dates(year: int) -> tuple[date, date]:
+        first = compute(year)
+        return first, first + timedelta(days=1)
+
+    return dates
+
+
+def _around(compute: Callable[[int], date]) -> Callable[[int], tuple[date, date]]:
+    """The day before to the day after (three days)."""
+
+    def dates(year: int) -> tuple[date, date]:
+        middle = compute(year)
+        return middle - timedelta(days=1), middle + timedelta(days=2)
+
+    return dates
+
+
+MOVABLE: dict[str, Callable[[int], tuple[date, date]]] = {
+    "easter": _day(easter),
+    "good_friday": _day(lambda y: easter(y) - timedelta(days=2)),
+    "easter_monday": _day(lambda y: easter(y) + timedelta(days=1)),
+    "thanksgiving": _day(lambda y: nth_weekday(y, 11, 3, 4)),
+    "labor_day": _day(lambda y: nth_weekday(y, 9, 0, 1)),
+    "us_memorial_day": _day(lambda y: nth_weekday(y, 5, 0, -1)),
+    "mothers_day": _day(lambda y: nth_weekday(y, 5, 6, 2)),
+    "fathers_day": _day(lambda y: nth_weekday(y, 6, 6, 3)),
+    "seollal": _day(lambda y: korean_lunar(y, 1, 1)),
+    "seollal_holidays": _around(lambda y: korean_lunar(y, 1, 1)),
+    "chuseok": _day(lambda y: korean_lunar(y, 8, 15)),
+    "chuseok_holidays": _around(lambda y: korean_lunar(y, 8, 15)),
+    "buddha": _day(lambda y: korean_lunar(y, 4, 8)),
+    "lunar_new_year": _day(lambda y: chinese_lunar(y, 1, 1)),
+    "coming_of_age_day": _day(lambda y: nth_weekday(y, 1, 0, 2)),
+    "marine_day": _day(lambda y: nth_weekday(y, 7, 0, 3)),
+    "respect_for_aged_day": _day(lambda y: nth_weekday(y, 9, 0, 3)),
+    "sports_day": _day(lambda y: nth_weekday(y, 10, 0, 2)),
+}
+
+
+def dates(name: str, year: int) -> tuple[date, date]:
+    """``[first day, day after the last)`` of the holiday ``name`` in ``year``."""
+    return MOVABLE[name](year)

@@ -1,0 +1,452 @@
+"""Periods named by their place: quarters, "current week", now and just now, 엊그제, "a few days
+ago", ordinal weekdays ("the first Monday of this month"), the beginning / middle / end of a period,
+two-digit years (12년에, "back in '98") and short spans ahead ("in 1/4 h").
+
+Conventions (stated in ``reverie when --help`` too):
+
+- a quarter is a calendar quarter (Q1 January – March); "this/current quarter", "last quarter",
+  이번/지난 분기, 今四半期/前四半期; "Q3" or 3분기 alone is the latest Q3 that has begun; a ``span``;
+- "now", "right now", 지금, 今, 現在 are the current clock hour; "just now", 방금, たった今, 今しがた
+  the last hour up to now; 아까, さっき, 先ほど the last three hours up to now;
+- 엊그제 / 엊그저께 is yesterday and the day before (a ``span``); 그끄제 and 一昨昨日 / さきおととい
+  three days ago; "the other day", 先日 the seven days before today; "a few days ago", 며칠 전, 数日前
+  two to five days ago (and the same for weeks, months and years);
+- the beginning / middle / end of a year is January – February / May – August / November – December,
+  of a month days 1 – 10 / 11 – 20 / 21 to the end (초순, 중순, 하순, 上旬, 中旬, 下旬), of a week
+  Monday – Tuesday / Wednesday – Thursday / Friday – Sunday; 연말, 年末, 월초, 月末 ... are the current
+  year's or month's;
+- "the first/second/third/fourth/last <weekday> of <month>": that day of the month meant (a month
+  name alone is the latest that has begun, as everywhere);
+- a two-digit year (12년에, '98) is 20yy when not more than a year ahead, else 19yy;
+- "in 15 minutes", "in 1/4 h", "in half an hour", "in 2 hours": the hour that starts then (explicit
+  future words go forward).
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date, timedelta
+
+from core.timeparse import lang_ja, lang_ko, ranges
+from core.timeparse.model import TimeRange
+from core.timeparse.pieces import (
+    Context,
+    DayP,
+    EdgeP,
+    MonthP,
+    NthWeekdayP,
+    Piece,
+    RangeP,
+    YearP,
+)
+from core.timeparse.rules import (
+    START,
+    STOP,
+    Builder,
+    Rule,
+    Scan,
+    months_from_this,
+    rule,
+    weeks_from_this,
+    years_from_this,
+)
+
+# Quarters -------------------------------------------------------------------------------------------
+
+
+def quarter_range(year: int, quarter: int, ctx: Context) -> TimeRange:
+    first = date(year, 3 * quarter - 2, 1)
+    end_year, end_month = ranges.add_months(year, 3 * quarter - 2, 3)
+    return ranges.span(ranges.midnight(first, ctx.zone), ranges.midnight(date(end_year, end_month, 1), ctx.zone))
+
+
+def _relative_quarter(offset: int, ctx: Context) -> tuple[Piece, ...]:
+    index = ctx.today.year * 4 + (ctx.today.month - 1) // 3 + offset
+    return (RangeP(quarter_range(index // 4, index % 4 + 1, ctx)),)
+
+
+def _numbered_quarter(quarter: int, year: int | None, ctx: Context) -> tuple[Piece, ...] | None:
+    if not 1 <= quarter <= 4:
+        return None
+    if year is None:
+        current = (ctx.today.month - 1) // 3 + 1
+        year = ctx.today.year if quarter <= current else ctx.today.year - 1
+    return (RangeP(quarter_range(year, quarter, ctx)),)
+
+
+_EN_WHICH = {"this": 0, "current": 0, "last": -1, "previous": -1, "past": -1, "next": 1}
+_KO_WHICH = {"지지난": -2, "지난": -1, "저번": -1, "이번": 0, "다음": 1}
+_JA_WHICH = {"今": 0, "当": 0, "前": -1, "先": -1, "来": 1, "次": 1}
+_ORDINAL_WORDS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4}
+_YEAR_SHIFT = {"last": -1, "this": 0, "next": 1}
+
+
+def _en_quarter_n(found: re.Match[str], ctx: Context) -> tuple[Piece, ...] | None:
+    quarter = int(found.group("q")) if found.group("q") else _ORDINAL_WORDS[found.group("qw")]
+    year_text = found.group("y1") or found.group("y2")
+    year = int(year_text) if year_text else None
+    if found.groupdict().get("ly"):
+        year = ctx.today.year + _YEAR_SHIFT[found.group("ly")]
+    return _numbered_quarter(quarter, year, ctx)
+
+
+def _ko_quarter_n(found: re.Match[str], ctx: Context) -> tuple[Piece, ...] | None:
+    year = int(found.group("y")) if found.group("y") else None
+    return _numbered_quarter(int(found.group("q")), year, ctx)
+
+
+_KANJI_QUARTER = {"1": 1, "2": 2, "3": 3, "4": 4, "一": 1, "二": 2, "三": 3, "四": 4}
+
+# Now and moments ago --------------------------------------------------------------------------------
+
+
+def _current_hour(_m: re.Match[str], ctx: Context) -> tuple[Piece, ...]:
+    now = ctx.now
+    start = ranges.elapsed(now, -timedelta(minutes=now.minute, seconds=now.second, microseconds=now.microsecond))
+    return (RangeP(TimeRange(start, ranges.elapsed(start, timedelta(hours=1)), "hour")),)
+
+
+def _lately(hours: int) -> Builder:
+    def build(_m: re.Match[str], ctx: Context) -> tuple[Piece, ...]:
+        return (RangeP(ranges.span(ranges.elapsed(ctx.now, timedelta(hours=-hours)), ctx.now)),)
+
+    return build
+
+
+_TEXT_ONLY = re.compile(r"^[\s?.!,。？！、]*$")
+
+
+def alone(view: Scan, found: re.Match[str], particles: tuple[str, ...] = ()) -> bool:
+    """Nothing but punctuation (or one of ``particles``) around the match: the query is only this word."""
+    before, after = view.text[: found.start()], view.text[found.end() :]
+    for particle in particles:
+        if after.startswith(particle):
+            after = after[len(particle) :]
+            break
+    return bool(_TEXT_ONLY.match(before)) and bool(_TEXT_ONLY.match(after))
+
+
+def _days_span(first: int, last: int) -> Builder:
+    """Days ``first`` .. ``last`` before today (inclusive), as a span."""
+
+    def build(_m: re.Match[str], ctx: Context) -> tuple[Piece, ...]:
+        start = ranges.midnight(ctx.today - timedelta(days=first), ctx.zone)
+        return (RangeP(ranges.span(start, ranges.midnight(ctx.today - timedelta(days=last - 1), ctx.zone))),)
+
+    return build
+
+
+def few_ago(unit: str, ctx: Context) -> tuple[Piece, ...]:
+    """Two to five ``unit``s ago: "a few days ago", 며칠 전, 数日前."""
+    today = ctx.today
+    if unit == "day":
+        first, end = today - timedelta(days=5), today - timedelta(days=1)
+    elif unit == "week":
+        monday = ranges.monday_of(today)
+        first, end = monday - timedelta(days=35), monday - timedelta(days=7)
+    elif unit == "month":
+        first, end = date(*ranges.add_months(today.year, today.month, -5), 1), date(
+            *ranges.add_months(today.year, today.month, -1), 1
+        )
+    else:
+        first, end = date(today.year - 5, 1, 1), date(today.year - 1, 1, 1)
+    return (RangeP(ranges.span(ranges.midnight(first, ctx.zone), ranges.midnight(end, ctx.zone))),)
+
+
+_EN_FEW_UNITS = {"day": "day", "week": "week", "month": "month", "year": "year"}
+_KO_FEW_UNITS = {"며칠": "day", "몇일": "day", "몇 주": "week", "몇주": "week", "몇 달": "month", "몇달": "month"}
+_KO_FEW_UNITS |= {"몇 개월": "month", "몇개월": "month", "몇 년": "year", "몇년": "year"}
+_JA_FEW_UNITS = {"日": "day", "週間": "week", "週": "week", "か月": "month", "ヶ月": "month", "カ月": "month"}
+_JA_FEW_UNITS |= {"年": "year"}
+
+
+def _en_few(found: re.Match[str], ctx: Context) -> tuple[Piece, ...]:
+    return few_ago(found.group("unit"), ctx)
+
+
+# Ahead ----------------------------------------------------------------------------------------------
+
+_FRACTIONS = {"1/4": 15, "quarter": 15, "a quarter": 15, "1/2": 30, "half": 30, "a half": 30, "3/4": 45}
+_FRACTIONS |= {"three quarters": 45}
+
+
+def _ahead(found: re.Match[str], ctx: Context) -> tuple[Piece, ...] | None:
+    groups = found.groupdict()
+    if groups.get("frac"):
+        minutes = _FRACTIONS[" ".join(groups["frac"].split())]
+    else:
+        count = int(groups["n"])
+        minutes = count if groups["unit"].startswith("m") else 60 * count
+    if not 0 < minutes <= 48 * 60:
+        return None
+    start = ranges.elapsed(ctx.now, timedelta(minutes=minutes))
+    return (RangeP(TimeRange(start, ranges.elapsed(start, timedelta(hours=1)), "hour")),)
+
+
+# Ordinal weekdays -------------------------------------------------------------------------------------
+
+_EN_WEEKDAYS = {"monday": 0, "tuesday": 1, "wednesday": 2, "thursday": 3, "friday": 4, "saturday": 5, "sunday": 6}
+_EN_NTH = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4}
+_EN_NTH |= {"fifth": 5, "5th": 5, "last": -1, "final": -1}
+_KO_NTH = {"첫째": 1, "첫": 1, "첫번째": 1, "둘째": 2, "두번째": 2, "셋째": 3, "세번째": 3, "넷째": 4, "네번째": 4}
+_KO_NTH |= {"다섯째": 5, "다섯번째": 5, "마지막": -1}
+_KO_WEEKDAYS = {"월": 0, "화": 1, "수": 2, "목": 3, "금": 4, "토": 5, "일": 6}
+_JA_NTH = {"1": 1, "2": 2, "3": 3, "4": 4, "5": 5, "一": 1, "二": 2, "三": 3, "四": 4, "五": 5}
+
+
+def _en_nth(found: re.Match[str], _ctx: Context) -> tuple[Piece, ...]:
+    return (NthWeekdayP(_EN_NTH[found.group("nth")], _EN_WEEKDAYS[found.group("wd")]),)
+
+
+def _en_nth_guard(view: Scan, found: re.Match[str]) -> bool:
+    return re.match(r"\s+(?:of|in)\s", view.text[found.end() : found.end() + 5]) is not None
+
+
+def _ko_nth(found: re.Match[str], _ctx: Context) -> tuple[Piece, ...]:
+    return (NthWeekdayP(_KO_NTH[re.sub(r"\s", "", found.group("nth"))], _KO_WEEKDAYS[found.group("wd")]),)
+
+
+def _after_time(view: Scan, found: re.Match[str]) -> bool:
+    """The match follows another time word directly (or after one space / の): 작년 말, 先月の末."""
+    start = found.start()
+    return start in view.ends or (start - 1 in view.ends and view.text[start - 1] in " の")
+
+
+def _ja_nth(found: re.Match[str], _ctx: Context) -> tuple[Piece, ...]:
+    nth = -1 if found.group("last") else _JA_NTH[found.group("n")]
+    return (NthWeekdayP(nth, lang_ja.WEEKDAYS[found.group("wd")]),)
+
+
+# Edges ----------------------------------------------------------------------------------------------
+
+_EN_EDGES = {"beginning": "beginning", "start": "beginning", "middle": "middle", "end": "end"}
+_KO_EDGES = {"초순": "beginning", "초반": "beginning", "초": "beginning", "중순": "middle", "중반": "middle"}
+_KO_EDGES |= {"하순": "end", "후반": "end", "말경": "end", "말": "end"}
+_JA_EDGES = {"初め": "beginning", "始め": "beginning", "はじめ": "beginning", "初旬": "beginning"}
+_JA_EDGES |= {"上旬": "beginning"}
+_JA_EDGES |= {"頭": "beginning", "中旬": "middle", "半ば": "middle", "下旬": "end", "終わり": "end", "末": "end"}
+
+
+def _edge_of(table: dict[str, str]) -> Builder:
+    return lambda found, _ctx: (EdgeP(table[found.group("edge")]),)
+
+
+def _this_with_edge(unit: str, edge: str) -> Builder:
+    def build(_m: re.Match[str], ctx: Context) -> tuple[Piece, ...]:
+        base: Piece = YearP(ctx.today.year) if unit == "year" else MonthP(ctx.today.year, ctx.today.month)
+        return base, EdgeP(edge)
+
+    return build
+
+
+def _two_digit_year(text: str, ctx: Context) -> int:
+    value = int(text)
+    return 2000 + value if 2000 + value <= ctx.today.year + 1 else 1900 + value
+
+
+_KO_YEAR_FOLLOWS = ("에", "엔", "도", "의", "부터", "까지", "쯤", "초", "말", "여름", "봄", "가을", "겨울", "때")
+
+
+def _ko_short_year_guard(view: Scan, found: re.Match[str]) -> bool:
+    """12년에, 12년 여름: a year; 12년 동안 and "10년에 한 번" (once in ten years) are durations."""
+    rest = view.text[found.end() : found.end() + 8].lstrip()
+    if re.match(r"(?:에|엔)\s*한\s*번", rest):
+        return False
+    return rest.startswith(_KO_YEAR_FOLLOWS) or bool(re.match(r"\d{1,2}\s*월", rest)) or not rest
+
+
+_EN_UNIT_BARE = {"week": weeks_from_this(0), "month": months_from_this(0), "year": years_from_this(0)}
+
+RULES: dict[str, list[Rule]] = {
+    "en": [
+        rule(
+            "en.quarter",
+            "en",
+            START + r"(?:the\s+)?(?P<which>this|current|last|previous|past|next)\s+quarter" + STOP,
+            lambda m, c: _relative_quarter(_EN_WHICH[m.group("which")], c),
+        ),
+        rule(
+            "en.quarter_n",
+            "en",
+            START + r"(?:(?:the\s+)?(?P<qw>first|second|third|fourth|1st|2nd|3rd|4th)\s+quarter"
+            r"(?:\s+(?:of|in)\s+(?:(?P<y1>(?:19|20)\d\d)|(?P<ly>last|this|next)\s+year))?"
+            r"|(?:(?P<y2>(?:19|20)\d\d)\s*)?q(?P<q>[1-4])(?:\s*(?P<y3>(?:19|20)\d\d))?)" + STOP,
+            lambda m, c: _en_quarter_n(m, c)
+            if not m.group("y3")
+            else _numbered_quarter(int(m.group("q")), int(m.group("y3")), c),
+            strong=lambda _v, m: bool(m.group("q") or m.group("y1") or m.group("ly")),
+        ),
+        rule(
+            "en.current_unit",
+            "en",
+            START + r"(?:the\s+)?current\s+(?P<unit>week|month|year)" + STOP,
+            lambda m, c: _EN_UNIT_BARE[m.group("unit")](m, c),
+        ),
+        rule(
+            "en.bare_unit",
+            "en",
+            START + r"(?:the\s+)?(?P<unit>week|month|year)" + STOP,
+            lambda m, c: _EN_UNIT_BARE[m.group("unit")](m, c),
+            strong=False,
+        ),
+        rule(
+            "en.now",
+            "en",
+            START + r"(?P<w>right\s+now|as\s+of\s+now|now)" + STOP,
+            _current_hour,
+            strong=lambda v, m: m.group("w") != "now" or alone(v, m),
+        ),
+        rule("en.just_now", "en", START + r"just\s+now" + STOP, _lately(1)),
+        rule("en.other_day", "en", START + r"the\s+other\s+day" + STOP, _days_span(7, 1)),
+        rule(
+            "en.few_ago",
+            "en",
+            START + r"(?:a\s+few|several|some)\s+(?P<unit>day|week|month|year)s\s+ago" + STOP,
+            _en_few,
+        ),
+        rule(
+            "en.ahead",
+            "en",
+            START + r"in\s+(?:(?P<frac>1/4|1/2|3/4|a\s+quarter|quarter|a\s+half|half|three\s+quarters)"
+            r"(?:\s+(?:of\s+)?an?)?\s*(?:h|hr|hour)|(?P<n>\d{1,3})\s*(?P<unit>minutes?|mins?|hours?|hrs?|h))"
+            r"(?![\w/])",
+            _ahead,
+        ),
+        rule(
+            "en.nth_weekday",
+            "en",
+            START + r"(?:the\s+)?(?P<nth>first|1st|second|2nd|third|3rd|fourth|4th|fifth|5th|last|final)\s+"
+            r"(?P<wd>monday|tuesday|wednesday|thursday|friday|saturday|sunday)" + STOP,
+            _en_nth,
+            guard=_en_nth_guard,
+        ),
+        rule(
+            "en.edge",
+            "en",
+            START + r"(?:(?:at|in|by|towards?|near|around|from|since|until|till)\s+)?(?:the\s+)?(?:very\s+)?"
+            r"(?P<edge>beginning|start|middle|end)\s+of" + STOP,
+            _edge_of(_EN_EDGES),
+        ),
+        rule(
+            "en.short_year",
+            "en",
+            START + r"(?:in|since|from|back\s+in|during|around)\s+['’](?P<yy>\d\d)" + STOP,
+            lambda m, c: (YearP(_two_digit_year(m.group("yy"), c)),),
+        ),
+    ],
+    "ko": [
+        rule(
+            "ko.quarter",
+            "ko",
+            r"(?P<which>지지난|지난|저번|이번|다음)\s*분기",
+            lambda m, c: _relative_quarter(_KO_WHICH[m.group("which")], c),
+        ),
+        rule("ko.quarter_n", "ko", r"(?<!\d)(?:(?P<y>\d{4})\s*년\s*)?(?P<q>[1-4])\s*분기", _ko_quarter_n),
+        rule("ko.now", "ko", r"지금|현재", _current_hour, strong=lambda v, m: alone(v, m, ("은", "는", "쯤", "까지"))),
+        rule("ko.just_now", "ko", r"방금(?:\s*전)?|막\s*방금", _lately(1), guard=lang_ko.word_ends),
+        rule("ko.a_while_ago", "ko", r"아까", _lately(3), guard=lang_ko.word_bounded),
+        rule("ko.two_days", "ko", r"엊그저께|엊그제", _days_span(2, 1)),
+        rule(
+            "ko.three_days_ago",
+            "ko",
+            r"그끄저께|그끄제",
+            lambda _m, c: (DayP(c.today - timedelta(days=3)),),
+        ),
+        rule(
+            "ko.few_ago",
+            "ko",
+            r"(?P<unit>며칠|몇일|몇\s*주|몇\s*달|몇\s*개월|몇\s*년)\s*전",
+            lambda m, c: few_ago(_KO_FEW_UNITS[" ".join(m.group("unit").split())], c),
+            guard=lang_ko.word_ends,
+        ),
+        rule(
+            "ko.nth_weekday",
+            "ko",
+            r"(?P<nth>첫\s*번째|두\s*번째|세\s*번째|네\s*번째|다섯\s*번째|첫째|둘째|셋째|넷째|다섯째|마지막|첫)"
+            r"\s*(?:주\s*)?(?P<wd>[월화수목금토일])요일",
+            _ko_nth,
+        ),
+        rule(
+            "ko.edge",
+            "ko",
+            r"(?P<edge>초순|중순|하순|초반|중반|후반|말경|말|초)",
+            _edge_of(_KO_EDGES),
+            guard=lambda v, m: _after_time(v, m) and lang_ko.word_ends(v, m),
+        ),
+        rule("ko.year_end", "ko", r"연말|년말", _this_with_edge("year", "end"), guard=lang_ko.word_bounded),
+        rule("ko.year_start", "ko", r"연초|년초", _this_with_edge("year", "beginning"), guard=lang_ko.word_bounded),
+        rule("ko.month_end", "ko", r"월말", _this_with_edge("month", "end"), guard=lang_ko.word_bounded),
+        rule("ko.month_start", "ko", r"월초", _this_with_edge("month", "beginning"), guard=lang_ko.word_bounded),
+        rule(
+            "ko.short_year",
+            "ko",
+            r"(?<![\d'])['’]?(?P<yy>\d{2})\s*년(?:도)?",
+            lambda m, c: (YearP(_two_digit_year(m.group("yy"), c)),),
+            guard=_ko_short_year_guard,
+        ),
+    ],
+    "ja": [
+        rule(
+            "ja.quarter",
+            "ja",
+            r"(?P<which>今|当|前|先|来|次)四半期",
+            lambda m, c: _relative_quarter(_JA_WHICH[m.group("which")], c),
+        ),
+        rule(
+            "ja.quarter_n",
+            "ja",
+            r"(?:(?P<y>\d{4})\s*年\s*(?:度\s*)?(?:の)?\s*)?第\s*(?P<q>[1-4一二三四])\s*四半期",
+            lambda m, c: _numbered_quarter(
+                _KANJI_QUARTER[m.group("q")], int(m.group("y")) if m.group("y") else None, c
+            ),
+        ),
+        rule("ja.this_week", "ja", r"当週|本週", weeks_from_this(0)),
+        rule("ja.this_month", "ja", r"当月(?!曜)", months_from_this(0)),
+        rule("ja.today_kana", "ja", r"ほんじつ", lambda _m, c: (DayP(c.today),)),
+        rule(
+            "ja.now",
+            "ja",
+            r"(?<![\u4e00-\u9fff])(?:今現在|現在|今)(?![\u4e00-\u9fff])",
+            _current_hour,
+            strong=lambda v, m: alone(v, m, ("は", "の", "、")) or m.group(0) == "今現在",
+        ),
+        rule("ja.just_now", "ja", r"たった今|今しがた", _lately(1)),
+        rule("ja.a_while_ago", "ja", r"さっき|先ほど|先程", _lately(3)),
+        rule(
+            "ja.three_days_ago",
+            "ja",
+            r"一昨昨日|さきおととい|先一昨日",
+            lambda _m, c: (DayP(c.today - timedelta(days=3)),),
+        ),
+        rule("ja.other_day", "ja", r"先日", _days_span(7, 1)),
+        rule(
+            "ja.few_ago",
+            "ja",
+            r"数\s*(?P<unit>日|週間|週|か月|ヶ月|カ月|年)\s*前",
+            lambda m, c: few_ago(_JA_FEW_UNITS[m.group("unit")], c),
+        ),
+        rule(
+            "ja.nth_weekday",
+            "ja",
+            r"(?:第\s*(?P<n>[1-5一二三四五])|(?P<last>最終|最後の))\s*(?P<wd>[月火水木金土日])曜日?",
+            _ja_nth,
+        ),
+        rule(
+            "ja.edge",
+            "ja",
+            r"(?P<edge>初め|始め|はじめ|初旬|上旬|中旬|下旬|半ば|終わり|末|頭)",
+            _edge_of(_JA_EDGES),
+            guard=_after_time,
+        ),
+        rule("ja.year_end", "ja", r"年末", _this_with_edge("year", "end")),
+        rule("ja.year_start", "ja", r"年始|年初|年明け", _this_with_edge("year", "beginning")),
+        rule("ja.month_end", "ja", r"(?<![\d一二三四五六七八九十先今来])月末", _this_with_edge("month", "end")),
+        rule(
+            "ja.month_start",
+            "ja",
+            r"(?<![\d一二三四五六七八九十先今来])月初め?",
+            _this_with_edge("month", "beginning"),
+        ),
+    ],
+}
+
