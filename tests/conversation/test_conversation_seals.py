@@ -38,7 +38,7 @@ def entries(paths: HomePaths, keys: VaultKeys) -> list:
 
 
 def problems(paths: HomePaths, keys: VaultKeys) -> list[tuple[str, str]]:
-    return [(p.kind, p.subject) for p in verify_day_seals(paths, Ledger(paths, keys).read())]
+    return [(p.kind, p.subject) for p in verify_day_seals(paths, Ledger(paths, keys).read(), keys)]
 
 
 def test_a_day_closes_after_its_end_plus_grace() -> None:
@@ -89,12 +89,18 @@ def test_ingest_adding_to_a_sealed_day_reseals_it(paths: HomePaths, keys: VaultK
     assert problems(paths, keys) == [] and load_pending(paths) == {}
 
 
-def test_growth_without_keys_is_incomplete_until_sealed(paths: HomePaths, keys: VaultKeys, tmp_path: Path) -> None:
+def test_growth_without_keys_is_unsigned_until_the_person_accepts_it(
+        paths: HomePaths, keys: VaultKeys, tmp_path: Path) -> None:
+    """An ingest without the passphrase cannot sign its reseal intent, and an unsigned intent is what an
+    attacker could plant (issue 11, F1): the day is "modified" until the person accepts it by name."""
     ingest(paths, [turns_file(tmp_path / "a.jsonl", range(3))], keys=keys, now=LATER)
     ingest(paths, [turns_file(tmp_path / "b.jsonl", range(3, 4))], now=LATER)
     ingest(paths, [turns_file(tmp_path / "c.jsonl", range(4, 6))], now=LATER)
-    assert problems(paths, keys) == [("incomplete", RECORD)]
+    assert problems(paths, keys) == [("modified", RECORD)]
     report = seal_closed_days(paths, keys, now=LATER)
+    assert (report.sealed, report.resealed, [p.kind for p in report.refused]) == ([], [], ["modified"])
+    assert "--accept-unsigned 2026-01-02" in report.refused[0].detail
+    report = seal_closed_days(paths, keys, now=LATER, accept_unsigned={DAY})
     assert (report.sealed, report.resealed, report.refused) == ([], [DAY], [])
     assert entries(paths, keys)[-1].data["added"] == 3
     assert problems(paths, keys) == []
