@@ -39,7 +39,7 @@ from core.sdk.models import Memory, MemoryAnchor, MemoryMetadata, MemoryStatus
 from core.sdk.review import ReviewDraft, ReviewState
 from core.turns import TurnError, parse_ts
 from core.vault.canonical import canonical_json, sha256_hex
-from core.vault.crypto import KdfParams, b64d, create_header, unlock
+from core.vault.crypto import KdfParams, b64d, b64e, create_header, unlock
 from core.vault.ledger import LedgerEntry
 from core.vault.records import MEMORY_FORMAT, open_memory
 from core.vault.records import Memory as StoredMemory
@@ -446,19 +446,48 @@ class MemoryVault:
         except (UnicodeDecodeError, ValueError) as exc:
             raise ValueError(f"{source}: not a .dvmem file: {exc}") from exc
         if isinstance(document, dict) and "dvmem_version" in document:
-            memory_id = self._import_upstream(Memory.from_dvmem(data.decode("utf-8")), source)
+            memory_id, added = self._import_upstream(Memory.from_dvmem(data.decode("utf-8")), source)
         else:
             try:
-                imported, _ = import_dvmem(self._store, data, self._passphrase, str(source))
+                imported, added = import_dvmem(self._store, data, self._passphrase, str(source))
             except ReverieError as exc:
                 raise _reverie_error(exc) from exc
             memory_id = imported.memory_id
+        if added:  # a view cached from an earlier record under this id is stale now
+            self._memories.pop(memory_id, None)
         self._sync()
         return self._memories.get(memory_id) or self._adopt(memory_id)
 
-    def _import_upstream(self, memory: Memory, source: Path) -> str:
+    def _own_view_record(self, memory: Memory, source: Path) -> StoredMemory | None:
+        """The record a ``Memory.to_dvmem()`` of one of this vault's views carries (its ciphertext,
+        nonce and signature rebuild the sealed envelope, which must verify under this vault's keys)."""
+        if not (memory.id.startswith("mem_") and memory.encrypted_content and memory.nonce and memory.signature):
+            return None
+        envelope = {"format": MEMORY_FORMAT, "format_version": 1, "id": memory.id, "record_version": 1,
+                    "nonce": b64e(memory.nonce), "ciphertext": b64e(memory.encrypted_content),
+                    "hmac": memory.signature}
+        try:
+            data = (json.dumps(envelope, indent=1, sort_keys=True) + "\n").encode("utf-8")  # a record file's form
+            stored = open_memory(data, self._store.keys, str(source), memory.id)
+        except ReverieError:
+            return None
+        if stored.content != memory.content:
+            raise ValueError(f"{source}: payload.content is not the content its sealed record holds (modified)")
+        return stored
+
+    def _import_upstream(self, memory: Memory, source: Path) -> tuple[str, bool]:
+        """Store a DiaryVault-format memory after its checks; returns (memory id, newly added)."""
         if not isinstance(memory.content, str) or not memory.content.strip():
             raise ValueError(f"{source}: payload.content must be a non-empty string")
+        own = self._own_view_record(memory, source)
+        if own is not None:
+            if not self._store.memory_path(own.memory_id).exists():
+                try:
+                    self._store.store_memory(own, "import", {"file_sha256": sha256_hex(source.read_bytes())})
+                except ReverieError as exc:
+                    raise _reverie_error(exc) from exc
+                return own.memory_id, True
+            return own.memory_id, False
         if not memory.hash or not MemoryCrypto.verify_hash(memory.content, memory.hash):
             raise ValueError(f"{source}: payload.content does not match payload.hash (modified)")
         if not memory.signature or not self._crypto.verify_signature(memory.hash, memory.signature):
@@ -473,7 +502,7 @@ class MemoryVault:
         if existing is not None:
             if existing.content_sha256 != memory.hash:
                 raise ValueError(f"{source}: a different memory with id {memory_id} already exists")
-            return memory_id
+            return memory_id, False
         _moment(memory.created_at, f"{source}: payload.created_at")
         custom = {k: v for k, v in dict(memory.metadata.custom).items() if k not in RESERVED_CUSTOM}
         custom["imported_from"] = {"format": "diaryvault.dvmem", "id": memory.id,
@@ -492,7 +521,7 @@ class MemoryVault:
             self._store.store_memory(stored, "import", {"file_sha256": sha256_hex(source.read_bytes())})
         except ReverieError as exc:
             raise _reverie_error(exc) from exc
-        return memory_id
+        return memory_id, True
 
     def export_vault(self, path: str) -> str:
         """Every memory (plaintext included: a disclosure) with the vault's Merkle root, as one JSON

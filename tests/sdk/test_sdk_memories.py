@@ -260,3 +260,20 @@ def test_a_validly_sealed_record_the_ledger_does_not_know_fails(vault: MemoryVau
     assert view is not None and view.content == "What someone wrote later."  # it opens with the key…
     assert not fresh.verify(view)  # …but its checksum is not the ledger's
     assert fresh.batch_verify()["invalid_ids"] == [memory.id]
+
+
+def test_a_view_written_with_to_dvmem_imports_back_into_its_vault(vault: MemoryVault, tmp_path: Path) -> None:
+    memory = vault.create("Round trip through the upstream format.", tags=["a"])
+    path = tmp_path / "view.dvmem"
+    path.write_text(memory.to_dvmem())
+    assert Memory.from_dvmem(path.read_text()) == memory
+    assert vault.import_memory(str(path)) is memory  # already there: nothing added
+    (vault.storage_dir / "vault" / f"{memory.id}.json").rename(tmp_path / "moved-away.json")
+    restored = vault.import_memory(str(path))
+    assert restored.id == memory.id and vault.verify(restored)
+    changed = json.loads(path.read_text())
+    changed["payload"]["content"] = "Something else."
+    changed["payload"]["hash"] = MemoryCrypto.hash_content("Something else.")
+    path.write_text(json.dumps(changed))
+    with pytest.raises(ValueError, match="modified"):
+        vault.import_memory(str(path))
