@@ -282,7 +282,10 @@ RULES: list[Rule] = [
         strong=lambda _v, m: bool(m.group("prep")) or "time" in m.group(0),
     ),
     rule(
-        "en.noon", "en", START + r"(?:at\s+|around\s+)?(?:noon|midday)" + STOP, lambda _m, _c: (ClockP(12, 0, "24h"),)
+        "en.noon",
+        "en",
+        START + r"(?:at\s+|around\s+|(?P<by>by|before|until|till)\s+)?(?:noon|midday)" + STOP,
+        lambda m, _c: (ClockP(12, 0, "24h", by=bool(m.group("by"))),),
     ),
     rule("en.week_before_last", "en", START + r"(?:the\s+)?week\s+before\s+last" + STOP, weeks_from_this(-2)),
     rule("en.week", "en", START + WHICH + r"\s+week" + STOP, relative(_WHICH, weeks_from_this)),

@@ -122,7 +122,8 @@ def kanji_bounded(view: Scan, found: re.Match[str]) -> bool:
     return not (kanji_at(view, end) and end not in view.starts)
 
 
-def _kana_bounded(view: Scan, found: re.Match[str]) -> bool:
+def kana_bounded(view: Scan, found: re.Match[str]) -> bool:
+    """No hiragana glued before, and after it a particle or no hiragana (きょうだい is "siblings")."""
     start, end = found.start(), found.end()
     if start > 0 and _HIRAGANA.match(view.text[start - 1]):
         return False
@@ -197,13 +198,13 @@ def _dom(found: re.Match[str], _ctx: Context) -> tuple[Piece, ...] | None:
 _DIGITS = rf"\d{{1,2}}|{KANJI_NUMBER_PATTERN}"
 
 RULES: list[Rule] = [
-    rule("ja.day_before_yesterday", "ja", r"一昨日|おととい", days_from_today(-2), guard=_kana_bounded),
-    rule("ja.yesterday", "ja", r"昨日|きのう", days_from_today(-1), guard=_kana_bounded),
-    rule("ja.today", "ja", r"今日|本日|きょう", days_from_today(0), guard=_kana_bounded),
-    rule("ja.tomorrow", "ja", r"明日|あした", days_from_today(1), guard=_kana_bounded),
-    rule("ja.day_after_tomorrow", "ja", r"明後日|あさって", days_from_today(2), guard=_kana_bounded),
-    rule("ja.last_night", "ja", r"昨夜|昨晩|ゆうべ|夕べ", day_and_part(-1, "night"), guard=_kana_bounded),
-    rule("ja.this_morning", "ja", r"今朝|けさ", day_and_part(0, "morning"), guard=_kana_bounded),
+    rule("ja.day_before_yesterday", "ja", r"一昨日|おととい", days_from_today(-2), guard=kana_bounded),
+    rule("ja.yesterday", "ja", r"昨日|きのう", days_from_today(-1), guard=kana_bounded),
+    rule("ja.today", "ja", r"今日|本日|きょう", days_from_today(0), guard=kana_bounded),
+    rule("ja.tomorrow", "ja", r"明日|あした", days_from_today(1), guard=kana_bounded),
+    rule("ja.day_after_tomorrow", "ja", r"明後日|あさって", days_from_today(2), guard=kana_bounded),
+    rule("ja.last_night", "ja", r"昨夜|昨晩|ゆうべ|夕べ", day_and_part(-1, "night"), guard=kana_bounded),
+    rule("ja.this_morning", "ja", r"今朝|けさ", day_and_part(0, "morning"), guard=kana_bounded),
     rule("ja.tonight", "ja", r"今夜|今晩", day_and_part(0, "night")),
     rule("ja.week", "ja", r"(?P<which>先々|先|今|来)週(?!末)", relative(WHICH, weeks_from_this)),
     rule("ja.weekend", "ja", r"(?P<which>先々|先|今|来)週末", relative(WHICH, weekend_from_this)),

@@ -330,8 +330,9 @@ RULES: dict[str, list[Rule]] = {
         rule(
             "en.short_year",
             "en",
-            START + r"(?:in|since|from|back\s+in|during|around)\s+['’](?P<yy>\d\d)" + STOP,
+            r"(?<![\w'’])['’](?P<yy>\d\d)" + STOP,
             lambda m, c: (YearP(_two_digit_year(m.group("yy"), c)),),
+            strong=lambda v, m: v.prev_word(m.start()) in ("in", "since", "from", "during", "around", "of", "until"),
         ),
     ],
     "ko": [
@@ -403,6 +404,11 @@ RULES: dict[str, list[Rule]] = {
         rule("ja.this_week", "ja", r"当週|本週", weeks_from_this(0)),
         rule("ja.this_month", "ja", r"当月(?!曜)", months_from_this(0)),
         rule("ja.today_kana", "ja", r"ほんじつ", lambda _m, c: (DayP(c.today),)),
+        rule("ja.last_week_kana", "ja", r"せんしゅう", weeks_from_this(-1), guard=lang_ja.kana_bounded),
+        rule("ja.this_week_kana", "ja", r"こんしゅう", weeks_from_this(0), guard=lang_ja.kana_bounded),
+        rule("ja.next_week_kana", "ja", r"らいしゅう", weeks_from_this(1), guard=lang_ja.kana_bounded),
+        rule("ja.last_month_kana", "ja", r"せんげつ", months_from_this(-1), guard=lang_ja.kana_bounded),
+        rule("ja.last_year_kana", "ja", r"きょねん", years_from_this(-1), guard=lang_ja.kana_bounded),
         rule(
             "ja.now",
             "ja",
