@@ -21,7 +21,6 @@ def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[H
     monkeypatch.setenv("REVERIE_HOME", str(home))
     monkeypatch.setenv("REVERIE_CACHE", str(tmp_path / "cache"))
     monkeypatch.delenv("REVERIE_PASSPHRASE", raising=False)
-    monkeypatch.setenv("REVERIE_KDF", "test")  # cheap Argon2id for vaults created by the CLI in tests
     yield HomePaths.at(home)
 
 

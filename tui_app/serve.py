@@ -184,7 +184,6 @@ def main(argv: list[str] | None = None) -> None:
     from core.config import load_config
     from core.paths import HomePaths
     from tui_app.app import ReverieApp
-    from tui_app.cli.state import kdf_params
 
     paths = HomePaths.at(args.home)
     try:
@@ -192,7 +191,7 @@ def main(argv: list[str] | None = None) -> None:
     except ReverieError as exc:
         print(f"reverie: {exc}", file=sys.stderr)
         raise SystemExit(exc.exit_code) from exc
-    ReverieApp(paths, config, None, kdf=kdf_params(), label="web").run()
+    ReverieApp(paths, config, None, label="web").run()
 
 
 if __name__ == "__main__":

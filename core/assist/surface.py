@@ -23,8 +23,6 @@ from __future__ import annotations
 import re
 import sys
 import threading
-import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
@@ -37,13 +35,12 @@ from core.clock import utc_now
 from core.config import Config
 from core.errors import NotFound, ReverieError, ReviewError
 from core.paths import HomePaths
-from core.vault.crypto import VaultKeys
 
 if TYPE_CHECKING:
     from core.recall import Recaller
     from core.vault.store import MemoryVault
+    from core.workbench import Workbench
 
-SYNC_EVERY_S = 30.0  # at most this stale: the vault's memories are brought into the index before reads
 TOOLS = ("recall", "where_are_we", "context", "propose_memory", "suggest")
 _CLIENT_NAME = re.compile(r"[^A-Za-z0-9._ -]+")
 
@@ -88,46 +85,40 @@ class Caller:
 
 
 def parse_now(text: str | None, config: Config) -> datetime:
-    zone = config.zone()
-    if text is None:
-        return utc_now().astimezone(zone)
+    """The ``now`` argument (ISO 8601; the current time when absent) in the configured zone."""
+    from core.clock import TimeInputError
+    from core.clock import parse_now as read_now
+
     try:
-        moment = datetime.fromisoformat(text.strip().replace("Z", "+00:00").replace("z", "+00:00"))
-    except ValueError as exc:
-        raise ArgumentError(f"now: not an ISO-8601 time: {text!r} (e.g. 2026-11-29T15:00+09:00)") from exc
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=zone)
-    try:
-        return moment.astimezone(zone)
-    except (OverflowError, ValueError) as exc:
-        raise ArgumentError(f"now: {text!r} is out of range") from exc
+        return read_now(text, config.zone())
+    except TimeInputError as exc:
+        raise ArgumentError(str(exc)) from exc
 
 
 class AssistantSurface:
-    """One per server process. Calls are serialised (the index and the model are shared)."""
+    """One per server process, over the process's workbench (``Workbench.assistant(profile)``).
+    Calls are serialised (the index and the model are shared). Before each read the workbench's
+    freshness policy runs: new turns (a small lag) and a changed vault are brought into the index."""
 
-    def __init__(self, paths: HomePaths, config: Config, keys: VaultKeys, policy: SharePolicy, *,
-                 recaller: Callable[[], Recaller] | None = None) -> None:
-        self.paths = paths
-        self.config = config
-        self.keys = keys
+    def __init__(self, workbench: Workbench, policy: SharePolicy) -> None:
+        self.workbench = workbench
         self.policy = policy
-        self._make_recaller = recaller
-        self._recaller: Recaller | None = None
-        self._vault: MemoryVault | None = None
         self._limits: ProposalCounter | None = None
-        self._synced_at = float("-inf")
         self._lock = threading.Lock()
 
     # -- plumbing --------------------------------------------------------------------------------
 
     @property
-    def vault(self) -> MemoryVault:
-        if self._vault is None:
-            from core.vault.store import MemoryVault
+    def paths(self) -> HomePaths:
+        return self.workbench.paths
 
-            self._vault = MemoryVault.open(self.paths, self.keys)
-        return self._vault
+    @property
+    def config(self) -> Config:
+        return self.workbench.config
+
+    @property
+    def vault(self) -> MemoryVault:
+        return self.workbench.vault
 
     @property
     def limits(self) -> ProposalCounter:
@@ -136,30 +127,14 @@ class AssistantSurface:
         return self._limits
 
     def recaller(self) -> Recaller:
-        if self._recaller is None:
-            if self._make_recaller is not None:
-                self._recaller = self._make_recaller()
-            else:
-                from core.recall import Recaller
-
-                self._recaller = Recaller.open(self.paths, self.config)
-        if time.monotonic() - self._synced_at > SYNC_EVERY_S:
-            self._sync(self._recaller)
-        return self._recaller
-
-    def _sync(self, recaller: Recaller) -> None:
-        from core.recall import sync_vault
-
-        try:
-            sync_vault(recaller.index, self.vault, self.config.zone())
-        except ReverieError as exc:  # turns are still searchable; say so on stderr, never on stdout
-            print(f"reverie: memories not refreshed in the index: {exc}", file=sys.stderr)
-        self._synced_at = time.monotonic()
+        """The recaller, after the freshness policy (failures to refresh go to stderr, never stdout)."""
+        fresh = self.workbench.refresh()
+        if fresh.memory_note:
+            print(f"reverie: {fresh.memory_note}", file=sys.stderr)
+        return self.workbench.recaller
 
     def close(self) -> None:
-        if self._recaller is not None:
-            self._recaller.close()
-            self._recaller = None
+        self.workbench.close()
 
     def call(self, tool: str, arguments: Any, caller: Caller) -> dict[str, Any]:
         """Run ``tool`` with ``arguments``; :class:`SurfaceError` (one line, with an HTTP status) on failure."""

@@ -320,6 +320,23 @@ class SearchIndex:
 
     # -- state -----------------------------------------------------------------------------------
 
+    def file_marks(self) -> dict[str, tuple[int, int, int]]:
+        """Day → (size, mtime_ns, bytes read) of every day file as the index last read it: compared with
+        the day files on disk, it says how far the index is behind the log without reading a file."""
+        with self._lock, read(self.conn):
+            rows = self.conn.execute("SELECT day, size, mtime_ns, read_offset FROM files").fetchall()
+        return {day: (size, mtime_ns, offset) for day, size, mtime_ns, offset in rows}
+
+    def get_meta(self, key: str) -> str | None:
+        """A small named value the index keeps (e.g. the fingerprint of the vault as last synced)."""
+        with self._lock, read(self.conn):
+            return meta.get(self.conn, key)
+
+    def put_meta(self, key: str, value: str) -> None:
+        with self._lock, write(self.conn):
+            meta.put(self.conn, key, value)
+
+
     def status(self) -> IndexStatus:
         with self._lock, read(self.conn):
             model = vectors.current_model(self.conn)

@@ -1,11 +1,11 @@
 """MemoryVault: drafts under review, finalized memories, and the ledger that seals them.
 
-The seed's API: ``MemoryVault(encryption_key=..., storage_dir=...)`` with ``create_draft``,
-``save_draft``, ``get_draft``, ``list_drafts``, ``delete_draft``, ``finalize_draft`` and
-``finalized_memory_id``. Drafts are encrypted at rest like memories. Finalization goes through the
-same pipeline as any memory (content → SHA-256 → AES-256-GCM → HMAC → atomic write → ledger) and
-happens at most once per draft, also across restarts: the ledger is the authority, and a finalized
-draft can be neither replaced nor deleted.
+The review workflow's operations: ``create_draft``, ``save_draft``, ``get_draft``, ``list_drafts``,
+``delete_draft``, ``finalize_draft`` (or ``finalize`` by id) and ``finalized_memory_id``. Drafts are
+encrypted at rest like memories. Finalization goes through the same pipeline as any memory (content
+→ SHA-256 → AES-256-GCM → HMAC → atomic write → ledger) and happens at most once per draft, also
+across restarts: the ledger is the authority, and a finalized draft can be neither replaced nor
+deleted.
 
 Finalization order, and what a crash at each point leaves:
 1. memory file written (exclusive create) — a crash here leaves a sealed memory the ledger does not
@@ -22,11 +22,11 @@ import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from core.clock import utc_now_iso
-from core.errors import DraftChanged, NotFound, RecordError, ReviewError
-from core.frozen import FrozenDict, freeze
+from core.errors import DraftChanged, HomeError, NotFound, RecordError, ReviewError, VaultLocked
+from core.frozen import freeze
 from core.fsutil import atomic_write_bytes, atomic_write_text, file_lock
 from core.integrity import Problem
 from core.paths import HomePaths
@@ -56,33 +56,51 @@ class MemoryScan:
     file_sha256: dict[str, str] = field(default_factory=dict)  # memory id → sha256 of its record file
 
 
-class MemoryVault:
-    """Open with a passphrase (``MemoryVault(encryption_key=..., storage_dir=...)``, creating the vault
-    if the home has none) or with already-derived keys (:meth:`open`)."""
+class ForgottenKeys:
+    """What a locked vault holds instead of its keys."""
 
-    def __init__(
-        self,
-        encryption_key: str | VaultKeys,
-        storage_dir: str | os.PathLike[str] | HomePaths,
-        *,
-        kdf: KdfParams | None = None,
-        create: bool = True,
-    ) -> None:
-        self.paths = storage_dir if isinstance(storage_dir, HomePaths) else HomePaths.at(storage_dir)
-        if isinstance(encryption_key, VaultKeys):
-            keys = encryption_key
-        elif self.paths.vault_header.exists() or not create:
-            keys = unlock(self.paths.vault_header, encryption_key)
-        else:
-            self.paths.ensure()
-            keys = create_header(self.paths.vault_header, encryption_key, kdf)
-        self.paths.ensure()
+    def __getattr__(self, name: str) -> NoReturn:
+        raise VaultLocked("the vault was locked and its keys forgotten; unlock it again")
+
+
+class MemoryVault:
+    """The drafts, memories and ledger of one home, with keys already unlocked. Open it with
+    :meth:`open` (keys), :meth:`unlock` (a passphrase; refused when the home has no vault) or
+    :meth:`create` (a new vault; refused when one exists). Nothing is ever created implicitly."""
+
+    def __init__(self, keys: VaultKeys, paths: HomePaths) -> None:
+        if not isinstance(keys, VaultKeys):
+            raise TypeError("MemoryVault takes unlocked VaultKeys; use MemoryVault.unlock(paths, passphrase)")
+        self.paths = paths.ensure()
         self.keys = keys
         self.ledger = Ledger(self.paths, keys)
 
     @classmethod
     def open(cls, paths: HomePaths, keys: VaultKeys) -> MemoryVault:
         return cls(keys, paths)
+
+    @classmethod
+    def unlock(cls, home: str | os.PathLike[str] | HomePaths, passphrase: str) -> MemoryVault:
+        """The vault of ``home`` opened with ``passphrase`` (a wrong one raises before anything is written)."""
+        paths = home if isinstance(home, HomePaths) else HomePaths.at(home)
+        if not paths.vault_header.exists():
+            raise HomeError(f"{paths.root}: no vault here yet (`reverie init` creates one)")
+        return cls(unlock(paths.vault_header, passphrase), paths)
+
+    @classmethod
+    def create(cls, home: str | os.PathLike[str] | HomePaths, passphrase: str,
+               kdf: KdfParams | None = None) -> MemoryVault:
+        """A new vault in ``home`` (``kdf``: Argon2id parameters, the defaults unless a test passes cheap ones)."""
+        paths = home if isinstance(home, HomePaths) else HomePaths.at(home)
+        if paths.vault_header.exists():
+            raise HomeError(f"{paths.vault_header}: a vault already exists here")
+        paths.ensure()
+        return cls(create_header(paths.vault_header, passphrase, kdf), paths)
+
+    def forget_keys(self) -> None:
+        """Take the keys out of this vault (the app locks): anything still holding it gets a clear
+        error instead of decrypting. The vault and its ledger are the only holders of the keys."""
+        self.keys = self.ledger.keys = ForgottenKeys()  # type: ignore[assignment]
 
     # --- drafts ----------------------------------------------------------------------------------
 
@@ -208,26 +226,62 @@ class MemoryVault:
 
     def finalize_draft(self, draft: ReviewDraft) -> Memory:
         """Seal an approved draft as a memory, once. Returns the memory (also when this call only
-        finished the same finalization, interrupted by a crash)."""
+        finished the same finalization, interrupted by a crash). ``draft`` is the caller's copy (it
+        may be approved in memory only); :meth:`finalize` finalizes the stored draft by id."""
         with file_lock(self.paths.lock("drafts")):
-            completed = self.complete_interrupted([draft.draft_id])
-            already = self.finalized_memory_id(draft.draft_id)
-            if already and completed:  # this very finalization was interrupted: it is finished now
-                return self.get_memory(already)
-            if already:
-                raise ReviewError(f"draft {draft.draft_id!r} was already finalized as {already}")
-            if draft.state != "approved":
-                raise ReviewError(f"draft {draft.draft_id!r} is {draft.state}: approve it before finalizing")
-            memory_id = self.memory_id_for_draft(draft.draft_id)
-            path = self.memory_path(memory_id)
-            if path.exists():  # written by an interrupted finalize that complete_interrupted could not adopt
-                raise RecordError(f"{path}: a record already stands where this draft's memory belongs")
-            memory = self._memory_from_draft(draft, memory_id)
-            data = seal_memory(memory, self.keys)
-            atomic_write_bytes(path, data, exclusive=True)
-            self.ledger.append("finalize", memory_id, sha256_hex(data), {"draft_id": draft.draft_id})
-            self._write_draft(draft.finalized(memory_id, memory.created_at))
+            return self._finalize(draft, self._stored_draft(draft.draft_id))
+
+    def finalize(self, draft_id: str) -> Memory:
+        """Finalize the stored draft ``draft_id``: it is unsealed once, under the drafts lock, and its
+        state is checked there (not on a copy an interface read earlier)."""
+        with file_lock(self.paths.lock("drafts")):
+            stored = self._stored_draft(draft_id)
+            if stored is None:
+                raise NotFound(f"no draft {draft_id!r} in {self.paths.drafts}")
+            return self._finalize(None, stored)
+
+    def _finalize(self, given: ReviewDraft | None, stored: Envelope | None) -> Memory:
+        """The finalization itself, of ``given`` (the caller's copy) or else of the stored draft; the
+        caller holds the drafts lock and read ``stored`` under it (each draft is unsealed once)."""
+        on_disk = ReviewDraft.from_dict(stored.payload.get("draft")) if stored is not None else None
+        draft = given if given is not None else on_disk
+        assert draft is not None
+        draft_id = draft.draft_id
+        self.ledger.complete_interrupted()  # a head an interrupted append left behind is signed first
+        already = self.finalized_memory_id(draft_id)
+        if already and on_disk is not None and on_disk.state == "approved":  # interrupted: finish it
+            memory = self.get_memory(already)
+            self._write_draft_after(on_disk.finalized(already, memory.created_at), stored)
             return memory
+        if already:
+            raise ReviewError(f"draft {draft_id!r} was already finalized as {already}")
+        if draft.state != "approved":
+            raise ReviewError(f"draft {draft_id!r} is {draft.state}: approve it before finalizing")
+        memory_id = self.memory_id_for_draft(draft_id)
+        path = self.memory_path(memory_id)
+        if path.exists():  # written by an interrupted finalize: adopt it if it is this draft's
+            adopted = self._adopt_interrupted(draft, stored, memory_id, path)
+            if adopted is not None:
+                return adopted
+            raise RecordError(f"{path}: a record already stands where this draft's memory belongs")
+        memory = self._memory_from_draft(draft, memory_id)
+        data = seal_memory(memory, self.keys)
+        atomic_write_bytes(path, data, exclusive=True)
+        self.ledger.append("finalize", memory_id, sha256_hex(data), {"draft_id": draft_id})
+        self._write_draft_after(draft.finalized(memory_id, memory.created_at), stored)
+        return memory
+
+    def _adopt_interrupted(self, draft: ReviewDraft, stored: Envelope | None, memory_id: str,
+                           path: Path) -> Memory | None:
+        """The memory an interrupted finalize of ``draft`` wrote before its ledger entry, recorded now;
+        None when the record there is not this draft's."""
+        data = path.read_bytes()
+        memory = open_memory(data, self.keys, str(path), memory_id)
+        if (memory.review or {}).get("draft_id") != draft.draft_id:
+            return None
+        self.ledger.append("finalize", memory_id, sha256_hex(data), {"draft_id": draft.draft_id})
+        self._write_draft_after(draft.finalized(memory_id, memory.created_at), stored)
+        return memory
 
     def complete_interrupted(self, draft_ids: Iterable[str] | None = None) -> list[str]:
         """Finish finalizations a crash interrupted (of ``draft_ids``, or of every draft, and then every
@@ -399,10 +453,6 @@ class MemoryVault:
             and placement[mid].kind in MEMORY_KINDS
             and placement[mid].record_sha256 == digest
         }
-
-
-def confirmed_fields_of(memory: Memory) -> FrozenDict:
-    return memory.metadata.confirmed_fields
 
 
 def _refuse_lost_update(stored: ReviewDraft, draft: ReviewDraft) -> None:

@@ -21,6 +21,7 @@ from core.errors import ConfigError
 from core.paths import HomePaths
 from core.vault.review import ReviewDraft
 from core.vault.store import MemoryVault
+from core.workbench import Workbench
 from tests.helpers.vault import make_vault
 
 CLAUDE = Caller.named("mcp", "claude-code", "2.1")
@@ -33,7 +34,9 @@ def config_with(**limits: int) -> Config:
 
 def surface(paths: HomePaths, vault: MemoryVault, **limits: int) -> AssistantSurface:
     config = config_with(**limits)
-    return AssistantSurface(paths, config, vault.keys, SharePolicy.from_config(config, "default"))
+    workbench = Workbench(paths, config)
+    workbench.adopt_keys(vault.keys)
+    return AssistantSurface(workbench, SharePolicy.from_config(config, "default"))
 
 
 @pytest.fixture

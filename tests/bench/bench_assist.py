@@ -176,7 +176,7 @@ def make_home(root: Path, turns: int, kdf: KdfParams) -> HomePaths:
 
     paths = HomePaths(root=root / "home", cache=root / "cache").ensure()
     paths.config.write_text(CONFIG, encoding="utf-8")
-    vault = MemoryVault(encryption_key=PASSPHRASE, storage_dir=paths, kdf=kdf)
+    vault = MemoryVault.create(paths, PASSPHRASE, kdf)
     for content, tags, people, location in MEMORIES:
         confirm(vault, content, tags, people, location)
     rng = random.Random(7)
@@ -351,7 +351,11 @@ def bench_inprocess_recall(paths: HomePaths, calls: int) -> dict[str, float]:
     from core.vault.crypto import unlock
 
     config = load_config(paths.config)
-    surface = AssistantSurface(paths, config, unlock(paths.vault_header, PASSPHRASE), SharePolicy.from_config(config))
+    from core.workbench import Workbench
+
+    workbench = Workbench(paths, config)
+    workbench.adopt_keys(unlock(paths.vault_header, PASSPHRASE))
+    surface = AssistantSurface(workbench, SharePolicy.from_config(config))
     caller = Caller("bench")
     ms: list[float] = []
     try:
@@ -395,7 +399,7 @@ def bench_suggesters(root: Path, use_hashing: bool) -> dict[str, Any]:
 
     paths = HomePaths(root=root / "suggest-home", cache=root / "suggest-cache").ensure()
     paths.config.write_text(CONFIG, encoding="utf-8")
-    vault = MemoryVault(encryption_key=PASSPHRASE, storage_dir=paths, kdf=KdfParams.for_tests())
+    vault = MemoryVault.create(paths, PASSPHRASE, KdfParams.for_tests())
     for content, tags, people, location in MEMORIES:
         confirm(vault, content, tags, people, location)
     config: Config = load_config(paths.config)

@@ -89,8 +89,8 @@ def measure(base: Path, count: int, repeat: int) -> dict[str, float]:
 
     def finalize() -> float:
         """A whole CLI finalize's ledger work: a fresh vault object finalizes one approved draft."""
-        draft = MemoryVault(encryption_key=PASSPHRASE, storage_dir=paths).create_draft("bench").approve(reviewer="me")
-        vault = MemoryVault(encryption_key=PASSPHRASE, storage_dir=paths)
+        draft = MemoryVault(keys, paths).create_draft("bench").approve(reviewer="me")
+        vault = MemoryVault(keys, paths)
         vault.ledger.read(full=True)  # opening the vault is not what is timed
         vault.ledger._cache = None
         return timed(lambda: vault.finalize_draft(draft))

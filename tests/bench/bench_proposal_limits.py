@@ -45,7 +45,7 @@ def main() -> None:
     base = Path(tempfile.mkdtemp(prefix="reverie-bench-limits-"))
     try:
         paths = HomePaths(root=base / "home", cache=base / "cache").ensure()
-        vault = MemoryVault(encryption_key="bench", storage_dir=paths, kdf=KdfParams.for_tests())
+        vault = MemoryVault.create(paths, "bench", KdfParams.for_tests())
         for i in range(args.drafts):
             draft = vault.create_draft(f"draft {i} " + "words " * 40, (), created_by="mcp:bench", save=False)
             for j in range(3):

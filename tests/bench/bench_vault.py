@@ -32,7 +32,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         paths = HomePaths(Path(tmp) / "home", Path(tmp) / "cache")
         started = time.perf_counter()
-        vault = MemoryVault(encryption_key="bench passphrase", storage_dir=paths)
+        vault = MemoryVault.create(paths, "bench passphrase")
         unlock_s = time.perf_counter() - started
         finalize_ms: list[float] = []
         for i in range(args.memories):

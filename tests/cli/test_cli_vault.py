@@ -3,41 +3,23 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from core.paths import HomePaths
-
-PASSPHRASE = "cli passphrase"
-
-
-def reverie(*args: str, passphrase: str | None = PASSPHRASE, stdin: str | None = None) -> subprocess.CompletedProcess:
-    env = {**os.environ}
-    if passphrase is not None:
-        env["REVERIE_PASSPHRASE"] = passphrase
-    return subprocess.run(
-        [sys.executable, "-m", "tui_app.cli.main", *args],
-        capture_output=True, text=True, env=env, input=stdin, timeout=60,
-    )
-
-
-def ok(*args: str) -> str:
-    result = reverie(*args)
-    assert result.returncode == 0, result.stderr
-    return result.stdout.strip()
+from tests.helpers.cli import init_vault, ok, reverie
 
 
 @pytest.fixture
 def initialised(isolated_home: HomePaths) -> HomePaths:
-    ok("init")
-    return isolated_home
+    return init_vault(isolated_home)
 
 
-def test_init_locate_and_refusal_to_init_twice(initialised: HomePaths) -> None:
+def test_init_locate_and_refusal_to_init_twice(isolated_home: HomePaths) -> None:
+    ok("init")  # the real Argon2id parameters: the header records them
+    initialised = isolated_home
+    assert json.loads(initialised.vault_header.read_text())["kdf"]["memory_cost_kib"] == 65536
     located = json.loads(ok("locate", "--json"))
     assert located["home"] == str(initialised.root) and located["vault"] == str(initialised.vault)
     again = reverie("init")

@@ -230,8 +230,8 @@ def test_dvmem_files_verify_before_anything_is_written(home: Sample, data: st.Da
             document[data.draw(st.sampled_from(sorted(document)))] = data.draw(JSON)
         raw = json.dumps(document, ensure_ascii=data.draw(st.booleans())).encode("utf-8", "surrogatepass")
     with tempfile.TemporaryDirectory() as tmp:
-        other = MemoryVault(PASSPHRASE, HomePaths(root=Path(tmp) / "h", cache=Path(tmp) / "c"),
-                            kdf=KdfParams.for_tests())
+        other = MemoryVault.create(HomePaths(root=Path(tmp) / "h", cache=Path(tmp) / "c"), PASSPHRASE,
+                                   KdfParams.for_tests())
         before = sorted(p.name for p in other.paths.root.rglob("*"))
         result = _expect_refusal(lambda: import_dvmem(other, raw, PASSPHRASE, "shared.dvmem"), "shared.dvmem")
         if result is None:

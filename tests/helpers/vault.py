@@ -17,7 +17,7 @@ SENTENCES = [
 
 
 def make_vault(paths: HomePaths) -> MemoryVault:
-    return MemoryVault(encryption_key=PASSPHRASE, storage_dir=paths, kdf=KdfParams.for_tests())
+    return MemoryVault.create(paths, PASSPHRASE, KdfParams.for_tests())
 
 
 def finalize_reviewed(vault: MemoryVault, content: str, location: str = "Seoul") -> Memory:

@@ -13,7 +13,7 @@ from core.embed.hashing import HashingEmbedder
 from core.index import SearchIndex, catalog
 from core.index.rowids import DAY_SLOTS, MEMORY_BASE, day_block, day_of_doc
 from core.paths import HomePaths
-from tests.index.test_index_helpers import append, docs_in_time_order, reindex, turn
+from tests.helpers.index import append, docs_in_time_order, reindex, turn
 
 
 @pytest.fixture

@@ -12,7 +12,7 @@ from pathlib import Path
 from core.embed.hashing import HashingEmbedder
 from core.index import SearchIndex
 from core.paths import HomePaths
-from tests.index.test_index_helpers import append, reindex, turn
+from tests.helpers.index import append, reindex, turn
 
 WRITER = textwrap.dedent(
     """
@@ -20,7 +20,7 @@ WRITER = textwrap.dedent(
     from core.embed.hashing import HashingEmbedder
     from core.index import HomeDayLogs, Reindexer, SearchIndex
     from core.paths import HomePaths
-    from tests.index.test_index_helpers import append, turn
+    from tests.helpers.index import append, turn
 
     paths = HomePaths.at(None)
     embedder = HashingEmbedder()

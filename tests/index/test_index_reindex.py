@@ -15,7 +15,7 @@ from core.index.logsource import HomeDayLogs
 from core.index.migrations import MIGRATIONS, applied, migrate
 from core.paths import HomePaths
 from core.turns import day_file
-from tests.index.test_index_helpers import RecordingSource, answers, append, docs_in_time_order, reindex, turn
+from tests.helpers.index import RecordingSource, answers, append, docs_in_time_order, reindex, turn
 
 QUERIES = ("서울숲", "会議", "budget review", "coffee", "산책", "quarterly planning")
 

@@ -14,7 +14,7 @@ from core.index import Filters, MemoryDoc, SearchIndex, VectorModelMismatch, vec
 from core.index.logsource import HomeDayLogs
 from core.index.reindex import Reindexer
 from core.paths import HomePaths
-from tests.index.test_index_helpers import append, reindex, turn
+from tests.helpers.index import append, reindex, turn
 
 WORDS = ("alpine", "ski", "river", "kayak", "budget", "tax", "piano", "recital", "garden", "tomato")
 

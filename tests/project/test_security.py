@@ -171,9 +171,9 @@ def test_reprs_and_error_messages_never_show_a_secret(paths: HomePaths, caplog: 
     from tui_app.cli.state import CliState
 
     state = CliState(paths=paths)
-    state._keys = keys  # as after an unlock
+    state.workbench.adopt_keys(keys)  # as after an unlock
     shown.append(repr(state))
-    vault = MemoryVault(PASSPHRASE, paths)
+    vault = MemoryVault.unlock(paths, PASSPHRASE)
     shown.append(repr(vault))
     for wrong in ("nope", PASSPHRASE[:-1], PASSPHRASE + " "):
         with pytest.raises(WrongPassphrase) as caught:
@@ -198,7 +198,7 @@ async def test_the_screen_never_shows_the_passphrase(paths: HomePaths) -> None:
     from tui_app.app import ReverieApp
     from tui_app.screens.unlock import UnlockScreen
 
-    MemoryVault(PASSPHRASE, paths, kdf=KdfParams.for_tests())
+    MemoryVault.create(paths, PASSPHRASE, KdfParams.for_tests())
     app = ReverieApp(paths, Config())
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.pause()
@@ -272,15 +272,15 @@ def test_an_assistant_cannot_confirm_anything_whatever_it_sends(paths: HomePaths
     from core.assist.sharing import SharePolicy
     from core.assist.surface import AssistantSurface, Caller, SurfaceError
     from core.embed.hashing import HashingEmbedder
-    from core.index import SearchIndex
-    from core.recall import Recaller
+    from core.workbench import Workbench
     from tests.faults.fuzzing import JSON, TEXT, assert_one_line
 
-    vault = MemoryVault(PASSPHRASE, paths, kdf=KdfParams.for_tests())
+    vault = MemoryVault.create(paths, PASSPHRASE, KdfParams.for_tests())
     vault.add_memory("The picnic moved to the pier.", ["plans"])
     config = Config()
-    surface = AssistantSurface(paths, config, vault.keys, SharePolicy.from_config(config),
-                               recaller=lambda: Recaller(SearchIndex.open(paths), embedder=HashingEmbedder))
+    workbench = Workbench(paths, config, embedder=HashingEmbedder)
+    workbench.adopt_keys(vault.keys)
+    surface = AssistantSurface(workbench, SharePolicy.from_config(config))
     head = vault.ledger.read().head()
     draft_ids: list[str] = []
     proposal = st.fixed_dictionaries({"content": st.text(min_size=1, max_size=80)}, optional={

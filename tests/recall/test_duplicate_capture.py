@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from core.paths import HomePaths
-from tests.cli.test_cli_vault import ok, reverie
+from tests.helpers.cli import init_vault, ok, reverie
 
 pytestmark = pytest.mark.model
 
@@ -24,7 +24,7 @@ def _finalized(text: str) -> str:
 
 
 def test_near_duplicate_choices(isolated_home: HomePaths, tmp_path: Path) -> None:
-    ok("init")
+    init_vault(isolated_home)
     old = _finalized(ORIGINAL)
     asked = reverie("draft", "new", NEAR, stdin="")
     assert asked.returncode == 2 and f"near duplicate of {old}" in asked.stderr

@@ -5,11 +5,11 @@ from __future__ import annotations
 import json
 
 from core.paths import HomePaths
-from tests.cli.test_cli_vault import ok
+from tests.helpers.cli import init_vault, ok
 
 
 def test_purge_then_reindex_brings_memories_back(isolated_home: HomePaths) -> None:
-    ok("init")
+    init_vault(isolated_home)
     draft_id = ok("draft", "new", "The lighthouse on Jeju was painted red and white.")
     ok("draft", "approve", draft_id, "--reviewer", "me")
     memory_id = ok("draft", "finalize", draft_id)

@@ -21,8 +21,8 @@ from tests.helpers.vault import PASSPHRASE, populated
 
 @pytest.fixture
 def other_vault(tmp_path: Path) -> MemoryVault:
-    return MemoryVault(encryption_key="the other vault's passphrase",
-                       storage_dir=HomePaths(tmp_path / "elsewhere", tmp_path / "c2"), kdf=KdfParams.for_tests())
+    return MemoryVault.create(HomePaths(tmp_path / "elsewhere", tmp_path / "c2"), "the other vault's passphrase",
+                              KdfParams.for_tests())
 
 
 def test_export_then_import_elsewhere(paths: HomePaths, other_vault: MemoryVault) -> None:

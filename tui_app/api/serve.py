@@ -100,7 +100,11 @@ def make_server(paths: HomePaths, config: Config, *, keys: Callable[[], VaultKey
         raise ApiError(f"no API token in {token_path(paths)}: run `reverie api token` first")
     if not paths.vault_header.exists():
         raise ApiError(f"no vault in {paths.root}: run `reverie init` first")
-    surface = AssistantSurface(paths, config, keys() if keys is not None else load_keys(paths, config), policy)
+    from core.workbench import Workbench
+
+    workbench = Workbench(paths, config)
+    workbench.adopt_keys(keys() if keys is not None else load_keys(paths, config))
+    surface = AssistantSurface(workbench, policy)
     sock = bind(host, port)
     settings = uvicorn.Config(create_app(surface, token), log_level="warning", access_log=False, lifespan="off",
                               server_header=False, proxy_headers=False)

@@ -8,9 +8,8 @@ from pathlib import Path
 import click
 
 from core.config import load_config
-from core.vault.crypto import VaultKeys, unlock
-from core.vault.passphrase import passphrase_without_prompt
-from tui_app.cli.state import CliState, kdf_params
+from core.vault.crypto import VaultKeys
+from tui_app.cli.state import CliState
 
 NO_MOUSE_HELP = "Never ask the terminal for mouse events (as tui.mouse = false): fewer bytes over a slow SSH link."
 
@@ -22,13 +21,9 @@ def open_app(state: CliState, *, mouse: bool | None = None) -> None:
     ``mouse=False`` (``--no-mouse``) overrides ``tui.mouse``; None follows it."""
     from tui_app.app import ReverieApp
 
-    paths, config = state.paths, state.config
-    keys: VaultKeys | None = None
-    if paths.vault_header.exists():
-        passphrase = passphrase_without_prompt(config, paths)
-        if passphrase:
-            keys = unlock(paths.vault_header, passphrase)
-    ReverieApp(paths, config, keys, kdf=kdf_params()).run(mouse=mouse)
+    workbench = state.workbench
+    keys: VaultKeys | None = workbench.unlock() if workbench.can_unlock_quietly() else None
+    ReverieApp(state.paths, workbench.config, keys, kdf=state.options.kdf).run(mouse=mouse)
 
 
 @click.command("demo")

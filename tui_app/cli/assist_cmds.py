@@ -110,14 +110,14 @@ def share_check(state: CliState, profile: str, query: tuple[str, ...], limit: in
                 as_json: bool) -> None:
     """Show exactly what an assistant using PROFILE would receive for QUERY, and what it would not."""
     from core.assist.sharing import SharePolicy, check_share
-    from core.recall import Recaller, sync_vault
 
     policy = SharePolicy.from_config(state.config, profile)
     now = _clock(state, now_text)
-    with Recaller.open(state.paths, state.config) as recaller:
-        if state.paths.vault_header.exists():
-            sync_vault(recaller.index, state.vault(), state.config.zone())
-        check = check_share(recaller, policy, " ".join(query), now=now, zone=state.config.zone(), limit=limit)
+    with state.workbench as workbench:
+        if workbench.has_vault:
+            workbench.unlock()  # what is shared depends on the memories: they are synced, asking if need be
+        workbench.refresh()
+        check = check_share(workbench.recaller, policy, " ".join(query), now=now, zone=workbench.zone, limit=limit)
     data = {"profile": profile, "answer": check.shared.to_dict(),
             "withheld": [{"id": c.item.id, "kind": c.item.kind, "reason": c.reason}
                          for c in check.found if c.reason is not None]}
@@ -153,11 +153,7 @@ def suggest(state: CliState, draft_id: str, only: tuple[str, ...], show_all: boo
     """Run the local suggesters on an open draft (no network): dates in the text as occurred_at, tags
     of similar confirmed memories, people and places confirmed before. They only suggest: accept,
     edit or reject each with `reverie draft accept/reject`."""
-    from core.suggest import pick_suggesters, suggest_draft
-
-    vault = state.vault()
-    run = suggest_draft(vault, vault.get_draft(draft_id), state.config, state.paths,
-                        suggesters=pick_suggesters(only), save=not dry_run)
+    run = state.workbench.run_suggesters(draft_id, only=only, save=not dry_run)
     data = {
         "draft_id": run.draft.draft_id,
         "added": [s.to_dict() for s in run.added],

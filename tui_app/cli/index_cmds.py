@@ -2,72 +2,19 @@
 
 from __future__ import annotations
 
-import sys
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
 
-from tui_app.cli.state import CliState, emit, pass_state
+from tui_app.cli.state import CliState, emit, pass_state, progress_printer
 
 if TYPE_CHECKING:
     from core.conversation.follow import Follower, FollowReport
-    from core.index import MemoryDoc, Reindexer, ReindexReport, SearchIndex
-
-
-def _reindexer(state: CliState) -> tuple[SearchIndex, Reindexer]:
-    from core.embed import make_embedder
-    from core.index import HomeDayLogs, Reindexer, SearchIndex
-
-    index = SearchIndex.open(state.paths)
-    config = state.config.embedding
-    reindexer = Reindexer(
-        index,
-        HomeDayLogs(state.paths),
-        embedder=lambda: make_embedder(config),
-        batch_size=config.batch_size,
-        memory_source=_vault_memories(state),
-    )
-    return index, reindexer
-
-
-def _vault_memories(state: CliState) -> Callable[[], Sequence[MemoryDoc]] | None:
-    """The vault's verified memories as index documents, when the passphrase is at hand without a prompt
-    (env or keyring): the index cannot read the encrypted vault by itself. Otherwise memories keep what
-    the index holds, and `reverie search` syncs them when it can."""
-    from core.vault.passphrase import passphrase_without_prompt
-
-    if not state.paths.vault_header.exists() or not passphrase_without_prompt(state.config, state.paths):
-        return None
-
-    def source() -> Sequence[MemoryDoc]:
-        from core.recall import vault_docs
-
-        return vault_docs(state.vault(), state.config.zone())
-
-    return source
-
-
-def _progress_printer() -> Callable[[str, int, int], None] | None:
-    """A one-line progress display on stderr when it is a terminal (nothing otherwise)."""
-    if not sys.stderr.isatty():
-        return None
-    last = [0.0]
-
-    def show(phase: str, done: int, total: int) -> None:
-        now = time.monotonic()
-        if now - last[0] < 0.2 and done < total:
-            return
-        last[0] = now
-        label = "day files" if phase == "files" else "vectors"
-        click.echo(f"\r{label}: {done:,}/{total:,}   ", nl=False, err=True)
-        if done >= total:
-            click.echo("", err=True)
-
-    return show
+    from core.index import ReindexReport
 
 
 def _summary(report: ReindexReport, embedded: bool = True) -> str:
@@ -104,9 +51,14 @@ def _summary(report: ReindexReport, embedded: bool = True) -> str:
 @pass_state
 def reindex(state: CliState, full: bool, no_embed: bool, as_json: bool) -> None:
     """Bring the search index up to date with the conversation log (only changed day files)."""
-    index, reindexer = _reindexer(state)
-    with index, reindexer:
-        report = reindexer.run(full=full, embed=not no_embed, progress=None if as_json else _progress_printer())
+    with state.workbench as workbench:
+        try:
+            report = workbench.reindex(full=full, embed=not no_embed,
+                                       progress=None if as_json else progress_printer())
+        except KeyboardInterrupt:
+            waiting = workbench.index.status().pending_vectors
+            click.echo(f"\nreverie: stopped; what was embedded is kept, {waiting:,} wait for vectors", err=True)
+            raise
     emit(report.as_dict(), as_json, _summary(report, embedded=not no_embed))
 
 
@@ -157,7 +109,8 @@ def watch(state: CliState, interval: float, no_embed: bool, once: bool, follow: 
             click.echo(f"reverie watch: {entry} (quarantined)", err=True)
 
     follower = _follower(state, follow)
-    index, reindexer = _reindexer(state)
+    workbench = state.workbench
+    reindexer = workbench.reindexer(embed=not no_embed, memories=True)
     watcher = Watcher(reindexer, interval=interval, embed=not no_embed, on_pass=on_pass, on_error=on_error,
                       follower=follower, on_follow=on_follow)
     stop = threading.Event()
@@ -165,7 +118,7 @@ def watch(state: CliState, interval: float, no_embed: bool, once: bool, follow: 
         click.echo(f"watching {state.paths.logs} every {interval:g} s; Ctrl-C stops", err=True)
         if follower is not None:
             click.echo(f"following {', '.join(str(root) for root in follower.roots)}", err=True)
-    with index, reindexer:
+    with workbench, reindexer:
         try:
             watcher.run(stop, max_passes=1 if once else None)
         except KeyboardInterrupt:
@@ -174,14 +127,8 @@ def watch(state: CliState, interval: float, no_embed: bool, once: bool, follow: 
 
 def _follower(state: CliState, given: Sequence[Path]) -> Follower | None:
     """The transcript folders to follow (config.toml's [watch] follow, then --follow), or ``None``."""
-    from core.conversation.follow import Follower
-    from tui_app.cli.log_cmds import _keys_for_sealing as keys_for_sealing
-
     roots = [*state.config.watch.follow, *(str(path) for path in given)]
-    if not roots:
-        return None
-    keys, reason = keys_for_sealing(state)
-    return Follower(state.paths, roots, keys=keys, unsealed_reason=reason)
+    return state.workbench.follower(roots) if roots else None
 
 
 @click.group("index")

@@ -6,31 +6,21 @@ import contextlib
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
-from core.conversation import FORMATS, IngestReport, SealReport
-from core.vault.crypto import VaultKeys
-from tui_app.cli.state import CliState, emit, pass_state
+from core.conversation import FORMATS, SealReport
+from tui_app.cli.state import CliState, emit, pass_state, progress_printer
+
+if TYPE_CHECKING:
+    from core.workbench import IngestOutcome
 
 PROGRESS_MIN_BYTES = 4 * 1024 * 1024  # smaller imports finish before a bar would help
 
 
 def _plural(count: int, word: str) -> str:
     return f"{count} {word}{'' if count == 1 else 's'}"
-
-
-def _keys_for_sealing(state: CliState) -> tuple[VaultKeys | None, str]:
-    """Keys if the passphrase is at hand without asking (env or keyring), else why not.
-
-    A wrong passphrase raises here, before anything is written."""
-    from core.vault.passphrase import passphrase_without_prompt
-
-    if not state.paths.vault_header.exists():
-        return None, "no vault in this home yet (`reverie init`, then `reverie seal`)"
-    if not passphrase_without_prompt(state.config, state.paths):
-        return None, "no passphrase in REVERIE_PASSPHRASE or the keyring; run `reverie seal`"
-    return state.keys(), ""
 
 
 @contextlib.contextmanager
@@ -42,11 +32,15 @@ def _progress(total: int) -> Iterator[Callable[[int], None] | None]:
         yield bar.update
 
 
-def _summary(report: IngestReport, quarantine_dir: Path) -> str:
+def _summary(outcome: IngestOutcome, quarantine_dir: Path) -> str:
+    report = outcome.report
     lines = [
         f"Read {_plural(report.files, 'file')}: {_plural(report.added, 'turn')} added, "
         f"{_plural(report.duplicates, 'duplicate')}, {len(report.quarantined)} quarantined."
     ]
+    if report.quarantine_note:
+        lines.append(f"{report.quarantine_note} by an earlier ingest (not new; see {quarantine_dir}).")
+    lines += [f"Not read: {entry}" for entry in report.not_read]
     if report.skipped:
         lines.append("Skipped (not turns):")
         width = len(str(max(report.skipped.values())))
@@ -63,7 +57,22 @@ def _summary(report: IngestReport, quarantine_dir: Path) -> str:
     lines += [f"Not resealed: {problem}" for problem in report.seal_problems]
     if report.quarantined:
         lines.append(f"Malformed lines were copied to {quarantine_dir} (listed on stderr).")
+    lines.append(_index_line(outcome))
     return "\n".join(lines)
+
+
+def _index_line(outcome: IngestOutcome) -> str:
+    """What the index did before the command returned: searchable now, and how many wait for vectors."""
+    if outcome.index is None:
+        return f"Search index: not updated ({outcome.index_note})."
+    line = f"Search index: up to date ({_plural(outcome.index.turns_added, 'new turn')} searchable now)"
+    if outcome.vectors:
+        line += f"; {_plural(outcome.vectors, 'vector')} embedded"
+    if outcome.pending_vectors:
+        how = "stopped; " if outcome.stopped else ""
+        line += (f"; {how}{outcome.pending_vectors:,} wait for vectors (semantic search covers the rest; "
+                 "`reverie reindex` or a running `reverie watch` embeds them)")
+    return line + "."
 
 
 @click.command()
@@ -75,32 +84,36 @@ def _summary(report: IngestReport, quarantine_dir: Path) -> str:
     show_default=True,
     help="Input format; auto tells each file's format from its content.",
 )
+@click.option("--embed/--no-embed", default=None,
+              help="Embed the new turns before returning (Ctrl-C keeps what is embedded). Default: in a "
+                   "terminal, yes; from scripts and hooks, no (semantic search says how much it covers).")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.argument("inputs", nargs=-1, required=True, type=click.Path(path_type=Path))
 @pass_state
-def ingest(state: CliState, fmt: str, as_json: bool, inputs: tuple[Path, ...]) -> None:
-    """Import conversations into the log: Claude Code transcripts (files or a ~/.claude/projects
-    tree), Codex sessions (rollout files or a ~/.codex/sessions tree), ChatGPT conversations.json
-    exports, or generic JSONL (ts, role, text, ...).
+def ingest(state: CliState, fmt: str, embed: bool | None, as_json: bool, inputs: tuple[Path, ...]) -> None:
+    """Import conversations into the log: Claude Code transcripts (files or a ~/.claude/projects tree),
+    Codex sessions (rollout files or a ~/.codex/sessions tree), ChatGPT conversations.json exports,
+    or generic JSONL (ts, role, text, ...).
 
-    Re-importing adds nothing twice. Malformed lines are reported as FILE:LINE: reason, copied to
-    the quarantine folder, and the rest is imported. Exit code 0 when all is well, 2 when anything
-    was quarantined. Closed days are sealed when the passphrase is at hand (REVERIE_PASSPHRASE or
-    the keyring); otherwise `reverie seal` does it later.
+    What was imported is searchable when the command returns: the exact index is updated in the same
+    command, and vectors follow (see --embed). Re-importing adds nothing twice. Malformed lines are
+    reported as FILE:LINE: reason, copied to the quarantine folder, and the rest is imported. Exit code
+    0 when all is well, 2 when anything was quarantined. Closed days are sealed when the passphrase is
+    at hand (REVERIE_PASSPHRASE or the keyring); otherwise `reverie seal` does it later.
     """
-    from core.conversation import collect_sources
-    from core.conversation import ingest as run_ingest
-
-    plan = collect_sources(list(inputs), fmt)
-    keys, reason = _keys_for_sealing(state)
+    embed = sys.stderr.isatty() if embed is None else embed
+    workbench = state.workbench
+    plan = workbench.plan_ingest(list(inputs), fmt)
     with _progress(plan.total_bytes) as progress:
-        report = run_ingest(state.paths, plan=plan, keys=keys, unsealed_reason=reason, progress=progress)
-    emit(report.to_dict(), as_json, _summary(report, state.paths.quarantine))
+        outcome = workbench.ingest(plan=plan, embed=embed, progress=progress,
+                                   embed_progress=progress_printer() if embed else None)
+    report = outcome.report
+    emit(outcome.to_dict(), as_json, _summary(outcome, state.paths.quarantine))
     if report.quarantined and not as_json:
         for entry in report.quarantined:
             click.echo(f"{entry}", err=True)
         click.echo(f"reverie: {_plural(len(report.quarantined), 'line')} quarantined", err=True)
-    click.get_current_context().exit(report.exit_code)
+    click.get_current_context().exit(outcome.exit_code)
 
 
 def _seal_text(report: SealReport) -> str:
@@ -115,13 +128,14 @@ def _seal_text(report: SealReport) -> str:
 
 @click.command()
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@click.option("--accept-unsigned", "accept_unsigned", multiple=True, metavar="YYYY-MM-DD",
+              help="Reseal this sealed day although the turns appended to it have no signed intent (an ingest "
+                   "without the passphrase); read them first. Repeatable.")
 @pass_state
-def seal(state: CliState, as_json: bool) -> None:
+def seal(state: CliState, as_json: bool, accept_unsigned: tuple[str, ...]) -> None:
     """Seal every closed UTC day of the conversation log in the ledger, and reseal days an ingest
-    added to since. Exit code 1 if a sealed day changed in a way no ingest explains."""
-    from core.conversation import seal_closed_days
-
-    report = seal_closed_days(state.paths, state.keys())
+    added to since. Exit code 1 if a sealed day changed in a way no signed ingest intent explains."""
+    report = state.workbench.seal(accept_unsigned=set(accept_unsigned))
     emit(report.to_dict(), as_json, _seal_text(report))
     click.get_current_context().exit(1 if report.refused else 0)
 

@@ -8,7 +8,7 @@ import click
 
 from core.errors import ReverieError
 from core.paths import HomePaths
-from tui_app.cli.state import CliState
+from tui_app.cli.state import CliOptions, CliState
 
 
 @click.group(invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
@@ -23,7 +23,8 @@ from tui_app.cli.state import CliState
 @click.pass_context
 def cli(ctx: click.Context, home: str | None, no_mouse: bool) -> None:
     """Reverie: a local-first memory workbench for the conversations you have with AI assistants."""
-    ctx.obj = CliState(paths=HomePaths.at(home))
+    options = ctx.obj if isinstance(ctx.obj, CliOptions) else CliOptions()
+    ctx.obj = CliState(paths=HomePaths.at(home), options=options)
     if ctx.invoked_subcommand not in QUIET_COMMANDS:
         _remind_overdue_review(ctx.obj)
     if ctx.invoked_subcommand is None:

@@ -11,13 +11,14 @@ from typing import IO, TYPE_CHECKING, Any
 import click
 
 from core.errors import ReverieError
-from tui_app.cli.state import CliState, emit, pass_state
-from tui_app.cli.when_cmds import parse_now, parse_zone
+from core.workbench.search import SEARCH_MODES
+from tui_app.cli.state import CliState, bad_time_input, emit, pass_state
 
 if TYPE_CHECKING:
-    from core.recall import Filters, Recaller, RecallResult
+    from core.recall import Filters
+    from core.workbench import SearchAnswer
 
-MODE_CHOICE = click.Choice(["auto", "exact", "semantic", "hybrid"])
+MODE_CHOICE = click.Choice(list(SEARCH_MODES))
 BATCH_KEYS = ("query", "now", "tz", "limit", "mode")
 TEXT_WIDTH = 300  # characters of each result shown in plain text
 # A query is at most 2,000 characters (core.recall MAX_QUERY_CHARS); \u-escaped astral characters take 12
@@ -32,39 +33,13 @@ def register(cli: click.Group) -> None:
 
 
 def _clock(state: CliState, now_text: str | None, tz_name: str | None) -> tuple[datetime, tzinfo]:
-    zone = parse_zone(tz_name) if tz_name is not None else state.config.zone()
-    if now_text is not None:
-        return parse_now(now_text, zone), zone
-    from core.clock import utc_now
-
-    return utc_now().astimezone(zone), zone
-
-
-def _open(state: CliState, sync: bool) -> Recaller:
-    """The recaller of the home; first brings the vault's memories into the index when the
-    passphrase is at hand without a prompt (a sync failure is a warning: turns are still searched)."""
-    from core.recall import Recaller
-
-    recaller = Recaller.open(state.paths, state.config)
-    if sync:
-        _sync_memories(state, recaller)
-    return recaller
-
-
-def _sync_memories(state: CliState, recaller: Recaller) -> None:
-    from core.recall import sync_vault
-    from core.vault.passphrase import passphrase_without_prompt
-
-    if not state.paths.vault_header.exists() or passphrase_without_prompt(state.config, state.paths) is None:
-        return
-    import apsw
+    from core.clock import TimeInputError, parse_zone
 
     try:
-        sync_vault(recaller.index, state.vault(), state.config.zone())
-    except ReverieError as exc:
-        click.echo(f"reverie: memories not refreshed in the index: {exc}", err=True)
-    except apsw.BusyError:  # another process holds the index for writing: answer from what it holds
-        click.echo("reverie: memories not refreshed in the index (another process is writing to it)", err=True)
+        zone = parse_zone(tz_name) if tz_name is not None else state.config.zone()
+        return state.workbench.now(now_text, zone), zone
+    except TimeInputError as exc:
+        raise bad_time_input(exc) from exc
 
 
 def _filters(tags: tuple[str, ...], roles: tuple[str, ...], sessions: tuple[str, ...], sources: tuple[str, ...],
@@ -74,13 +49,16 @@ def _filters(tags: tuple[str, ...], roles: tuple[str, ...], sessions: tuple[str,
     return Filters(tags=tags, roles=roles, sessions=sessions, sources=sources, reviewed=reviewed)
 
 
-def _plain(answer: RecallResult, now: datetime, zone: tzinfo) -> str:
+def _plain(found: SearchAnswer, now: datetime, zone: tzinfo) -> str:
     from core.turns import parse_ts
 
+    answer = found.result
     lines = []
     if answer.range is not None:
         lines.append(f"range  {answer.range.describe(now)} ({answer.range.grain}) from “{answer.expression}”")
-    lines.append(f"mode   {answer.mode}" + (f" — {answer.note}" if answer.note else ""))
+    notes = found.notes
+    lines.append(f"mode   {answer.mode}" + (f" — {notes[0]}" if notes else ""))
+    lines += [f"note   {note}" for note in notes[1:]]
     if not answer.results:
         lines.append("nothing found")
     for item in answer.results:
@@ -101,7 +79,7 @@ def _plain(answer: RecallResult, now: datetime, zone: tzinfo) -> str:
 @click.option("--tz", "tz_name", metavar="ZONE", default=None, help="Timezone of ranges (default: config, system).")
 @click.option("--limit", "-k", type=click.IntRange(1, 1000), default=None, help="How many results (default: config).")
 @click.option("--mode", type=MODE_CHOICE, default="auto", show_default=True,
-              help="auto: exact first, semantic only when exact finds too little.")
+              help="auto: what recall does by default (see `reverie search --help`); or one mode.")
 @click.option("--tag", "tags", multiple=True, help="Only memories carrying this tag (repeatable).")
 @click.option("--role", "roles", multiple=True, help="Only turns of this role: user, assistant, system.")
 @click.option("--session", "sessions", multiple=True, help="Only turns of this session.")
@@ -111,8 +89,9 @@ def _plain(answer: RecallResult, now: datetime, zone: tzinfo) -> str:
               help='Read one JSON query per line ({"query", "now"?, "tz"?, "limit"?, "mode"?}; - for stdin) '
                    "and write one JSON answer per line.")
 @click.option("--sync/--no-sync", default=True, show_default=True,
-              help="Refresh the vault's memories in the index first (when the passphrase needs no prompt).")
-@click.option("--json", "as_json", is_flag=True, help='Print {"range", "mode", "results"} as JSON.')
+              help="Bring new turns (a small lag) and the vault's memories (when the passphrase needs no prompt) "
+                   "into the index first.")
+@click.option("--json", "as_json", is_flag=True, help='Print {"range", "mode", "results", "notes", "index"} as JSON.')
 @pass_state
 def search(state: CliState, query: tuple[str, ...], now_text: str | None, tz_name: str | None, limit: int | None,
            mode: str, tags: tuple[str, ...], roles: tuple[str, ...], sessions: tuple[str, ...],
@@ -125,12 +104,15 @@ def search(state: CliState, query: tuple[str, ...], now_text: str | None, tz_nam
     if batch is not None and query:
         raise click.UsageError("give either a QUERY or --batch FILE, not both")
     filters = _filters(tags, roles, sessions, sources, reviewed)
-    with _open(state, sync) as recaller:
+    with state.workbench as workbench:
         if batch is not None:
-            _run_batch(state, recaller, batch, filters, now_text, tz_name, limit, mode)
+            if sync:
+                workbench.refresh()
+            _run_batch(state, batch, filters, now_text, tz_name, limit, mode)
             return
         now, zone = _clock(state, now_text, tz_name)
-        answer = recaller.search(" ".join(query), now=now, zone=zone, limit=limit, mode=mode, filters=filters)
+        answer = workbench.search(" ".join(query), now=now, zone=zone, limit=limit, mode=mode, filters=filters,
+                                  refresh=sync)
     emit(answer.to_dict(), as_json, _plain(answer, now, zone))
 
 
@@ -155,7 +137,7 @@ def _batch_lines(handle: IO[bytes]) -> Iterator[tuple[int, str | ReverieError]]:
             yield number, ReverieError(f"not UTF-8 text (byte {exc.start})")
 
 
-def _batch_item(state: CliState, recaller: Recaller, line: str | ReverieError, filters: Filters,
+def _batch_item(state: CliState, line: str | ReverieError, filters: Filters,
                 defaults: dict[str, Any]) -> dict[str, Any]:
     if isinstance(line, ReverieError):
         raise line
@@ -183,19 +165,19 @@ def _batch_item(state: CliState, recaller: Recaller, line: str | ReverieError, f
         now, zone = _clock(state, merged.get("now"), merged.get("tz"))
     except click.BadParameter as exc:
         raise ReverieError(exc.format_message().replace("'--", "'")) from exc
-    answer = recaller.search(item["query"], now=now, zone=zone, limit=limit, mode=merged.get("mode") or "auto",
-                             filters=filters)
+    answer = state.workbench.search(item["query"], now=now, zone=zone, limit=limit,
+                                    mode=merged.get("mode") or "auto", filters=filters, refresh=False)
     return answer.to_dict()
 
 
-def _run_batch(state: CliState, recaller: Recaller, handle: IO[bytes], filters: Filters, now_text: str | None,
+def _run_batch(state: CliState, handle: IO[bytes], filters: Filters, now_text: str | None,
                tz_name: str | None, limit: int | None, mode: str) -> None:
     """One JSON answer per input line, in order; a bad line answers ``{"line", "error"}`` and the
     batch goes on. The embedding model, if needed, loads once."""
     defaults = {"now": now_text, "tz": tz_name, "limit": limit, "mode": mode}
     for number, line in _batch_lines(handle):
         try:
-            out = _batch_item(state, recaller, line, filters, defaults)
+            out = _batch_item(state, line, filters, defaults)
         except ReverieError as exc:
             out = _batch_error(number, str(exc))
         except Exception as exc:  # a failure on one line must not end the batch: report it and go on
@@ -215,27 +197,15 @@ def _batch_error(number: int, message: str) -> dict[str, Any]:
 @click.option("--tz", "tz_name", metavar="ZONE", default=None, help="Timezone (default: config, system).")
 @click.option("--profile", default=None, help="A sharing profile from config.toml: what the assistant may see.")
 @click.option("--sync/--no-sync", default=True, show_default=True,
-              help="Refresh the vault's memories in the index first (when the passphrase needs no prompt).")
+              help="Bring new turns and the vault's memories into the index first (as search does).")
 @click.option("--json", "as_json", is_flag=True, help="Print the block and what is in it as JSON.")
 @pass_state
 def context(state: CliState, query: tuple[str, ...], budget: int | None, now_text: str | None,
             tz_name: str | None, profile: str | None, sync: bool, as_json: bool) -> None:
     """Print a block for a model's prompt: the latest topic markers, relevant confirmed memories
     (reviewed ones marked), then matching turns, within the token budget."""
-    from core.context import build_context
-    from core.topics import latest_markers
-
     now, zone = _clock(state, now_text, tz_name)
-    markers = latest_markers(state.paths, state.config.context.markers)
-    text = " ".join(query) or None
-    with _open(state, sync) as recaller:
-        if profile is None:
-            block = build_context(recaller, text, markers=markers, now=now, zone=zone,
-                                  config=state.config.context, budget=budget)
-        else:  # the same path as MCP and REST: denied tags win, case-insensitively; sources by importer
-            from core.assist.sharing import SharePolicy, shared_context
-
-            policy = SharePolicy.from_config(state.config, profile)
-            block = shared_context(recaller, policy, text, markers=markers, now=now, zone=zone,
-                                   config=state.config.context, budget=budget)
+    with state.workbench as workbench:
+        block = workbench.context(" ".join(query) or None, now=now, zone=zone, budget=budget, profile=profile,
+                                  refresh=sync)
     emit(block.to_dict(), as_json, block.text or "(nothing to put in the context yet)")

@@ -1,62 +1,76 @@
-"""What every command needs: the home's paths, its settings, and (only when asked) its keys."""
+"""What every command works with: the home's :class:`~core.workbench.Workbench`, opened once per
+process, and the small pieces of output every command shares."""
 
 from __future__ import annotations
 
 import json
-import os
 import sys
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import click
 
-from core.config import Config, load_config
-from core.errors import VaultLocked
 from core.paths import HomePaths
-from core.vault.crypto import KdfParams, VaultKeys, unlock
-from core.vault.passphrase import passphrase_without_prompt
 
 if TYPE_CHECKING:
+    from core.config import Config
+    from core.vault.crypto import KdfParams, VaultKeys
     from core.vault.store import MemoryVault
+    from core.workbench import Workbench
 
 
-def kdf_params() -> KdfParams:
-    """``REVERIE_KDF=test`` selects cheap Argon2id parameters: for test suites only, never real data."""
-    return KdfParams.for_tests() if os.environ.get("REVERIE_KDF") == "test" else KdfParams()
+@dataclass(frozen=True)
+class CliOptions:
+    """What a caller of the click group may inject (``cli.main(obj=CliOptions(...))``): tests hand in
+    cheap Argon2id parameters and a model-free embedder; the console script passes nothing."""
+
+    kdf: KdfParams | None = None
+    embedder: Any = None
+
+
+def ask_passphrase() -> str:
+    """The passphrase from the terminal (never echoed); refused without one."""
+    from core.errors import VaultLocked
+
+    if not sys.stdin.isatty():
+        raise VaultLocked("no passphrase: set REVERIE_PASSPHRASE, enable security.keyring, or run in a terminal")
+    return click.prompt("Passphrase", hide_input=True, err=True)
+
+
+def tell(line: str) -> None:
+    """A line for the person on stderr ("loading the embedding model…"): stdout stays for results."""
+    click.echo(f"reverie: {line}", err=True)
 
 
 @dataclass
 class CliState:
     paths: HomePaths
-    _config: Config | None = None
-    _keys: VaultKeys | None = field(default=None, repr=False)
-    _vault: MemoryVault | None = None
+    options: CliOptions = field(default_factory=CliOptions)
+    _workbench: Workbench | None = field(default=None, repr=False)
+
+    @property
+    def workbench(self) -> Workbench:
+        if self._workbench is None:
+            from core.workbench import Workbench
+
+            self._workbench = Workbench(self.paths, kdf=self.options.kdf, embedder=self.options.embedder,
+                                        ask_passphrase=ask_passphrase, notice=tell)
+        return self._workbench
 
     @property
     def config(self) -> Config:
-        if self._config is None:
-            self._config = load_config(self.paths.config)
-        return self._config
+        return self.workbench.config
 
     def passphrase(self) -> str:
-        found = passphrase_without_prompt(self.config, self.paths)
-        if found:
-            return found
-        if not sys.stdin.isatty():
-            raise VaultLocked("no passphrase: set REVERIE_PASSPHRASE, enable security.keyring, or run in a terminal")
-        return click.prompt("Passphrase", hide_input=True, err=True)
+        return self.workbench.passphrase_at_hand() or ask_passphrase()
 
     def keys(self) -> VaultKeys:
-        if self._keys is None:
-            self._keys = unlock(self.paths.vault_header, self.passphrase())
-        return self._keys
+        return self.workbench.keys
 
     def vault(self) -> MemoryVault:
-        if self._vault is None:
-            from core.vault.store import MemoryVault
-
-            self._vault = MemoryVault.open(self.paths, self.keys())
-        return self._vault
+        return self.workbench.vault
 
 
 pass_state = click.make_pass_decorator(CliState)
@@ -68,3 +82,28 @@ def emit(data: Any, as_json: bool, text: str | None = None) -> None:
         click.echo(json.dumps(data, ensure_ascii=False, indent=2, default=str))
     else:
         click.echo(text if text is not None else str(data))
+
+
+def bad_time_input(exc: Exception) -> click.BadParameter:
+    """A ``--now``/``--tz`` value the workbench could not read, as click's error naming the option."""
+    field_name = getattr(exc, "field", "now")
+    return click.BadParameter(getattr(exc, "reason", str(exc)), param_hint=f"'--{field_name}'")
+
+
+def progress_printer() -> Callable[[str, int, int], None] | None:
+    """A one-line progress display on stderr when it is a terminal (nothing otherwise)."""
+    if not sys.stderr.isatty():
+        return None
+    last = [0.0]
+
+    def show(phase: str, done: int, total: int) -> None:
+        now = time.monotonic()
+        if now - last[0] < 0.2 and done < total:
+            return
+        last[0] = now
+        label = "day files" if phase == "files" else "vectors"
+        click.echo(f"\r{label}: {done:,}/{total:,}   ", nl=False, err=True)
+        if done >= total:
+            click.echo("", err=True)
+
+    return show

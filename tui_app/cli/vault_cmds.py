@@ -10,7 +10,7 @@ from typing import Any
 import click
 
 from core.errors import HomeError, ReverieError
-from tui_app.cli.state import CliState, emit, kdf_params, pass_state
+from tui_app.cli.state import CliState, emit, pass_state, tell
 
 
 def _human_age(stamp: str) -> str:
@@ -29,31 +29,20 @@ def _human_age(stamp: str) -> str:
 @pass_state
 def init(state: CliState, use_keyring: bool) -> None:
     """Create the vault in the data home (asks for a new passphrase twice)."""
-    from core.config import save_config
-    from core.vault.crypto import create_header
-    from core.vault.passphrase import PASSPHRASE_ENV
-
-    paths = state.paths
-    if paths.vault_header.exists():
-        raise HomeError(f"{paths.vault_header}: a vault already exists here")
     import os
 
+    from core.vault.passphrase import PASSPHRASE_ENV
+
+    workbench = state.workbench
+    if workbench.has_vault:
+        raise HomeError(f"{state.paths.vault_header}: a vault already exists here")
     passphrase = os.environ.get(PASSPHRASE_ENV)
     if not passphrase:
         if not sys.stdin.isatty():
             raise HomeError("no passphrase: set REVERIE_PASSPHRASE or run `reverie init` in a terminal")
         passphrase = click.prompt("New passphrase", hide_input=True, confirmation_prompt=True, err=True)
-    paths.ensure()
-    if not paths.config.exists():
-        config = state.config
-        config.security.keyring = use_keyring
-        save_config(paths.config, config)
-    create_header(paths.vault_header, passphrase, kdf_params())
-    if use_keyring:
-        from core.vault.passphrase import store_in_keyring
-
-        store_in_keyring(paths, passphrase)
-    click.echo(f"Created a vault in {paths.root}")
+    workbench.create_vault(passphrase, keyring=use_keyring)
+    click.echo(f"Created a vault in {state.paths.root}")
 
 
 @click.command()
@@ -101,39 +90,6 @@ def _draft_text(d: Any, history: bool = False) -> str:
     return "\n".join(lines)
 
 
-def _duplicate_decision(state: CliState, content: str, on_duplicate: str) -> Any:
-    """Compare CONTENT with the finalized memories (cosine ≥ recall.duplicate_threshold is a near
-    duplicate) and return the person's decision, or None when there is no near duplicate."""
-    import apsw
-
-    from core.duplicates import check_duplicate, decide
-    from core.embed import make_embedder
-    from core.index import SearchIndex
-    from core.recall import sync_vault
-
-    with SearchIndex.open(state.paths) as index:
-        try:
-            sync_vault(index, state.vault(), state.config.zone())
-        except apsw.BusyError:  # another process is writing the index: compare with what it already holds
-            click.echo("reverie: duplicate check uses the index as it is (another process is writing to it)",
-                       err=True)
-        check = check_duplicate(content, make_embedder(state.config.embedding),
-                                threshold=state.config.recall.duplicate_threshold, index=index)
-    best = check.duplicate
-    if best is None:
-        return None
-    click.echo(f"Near duplicate ({best.similarity:.2f}) of {best.memory_id}"
-               f"{' (reviewed)' if best.reviewed else ''}: {best.text[:200]}", err=True)
-    choice = on_duplicate
-    if choice == "ask":
-        if not sys.stdin.isatty():
-            raise ReverieError(f"near duplicate of {best.memory_id} (cosine {best.similarity:.2f}): "
-                               "choose with --on-duplicate replace|keep-both|cancel")
-        choice = click.prompt("Replace it, keep both, or cancel?", err=True,
-                              type=click.Choice(["replace", "keep-both", "cancel"]), default="cancel")
-    return decide(check, choice.replace("-", "_"))
-
-
 @draft.command("new")
 @click.argument("content")
 @click.option("--tag", "tags", multiple=True, help="A tag (repeatable).")
@@ -158,21 +114,32 @@ def draft_new(
     A finalized memory at cosine ≥ recall.duplicate_threshold is shown first: replace (the new memory
     records that it supersedes the old one, which curation then offers for cold storage — nothing is
     deleted), keep both, or cancel (nothing is written)."""
-    vault = state.vault()
-    decision = None if no_duplicate_check else _duplicate_decision(state, content, on_duplicate)
-    if decision is not None and not decision.keep_new:
-        emit({"draft_id": None, "duplicate": decision.to_dict()}, as_json, "cancelled: nothing was written")
+    workbench = state.workbench
+    choice: Any = on_duplicate.replace("-", "_")
+    outcome = workbench.capture(content, tags, on_duplicate=choice, check_duplicates=not no_duplicate_check,
+                                suggest=run_suggesters)
+    for note in outcome.notes:
+        tell(note)
+    best = outcome.duplicate
+    if best is not None:
+        click.echo(f"Near duplicate ({best.similarity:.2f}) of {best.memory_id}"
+                   f"{' (reviewed)' if best.reviewed else ''}: {best.text[:200]}", err=True)
+    if outcome.needs_choice:
+        assert best is not None
+        if not sys.stdin.isatty():
+            raise ReverieError(f"near duplicate of {best.memory_id} (cosine {best.similarity:.2f}): "
+                               "choose with --on-duplicate replace|keep-both|cancel")
+        picked = click.prompt("Replace it, keep both, or cancel?", err=True,
+                              type=click.Choice(["replace", "keep-both", "cancel"]), default="cancel")
+        outcome = workbench.capture(content, tags, on_duplicate=picked.replace("-", "_"), suggest=run_suggesters)
+    if outcome.draft is None:
+        emit({"draft_id": None, "duplicate": outcome.to_dict()["duplicate"]}, as_json, "cancelled: nothing was written")
         return
-    supersedes = [decision.supersedes] if decision is not None and decision.supersedes else []
-    d = vault.create_draft(content, tags, created_by=state.config.general.reviewer, supersedes=supersedes)
-    if run_suggesters:
-        from core.suggest import run_local_suggesters
-
-        d = run_local_suggesters(vault, d, state.config, state.paths)
+    d = outcome.draft
     data = {
         "draft_id": d.draft_id,
         "suggestions": [s.to_dict() for s in d.suggestions],
-        "duplicate": decision.to_dict() if decision is not None else None,
+        "duplicate": outcome.to_dict()["duplicate"],
     }
     text = d.draft_id + "".join(
         f"\n  {s.suggestion_id}: {s.field_name} = {s.value!r} ({s.source}, conf {s.confidence or 0:.2f})"
@@ -205,33 +172,16 @@ def draft_suggest(
     as_json: bool,
 ) -> None:
     """Attach a suggestion for FIELD to an open draft. VALUE is text, or JSON for lists (tags, people)."""
-    vault = state.vault()
-    d = vault.get_draft(draft_id)
     parsed: Any = value
     if field in ("tags", "people") or value[:1] in "[{":
         try:
             parsed = json.loads(value)
         except json.JSONDecodeError as exc:
             raise click.BadParameter(f"not valid JSON: {exc.msg}", param_hint="VALUE") from exc
-    d = d.add_suggestion(
-        field,
-        parsed,
-        source,
-        model=model,
-        process_version=process_version,
-        confidence=confidence,
-        suggestion_id=suggestion_id,
-    )
-    vault.save_draft(d)
+    d = state.workbench.suggest(draft_id, field, parsed, source, model=model, process_version=process_version,
+                                confidence=confidence, suggestion_id=suggestion_id)
     added = d.suggestions[-1]
     emit(added.to_dict(), as_json, added.suggestion_id)
-
-
-def _decide(state: CliState, draft_id: str, change: Any) -> Any:
-    vault = state.vault()
-    d = change(vault.get_draft(draft_id))
-    vault.save_draft(d)
-    return d
 
 
 @draft.command("accept")
@@ -248,7 +198,7 @@ def draft_accept(state: CliState, draft_id: str, suggestion_id: str, reviewer: s
             parsed = json.loads(value)
         except json.JSONDecodeError as exc:
             raise click.BadParameter(f"not valid JSON: {exc.msg}", param_hint="--value") from exc
-    _decide(state, draft_id, lambda d: d.accept(suggestion_id, reviewer=reviewer, value=parsed))
+    state.workbench.accept(draft_id, suggestion_id, reviewer=reviewer, value=parsed)
     click.echo(f"accepted {suggestion_id}")
 
 
@@ -259,7 +209,7 @@ def draft_accept(state: CliState, draft_id: str, suggestion_id: str, reviewer: s
 @pass_state
 def draft_reject(state: CliState, draft_id: str, suggestion_id: str, reviewer: str) -> None:
     """Reject a suggestion."""
-    _decide(state, draft_id, lambda d: d.reject_suggestion(suggestion_id, reviewer=reviewer))
+    state.workbench.reject(draft_id, suggestion_id, reviewer=reviewer)
     click.echo(f"rejected {suggestion_id}")
 
 
@@ -269,7 +219,7 @@ def draft_reject(state: CliState, draft_id: str, suggestion_id: str, reviewer: s
 @pass_state
 def draft_approve(state: CliState, draft_id: str, reviewer: str) -> None:
     """Approve a draft whose suggestions are all decided."""
-    _decide(state, draft_id, lambda d: d.approve(reviewer=reviewer))
+    state.workbench.approve(draft_id, reviewer=reviewer)
     click.echo(f"approved {draft_id}")
 
 
@@ -279,8 +229,7 @@ def draft_approve(state: CliState, draft_id: str, reviewer: str) -> None:
 @pass_state
 def draft_finalize(state: CliState, draft_id: str, as_json: bool) -> None:
     """Seal an approved draft as a memory (once); prints the memory id."""
-    vault = state.vault()
-    memory = vault.finalize_draft(vault.get_draft(draft_id))
+    memory = state.workbench.finalize(draft_id)
     emit({"memory_id": memory.memory_id, "draft_id": draft_id}, as_json, memory.memory_id)
 
 
@@ -412,11 +361,10 @@ def memory_show(state: CliState, memory_id: str, as_json: bool) -> None:
 def verify(ctx: click.Context, as_json: bool, checkpoint: bool, against: str | None) -> None:
     """Check every record, the ledger chain and the sealed day logs. Exit 1 if anything is wrong."""
     from core.vault.ledger import Checkpoint
-    from core.vault.verify import verify_home
 
     state: CliState = ctx.obj
     mark = Checkpoint.parse(against) if against else None
-    report = verify_home(state.paths, state.keys(), mark)
+    report = state.workbench.verify(mark)
     if checkpoint and not as_json:
         click.echo(str(report.head))
     elif as_json:
@@ -454,11 +402,9 @@ def export_cmd(state: CliState, kind: str, out: str | None, memory_id: str | Non
 
     vault = state.vault()
     if kind == "dvmem":
-        from core.vault.portable import export_dvmem
-
         if not memory_id:
             raise click.UsageError("dvmem exports one memory: give --memory ID")
-        _write_output(out or f"{memory_id}.dvmem", export_dvmem(vault, memory_id, state.passphrase()))
+        _write_output(out or f"{memory_id}.dvmem", state.workbench.export_dvmem(memory_id))
         return
     exporter = VaultExporter(vault)
     rows: list[Any]
@@ -482,11 +428,7 @@ def export_cmd(state: CliState, kind: str, out: str | None, memory_id: str | Non
 @pass_state
 def import_cmd(state: CliState, file: str, as_json: bool) -> None:
     """Import a .dvmem record after verifying it (the passphrase it was exported with)."""
-    from core.vault.portable import import_dvmem, read_dvmem_file
-
-    path = Path(file)
-    data = read_dvmem_file(path)
-    memory, added = import_dvmem(state.vault(), data, state.passphrase(), str(path))
+    memory, added = state.workbench.import_dvmem(Path(file))
     emit(
         {"memory_id": memory.memory_id, "added": added},
         as_json,

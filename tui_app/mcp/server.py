@@ -184,7 +184,11 @@ def serve_stdio(paths: HomePaths, config: Config, profile: str = "default", assi
         from mcp.server.stdio import stdio_server
 
         keys = pending.result()
-    surface = AssistantSurface(paths, config, keys, policy)
+    from core.workbench import Workbench
+
+    workbench = Workbench(paths, config)
+    workbench.adopt_keys(keys)
+    surface = AssistantSurface(workbench, policy)
     server = build_server(surface, assistant)
 
     async def run() -> None:

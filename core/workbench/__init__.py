@@ -1,0 +1,21 @@
+"""The application layer: one :class:`Workbench` per process, opened on a data home, offering each
+use case once (capture, review, finalize, search with its freshness policy, context, ingest,
+reindex, verify, exchange, the assistant surface). Interfaces adapt it; they never reach storage
+by themselves.
+
+Layers, outermost first (checked by the import-linter contracts in ``pyproject.toml``):
+``tui_app`` (TUI, CLI, MCP, REST, serve) → ``core.workbench`` → ``core.assist`` → the subsystems
+(``core.recall``, ``core.curate``, ``core.suggest``, ``core.conversation``, ``core.index``,
+``core.vault``, ``core.timeparse``, ``core.embed``…) → storage helpers (``core.paths``,
+``core.fsutil``, ``core.config``, ``core.errors``…).
+"""
+
+from __future__ import annotations
+
+from core.workbench.capture import CaptureOutcome
+from core.workbench.freshness import Freshness, LogLag
+from core.workbench.home import Workbench
+from core.workbench.ingest import IngestOutcome
+from core.workbench.search import SEARCH_MODES, SearchAnswer
+
+__all__ = ["SEARCH_MODES", "CaptureOutcome", "Freshness", "IngestOutcome", "LogLag", "SearchAnswer", "Workbench"]

@@ -1,0 +1,32 @@
+"""A search answer as every interface receives it: the recall result and what the index held."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from core.recall.model import MODES
+
+if TYPE_CHECKING:
+    from core.recall import RecallResult
+    from core.workbench.freshness import Freshness
+
+SEARCH_MODES: tuple[str, ...] = tuple(MODES)  # the one list of modes; interfaces offer exactly these
+USES_VECTORS = ("semantic", "hybrid")
+
+
+@dataclass(frozen=True)
+class SearchAnswer:
+    result: RecallResult
+    freshness: Freshness
+
+    @property
+    def notes(self) -> list[str]:
+        """The recall note (fallbacks, the time parser's readings) and the index's completeness."""
+        lines = [self.result.note] if self.result.note else []
+        lines += self.freshness.notes(semantic=self.result.mode in USES_VECTORS)
+        return lines
+
+    def to_dict(self) -> dict[str, Any]:
+        """The recall answer's JSON (``range``, ``mode``, ``results``), with ``notes`` and ``index``."""
+        return {**self.result.to_dict(), "notes": self.notes, "index": self.freshness.to_dict()}
