@@ -58,7 +58,7 @@ from core.curate.tombstone import (
 from core.errors import NotFound, RecordError
 from core.fsutil import atomic_write_bytes, atomic_write_text, fsync_dir
 from core.paths import HomePaths
-from core.vault.ledger import Ledger
+from core.vault.ledger import Ledger, LedgerEntry
 
 STEP_HOOK: Callable[[str], None] | None = None
 MOVE_STEPS = ("journal", "copied", "verified", "tombstoned", "ledgered", "unlinked")
@@ -429,8 +429,60 @@ def restore_record(paths: HomePaths, config: Config, spec: str, ledger: Ledger,
     return _restore(paths, config, stone, scope, places, ledger, now or utc_now())
 
 
+def _move_entries(ledger: Ledger, move_id: str) -> list[LedgerEntry]:
+    """The ``archive`` and ``restore`` ledger entries about ``move_id``, oldest first."""
+    return [entry for entry in ledger.read(full=False).entries
+            if entry.kind in ("archive", "restore") and entry.data.get("move_id") == move_id]
+
+
+def check_against_ledger(stone: Tombstone, scope: Scope, ledger: Ledger, *, resumed: bool = False) -> bool:
+    """Refuse a restore the signed ledger does not vouch for: the move's latest entry must be an ``archive``
+    of the same record (id, SHA-256) to the same places (scope, path, tombstone, cold path), and, when the
+    entry recorded it, of a tombstone with the same SHA-256 (which covers its mode and mtime). The tombstone
+    is plaintext and unsigned: without this, consistent edits of the cold copy and both tombstones would
+    restore an attacker's bytes, to another path, with another mode. ``ChecksumMismatch`` names the field.
+    ``resumed``: finishing this restore after a crash, so its own ``restore`` entry may follow the archive.
+    Returns whether the tombstone's own fields (mode, mtime) are vouched for by ``tombstone_sha256``."""
+    where = f"tombstone {stone.move_id}"
+    entries = _move_entries(ledger, stone.move_id)
+    archives = [entry for entry in entries if entry.kind == "archive"]
+    if not archives:
+        raise ChecksumMismatch(f"{where}: field 'move_id': the ledger records no move {stone.move_id}; "
+                               "nothing was restored")
+    entry, latest = archives[-1], entries[-1]
+    if latest is not entry and not (resumed and latest.record_sha256 == stone.sha256
+                                    and "rolled_back" not in latest.data):
+        raise ChecksumMismatch(f"{where}: field 'move_id': the ledger's latest entry for this move is a "
+                               f"{latest.kind} (seq {latest.seq}), not an archive; nothing was restored")
+    recorded = entry.data
+    for name in ("scope", "path", "tombstone", "cold_path"):
+        if recorded.get(name) != getattr(stone, name):
+            raise ChecksumMismatch(f"{where}: field {name!r} is {getattr(stone, name)!r}, the ledger's archive "
+                                   f"entry (seq {entry.seq}) says {recorded.get(name)!r}; nothing was restored")
+    if entry.record_id != record_id(scope, stone.path):
+        raise ChecksumMismatch(f"{where}: field 'path': the ledger archived {entry.record_id} (seq {entry.seq}); "
+                               "nothing was restored")
+    if entry.record_sha256 != stone.sha256:
+        raise ChecksumMismatch(f"{where}: field 'sha256' differs from the ledger's archive entry (seq {entry.seq}); "
+                               "nothing was restored")
+    signed_stone = recorded.get("tombstone_sha256")
+    if isinstance(signed_stone, str) and signed_stone != tombstone_sha256(stone):
+        raise ChecksumMismatch(f"{where}: field 'tombstone_sha256': the tombstone (its mode, size, mtime or "
+                               f"reasons) differs from the one the ledger recorded (seq {entry.seq}); "
+                               "nothing was restored")
+    return isinstance(signed_stone, str)
+
+
+def restored_mode(stone: Tombstone, vouched: bool) -> int:
+    """The mode a restored file gets: the recorded one's permission bits (never set-id or sticky), and,
+    when the ledger does not vouch for the tombstone's mode, never group- or other-writable."""
+    mode = stone.mode & 0o777
+    return mode if vouched else mode & 0o755
+
+
 def _restore(paths: HomePaths, config: Config, stone: Tombstone, scope: Scope, places: Places, ledger: Ledger,
              now: datetime) -> Restored:
+    check_against_ledger(stone, scope, ledger)
     try:
         data, _ = read_file(places.cold)
     except FileNotFoundError:
@@ -459,8 +511,9 @@ def _finish_restore(paths: HomePaths, config: Config, stone: Tombstone, scope: S
                     ledger: Ledger, now: datetime, journal: Path, *, resumed: bool = True) -> None:
     """Every step after the bytes are back at the path; each one is skipped if already done (when
     ``resumed``, the ledger is searched for an entry this restore may have written before a crash)."""
+    vouched = check_against_ledger(stone, scope, ledger, resumed=resumed)
     with contextlib.suppress(OSError):
-        os.chmod(places.target, stone.mode)
+        os.chmod(places.target, restored_mode(stone, vouched))
         os.utime(places.target, ns=(stone.mtime_ns, stone.mtime_ns))
     _step("copied")
     if sha256_of(places.target) != stone.sha256:

@@ -13,6 +13,7 @@ the other memory records (it uses :func:`pending_moves` from here); this covers 
   was recorded are compared field by field only);
 - a tombstone and its mirror are the same bytes (if not, both are named);
 - restored moves left nothing behind; nothing else was planted in ``cold/`` or as a vault tombstone;
+- every ``restore`` entry put back what its ``archive`` entry moved (:func:`check_restores`);
 - a move or restore interrupted mid-way is ``incomplete``, never ``modified`` or ``inserted``: its
   journal in ``curation/pending/`` is there and ``reverie curate recover`` (or the next apply or
   restore) finishes or rolls it back.
@@ -183,13 +184,48 @@ def _check_archived(paths: HomePaths, entry: LedgerEntry, move_id: str, pending:
     return problems
 
 
+# Fields of a move every ``restore`` entry repeats from its ``archive`` entry.
+RESTORE_BOUND = ("scope", "path", "cold_path", "tombstone")
+
+
+def check_restores(reading: LedgerReading) -> list[Problem]:
+    """Each ``restore`` entry against the ``archive`` entry of its move before it: the same record (id and
+    SHA-256) put back at the same place. A restore that trusted an edited tombstone (signed before restore
+    checked tombstones against the ledger) names other bytes or another path, and shows here."""
+    problems: list[Problem] = []
+    archived: dict[str, LedgerEntry] = {}
+    for entry in reading.entries:
+        move_id = entry.data.get("move_id")
+        if not isinstance(move_id, str):
+            continue
+        if entry.kind == "archive":
+            archived[move_id] = entry
+        elif entry.kind == "restore":
+            subject = f"ledger seq {entry.seq}"
+            archive = archived.pop(move_id, None)
+            if archive is None:
+                why = f"restore of move {move_id} with no archive entry before it"
+                problems.append(Problem("modified", subject, why))
+                continue
+            differs = [name for name in RESTORE_BOUND if entry.data.get(name) != archive.data.get(name)]
+            if entry.record_id != archive.record_id:
+                differs.append("record id")
+            if entry.record_sha256 != archive.record_sha256:
+                differs.append("sha256")
+            if differs:
+                why = (f"restore of move {move_id} disagrees with its archive entry (seq {archive.seq}) on "
+                       f"{', '.join(differs)}: it put back something other than what was moved")
+                problems.append(Problem("modified", subject, why))
+    return problems
+
+
 # --- the check ------------------------------------------------------------------------------------------
 
 
 def check_cold_storage(paths: HomePaths, keys: VaultKeys, reading: LedgerReading) -> list[Problem]:
     """Cold storage against the ledger, named by path relative to the home (see the module docstring).
     An unrecorded move folder is ``incomplete`` only while its journal exists."""
-    problems: list[Problem] = []
+    problems: list[Problem] = check_restores(reading)
     latest = latest_by_move(reading)
     pending = pending_moves(paths)
     roots = _scope_roots(paths) if latest else {}
