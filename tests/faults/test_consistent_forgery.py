@@ -204,7 +204,7 @@ def test_verify_checks_each_restore_entry_against_its_archive_entry(curated: Bui
     checksum and path. (Such an entry can only be made with the key, so the old restore is replayed
     here through the ledger the way it signed it.)"""
     home = clone_home(curated, tmp_path / "h")
-    move_id, copy, mirror, beside = _notes_move(home, "old/a.md")
+    _, copy, mirror, beside = _notes_move(home, "old/a.md")
     stone = json.loads(mirror.read_text(encoding="utf-8"))
     evil = b"planted\n"
     data = {k: stone[k] for k in ("scope", "cold_path", "tombstone", "move_id", "tier", "rubric_version",
