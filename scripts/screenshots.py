@@ -81,7 +81,7 @@ def search_for(query: str, starting: str = "", *then: str) -> Steps:
     async def run(pilot: Pilot[Any]) -> None:
         await keys("f5")(pilot)
         pilot.app.screen.query_one("#search-query", Input).value = query
-        await keys("enter")(pilot)
+        await keys("enter", "down")(pilot)
         results = [item.text for item in pilot.app.screen.results]  # type: ignore[attr-defined]
         row = next((i for i, text in enumerate(results) if starting and text.startswith(starting)), 0)
         pilot.app.screen.query_one("#search-results", DataTable).move_cursor(row=row)

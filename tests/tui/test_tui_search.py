@@ -53,7 +53,7 @@ def line(app: ReverieApp, selector: str) -> str:
 
 async def search(pilot: Pilot[object], query: str, *, typed: bool = False) -> SearchScreen:
     """From anywhere: the search section, ``query`` entered (typed key by key when ``typed``, else
-    pasted), then Enter (search now, focus on the results)."""
+    pasted), then Enter (search now) and Down (to the results, where letters are keys)."""
     await press(pilot, "f5")
     screen = pilot.app.screen
     assert isinstance(screen, SearchScreen)
@@ -62,7 +62,7 @@ async def search(pilot: Pilot[object], query: str, *, typed: bool = False) -> Se
     field.value = "" if typed else query
     if typed:
         await pilot.press(*query)
-    await press(pilot, "enter")
+    await press(pilot, "enter", "down")
     return screen
 
 
@@ -346,7 +346,7 @@ async def test_usable_at_80x24_and_letters_type_into_the_query(demo: DemoHome, n
         assert not isinstance(app.screen, FilterDialog) and not screen.filters.active
         screen.query_one("#search-query", Input).value = ""
         await pilot.press(*DECISION_EN)
-        await press(pilot, "enter")
+        await press(pilot, "enter", "down")
         table = screen.query_one("#search-results", DataTable)
         assert table.region.height >= 6 and table.region.bottom <= 23
         assert screen.query_one("#search-detail").region.bottom <= 23

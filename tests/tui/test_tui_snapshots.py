@@ -218,11 +218,11 @@ def test_move_confirmation_80x24(
 
 
 def query(text: str, *after: str) -> Callable[[Pilot[Any]], Awaitable[None]]:
-    """The search section with ``text`` in the query field, Enter, then ``after`` pressed."""
+    """The search section with ``text`` in the query field, Enter, Down (to the results), then ``after``."""
 
     async def enter(pilot: Pilot[Any]) -> None:
         pilot.app.screen.query_one("#search-query", Input).value = text
-        for key in ("enter", *after):
+        for key in ("enter", "down", *after):
             await pilot.press(key)
             await settle(pilot)
 

@@ -102,11 +102,19 @@ class SearchScreen(ReverieScreen):
         Binding("down", "focus_results", "Results", id="search.results", tooltip="Move to the results", show=False),
         Binding("slash", "focus_query", "Query", id="search.query", tooltip="Back to the query to change it"),
         Binding(
+            "ctrl+u",
+            "clear_query",
+            "New query",
+            id="search.clear_query",
+            tooltip="Clear the query and type a new one",
+            priority=True,
+        ),
+        Binding(
             "escape",
             "escape",
             "Cancel",
             id="search.cancel",
-            tooltip="Stop building vectors, or go back to the query",
+            tooltip="Stop building vectors; in the query: clear it, then leave; on the results: back to the query",
             show=False,
         ),
         Binding(
@@ -120,7 +128,7 @@ class SearchScreen(ReverieScreen):
 
     def __init__(self, session: Session) -> None:
         super().__init__(session)
-        self.backend = SearchBackend(session.paths, session.config, session.vault, session.zone)
+        self.backend = SearchBackend(session.workbench)
         self.backend.on_status = lambda line: self.post_message(messages.SearchStatus(line))
         self.mode = "auto"
         self.filters = SearchFilters()
@@ -140,7 +148,12 @@ class SearchScreen(ReverieScreen):
         with Vertical(id="search"):
             with Horizontal(id="search-bar"):
                 yield Static("Search ›", id="search-prompt")
-                query = Input(placeholder="what did we decide last Tuesday night", id="search-query", compact=True)
+                query = Input(
+                    placeholder="what did we decide last Tuesday night",
+                    id="search-query",
+                    compact=True,
+                    select_on_focus=False,  # back from the results, typing goes on where the query ends
+                )
                 query.cursor_blink = self.blink
                 yield query
             yield Static(id="search-understood")
@@ -217,12 +230,29 @@ class SearchScreen(ReverieScreen):
 
     @on(Input.Submitted, "#search-query")
     def query_submitted(self) -> None:
-        """Enter: search now (no waiting for the pause) and move to the results."""
+        """Enter: search now (no waiting for the pause). The query keeps the focus, so typing goes on
+        changing the query; Down (or Tab) moves to the results, where letters are keys."""
         if self.debounce is not None:
             self.debounce.stop()
             self.debounce = None
         self.start_search()
-        self.query_one("#search-results", DataTable).focus()
+
+    def on_key(self, event: events.Key) -> None:
+        """On the results, a printable character that is no key of the screen starts typing into the
+        query again (and Backspace edits it), instead of doing nothing."""
+        if self.typing() or not isinstance(self.focused, DataTable):
+            return
+        field = self.query_one("#search-query", Input)
+        if event.key == "backspace":
+            field.focus()
+            field.action_delete_left()
+        elif event.is_printable and event.character and event.key not in self.app.active_bindings:
+            field.focus()
+            field.insert_text_at_cursor(event.character)
+        else:
+            return
+        event.stop()
+        event.prevent_default()
 
     def start_search(self) -> None:
         self.debounce = None
@@ -350,11 +380,24 @@ class SearchScreen(ReverieScreen):
     def action_focus_query(self) -> None:
         self.query_one("#search-query", Input).focus()
 
-    def action_escape(self) -> None:
+    def action_clear_query(self) -> None:
+        field = self.query_one("#search-query", Input)
+        field.value = ""
+        field.focus()
+        self.start_search()  # an empty query: the old results go at once
+
+    async def action_escape(self) -> None:
+        """Stop building vectors; in the query, clear it, and when it is empty leave for Home; on the
+        results, back to the query."""
         if self.building:
             self.workers.cancel_group(self, "vectors")
             return
-        self.action_focus_query()
+        if not self.typing():
+            self.action_focus_query()
+        elif self.query_text():
+            self.action_clear_query()
+        else:
+            await self.app.run_action("section('home')")
 
     # --- filters and mode -----------------------------------------------------------------------------
 
