@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -37,7 +36,6 @@ _QUESTIONS = (
     ("financial", "What do you know about my finances?"),
     ("personal", "Tell me something personal about me."),
 )
-_WORD = re.compile(r"[^\W\d_][\w'-]*", re.UNICODE)
 
 
 @dataclass
@@ -142,7 +140,7 @@ class VaultExporter:
                 hash=record.content_sha256,
                 location=record.metadata.location,
                 people=list(record.metadata.people),
-                review=review_summary(thaw(review) if review else None),
+                review=_summary(thaw(review) if review else None),
                 verified=verified,
             ))
         return items
@@ -201,7 +199,8 @@ class VaultExporter:
                 created_at=item.created_at,
                 hash=item.hash if include_hash else "",
                 metadata={
-                    "source": "reverie",
+                    "source": "diaryvault",
+                    "store": "reverie",
                     "verified": item.verified,
                     "encrypted_at_rest": True,
                     "review": item.review,
@@ -283,6 +282,16 @@ class VaultExporter:
         }
 
 
+def _summary(review: dict[str, Any] | None) -> dict[str, Any]:
+    """The compact review summary of the upstream exports (Reverie's own exports add the rejected and
+    edited counts): ``{"reviewed": False}`` without review."""
+    full = review_summary(review)
+    if not full["reviewed"]:
+        return {"reviewed": False}
+    keys = ("reviewed", "approved_by", "approved_at", "suggestion_count", "accepted_count", "confirmed_fields")
+    return {key: full[key] for key in keys}
+
+
 def _question(tags: list[str]) -> str:
     for tag, question in _QUESTIONS:
         if tag in tags:
@@ -295,20 +304,19 @@ def _slug(text: str) -> str:
 
 
 def _entities(content: str) -> list[str]:
-    """Runs of capitalised words that do not open a sentence (a cheap stand-in for NER)."""
+    """Runs of capitalised alphabetic words, the first of more than two letters and not the text's
+    first word (a cheap stand-in for named-entity recognition); case-insensitively unique."""
+    words = content.split()
     found: dict[str, str] = {}
-    run: list[str] = []
-    sentence_start = True
-    for token in content.split():
-        match = _WORD.search(token)
-        word = match.group(0) if match else ""
-        capital = bool(word) and word[0].isupper() and len(word) > 2 and not sentence_start
-        if capital:
-            run.append(word)
-        if run and (not capital or token[-1:] in ".,;:!?"):
-            found.setdefault(" ".join(run).casefold(), " ".join(run))
-            run = []
-        sentence_start = token[-1:] in ".!?"
-    if run:
-        found.setdefault(" ".join(run).casefold(), " ".join(run))
+    i = 1
+    while i < len(words):
+        if words[i][0].isupper() and words[i].isalpha() and len(words[i]) > 2:
+            end = i + 1
+            while end < len(words) and words[end][0].isupper() and words[end].isalpha():
+                end += 1
+            name = " ".join(words[i:end])
+            found.setdefault(name.casefold(), name)
+            i = end
+        else:
+            i += 1
     return list(found.values())

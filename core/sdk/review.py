@@ -1,9 +1,9 @@
 """The review workflow's value objects in the DiaryVault Memory Layer v0.4 shape.
 
 ``ReviewDraft``, ``Suggestion``, ``ReviewDecision``, ``Revision``, ``ReviewState`` and
-``DecisionOutcome``: frozen all the way down (nested JSON values become ``FrozenDict`` and tuples),
-every transition returns a new draft, and the invariants hold at construction and therefore on
-every load from JSON:
+``DecisionOutcome``: frozen all the way down (nested mappings become read-only ``MappingProxyType``
+views, lists become tuples), every transition returns a new draft, and the invariants hold at
+construction and therefore on every load from JSON:
 
 * suggestion ids are unique; every decision refers to a known suggestion, at most one per suggestion;
 * at most one accepted value per field; a rejected decision carries no value;
@@ -21,12 +21,14 @@ from __future__ import annotations
 
 import json
 import uuid
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
+from types import MappingProxyType
 from typing import Any
 
 from core.clock import utc_now_iso
-from core.frozen import freeze, thaw
+from core.frozen import thaw
 
 __all__ = ["DecisionOutcome", "ReviewDecision", "ReviewDraft", "ReviewState", "Revision", "Suggestion"]
 
@@ -43,8 +45,13 @@ def _text(value: Any, name: str) -> None:
 
 
 def _frozen(value: Any, name: str) -> Any:
-    """A deeply frozen copy; ``ValueError`` naming ``name`` for a value that is not JSON."""
-    return freeze(value, name)
+    """A deeply frozen copy: mappings become read-only ``MappingProxyType`` views of frozen values,
+    lists and tuples become tuples (``name`` is for the reader; anything else is kept as it is)."""
+    if isinstance(value, Mapping):
+        return MappingProxyType({key: _frozen(item, f"{name}.{key}") for key, item in value.items()})
+    if isinstance(value, list | tuple):
+        return tuple(_frozen(item, f"{name}[{i}]") for i, item in enumerate(value))
+    return value
 
 
 class ReviewState(StrEnum):

@@ -124,7 +124,7 @@ class MemoryVault:
                 keys = unlock(paths.vault_header, encryption_key)
             else:
                 paths.ensure()
-                keys = create_header(paths.vault_header, encryption_key, kdf)
+                keys = create_header(paths.vault_header, encryption_key, kdf or _default_kdf())
             self._store = Store.open(paths, keys)
         except WrongPassphrase as exc:
             raise WrongKeyError(str(exc)) from exc
@@ -767,6 +767,12 @@ class MemoryVault:
     def __len__(self) -> int:
         self._sync()
         return len(self._memories)
+
+
+def _default_kdf() -> KdfParams:
+    """Argon2id's cost for a new home: the default, or the cheap test parameters when
+    ``REVERIE_KDF=test`` (the switch the CLI reads; for test suites only, never real data)."""
+    return KdfParams.for_tests() if os.environ.get("REVERIE_KDF") == "test" else KdfParams()
 
 
 def _fold(tag: str) -> str:

@@ -28,11 +28,11 @@ def test_rag_chunks_carry_the_review_summary(filled: MemoryVault) -> None:
     reviewed, plain = chunks
     assert reviewed.metadata["review"] == {
         "reviewed": True, "approved_by": "parent", "approved_at": reviewed.metadata["review"]["approved_at"],
-        "suggestion_count": 2, "accepted_count": 1, "rejected_count": 1, "edited_count": 1,
-        "confirmed_fields": ["location"],
+        "suggestion_count": 2, "accepted_count": 1, "confirmed_fields": ["location"],
     }
     assert plain.metadata["review"] == {"reviewed": False}
     assert all(c.metadata["verified"] and c.metadata["encrypted_at_rest"] for c in chunks)
+    assert reviewed.metadata["source"] == "diaryvault" and reviewed.metadata["store"] == "reverie"
     assert VaultExporter(filled).to_rag_chunks(tags=["preference"], include_hash=False)[0].hash == ""
 
 
@@ -75,7 +75,7 @@ def test_knowledge_graph(filled: MemoryVault) -> None:
     memory_nodes = [n for n in graph.nodes if n.node_type == "memory"]
     assert len(memory_nodes) == 2 and memory_nodes[0].properties["review"]["reviewed"]
     ids = {n.id for n in graph.nodes}
-    assert "tag_family" in ids and "location_seoul_forest" in ids and "entity_seoul_forest" in ids
+    assert "tag_family" in ids and "location_seoul_forest" in ids and "entity_seoul" in ids  # "Forest." is no word
     relations = {(e.source, e.relation, e.target) for e in graph.edges}
     assert (memory_nodes[0].id, "located_at", "location_seoul_forest") in relations
     assert all(e.source in ids and e.target in ids for e in graph.edges)
@@ -83,3 +83,11 @@ def test_knowledge_graph(filled: MemoryVault) -> None:
     assert data["stats"] == {"node_count": graph.node_count, "edge_count": graph.edge_count}
     bare = VaultExporter(filled).to_knowledge_graph(tags=["family"], extract_entities=False)
     assert not [n for n in bare.nodes if n.node_type == "entity"]
+
+
+def test_entities_are_capitalised_runs_after_the_first_word() -> None:
+    from core.sdk.export import _entities
+
+    assert _entities("We walked in Seoul Forest with Mina today") == ["Seoul Forest", "Mina"]
+    assert _entities("Mina laughed at Mina, and Jo") == []  # the first word, punctuation, too short
+    assert _entities("met Kate and kate KATE") == ["Kate"]

@@ -4,6 +4,7 @@ finalization at most once (also across restarts)."""
 from __future__ import annotations
 
 import json
+from types import MappingProxyType
 
 import pytest
 
@@ -76,6 +77,7 @@ def test_review_objects_are_frozen_all_the_way_down() -> None:
         draft.suggestions[0].value["people"] = ["Someone else"]  # type: ignore[index]
     with pytest.raises(AttributeError):
         draft.content = "changed"  # type: ignore[misc]
+    assert isinstance(draft.suggestions[0].value, MappingProxyType)
     assert draft.to_dict()["suggestions"][0]["value"] == {"people": ["Mina"]}
 
 
