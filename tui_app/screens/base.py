@@ -25,6 +25,7 @@ from tui_app.widgets.format import one_line, preview
 from tui_app.widgets.section_bar import SectionBar
 
 if TYPE_CHECKING:
+    from core.workbench.capture import DuplicateChoice
     from tui_app.screens.capture import Capture
 
 
@@ -70,7 +71,9 @@ class ReverieScreen(WorkerScreen):
         self.reload_scheduled = False
 
     def compose(self) -> ComposeResult:
-        yield SectionBar(self.SECTION, self.session.label)
+        from tui_app.screens.registry import SECTIONS
+
+        yield SectionBar(self.SECTION, SECTIONS, self.session.label)
         yield from self.compose_body()
         yield WrappingFooter()
 
@@ -110,10 +113,33 @@ class ReverieScreen(WorkerScreen):
             self.save_capture(capture)
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="capture", description="save the new draft")
-    def save_capture(self, capture: Capture) -> None:
-        draft = self.session.vault.create_draft(capture.content, capture.tags, created_by=self.session.reviewer)
-        self.post_message(messages.DraftCaptured(draft))
+    def save_capture(self, capture: Capture, choice: DuplicateChoice = "ask") -> None:
+        """The workbench's capture: near-duplicate check, then the draft and the local suggesters."""
+        outcome = self.session.workbench.capture(capture.content, capture.tags, on_duplicate=choice, suggest=True,
+                                                 created_by=self.session.reviewer)
+        self.post_message(messages.CaptureDone(capture.content, capture.tags, outcome))
 
-    def on_draft_captured(self, message: messages.DraftCaptured) -> None:
-        self.notify(preview(message.draft.content, 60), title="Draft captured, open for review", markup=False)
+    def on_capture_done(self, message: messages.CaptureDone) -> None:
+        outcome = message.outcome
+        if outcome.needs_choice:
+            from tui_app.screens.capture import NearDuplicateDialog
+
+            assert outcome.duplicate is not None
+            self.app.push_screen(NearDuplicateDialog(outcome.duplicate),
+                                 lambda choice: self.duplicate_chosen(message, choice))
+            return
+        if outcome.draft is None:
+            self.notify("Nothing was written.", title="Capture cancelled")
+            return
+        added = f" · {len(outcome.suggestions)} suggestion(s) attached" if outcome.suggestions else ""
+        self.notify(preview(outcome.draft.content, 60) + added, title="Draft captured, open for review",
+                    markup=False)
         self.reload()
+
+    def duplicate_chosen(self, asked: messages.CaptureDone, choice: str | None) -> None:
+        from tui_app.screens.capture import Capture
+
+        if choice is None:
+            self.notify("Nothing was written.", title="Capture cancelled")
+        else:
+            self.save_capture(Capture(asked.content, asked.tags), "replace" if choice == "replace" else "keep_both")

@@ -30,6 +30,11 @@ class Section:
     screen: str  # "package.module:ClassName", imported lazily
     description: str  # the binding's tooltip and the palette's help line
     home_key: str | None = None  # a letter that opens it from the home screen
+    short: str = ""  # the section bar's name when the full titles do not fit (80 columns); title if empty
+
+    @property
+    def short_title(self) -> str:
+        return self.short or self.title
 
     def load(self) -> type[ReverieScreen]:
         module_name, _, class_name = self.screen.partition(":")
@@ -92,6 +97,7 @@ SECTIONS: list[Section] = [
         "tui_app.screens.cold:ColdStorageScreen",
         "What curation moved, when and why; restore byte for byte, verified",
         home_key="k",
+        short="Cold",
     ),
 ]
 

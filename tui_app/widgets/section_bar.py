@@ -1,24 +1,74 @@
 """The top line of every unlocked screen: the sections with their keys, the current one marked.
 
 It takes the place of a header: one line that says where you are and how to get anywhere else,
-which is what a 24-line terminal can afford. Keys are read from the live bindings, so a key
-remapped in ``tui.keymap`` shows as remapped.
+which is what a 24-line terminal can afford. The bar is given its sections (anything with a
+``name``, ``title``, ``short_title`` and ``key``); it reads nothing of the app but the live
+bindings, so a key remapped in ``tui.keymap`` shows as remapped.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Protocol
 
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.content import Content
 from textual.widgets import Static
 
-from tui_app.screens.registry import SECTIONS
+
+class BarSection(Protocol):
+    @property
+    def name(self) -> str: ...
+    @property
+    def title(self) -> str: ...
+    @property
+    def short_title(self) -> str: ...
+    @property
+    def key(self) -> str: ...
+
+
+Form = Callable[[BarSection, str], str]
+
+
+def padded(section: BarSection, key: str) -> str:
+    return f" {key} {section.title} "
+
+
+def compact(section: BarSection, key: str) -> str:
+    return f"{key} {section.title}"
+
+
+def compact_short(section: BarSection, key: str) -> str:
+    return f"{key} {section.short_title}"
+
+
+def key_only(section: BarSection, key: str) -> str:
+    return key
+
+
+def padded_short(section: BarSection, key: str) -> str:
+    return f" {key} {section.short_title} "
+
+
+# From the widest to the narrowest: (brand, form of the current section, of the others, whether the
+# lock key shows). 80 columns fit the short names, 100 the full ones.
+LAYOUTS: tuple[tuple[str, Form, Form, bool], ...] = (
+    (" Reverie ", padded, padded, True),
+    ("", padded, padded, True),
+    ("", padded, compact, True),
+    ("", padded, compact_short, True),
+    ("", padded, compact_short, False),
+    ("", padded_short, compact_short, False),
+    ("", padded, key_only, False),
+)
 
 
 class SectionBar(Horizontal):
-    def __init__(self, current: str, label: str = "") -> None:
+    def __init__(self, current: str, sections: Sequence[BarSection], label: str = "") -> None:
         super().__init__(id="section-bar")
         self.current = current
+        self.sections = tuple(sections)
         self.label = label
 
     def compose(self) -> ComposeResult:
@@ -28,10 +78,19 @@ class SectionBar(Horizontal):
     def on_mount(self) -> None:
         self.refresh_keys()
 
+    def on_resize(self) -> None:
+        self.refresh_keys()
+
     def refresh_keys(self) -> None:
-        self.query_one("#section-bar-sections", Static).update(self.sections_line())
-        right = f"{self.key_for('app.lock', 'ctrl+l')} Lock"
-        self.query_one("#section-bar-right", Static).update(f"{self.label} · {right}" if self.label else right)
+        line, lock = self.sections_line()
+        self.query_one("#section-bar-sections", Static).update(line)
+        self.query_one("#section-bar-right", Static).update(self.right_text(lock))
+
+    def right_text(self, lock: bool) -> str:
+        parts = [self.label] if self.label else []
+        if lock:
+            parts.append(f"{self.key_for('app.lock', 'ctrl+l')} Lock")
+        return " · ".join(parts)
 
     def key_for(self, binding_id: str, default: str) -> str:
         for active in self.screen.active_bindings.values():
@@ -39,31 +98,20 @@ class SectionBar(Horizontal):
                 return self.app.get_key_display(active.binding)
         return default.upper()
 
-    def on_resize(self) -> None:
-        self.refresh_keys()
-
-    def _room(self) -> int:
-        """Cells the sections may use: the bar's width less the right-hand label (lock key, home label)."""
+    def sections_line(self) -> tuple[Content, bool]:
+        """Every section with its key, and whether the lock key still fits on the right. When the line
+        does not fit, the brand goes, then the padding, then the long names shrink to their short
+        form, then the lock key's label goes, then the current section's name too, then the other
+        sections shrink to their key: the current one is always named and every key stays visible."""
         width = self.size.width or self.app.size.width
-        right = self.query_one("#section-bar-right", Static)
-        return max(20, width - len(str(right.render())) - 1)
-
-    def sections_line(self) -> Content:
-        """Every section with its key; when the line does not fit (80 columns, eight sections), the
-        other sections shrink to their key and a short name, then to the key alone, so the current one
-        is always shown in full and every key stays visible."""
-        room = self._room()
-        keys = [(s, self.key_for(f"section.{s.name}", s.key)) for s in SECTIONS]
-        forms = (
-            lambda s, key: f" {key} {s.title} ",
-            lambda s, key: f" {key} {s.title.split()[0][:4]} ",
-            lambda s, key: f" {key} ",
-        )
-        for brand, form in ((" Reverie ", forms[0]), ("", forms[0]), ("", forms[1]), ("", forms[2])):
-            texts = [f" {key} {s.title} " if s.name == self.current else form(s, key) for s, key in keys]
+        keys = [(s, self.key_for(f"section.{s.name}", s.key)) for s in self.sections]
+        for brand, mine, form, lock in LAYOUTS:
+            texts = [mine(s, key) if s.name == self.current else form(s, key) for s, key in keys]
+            right = self.right_text(lock)
+            room = max(20, width - len(right) - 1) if right else width
             if len(brand) + sum(len(t) + 1 for t in texts) <= room:
                 break
         parts: list[Content | tuple[str, str] | str] = [(brand, "bold")] if brand else []
         for (section, _), text in zip(keys, texts, strict=True):
             parts += [" ", (text, "reverse bold") if section.name == self.current else text]
-        return Content.assemble(*parts)
+        return Content.assemble(*parts), lock
