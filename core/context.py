@@ -10,7 +10,9 @@ Order and rules (DESIGN "Recall", vibe-memory's "too much context"):
 Everything fits in the token budget (``context.budget``, or a sharing profile's ``max_tokens`` when
 smaller). A memory or turn longer than ``context.item_max_tokens`` is cut (with "…"), and the last
 item is cut to what is left rather than dropped when a useful part fits. Without a query the block
-holds the latest memories and turns. A sharing profile filters both (denied wins).
+holds the latest memories and turns. A sharing profile filters both (denied wins). Turns are the
+conversation's words (type ``text``) unless ``turn_types`` asks for more: tool calls and tool output
+(``action``) and what an assistant's harness injected (``meta``) stay out by default.
 
 Tokens are estimated, not counted with a model's tokenizer (there is none offline for every model):
 one per CJK character (Hangul, kana, Han: BPE vocabularies rarely merge them), one per four letters
@@ -35,6 +37,7 @@ from core.turns import parse_ts
 ELLIPSIS = "…"
 MIN_CUT_TOKENS = 12  # a cut item shorter than this is left out instead
 ITEM_POOL = 20  # candidates asked of recall per section
+CONVERSATION_TYPES = ("text",)  # turn types a block holds unless asked: the words, not tool output
 
 _PIECES = re.compile(
     r"(?P<cjk>[\u1100-\u11ff\u3040-\u30ff\u3130-\u318f\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
@@ -147,15 +150,18 @@ def _when(ts: str, zone: tzinfo) -> str:
 
 def build_context(recaller: Recaller, query: str | None, *, markers: Sequence[Marker], now: datetime,
                   zone: tzinfo, config: ContextConfig | None = None, budget: int | None = None,
-                  profile: SharingProfile | None = None) -> ContextBlock:
-    """The prompt block for ``query`` (or for no query: the latest of everything)."""
+                  profile: SharingProfile | None = None,
+                  turn_types: Sequence[str] = CONVERSATION_TYPES) -> ContextBlock:
+    """The prompt block for ``query`` (or for no query: the latest of everything).
+
+    ``turn_types``: which turn types may appear (default the conversation's words only)."""
     settings = config or ContextConfig()
     limit = min(ITEM_POOL, profile.max_items) if profile is not None else ITEM_POOL
     total = settings.budget if budget is None else budget
     if profile is not None:
         total = min(total, profile.max_tokens)
     room = _Budget(max(total, 0))
-    memories, turns, mode = _find(recaller, query, now, zone, limit, profile)
+    memories, turns, mode = _find(recaller, query, now, zone, limit, profile, tuple(turn_types))
 
     kept_markers: list[Marker] = []
     if markers:
@@ -200,18 +206,19 @@ def _section(room: _Budget, title: str, items: list[RecallItem], zone: tzinfo, i
 
 
 def _find(recaller: Recaller, query: str | None, now: datetime, zone: tzinfo, limit: int,
-          profile: SharingProfile | None) -> tuple[list[RecallItem], list[RecallItem], str | None]:
+          profile: SharingProfile | None,
+          turn_types: tuple[str, ...]) -> tuple[list[RecallItem], list[RecallItem], str | None]:
     """Memories and turns for the block: relevant to ``query``, or the latest when there is none."""
     text = (query or "").strip()
     found: dict[str, list[RecallItem]] = {}
     mode = None
     for kind in ("memory", "turn"):
+        filters = Filters(kinds=("turn",), types=turn_types) if kind == "turn" else Filters(kinds=("memory",))
         if not text:
             # A range with nothing to rank by lists the latest: "all time" is the widest range.
-            answer = recaller.latest(now=now, limit=limit, filters=Filters(kinds=(kind,)), profile=profile)
+            answer = recaller.latest(now=now, limit=limit, filters=filters, profile=profile)
         else:
-            answer = recaller.search(text, now=now, zone=zone, limit=limit, filters=Filters(kinds=(kind,)),
-                                     profile=profile)
+            answer = recaller.search(text, now=now, zone=zone, limit=limit, filters=filters, profile=profile)
             mode = answer.mode if kind == "turn" or mode is None else mode
         found[kind] = answer.results
     return found["memory"], found["turn"], mode

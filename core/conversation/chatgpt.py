@@ -104,7 +104,8 @@ def render_content(content: dict[str, Any]) -> str:
 
 
 class _Conversation:
-    def __init__(self, conv: Any, source: str) -> None:
+    def __init__(self, conv: Any, source: str, latest: str | None = None) -> None:
+        self.latest = latest  # see ``make_turn``
         if not isinstance(conv, dict):
             raise Malformed(f"not a conversation object (got {type(conv).__name__})")
         mapping = conv.get("mapping")
@@ -239,14 +240,14 @@ def _node_item(conv: _Conversation, nid: str, session: str, inherited: float | N
     role, actor, kind, model = who
     try:
         return make_turn(id=nid, ts=_iso(seconds, "message.create_time"), actor=actor, role=role, type=kind,
-                         text=text, model=model, session=session, source=conv.source)
+                         text=text, model=model, session=session, source=conv.source, latest=conv.latest)
     except TurnError as exc:
         raise Malformed(str(exc)) from exc
 
 
-def conversation_items(value: Any, source: str, line: int) -> Iterator[ImportItem]:
+def conversation_items(value: Any, source: str, line: int, latest: str | None = None) -> Iterator[ImportItem]:
     """Turns, skips and node-level rejections of one conversation; ``Malformed`` if it is not one."""
-    conv = _Conversation(value, source)
+    conv = _Conversation(value, source, latest)
 
     def rejected(nid: str, why: str) -> Rejected:
         raw = json.dumps(conv.mapping[nid], ensure_ascii=False).encode("utf-8", "surrogatepass")
@@ -271,7 +272,7 @@ def _rejected(path: Path, line: int, reason: str, start: int, end: int) -> Rejec
         return Rejected(line, reason, raw=handle.read(end - start))
 
 
-def read(path: Path, progress: Progress | None = None) -> Iterator[ImportItem]:
+def read(path: Path, progress: Progress | None = None, *, latest: str | None = None) -> Iterator[ImportItem]:
     source = f"{NAME}:{path}"
     size = path.stat().st_size
     reported = 0
@@ -280,7 +281,7 @@ def read(path: Path, progress: Progress | None = None) -> Iterator[ImportItem]:
             yield Rejected(element.line, element.reason, span=(element.start, element.end))
         else:
             try:
-                items = list(conversation_items(element.value, source, element.line))
+                items = list(conversation_items(element.value, source, element.line, latest))
             except Malformed as exc:
                 why = f"conversation {element.number}: {exc}"
                 items = [_rejected(path, element.line, why, element.start, element.end)]

@@ -141,8 +141,9 @@ def render_output(output: Any) -> tuple[str, bool]:
 class _Rollout:
     """What the records of one file share: its session, the current model, the legacy header's time."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, latest: str | None = None) -> None:
         self.source = f"{NAME}:{path}"
+        self.latest = latest
         match = _FILE_UUID.search(path.name)
         self.fallback_session = match.group(1) if match else path.stem
         self.session: str | None = None
@@ -154,7 +155,7 @@ class _Rollout:
         session = self.session or self.fallback_session
         try:
             return make_turn(id=f"{session}:{line}:{index}", ts=ts, actor=actor, role=role, type=kind, text=text,
-                             model=model, session=session, source=self.source)
+                             model=model, session=session, source=self.source, latest=self.latest)
         except TurnError as exc:
             raise Malformed(str(exc)) from exc
 
@@ -325,8 +326,8 @@ class _Rollout:
             yield _skip("reasoning item without readable text (encrypted)")
 
 
-def read(path: Path, progress: Progress | None = None) -> Iterator[ImportItem]:
-    rollout = _Rollout(path)
+def read(path: Path, progress: Progress | None = None, *, latest: str | None = None) -> Iterator[ImportItem]:
+    rollout = _Rollout(path, latest)
     for raw in iter_lines(path, progress=progress):
         value = json_line(raw)
         if isinstance(value, Rejected | Skipped):

@@ -14,7 +14,9 @@ entries skipped, so a ``~/.claude/projects`` tree yields every session file and 
 - generic: JSONL whose first recognisable record has ``ts`` and ``text``.
 
 A file named on the command line whose format cannot be told is an error (before anything is
-written); a file met while walking a folder is counted as skipped instead.
+written); a file met while walking a folder is counted as skipped instead. A FIFO, socket or device
+(named or met in a folder, also behind a symlink) is never opened for reading, which could wait
+forever: it is skipped with its reason and its path listed in ``SourcePlan.not_read``.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from core.conversation import chatgpt, claude_code, codex, generic
+from core.conversation.lines import kind_of_special, open_regular
 from core.errors import NotFound, ReverieError
 
 FORMATS = (claude_code.NAME, codex.NAME, chatgpt.NAME, generic.NAME)
@@ -48,6 +51,7 @@ class Source:
 class SourcePlan:
     sources: list[Source] = field(default_factory=list)
     skipped: dict[str, int] = field(default_factory=dict)  # reason → files
+    not_read: list[str] = field(default_factory=list)  # "PATH: reason" of each special file left alone
 
     @property
     def total_bytes(self) -> int:
@@ -55,7 +59,7 @@ class SourcePlan:
 
 
 def _jsonl_format(path: Path) -> str | None:
-    with path.open("rb") as handle:
+    with open_regular(path) as handle:
         for _ in range(_PEEK_LINES):
             line = handle.readline(_PEEK_BYTES)
             if not line:
@@ -76,8 +80,9 @@ def _jsonl_format(path: Path) -> str | None:
 
 
 def detect_format(path: Path) -> str | None:
-    """The format of ``path``, or ``None`` when it is empty or none of the known formats."""
-    with path.open("rb") as handle:
+    """The format of ``path``, or ``None`` when it is empty or none of the known formats.
+    ``NotRegularFile`` (an ``OSError``) for a FIFO, socket or device, without blocking on it."""
+    with open_regular(path) as handle:
         head = handle.read(_PEEK_BYTES)
     stripped = head.lstrip(b"\xef\xbb\xbf \t\r\n")
     if not stripped:
@@ -120,7 +125,14 @@ def collect_sources(inputs: list[Path], fmt: str = "auto") -> SourcePlan:
                 continue
             seen.add(resolved)
             try:
-                size = resolved.stat().st_size
+                info = resolved.stat()
+                special = kind_of_special(info.st_mode)
+                if special is not None:  # reading a FIFO would wait forever for a writer
+                    reason = f"{special} named like a transcript, not a regular file: not read"
+                    plan.skipped[reason] = plan.skipped.get(reason, 0) + 1
+                    plan.not_read.append(f"{file}: {reason}")
+                    continue
+                size = info.st_size
                 found = fmt if fmt != "auto" else detect_format(resolved)
             except OSError as exc:
                 raise FormatError(f"{file}: cannot be read: {exc.strerror or exc}") from exc

@@ -61,8 +61,8 @@ def stable_id(fields: dict[str, Any]) -> str:
     return "g-" + hashlib.sha256(body.encode("utf-8")).hexdigest()[:32]
 
 
-def turn_from_generic(obj: Any, *, source: str, default_session: str) -> Turn:
-    """One generic record as a turn; ``TurnError`` naming the field otherwise."""
+def turn_from_generic(obj: Any, *, source: str, default_session: str, latest: str | None = None) -> Turn:
+    """One generic record as a turn; ``TurnError`` naming the field otherwise (``latest``: see ``make_turn``)."""
     if not isinstance(obj, dict):
         raise TurnError(f"not a JSON object (got {type(obj).__name__})")
     fields: dict[str, Any] = {"ts": normal_ts(_ts(obj.get("ts")))}
@@ -90,10 +90,10 @@ def turn_from_generic(obj: Any, *, source: str, default_session: str) -> Turn:
         fields["id"] = given
     else:
         raise TurnError(f"id: must be a non-empty string or an integer, got {one_line(repr(given), 60)}")
-    return make_turn(source=source, **fields)
+    return make_turn(source=source, latest=latest, **fields)
 
 
-def read(path: Path, progress: Progress | None = None) -> Iterator[ImportItem]:
+def read(path: Path, progress: Progress | None = None, *, latest: str | None = None) -> Iterator[ImportItem]:
     source = f"{NAME}:{path}"
     session = path.stem or path.name
     for raw in iter_lines(path, progress=progress):
@@ -102,7 +102,7 @@ def read(path: Path, progress: Progress | None = None) -> Iterator[ImportItem]:
             yield value
             continue
         try:
-            turn = turn_from_generic(value, source=source, default_session=session)
+            turn = turn_from_generic(value, source=source, default_session=session, latest=latest)
         except TurnError as exc:
             yield Rejected(raw.number, str(exc), raw=raw.data)
             continue

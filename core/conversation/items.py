@@ -10,16 +10,26 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
-from core.turns import ROLES, TYPES, Turn, TurnError, parse_ts
+from core.turns import ROLES, TYPES, Turn, TurnError, format_ts, parse_ts
 
 # Advance a progress display by this many bytes of input read. Core never draws anything itself.
 Progress = Callable[[int], None]
 
 _REASON_MAX = 300
 _TS_SHAPE = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$")
+_LEAP_SECOND = re.compile(r"^(\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}):60(?:[.,]\d+)?(?=Z|[+-]\d|$)")
+# How far after the moment of an import a turn's time may lie. A turn dated later is refused (and
+# quarantined): a clock or file error, or a forged far-future date, would otherwise sort after
+# everything ever imported and (at 9999-12-31) reach the end of the calendar.
+FUTURE_LIMIT = timedelta(days=1)
+
+
+def latest_ts(now: datetime) -> str:
+    """The latest ``ts`` (in the log's form) an import at ``now`` accepts: ``now + FUTURE_LIMIT``."""
+    return format_ts(now + FUTURE_LIMIT)
 
 
 def one_line(text: str, limit: int = _REASON_MAX) -> str:
@@ -32,7 +42,12 @@ def normal_ts(text: str) -> str:
     """``text`` (ISO-8601 with a timezone) as the log writes it (``format_ts``), or ``TurnError``.
 
     Also refuses times that would not read back: years before 1000 (``strftime`` drops their zero
-    padding) and offsets that push a time out of ``datetime``'s range."""
+    padding) and offsets that push a time out of ``datetime``'s range. A leap second (``23:59:60``,
+    which ``datetime`` cannot hold) is read as the last microsecond of its minute: it keeps its
+    place after ``:59`` and before the next minute."""
+    leap = _LEAP_SECOND.match(text)
+    if leap is not None:
+        text = leap.group(1) + ":59.999999" + text[leap.end():]
     try:
         moment = parse_ts(text)
     except OverflowError as exc:
@@ -71,10 +86,21 @@ def checked_turn(obj: Any) -> Turn:
     return Turn.from_dict(obj)
 
 
-def make_turn(**fields: Any) -> Turn:
-    """A validated turn: :func:`normal_ts`, then ``Turn.from_dict``'s checks; ``TurnError`` names the field."""
+def check_not_future(ts: str, latest: str | None) -> None:
+    """``TurnError`` when ``ts`` (in the log's form) is after ``latest`` (from :func:`latest_ts`)."""
+    if latest is not None and ts > latest:
+        raise TurnError(
+            f"ts: {ts} is more than {FUTURE_LIMIT.days} day after the import ({latest[:10]} at the latest); refused"
+        )
+
+
+def make_turn(*, latest: str | None = None, **fields: Any) -> Turn:
+    """A validated turn: :func:`normal_ts`, then ``Turn.from_dict``'s checks; ``TurnError`` names the field.
+
+    ``latest`` (from :func:`latest_ts`) refuses turns dated after it."""
     if isinstance(fields.get("ts"), str):
         fields["ts"] = normal_ts(fields["ts"])
+        check_not_future(fields["ts"], latest)
     for name, value in fields.items():
         if isinstance(value, str):
             try:

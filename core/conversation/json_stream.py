@@ -27,6 +27,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
+from core.conversation.lines import open_regular
+
 CHUNK = 1024 * 1024
 HOLD_BYTES = 4 * 1024 * 1024  # an element longer than this is measured by the scanner, then read alone
 _BOM = b"\xef\xbb\xbf"
@@ -331,7 +333,7 @@ def elements(path: Path, max_bytes: int, noun: str = "element") -> Iterator[Elem
     """The elements of the JSON array in ``path`` (or its one value, when it is not an array), each
     parsed alone; what cannot be read comes as a :class:`Broken` span and the elements after it are
     still read. A leading UTF-8 BOM is ignored."""
-    with path.open("rb") as handle:
+    with open_regular(path) as handle:
         size = handle.seek(0, 2)
         handle.seek(0)
         yield from _Reader(handle, size, max_bytes, noun).elements()

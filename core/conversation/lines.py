@@ -7,15 +7,52 @@ reported with its byte span, so the quarantine can copy it from the file.
 from __future__ import annotations
 
 import json
+import os
+import stat
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
 from core.conversation.items import Progress, Rejected, Skipped
 
 MAX_LINE_BYTES = 16 * 1024 * 1024
 _CHUNK = 1024 * 1024
 _BOM = b"\xef\xbb\xbf"
+
+
+class NotRegularFile(OSError):
+    """A path that is a FIFO, socket or device: reading it could block forever, so it is not read."""
+
+
+def kind_of_special(mode: int) -> str | None:
+    """What a non-regular file is ("a FIFO", "a socket", "a device", ...), or ``None`` for a regular file."""
+    if stat.S_ISREG(mode):
+        return None
+    if stat.S_ISFIFO(mode):
+        return "a FIFO"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    return "not a regular file"
+
+
+def open_regular(path: Path) -> BinaryIO:
+    """``path`` opened for reading, refusing (``NotRegularFile``) anything but a regular file. The
+    open itself never blocks: a FIFO swapped in after a check is opened non-blocking and refused."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    try:
+        kind = kind_of_special(os.fstat(fd).st_mode)
+        if kind is not None:
+            raise NotRegularFile(f"{path}: {kind}, not a regular file; not read")
+        os.set_blocking(fd, True)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
 
 
 @dataclass(frozen=True)
@@ -40,7 +77,7 @@ def iter_lines(path: Path, *, max_bytes: int | None = None, progress: Progress |
     """Every line of ``path`` in order (blank ones included), with a leading UTF-8 BOM removed.
     Lines longer than ``max_bytes`` (default ``MAX_LINE_BYTES``) come with ``data`` ``None``."""
     max_bytes = MAX_LINE_BYTES if max_bytes is None else max_bytes
-    with path.open("rb") as handle:
+    with open_regular(path) as handle:
         offset = 0
         number = 0
         while True:

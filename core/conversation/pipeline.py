@@ -21,7 +21,7 @@ from typing import Any
 from core.clock import utc_now
 from core.conversation import chatgpt, claude_code, codex, generic
 from core.conversation.detect import Source, SourcePlan, collect_sources
-from core.conversation.items import ImportItem, Progress, Rejected, Skipped
+from core.conversation.items import ImportItem, Progress, Rejected, Skipped, latest_ts
 from core.conversation.quarantine import Quarantine, QuarantineEntry
 from core.conversation.seals import day_closed, note_appends, seal_closed_days_locked
 from core.conversation.store import DayLogWriter, repair_day_tails
@@ -31,7 +31,8 @@ from core.paths import HomePaths
 from core.turns import Turn
 from core.vault.crypto import VaultKeys
 
-READERS: dict[str, Callable[[Path, Progress | None], Iterator[ImportItem]]] = {
+# Each reader: ``read(path, progress, *, latest)``; ``latest`` is the last ``ts`` it may accept.
+READERS: dict[str, Callable[..., Iterator[ImportItem]]] = {
     claude_code.NAME: claude_code.read,
     codex.NAME: codex.read,
     chatgpt.NAME: chatgpt.read,
@@ -46,7 +47,8 @@ class IngestReport:
     files: int = 0
     added: int = 0
     duplicates: int = 0
-    quarantined: list[QuarantineEntry] = field(default_factory=list)
+    quarantined: list[QuarantineEntry] = field(default_factory=list)  # newly quarantined by this ingest
+    already_quarantined: list[QuarantineEntry] = field(default_factory=list)  # by an earlier one: no news
     skipped: dict[str, int] = field(default_factory=dict)
     sealed: list[str] = field(default_factory=list)
     resealed: list[str] = field(default_factory=list)
@@ -54,6 +56,7 @@ class IngestReport:
     unsealed: list[str] = field(default_factory=list)  # closed days that received turns and wait for a seal
     unsealed_reason: str | None = None
     repaired: list[str] = field(default_factory=list)  # interrupted appends found and repaired
+    not_read: list[str] = field(default_factory=list)  # "PATH: reason" of FIFOs and other special files
     seal_problems: list[str] = field(default_factory=list)
 
     def skip(self, reason: str, count: int = 1) -> None:
@@ -61,8 +64,18 @@ class IngestReport:
 
     @property
     def exit_code(self) -> int:
-        """0 when everything was imported or deliberately skipped, 2 when anything was quarantined."""
+        """0 when everything was imported, deliberately skipped or already in the quarantine, 2 when
+        this ingest quarantined anything new (a session-end hook re-reading a transcript with one old
+        bad line must not report failure on every run)."""
         return 2 if self.quarantined else 0
+
+    @property
+    def quarantine_note(self) -> str | None:
+        """"6 lines already quarantined", when an earlier ingest quarantined lines met again."""
+        count = len(self.already_quarantined)
+        if not count:
+            return None
+        return f"{count} line{'' if count == 1 else 's'} already quarantined"
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -70,6 +83,7 @@ class IngestReport:
             "added": self.added,
             "duplicates": self.duplicates,
             "quarantined": [entry.to_dict() for entry in self.quarantined],
+            "already_quarantined": [entry.to_dict() for entry in self.already_quarantined],
             "skipped": dict(sorted(self.skipped.items())),
             "sealed": self.sealed,
             "resealed": self.resealed,
@@ -77,15 +91,18 @@ class IngestReport:
             "unsealed": self.unsealed,
             "unsealed_reason": self.unsealed_reason,
             "repaired": self.repaired,
+            "not_read": self.not_read,
             "seal_problems": self.seal_problems,
         }
 
 
 class _Ingest:
-    def __init__(self, paths: HomePaths, report: IngestReport, now: datetime) -> None:
+    def __init__(self, paths: HomePaths, report: IngestReport, now: datetime, keys: VaultKeys | None = None) -> None:
         self.paths = paths
+        self.keys = keys  # signs the reseal intents of closed days (core.conversation.seals)
         self.report = report
         self.now = now
+        self.latest = latest_ts(now)
         self.writer = DayLogWriter(paths)
         self.quarantine = Quarantine(paths)
         self.pending: dict[str, list[Turn]] = {}
@@ -99,14 +116,14 @@ class _Ingest:
                 if self.held >= FLUSH_TURNS:
                     self.flush()
             elif isinstance(item, Rejected):
-                self.report.quarantined.append(self.quarantine.add(source.path, item))
+                entry = self.quarantine.add(source.path, item)
+                (self.report.already_quarantined if entry.already else self.report.quarantined).append(entry)
             elif isinstance(item, Skipped):
                 self.report.skip(item.reason)
         self.flush()
 
-    @staticmethod
-    def _items(source: Source, progress: Progress | None) -> Iterator[ImportItem]:
-        items = READERS[source.format](source.path, progress)
+    def _items(self, source: Source, progress: Progress | None) -> Iterator[ImportItem]:
+        items = READERS[source.format](source.path, progress, latest=self.latest)
         while True:
             try:
                 yield next(items)
@@ -131,7 +148,7 @@ class _Ingest:
                 fresh_by_day[day] = fresh
                 if result.size_before and day_closed(day, self.now):
                     intents[day] = (result.size_before, result.sha256_before)
-        note_appends(self.paths, intents)
+        note_appends(self.paths, intents, self.keys)
         for day, fresh in fresh_by_day.items():
             self.writer.write(day, fresh)
             self.report.days.add(day)
@@ -160,9 +177,10 @@ def ingest(
     report = IngestReport(files=len(plan.sources))
     for reason, count in plan.skipped.items():
         report.skip(reason, count)
+    report.not_read = list(plan.not_read)
     paths.ensure()
     with file_lock(paths.lock("ingest")):
-        work = _Ingest(paths, report, now)
+        work = _Ingest(paths, report, now, keys)
         report.repaired = [str(repair) for repair in repair_day_tails(paths, work.quarantine.keep_tail)]
         for source in plan.sources:
             work.read(source, progress)

@@ -6,7 +6,9 @@ One JSONL file per source file (``<name>-<hash of its path>.jsonl``), one entry 
      "raw": "the line as text"}                    # or "raw_base64" when it is not UTF-8,
                                                    # or "raw_file" (a sibling file) when too long
 
-Entries are deduplicated by (line, sha256), so ingesting the same broken file twice keeps one copy.
+Entries are deduplicated by (line, sha256), so ingesting the same broken file twice keeps one copy,
+and the second ingest learns that the line was ``already`` quarantined (reported as such, not as a
+new problem).
 Every write is durable (fsync) before the caller goes on; oversized lines are streamed from the
 source file into their own file, never read whole into memory.
 """
@@ -38,6 +40,7 @@ class QuarantineEntry:
     file: str
     line: int
     reason: str
+    already: bool = False  # the same bytes of the same line were quarantined by an earlier ingest
 
     def __str__(self) -> str:
         return f"{self.file}:{self.line}: {self.reason}"
@@ -116,11 +119,12 @@ class Quarantine:
             digest = hashlib.sha256(b"").hexdigest()
         entry["sha256"] = digest
         known = self._known(source)
-        if (rejected.line, digest) not in known:
+        already = (rejected.line, digest) in known
+        if not already:
             entry["quarantined_at"] = utc_now().isoformat(timespec="seconds")
             append_line_durably(self.file_for(source), json.dumps(entry, ensure_ascii=False, sort_keys=True))
             known.add((rejected.line, digest))
-        return QuarantineEntry(file=str(source), line=rejected.line, reason=rejected.reason)
+        return QuarantineEntry(file=str(source), line=rejected.line, reason=rejected.reason, already=already)
 
     def keep_tail(self, path: Path, tail: Tail) -> None:
         """Keep the unterminated fragment at the end of a home file before it is cut off."""

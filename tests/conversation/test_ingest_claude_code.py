@@ -38,9 +38,40 @@ def _blocks(content: Any) -> list[Any]:
     return [content] if isinstance(content, str) else content
 
 
+# Openings of text Claude Code writes into user records, and the type they give (module notes).
+INJECTED_OPENINGS = {
+    "<system-reminder>": "meta", "<local-command-caveat>": "meta", "Caveat: The messages below": "meta",
+    "[Request interrupted by user": "meta", "This session is being continued": "meta",
+    "<user-prompt-submit-hook>": "meta", "<task-notification>": "meta",
+    "<command-name>": "action", "<command-message>": "action", "<bash-input>": "action",
+    "<local-command-stdout>": "action", "<local-command-stderr>": "action", "<bash-stdout>": "action",
+    "<bash-stderr>": "action",
+}
+
+
+def _user_text_type(record: dict[str, Any], text: str) -> str:
+    if any(record.get(flag) for flag in ("isMeta", "isCompactSummary", "isVisibleInTranscriptOnly")):
+        return "meta"
+    if "toolUseResult" in record:
+        return "action"
+    return next((kind for opening, kind in INJECTED_OPENINGS.items() if text.lstrip().startswith(opening)), "text")
+
+
+def conversation(turns: list[Turn]) -> list[Turn]:
+    """The turns without the session headers the importer adds."""
+    return [t for t in turns if not t.id.endswith(":session")]
+
+
 def expected_types(path: Path) -> Counter[str]:
     """Turn types a transcript should give, counted straight from its JSON (not with the importer)."""
     counts: Counter[str] = Counter()
+    sessions: set[str] = set()  # each session's first own record in the file adds one header (meta)
+
+    def header(record: dict[str, Any]) -> None:
+        session = record["sessionId"] + (f"#agent-{record['agentId']}" if record.get("isSidechain") else "")
+        counts["meta"] += session not in sessions
+        sessions.add(session)
+
     for line in path.read_text(encoding="utf-8").splitlines():
         try:
             record = json.loads(line)
@@ -50,22 +81,29 @@ def expected_types(path: Path) -> Counter[str]:
             continue
         kind = record.get("type")
         if kind == "system":
-            counts["meta"] += bool(str(record.get("content") or "").strip())
+            if str(record.get("content") or "").strip():
+                header(record)
+                counts["meta"] += 1
             continue
         data = record.get("data")
+        nested = False
         if kind == "progress" and isinstance(data, dict) and data.get("type") == "agent_progress":
             record = data["message"]
             kind = record.get("type")
+            nested = True
         if kind not in ("user", "assistant"):
             continue
         message = record.get("message")
         if not (isinstance(message, dict) and "content" in message and "uuid" in record and "timestamp" in record):
             continue  # quarantined
-        injected = any(record.get(flag) for flag in ("isMeta", "isCompactSummary", "isVisibleInTranscriptOnly"))
+        if not nested:
+            header(record)
         for block in _blocks(message["content"]):
             text = block if isinstance(block, str) else block.get("text") if block.get("type") == "text" else None
-            if text is not None:
-                counts["meta" if injected else "text"] += bool(text.strip())
+            if text is not None and kind == "user":
+                counts[_user_text_type(record, text)] += bool(text.strip())
+            elif text is not None:
+                counts["text"] += bool(text.strip())
             elif block.get("type") in ("tool_use", "server_tool_use"):
                 counts["action"] += 1
             elif block.get("type") == "tool_result":
@@ -117,12 +155,17 @@ def test_each_shared_sample_imports_every_turn(paths: HomePaths, shared_data: Pa
 def test_known_counts_of_two_samples(paths: HomePaths, shared_data: Path) -> None:
     report = ingest(paths, [shared_data / "claude-code" / "simonw_sample_session.jsonl"])
     turns = all_turns(paths)
-    assert report.added == 8
-    assert Counter(t.type for t in turns) == {"text": 4, "action": 4}
-    assert [t.id for t in turns][:3] == ["msg-001:0", "msg-002:0", "msg-002:1"]
-    assert turns[2].text.startswith('Write {"file_path": "/project/hello.py"')
+    assert report.added == 9  # 8 turns and the session's header
+    assert Counter(t.type for t in turns) == {"text": 4, "action": 4, "meta": 1}
+    assert turns[0].text == "Claude Code session in project (/project), branch main"
+    assert [t.id for t in turns][1:4] == ["msg-001:0", "msg-002:0", "msg-002:1"]
+    assert turns[3].text.startswith('Write {"file_path": "/project/hello.py"')
     report = ingest(paths, [shared_data / "claude-code" / "short.jsonl"])
-    assert report.added == 10  # 2 user prompts, 1 reply, 1 thinking, 2 tool uses, 2 results, 2 /model records
+    # 1 user prompt, 1 interruption notice, 1 reply, 1 thinking, 2 tool uses, 2 results, 2 /model
+    # records, and the header
+    assert report.added == 11
+    short = [t for t in all_turns(paths) if t.source.endswith("short.jsonl")]
+    assert [t.text for t in short if (t.type, t.actor) == ("text", "user")] == ["mix phx.server doesnt seem to start"]
     assert report.skipped["claude-code: empty text block"] == 1
     assert report.skipped["claude-code: progress record (hook_progress)"] == 3
 
@@ -141,9 +184,9 @@ def test_edge_case_sample_quarantines_each_bad_line(paths: HomePaths, shared_dat
     ]
     assert all(q.file == str(sample) for q in report.quarantined)
     assert report.exit_code == 2
-    texts = {t.text for t in all_turns(paths)}
-    assert "wow error" in texts  # a bare string block is still the person's text
-    assert any("café, naïve" in text for text in texts)
+    turns = {t.text: t for t in all_turns(paths)}
+    assert (turns["wow error"].type, turns["wow error"].actor) == ("action", "claude-code")  # a tool's output
+    assert any("café, naïve" in text for text in turns)
 
 
 @pytest.mark.shared_data
@@ -151,7 +194,7 @@ def test_agent_progress_messages_become_the_subagent_session(paths: HomePaths, s
     ingest(paths, [shared_data / "claude-code" / "subagent.jsonl"])
     turns = all_turns(paths)
     agent = [t for t in turns if t.session.endswith("#agent-afb92ff")]
-    assert len(agent) == 19
+    assert len(agent) == 19  # from the parent's agent_progress records: no header of its own
     assert {t.model for t in agent if t.role == "assistant"} == {"claude-haiku-4-5-20251001"}
     assert agent[0].session == "491e126e-1e71-469c-ade2-fcc8af567c74#agent-afb92ff"
 
@@ -161,7 +204,7 @@ def test_agent_progress_messages_become_the_subagent_session(paths: HomePaths, s
 def test_fixture_transcript_turns_and_reports(paths: HomePaths) -> None:
     report = ingest(paths, [MAIN])
     turns = all_turns(paths)
-    assert report.added == 10 == len(turns)
+    assert report.added == 11 == len(turns)  # 10 and the session's header
     assert Counter(t.type for t in turns) == expected_types(MAIN)
     by_id = {t.id: t for t in turns}
     first = by_id["00000000-0000-4000-8000-000000000003:0"]
@@ -198,7 +241,7 @@ def test_fixture_transcript_turns_and_reports(paths: HomePaths) -> None:
 def test_turns_land_in_their_utc_day(paths: HomePaths) -> None:
     ingest(paths, [MAIN])
     days = {d.day: len(read_day(d.path).turns) for d in list_day_files(paths)}
-    assert days == {"2026-03-03": 4, "2026-03-04": 6}
+    assert days == {"2026-03-03": 5, "2026-03-04": 6}
     march_4 = paths.logs / "2026" / "03" / "2026-03-04.jsonl"
     assert march_4.exists() and march_4.stat().st_mode & 0o777 == 0o600
 
@@ -207,8 +250,9 @@ def test_project_tree_walk_includes_subagent_files_once(paths: HomePaths) -> Non
     report = ingest(paths, [FIXTURES / "projects"])
     assert report.files == 2
     assert report.skipped["file in a folder that is not a known transcript format"] == 1  # settings.json
-    assert report.added == 11 and report.duplicates == 1  # the subagent's prompt came via agent_progress too
-    agent = [t for t in all_turns(paths) if t.session == f"{SESSION}#agent-a1b2c3"]
+    # 10 turns and a header from each file; the subagent's prompt came via agent_progress too
+    assert report.added == 13 and report.duplicates == 1
+    agent = conversation([t for t in all_turns(paths) if t.session == f"{SESSION}#agent-a1b2c3"])
     assert [t.actor for t in agent] == ["user", "claude-haiku-4-5-20251001"]
     assert [t.source for t in agent] == [f"claude-code:{MAIN}", f"claude-code:{SUBAGENT}"]
 
@@ -237,4 +281,4 @@ def test_same_id_with_other_content_keeps_the_stored_turn(paths: HomePaths, tmp_
     report = ingest(paths, [edited])
     assert report.added == 0
     assert report.skipped == {"id already stored with other content (the stored turn is kept)": 1}
-    assert [t.text for t in all_turns(paths)] == ["first words"]
+    assert [t.text for t in conversation(all_turns(paths))] == ["first words"]

@@ -87,8 +87,9 @@ def test_oversized_line_is_copied_to_quarantine_and_the_rest_imported(
     assert "raw" not in kept and kept["bytes"] == len(big) + 1
     raw_file = paths.quarantine / kept["raw_file"]
     first_copy = raw_file.stat()
-    again = ingest(paths, [source])  # a re-ingest reports the line again but copies nothing again
-    assert [q.line for q in again.quarantined] == [2] and len(list(paths.quarantine.glob("*.raw"))) == 1
+    again = ingest(paths, [source])  # a re-ingest reports the line as known and copies nothing again
+    assert again.quarantined == [] and [q.line for q in again.already_quarantined] == [2]
+    assert len(list(paths.quarantine.glob("*.raw"))) == 1
     assert (raw_file.stat().st_ino, raw_file.stat().st_mtime_ns) == (first_copy.st_ino, first_copy.st_mtime_ns)
     raw_file.unlink()  # a copy that went missing is made again
     ingest(paths, [source])

@@ -57,7 +57,9 @@ def append(path: Path, text: str) -> None:
 
 
 def stored(paths: HomePaths) -> list[Turn]:
-    return [turn for day in list_day_files(paths) for turn in read_day(day.path).turns]
+    """The stored turns, without the session headers the Claude Code importer adds."""
+    return [turn for day in list_day_files(paths) for turn in read_day(day.path).turns
+            if not turn.id.endswith(":session")]
 
 
 @pytest.fixture
@@ -113,7 +115,7 @@ def test_codex_and_claude_code_folders_together(paths: HomePaths, codex_root: Pa
     session.write_text(claude_record(1, "user", "asked claude"))
     (claude_root / "-home-me-demo" / "notes.txt").write_text("not a transcript")
     follower = Follower(paths, [codex_root, claude_root])
-    assert follower.run_once().added == 2
+    assert follower.run_once().added == 3  # and the Claude Code session's header
     append(session, claude_record(2, "assistant", "claude answered"))
     report = follower.run_once()
     assert (report.read, report.added) == (1, 1)
@@ -158,10 +160,10 @@ def test_a_file_failing_while_read_does_not_hold_back_the_others(
         files[-1].write_text(codex_start(name) + codex_message(n, "user", f"turn {n}"))
     real_read = pipeline.READERS["codex"]
 
-    def read(path: Path, progress: object = None) -> Iterator[object]:
+    def read(path: Path, progress: object = None, *, latest: str | None = None) -> Iterator[object]:
         if path == files[1].resolve():
             raise OSError(5, "Input/output error")
-        yield from real_read(path, progress)
+        yield from real_read(path, progress, latest=latest)
 
     monkeypatch.setitem(pipeline.READERS, "codex", read)
     follower = Follower(paths, [codex_root])
@@ -236,7 +238,7 @@ def test_cli_watch_once_with_follow_and_config(paths: HomePaths, codex_root: Pat
     result = CliRunner().invoke(cli, ["watch", "--once", "--no-embed", "--follow", str(codex_root)],
                                 catch_exceptions=False)
     assert result.exit_code == 0, result.output
-    assert "followed: +2 turns from 2 transcript(s)" in result.stdout
+    assert "followed: +3 turns from 2 transcript(s)" in result.stdout  # 2 and a session header
     with SearchIndex.open(paths) as index:
         assert len(index.exact_search("flag")) == 1 and len(index.exact_search("config")) == 1
     result = CliRunner().invoke(cli, ["watch", "--once", "--no-embed", "--follow", str(codex_root / "nope")])

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 import click
 
 from core.conversation import FORMATS, SealReport
+from core.textsafe import visible
 from tui_app.cli.state import CliState, emit, pass_state, progress_printer
 
 if TYPE_CHECKING:
@@ -111,7 +112,7 @@ def ingest(state: CliState, fmt: str, embed: bool | None, as_json: bool, inputs:
     emit(outcome.to_dict(), as_json, _summary(outcome, state.paths.quarantine))
     if report.quarantined and not as_json:
         for entry in report.quarantined:
-            click.echo(f"{entry}", err=True)
+            click.echo(visible(f"{entry}"), err=True)
         click.echo(f"reverie: {_plural(len(report.quarantined), 'line')} quarantined", err=True)
     click.get_current_context().exit(outcome.exit_code)
 
