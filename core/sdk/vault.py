@@ -433,7 +433,8 @@ class MemoryVault:
     def import_memory(self, path: str) -> Memory:
         """Import a ``.dvmem`` after verifying it: Reverie's sealed form (same key; the memory keeps
         its id, and importing it twice adds nothing) or the DiaryVault v1.x form (its hash must match
-        its content and its HMAC must check with this key; stored as ``mem_<its id>``)."""
+        its content and its HMAC must check with this key; stored as ``mem_<its id>``). A memory file
+        of a DiaryVault storage folder (``<uuid>.json``) is read like the DiaryVault form."""
         from core.vault.portable import import_dvmem, read_dvmem_file
 
         source = Path(os.fspath(path))
@@ -447,6 +448,9 @@ class MemoryVault:
             raise ValueError(f"{source}: not a .dvmem file: {exc}") from exc
         if isinstance(document, dict) and "dvmem_version" in document:
             memory_id, added = self._import_upstream(Memory.from_dvmem(data.decode("utf-8")), source)
+        elif isinstance(document, dict) and "format" not in document and {"id", "content", "hash"} <= set(document):
+            # a memory file of a DiaryVault storage folder (``Memory.to_dict`` form)
+            memory_id, added = self._import_upstream(Memory.from_dict(document), source)
         else:
             try:
                 imported, added = import_dvmem(self._store, data, self._passphrase, str(source))

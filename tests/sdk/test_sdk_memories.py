@@ -277,3 +277,20 @@ def test_a_view_written_with_to_dvmem_imports_back_into_its_vault(vault: MemoryV
     path.write_text(json.dumps(changed))
     with pytest.raises(ValueError, match="modified"):
         vault.import_memory(str(path))
+
+
+def test_a_diaryvault_storage_folder_migrates_file_by_file(vault: MemoryVault, tmp_path: Path) -> None:
+    crypto = MemoryCrypto(KEY)
+    old = tmp_path / "diaryvault-memories"
+    old.mkdir()
+    for i, text in enumerate(["First upstream memory.", "Second upstream memory."]):
+        upstream = Memory(content=text, hash=crypto.hash_content(text))
+        upstream.signature = crypto.sign(upstream.hash)
+        upstream.encrypted_content, upstream.nonce = crypto.encrypt(text)
+        upstream.metadata.tags = ["old", f"n{i}"]
+        (old / f"{upstream.id}.json").write_text(upstream.to_json())
+    migrated = [vault.import_memory(str(p)) for p in sorted(old.glob("*.json"))]
+    assert sorted(m.content for m in migrated) == ["First upstream memory.", "Second upstream memory."]
+    assert all(vault.verify(m) for m in migrated) and len(vault.list(tags=["old"])) == 2
+    assert [vault.import_memory(str(p)).id for p in sorted(old.glob("*.json"))] == [m.id for m in migrated]
+    assert len(vault) == 2  # a second migration adds nothing
