@@ -140,8 +140,13 @@ def _en_interval(found: re.Match[str], _ctx: Context) -> tuple[Piece, ...] | Non
             start = _twelve(h1, m1, mer1)
             mer2 = mer1 if _twelve(h2, m2, mer1) > start else ("pm" if mer1 == "am" else "am")
         return (ClockSpanP(ClockP(h1, m1, mer1), ClockP(h2, m2, mer2)),)
-    first = ClockP(h1, m1, "24h" if h1 == 0 or h1 > 12 or found.group("h1").startswith("0") else None)
-    second = ClockP(h2 % 24, m2, "24h" if h2 in (0, 24) or h2 > 12 or found.group("h2").startswith("0") else None)
+    explicit1 = h1 == 0 or h1 > 12 or found.group("h1").startswith("0")
+    explicit2 = h2 in (0, 24) or h2 > 12 or found.group("h2").startswith("0")
+    if not explicit1 and not explicit2 and 1 <= h1 <= 6 and h1 <= h2 <= 12:
+        # 1–6 alone reads as p.m.; then so does the end that follows it ("1:30-3" is 13:30 – 15:00)
+        return (ClockSpanP(ClockP(h1, m1, "pm"), ClockP(h2, m2, "pm" if h2 < 12 else None)),)
+    first = ClockP(h1, m1, "24h" if explicit1 else None)
+    second = ClockP(h2 % 24, m2, "24h" if explicit2 else None)
     return (ClockSpanP(first, second),)
 
 
