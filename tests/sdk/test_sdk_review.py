@@ -245,3 +245,31 @@ def test_drafts_never_appear_among_memories_or_shares(vault: MemoryVault) -> Non
     assert vault.list() == [] and vault.search("draft") == []
     assert vault.share(ContextRequest(agent_id="a", scope=["family"])).memory_count == 0
     assert VaultExporter(vault).to_rag_chunks() == []
+
+
+def test_a_finalization_a_crash_interrupted_is_finished_by_the_next_call(vault: MemoryVault,
+                                                                        isolated_home: HomePaths) -> None:
+    from core.vault.records import seal_memory
+
+    approved = vault.save_draft(reviewed(vault.create_draft("Interrupted by a crash.")))
+    store = vault.store
+    stored = store.get_draft(approved.draft_id)
+    half = store._memory_from_draft(stored, store.memory_id_for_draft(approved.draft_id))
+    store.memory_path(half.memory_id).write_bytes(seal_memory(half, store.keys))  # step 1 only: no ledger entry
+    restarted = open_vault(isolated_home)
+    assert restarted.finalized_memory_id(approved.draft_id) is None
+    memory = restarted.finalize_draft(approved)
+    assert memory.id == half.memory_id and restarted.verify(memory)
+    assert restarted.finalized_memory_id(approved.draft_id) == memory.id
+    with pytest.raises(ValueError, match="already finalized"):
+        restarted.finalize_draft(approved)
+    assert restarted.batch_verify()["valid"] == 1
+
+
+def test_two_open_vaults_finalize_a_draft_once(vault: MemoryVault, isolated_home: HomePaths) -> None:
+    other = open_vault(isolated_home)
+    approved = vault.save_draft(reviewed(vault.create_draft("Seen by two processes.")))
+    first = other.finalize_draft(approved)
+    with pytest.raises(ValueError, match="already finalized"):
+        vault.finalize_draft(approved)
+    assert vault.get(first.id) is not None and len(vault) == 1
