@@ -259,3 +259,31 @@ def doc_range(conn: apsw.Connection, start: str | None, end: str | None) -> tupl
 
 def count_between(conn: apsw.Connection, start: str, end: str) -> int:
     return conn.execute("SELECT count(*) FROM turns WHERE ts >= ? AND ts < ?", (start, end)).fetchone()[0]
+
+
+@dataclass(frozen=True)
+class SessionSummary:
+    """How a session is shown beside its id: the header an importer stored (for Claude Code,
+    "Claude Code session in <project> (<cwd>), branch …"; see core.conversation.claude_code) and the
+    person's first words in it (the first ``text`` turn of actor ``user``, whole)."""
+
+    session: str
+    header: str | None
+    first_prompt: str | None
+
+
+def session_summaries(conn: apsw.Connection, sessions: Sequence[str]) -> dict[str, SessionSummary]:
+    """session → its :class:`SessionSummary`, for sessions in the catalog (two index lookups each)."""
+    out: dict[str, SessionSummary] = {}
+    for session in dict.fromkeys(sessions):
+        header = conn.execute("SELECT text FROM turns WHERE id = ? AND session = ?",
+                              (f"{session}:session", session)).fetchone()
+        first = conn.execute(
+            "SELECT text FROM turns WHERE session = ? AND role = 'user' AND type = 'text' AND actor = 'user' "
+            "ORDER BY doc LIMIT 1",
+            (session,),
+        ).fetchone()
+        if header is None and first is None:
+            continue
+        out[session] = SessionSummary(session, header[0] if header else None, first[0] if first else None)
+    return out
