@@ -124,7 +124,10 @@ class RejectedDrafts:
         return self.folder / f"{draft_id}.json"
 
     def get(self, draft_id: str) -> ReviewDraft | None:
-        path = self.path(draft_id)
+        try:
+            path = self.path(draft_id)
+        except KeyError:
+            return None  # no file can have that name
         try:
             data = path.read_bytes()
         except FileNotFoundError:
@@ -152,6 +155,6 @@ class RejectedDrafts:
     def delete(self, draft_id: str) -> bool:
         try:
             self.path(draft_id).unlink()
-        except FileNotFoundError:
+        except (FileNotFoundError, KeyError):
             return False
         return True

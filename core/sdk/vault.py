@@ -21,7 +21,7 @@ import hmac
 import json
 import os
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -657,6 +657,9 @@ class MemoryVault:
     def _save_rejected(self, draft: ReviewDraft) -> ReviewDraft:
         with file_lock(self._store.paths.lock("drafts")):
             stored = self._stored_draft(draft.draft_id)
+            # the same checks as any stored draft (ids, times, field values), on its open form
+            to_stored(replace(draft, state=ReviewState.OPEN, completed_by=None, completed_at=None), stored)
+            _moment(str(draft.completed_at), f"draft {draft.draft_id!r}.completed_at")
             if stored is not None:
                 if stored.state == "finalized":
                     raise ValueError(f"draft {draft.draft_id!r} was finalized; it cannot be rejected")

@@ -273,3 +273,12 @@ def test_two_open_vaults_finalize_a_draft_once(vault: MemoryVault, isolated_home
     with pytest.raises(ValueError, match="already finalized"):
         vault.finalize_draft(approved)
     assert vault.get(first.id) is not None and len(vault) == 1
+
+
+def test_a_rejected_draft_is_checked_like_any_stored_draft(vault: MemoryVault) -> None:
+    bad = ReviewDraft(content="When?", created_at="yesterday").reject(reviewer="parent")
+    with pytest.raises(ValueError, match="created_at"):
+        vault.save_draft(bad)
+    assert vault.list_drafts() == [] and vault.get_draft("../escape") is None
+    with pytest.raises(KeyError):
+        vault.delete_draft("../escape")
