@@ -52,19 +52,20 @@ def to_stored(draft: ReviewDraft, stored: StoredDraft | None) -> StoredDraft:
             "edited": accepted and d.accepted_value != suggestions[d.suggestion_id].value,
         })
     approved = draft.state is ReviewState.APPROVED
+    before = stored.to_dict() if stored is not None else {}
     data: dict[str, Any] = {
         "draft_id": draft.draft_id,
         "content": draft.content,
         "tags": list(draft.tags),
         "created_at": draft.created_at,
-        "created_by": stored.created_by if stored is not None else "me",
+        "created_by": before.get("created_by", "me"),
         "suggestions": [s.to_dict() for s in draft.suggestions],
         "decisions": decisions,
         "state": "approved" if approved else "open",
         "approval": {"reviewer": draft.completed_by, "approved_at": draft.completed_at} if approved else None,
         "finalized_memory_id": None,
         "finalized_at": None,
-        "supersedes": list(stored.supersedes) if stored is not None else [],
+        "supersedes": list(before.get("supersedes", [])),
     }
     try:
         return StoredDraft.from_dict(data)
@@ -101,13 +102,14 @@ def from_stored(stored: StoredDraft) -> ReviewDraft:
 
 def check_no_loss(stored: StoredDraft, draft: ReviewDraft) -> None:
     """A rejection made from an older read would drop what was added since: refuse it."""
+    before = stored.to_dict()
     ids = {s.suggestion_id for s in draft.suggestions}
     decided = {d.suggestion_id for d in draft.decisions}
-    missing = [s.suggestion_id for s in stored.suggestions if s.suggestion_id not in ids]
-    undecided = [d.suggestion_id for d in stored.decisions if d.suggestion_id not in decided]
-    if missing or undecided or stored.state != "open":
+    missing = [s["suggestion_id"] for s in before["suggestions"] if s["suggestion_id"] not in ids]
+    undecided = [d["suggestion_id"] for d in before["decisions"] if d["suggestion_id"] not in decided]
+    if missing or undecided or before["state"] != "open":
         what = (f"suggestion {missing[0]!r} was added" if missing else
-                f"suggestion {undecided[0]!r} was decided" if undecided else f"it was {stored.state}")
+                f"suggestion {undecided[0]!r} was decided" if undecided else f"it was {before['state']}")
         raise ValueError(f"draft {draft.draft_id!r} changed since it was read ({what}); nothing was written")
 
 

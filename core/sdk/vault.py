@@ -41,9 +41,8 @@ from core.turns import TurnError, parse_ts
 from core.vault.canonical import canonical_json, sha256_hex
 from core.vault.crypto import KdfParams, b64d, b64e, create_header, unlock
 from core.vault.ledger import LedgerEntry
-from core.vault.records import MEMORY_FORMAT, open_memory
+from core.vault.records import MEMORY_FORMAT, content_sha256, memory_from_payload, open_memory
 from core.vault.records import Memory as StoredMemory
-from core.vault.records import MemoryMetadata as StoredMetadata
 from core.vault.review import check_field_value, new_id
 from core.vault.store import MEMORY_KINDS
 from core.vault.store import MemoryVault as Store
@@ -282,12 +281,8 @@ class MemoryVault:
         try:
             checked_tags = check_field_value("tags", tag_list, "tags")
             frozen_custom = freeze(custom, "metadata")
-            stored = StoredMemory(
-                memory_id=new_id("mem"),
-                content=content,
-                metadata=StoredMetadata(tags=checked_tags, custom=frozen_custom),
-                created_at=utc_now_iso(),
-            )
+            stored = _new_record(new_id("mem"), content, builtins.list(checked_tags), thaw(frozen_custom),
+                                 utc_now_iso(), "memory")
             self._store.store_memory(stored, "add")
         except ReverieError as exc:
             raise _reverie_error(exc) from exc
@@ -512,16 +507,10 @@ class MemoryVault:
         custom["imported_from"] = {"format": "diaryvault.dvmem", "id": memory.id,
                                    "hash": memory.hash, "signature": memory.signature}
         try:
-            stored = StoredMemory(
-                memory_id=memory_id,
-                content=memory.content,
-                metadata=StoredMetadata(
-                    tags=check_field_value("tags", builtins.list(memory.metadata.tags), f"{source}: tags"),
-                    location=memory.metadata.location,
-                    custom=freeze(custom, f"{source}: metadata.custom"),
-                ),
-                created_at=memory.created_at,
-            )
+            tags = check_field_value("tags", builtins.list(memory.metadata.tags), f"{source}: tags")
+            freeze(custom, f"{source}: metadata.custom")
+            stored = _new_record(memory_id, memory.content, builtins.list(tags), custom, memory.created_at,
+                                 str(source), location=memory.metadata.location)
             self._store.store_memory(stored, "import", {"file_sha256": sha256_hex(source.read_bytes())})
         except ReverieError as exc:
             raise _reverie_error(exc) from exc
@@ -661,7 +650,7 @@ class MemoryVault:
             to_stored(replace(draft, state=ReviewState.OPEN, completed_by=None, completed_at=None), stored)
             _moment(str(draft.completed_at), f"draft {draft.draft_id!r}.completed_at")
             if stored is not None:
-                if stored.state == "finalized":
+                if stored.to_dict()["state"] == "finalized":
                     raise ValueError(f"draft {draft.draft_id!r} was finalized; it cannot be rejected")
                 check_no_loss(stored, draft)
             self._rejected.put(draft)
@@ -774,6 +763,16 @@ class MemoryVault:
     def __len__(self) -> int:
         self._sync()
         return len(self._memories)
+
+
+def _new_record(memory_id: str, content: str, tags: builtins.list[str], custom: dict[str, Any], created_at: str,
+                where: str, *, location: str | None = None) -> StoredMemory:
+    """A Reverie memory built from its payload, the records' on-disk contract (checked like a loaded one)."""
+    metadata = {"tags": tags, "occurred_at": None, "location": location, "title": None, "people": [],
+                "confirmed_fields": {}, "custom": custom}
+    payload = {"memory_id": memory_id, "content": content, "content_sha256": content_sha256(content),
+               "created_at": created_at, "metadata": metadata}
+    return memory_from_payload(payload, where, memory_id, 1)
 
 
 def _default_kdf() -> KdfParams:
