@@ -1,20 +1,23 @@
-"""Frontmatter: the small YAML subset agent memory files use, read without a YAML dependency.
+"""Frontmatter: the YAML block between ``---`` lines at the top of agent memory files.
 
-Understood: ``key: value`` (plain, quoted, ``[a, b]`` flow lists, true/false), block lists
-(``- item`` lines), and ``|`` / ``>`` block scalars. Anything else is kept as text and reported
-as a problem naming the line, so a record the reader is unsure about is never judged confidently.
+The block is read with PyYAML's ``safe_load`` (the C loader when PyYAML has it): plain, quoted and
+block scalars, flow and block lists, nested tables, dates, numbers and booleans as YAML defines them.
+The file itself is never rewritten: :attr:`Frontmatter.body` is the text after the closing line,
+sliced from the original, so moving a record and restoring it stays byte for byte. Text values are
+trimmed (a ``|`` block's last line break is not part of a label). A block that is not valid YAML,
+or not a table, leaves ``data`` empty and one problem naming the line, so a record the reader is
+unsure about is never judged confidently.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time
 from typing import Any
 
-_KEY = re.compile(r"^([A-Za-z_][\w.-]*)\s*:(?:\s+(.*?))?\s*$")
-_TRUE = {"true", "yes", "on"}
-_FALSE = {"false", "no", "off"}
+import yaml
+
+_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 @dataclass
@@ -24,42 +27,14 @@ class Frontmatter:
     problems: list[str] = field(default_factory=list)
 
 
-def _scalar(raw: str) -> Any:
-    value = raw.strip()
-    if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
-        return value[1:-1]
-    if value.startswith("[") and value.endswith("]"):
-        inner = value[1:-1].strip()
-        return [_scalar(part) for part in _split_flow(inner)] if inner else []
-    if " #" in value:
-        value = value.split(" #", 1)[0].rstrip()
-    lowered = value.lower()
-    if lowered in _TRUE:
-        return True
-    if lowered in _FALSE:
-        return False
-    if lowered in {"null", "~", ""}:
-        return None
-    return value
-
-
-def _split_flow(inner: str) -> list[str]:
-    parts, current, quote = [], [], ""
-    for char in inner:
-        if quote:
-            current.append(char)
-            if char == quote:
-                quote = ""
-        elif char in "'\"":
-            quote = char
-            current.append(char)
-        elif char == ",":
-            parts.append("".join(current))
-            current = []
-        else:
-            current.append(char)
-    parts.append("".join(current))
-    return [p for p in (part.strip() for part in parts) if p]
+def _problem(exc: yaml.YAMLError) -> str:
+    """One line naming the file line (the block starts on line 2) and what YAML found there."""
+    mark = getattr(exc, "context_mark", None) or getattr(exc, "problem_mark", None)
+    where = f"frontmatter line {mark.line + 2}" if mark is not None else "frontmatter"
+    problem = str(getattr(exc, "problem", "") or "not valid YAML")
+    if "expected ':'" in problem:  # a line that is not "key: value" inside a table
+        return f"{where}: not 'key: value'"
+    return f"{where}: not valid YAML ({' '.join(problem.split())})"
 
 
 def parse(text: str) -> Frontmatter:
@@ -71,54 +46,21 @@ def parse(text: str) -> Frontmatter:
     if end is None:
         return Frontmatter(body=text, problems=["frontmatter: no closing '---' line"])
     result = Frontmatter(body="".join(lines[end + 1 :]))
-    key: str | None = None
-    block: list[str] | None = None
-    for number, raw in enumerate(lines[1:end], start=2):
-        line = raw.rstrip("\r\n")
-        if not line.strip() or line.lstrip().startswith("#"):
-            if block is not None:
-                block.append("")
-            continue
-        if line[:1] in " \t" and key is not None:
-            stripped = line.strip()
-            if block is not None:
-                block.append(stripped)
-                result.data[key] = "\n".join(block).strip()
-            elif stripped.startswith("- "):
-                current = result.data.get(key)
-                items = current if isinstance(current, list) else []
-                items.append(_scalar(stripped[2:]))
-                result.data[key] = items
-            elif isinstance(result.data.get(key), dict):
-                sub = _KEY.match(stripped)
-                if sub:
-                    result.data[key][sub.group(1)] = _scalar(sub.group(2) or "")
-            else:
-                result.problems.append(f"frontmatter line {number}: unexpected indented text")
-            continue
-        if line.startswith("- ") and key is not None and isinstance(result.data.get(key), list):
-            result.data[key].append(_scalar(line[2:]))
-            continue
-        match = _KEY.match(line)
-        if not match:
-            result.problems.append(f"frontmatter line {number}: not 'key: value'")
-            key, block = None, None
-            continue
-        key, value = match.group(1), match.group(2)
-        block = None
-        if value in ("|", ">", "|-", ">-"):
-            block = []
-            result.data[key] = ""
-        elif value is None or value == "":
-            result.data[key] = []  # a block list or a nested table may follow
-            nxt = lines[number] if number < end else ""
-            if nxt[:1] in " \t" and _KEY.match(nxt.strip()) and not nxt.strip().startswith("- "):
-                result.data[key] = {}
-        else:
-            result.data[key] = _scalar(value)
-    for name, value in list(result.data.items()):
-        if value == []:
-            result.data[name] = None
+    try:
+        data = yaml.load("".join(lines[1:end]), Loader=_Loader)  # a safe loader: plain data only
+    except yaml.YAMLError as exc:
+        result.problems.append(_problem(exc))
+        return result
+    except RecursionError:
+        result.problems.append("frontmatter: nested too deeply")
+        return result
+    if data is None:
+        return result
+    if not isinstance(data, dict):
+        result.problems.append(f"frontmatter line 2: not a table of 'key: value' lines (a {type(data).__name__})")
+        return result
+    # A block scalar (``|``) ends with its line break; a frontmatter value is a label, so text is trimmed.
+    result.data = {str(key): value.strip() if isinstance(value, str) else value for key, value in data.items()}
     return result
 
 
