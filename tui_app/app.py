@@ -18,27 +18,31 @@ import re
 import sys
 import time
 from asyncio import AbstractEventLoop
-from collections.abc import Callable
-from typing import Any, ClassVar, NoReturn
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import events
-from textual.app import App, AutopilotCallbackType
+from textual.app import App, AutopilotCallbackType, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.screen import ModalScreen, Screen
 from textual.widget import Widget
 from textual.widgets import LoadingIndicator
 
 from core.config import Config
-from core.errors import ReverieError, VaultLocked
+from core.errors import ReverieError
 from core.paths import HomePaths
 from core.vault.crypto import KdfParams, VaultKeys
 from core.vault.store import MemoryVault
+from core.workbench import Workbench
 from tui_app import messages
 from tui_app.commands import ScreenCommands
 from tui_app.screens.registry import HOME_SECTION, SECTIONS, Section
 from tui_app.screens.session import Session
 from tui_app.widgets.editor import ExternalEditor, edit_in_terminal_editor
 from tui_app.widgets.format import plural
+
+if TYPE_CHECKING:
+    from core.embed import Embedder
 
 GATE_MODE = "gate"
 IDLE_CHECK_SECONDS = 15.0
@@ -56,21 +60,6 @@ class StillLoadingIndicator(LoadingIndicator):
     @auto_refresh.setter
     def auto_refresh(self, interval: float | None) -> None:
         """Ignored: the word is drawn once."""
-
-
-class ForgottenKeys:
-    """What a locked vault holds instead of its keys: anything still holding the vault gets a clear
-    error instead of decrypting."""
-
-    def __getattr__(self, name: str) -> NoReturn:
-        raise VaultLocked("the vault was locked and its keys forgotten; unlock it again")
-
-
-def forget_keys(vault: MemoryVault) -> None:
-    """Take the keys out of a vault being locked. Dropping the session is not enough: Textual keeps a
-    removed screen reachable for a while (its finished workers' contexts hold it), the screen holds
-    the session, and the session the vault. The vault and its ledger are the only holders."""
-    vault.keys = vault.ledger.keys = ForgottenKeys()  # type: ignore[assignment]
 
 
 class NoTerminal(ReverieError):
@@ -104,7 +93,14 @@ def app_bindings() -> list[BindingType]:
             tooltip="Forget the keys now and ask for the passphrase",
             show=False,
         ),
-        Binding("f1", "keys", "Keys", id="app.keys", tooltip="Show or hide every key of this screen", show=False),
+        Binding(
+            "f1,question_mark",
+            "keys",
+            "Keys",
+            id="app.keys",
+            tooltip="Every key of every screen on one page, this screen's first",
+            show=False,
+        ),
         Binding("ctrl+q", "quit", "Quit", id="app.quit", tooltip="Quit Reverie", show=False, priority=True),
         Binding("ctrl+c", "help_quit", show=False, system=True),
     ]
@@ -125,13 +121,16 @@ class ReverieApp(App[None], inherit_bindings=False):
         kdf: KdfParams | None = None,
         editor: ExternalEditor | None = None,
         label: str = "",
+        embedder: Callable[[], Embedder] | None = None,
     ) -> None:
         """``keys`` opens the vault straight away; without them the app asks for the passphrase (or for a
-        new one when the home has no vault, created with ``kdf``). ``editor`` replaces $EDITOR (tests)."""
+        new one when the home has no vault, created with ``kdf``). ``editor`` replaces $EDITOR and
+        ``embedder`` the configured embedding model (tests)."""
         super().__init__()
         self.paths = paths
         self.config = config
         self.kdf = kdf
+        self.workbench = Workbench(paths, config, kdf=kdf, embedder=embedder)
         self.editor = editor or edit_in_terminal_editor
         self.label = label
         self.session: Session | None = None
@@ -187,10 +186,12 @@ class ReverieApp(App[None], inherit_bindings=False):
         return self.session is None
 
     def start_session(self, vault: MemoryVault) -> None:
+        self.workbench.adopt_keys(vault.keys)
         self.session = Session(
             paths=self.paths,
             config=self.config,
-            vault=vault,
+            vault=self.workbench.vault,  # the one vault of the process: locking forgets its keys
+            workbench=self.workbench,
             zone=self.config.zone(),
             label=self.label,
             editor=self.editor,
@@ -234,7 +235,7 @@ class ReverieApp(App[None], inherit_bindings=False):
             return
         self.clear_notifications()
         self.show_gate(reason)
-        forget_keys(session.vault)
+        self.workbench.lock()
 
     def on_unlocked(self, message: messages.Unlocked) -> None:
         self.start_session(message.vault)
@@ -285,7 +286,32 @@ class ReverieApp(App[None], inherit_bindings=False):
         self.lock()
 
     def action_keys(self) -> None:
-        if self.screen.query("HelpPanel"):
-            self.action_hide_help_panel()
-        else:
-            self.action_show_help_panel()
+        """The keymap page (F1 or ?), over the screen it was opened from."""
+        from tui_app.screens.keymap import SUB_SCREENS, KeymapScreen, keymap_groups
+
+        if isinstance(self.screen, KeymapScreen):
+            self.screen.dismiss(None)
+            return
+        screen = self.screen
+        by_section = {s.name: s.title for s in SECTIONS}
+        title = by_section.get(getattr(screen, "SECTION", ""), "")
+        sub = {path.rpartition(":")[2]: name for name, path in SUB_SCREENS}.get(type(screen).__name__)
+        title = sub or title or type(screen).__name__.removesuffix("Screen")
+        sections = [(s.title, s.screen) for s in SECTIONS] if not self.locked else []
+        groups = keymap_groups(
+            screen,
+            title,
+            Binding.make_bindings(self.BINDINGS),
+            sections,
+            dict(self.config.tui.keymap),
+            self.get_key_display,
+        )
+        self.push_screen(KeymapScreen(groups))
+
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+        """Textual's commands, with "Keys" opening the keymap page instead of the narrow help panel."""
+        for command in super().get_system_commands(screen):
+            if command.title == "Keys":
+                yield SystemCommand("Keys", "Every key of every screen on one page (F1 or ?)", self.action_keys)
+            else:
+                yield command

@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from core.vault.records import Memory
     from core.vault.review import ReviewDraft
     from core.vault.store import MemoryVault
+    from core.workbench import CaptureOutcome
     from tui_app.views.data import HomeSummary, MemoryDetail, MemoryRow
 
 
@@ -71,8 +72,12 @@ class DraftFinalized(Message):
 
 
 @dataclass
-class DraftCaptured(Message):
-    draft: ReviewDraft
+class CaptureDone(Message):
+    """The workbench's capture finished: a draft, a cancellation, or a near duplicate to choose about."""
+
+    content: str
+    tags: list[str]
+    outcome: CaptureOutcome
 
 
 @dataclass

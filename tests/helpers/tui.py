@@ -1,11 +1,12 @@
 """Shared set-up for the TUI tests (no tests here): a demo home built at a frozen time, the app on
 it, a fake $EDITOR, and a helper that waits until every worker and message has settled.
 
-A test module uses the fixtures by importing them (``from test_tui_support import demo_fixture``);
+A test module uses the fixtures by importing them (``from tests.helpers.tui import demo_fixture``);
 they register under their short names (``demo``, ``frozen_clock``, ``stable_ids``)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -19,6 +20,8 @@ from textual.widgets import DataTable
 from core import clock
 from core.config import Config
 from core.demo.build import DemoHome, build_demo_home
+from core.embed.hashing import HashingEmbedder
+from core.embed.protocol import Embedder
 from core.vault.store import MemoryVault
 from tui_app.app import ReverieApp
 
@@ -77,8 +80,18 @@ def tui_config(**tui: object) -> Config:
     return config
 
 
+def model_free_embedder() -> Embedder:
+    """The embedder TUI tests run with unless they pass their own: no model is loaded (a capture's
+    duplicate check and semantic search still run, on hashed vectors)."""
+    return HashingEmbedder(dim=64)
+
+
+EMBEDDERS: dict[str, Callable[[], Embedder]] = {"default": model_free_embedder}  # fixtures may replace it
+
+
 def make_app(
-    demo: DemoHome, *, locked: bool = False, config: Config | None = None, editor: FakeEditor | None = None
+    demo: DemoHome, *, locked: bool = False, config: Config | None = None, editor: FakeEditor | None = None,
+    embedder: Callable[[], Embedder] | None = None,
 ) -> ReverieApp:
     return ReverieApp(
         demo.paths,
@@ -86,6 +99,7 @@ def make_app(
         None if locked else demo.keys,
         editor=editor or FakeEditor(),
         label="demo",
+        embedder=embedder or (lambda: EMBEDDERS["default"]()),
     )
 
 

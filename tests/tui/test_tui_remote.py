@@ -31,8 +31,9 @@ from core.config import load_config, parse_config, save_config
 from core.demo.build import DEMO_PASSPHRASE, DemoHome, build_demo_home
 from core.errors import ReverieError, VaultLocked
 from core.vault.crypto import unlock
+from core.vault.store import ForgottenKeys
 from tui_app import app as app_module
-from tui_app.app import ForgottenKeys, NoTerminal, ReverieApp, StillLoadingIndicator, require_terminal
+from tui_app.app import NoTerminal, ReverieApp, StillLoadingIndicator, require_terminal
 from tui_app.cli.main import cli
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -24,6 +24,7 @@ from core.index import SearchIndex
 from core.recall import Filters, recall
 from core.turns import parse_ts
 from tests.helpers.tui import (  # the *_fixture names are pytest fixtures (demo, frozen_clock)
+    EMBEDDERS,
     SIZES,
     demo_fixture,  # noqa: F401
     frozen_clock_fixture,  # noqa: F401
@@ -38,7 +39,6 @@ from tui_app.screens.search import SearchMemoryScreen, SearchScreen
 from tui_app.screens.search_filters import FilterDialog
 from tui_app.screens.search_view import exact_time
 from tui_app.screens.session_view import SessionViewScreen
-from tui_app.views import search_backend
 
 UTC = ZoneInfo("UTC")
 DECISION_EN = "what did we decide last Tuesday night"
@@ -80,11 +80,11 @@ def no_model_fixture(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """Records every attempt to make the embedding model; tests of exact search expect none."""
     made: list[str] = []
 
-    def refuse(config: object) -> HashingEmbedder:
+    def refuse() -> HashingEmbedder:
         made.append("embedder")
         raise AssertionError("exact search must not make the embedding model")
 
-    monkeypatch.setattr(search_backend, "default_embedder", refuse)
+    monkeypatch.setitem(EMBEDDERS, "default", refuse)
     return made
 
 
@@ -248,11 +248,11 @@ async def test_semantic_mode_builds_vectors_once_then_auto_says_when_it_fell_bac
 ) -> None:
     made: list[HashingEmbedder] = []
 
-    def hashing(config: object) -> HashingEmbedder:
+    def hashing() -> HashingEmbedder:
         made.append(HashingEmbedder(dim=64))
         return made[-1]
 
-    monkeypatch.setattr(search_backend, "default_embedder", hashing)
+    monkeypatch.setitem(EMBEDDERS, "default", hashing)
     app = make_app(demo)
     async with app.run_test(size=(100, 30)) as pilot:
         screen = await search(pilot, "Kate skiing")
@@ -286,10 +286,10 @@ async def test_semantic_mode_without_a_model_is_one_clear_error(
 ) -> None:
     from core.embed import EmbeddingError
 
-    def broken(config: object) -> HashingEmbedder:
+    def broken() -> HashingEmbedder:
         raise EmbeddingError("embedding.model 'nowhere': cannot load it offline")
 
-    monkeypatch.setattr(search_backend, "default_embedder", broken)
+    monkeypatch.setitem(EMBEDDERS, "default", broken)
     app = make_app(demo)
     async with app.run_test(size=(100, 30)) as pilot:
         screen = await search(pilot, "Kate")

@@ -1,18 +1,26 @@
-"""Capture a new draft: write (or paste) the content, add tags, save it as an open draft for review."""
+"""Capture a new draft: write (or paste) the content, add tags, save it as an open draft for review.
+
+Saving goes through the workbench's capture (the same flow as ``reverie draft new --suggest``): the
+near-duplicate check first — a near-identical finalized memory opens :class:`NearDuplicateDialog`
+(replace, keep both, or cancel) — then the local suggesters attach their suggestions."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Vertical
+from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Input, Label, Static, TextArea
+from textual.widgets import Button, Footer, Input, Label, Static, TextArea
 
+from tui_app.widgets.dialogs import DialogText, TextDialog
 from tui_app.widgets.editor import ExternalEditor
 from tui_app.widgets.format import one_line
+
+if TYPE_CHECKING:
+    from core.duplicates import DuplicateMatch
 
 
 @dataclass(frozen=True)
@@ -86,3 +94,45 @@ class CaptureScreen(ModalScreen[Capture | None]):
 
     def action_cancel(self) -> None:
         self.dismiss(None)
+
+
+class NearDuplicateDialog(TextDialog[str | None]):
+    """A finalized memory is nearly the same as the capture: replace it (the new memory supersedes it;
+    curation then offers the old one for cold storage — nothing is deleted), keep both, or cancel
+    (nothing is written). Dismisses with ``replace``, ``keep_both`` or None."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("r", "choose('replace')", "Replace", id="duplicate.replace",
+                tooltip="Save the new draft; its memory will supersede the old one"),
+        Binding("k", "choose('keep_both')", "Keep both", id="duplicate.keep_both",
+                tooltip="Save the new draft and keep the old memory as it is"),
+        Binding("c,escape", "choose('')", "Cancel", id="duplicate.cancel", tooltip="Write nothing"),
+    ]
+
+    def __init__(self, duplicate: DuplicateMatch) -> None:
+        super().__init__(classes="dialog")
+        self.duplicate = duplicate
+
+    def compose(self) -> ComposeResult:
+        best = self.duplicate
+        reviewed = "reviewed" if best.reviewed else "unreviewed"
+        with Vertical(classes="dialog-box"):
+            yield Label("A memory like this one exists", classes="dialog-title -top")
+            with Horizontal(classes="dialog-buttons -bottom"):
+                yield Button("Replace (r)", id="replace", variant="warning")
+                yield Button("Keep both (k)", id="keep_both", variant="primary")
+                yield Button("Cancel (c)", id="cancel")
+            with DialogText():
+                yield Static(f"{best.memory_id} ({reviewed}, similarity {best.similarity:.2f}):",
+                             classes="dialog-body", markup=False)
+                yield Static(one_line(best.text), classes="dialog-body", markup=False)
+
+    def on_mount(self) -> None:
+        self.query_one("#cancel", Button).focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.action_choose("" if event.button.id == "cancel" else str(event.button.id))
+
+    def action_choose(self, choice: str) -> None:
+        self.dismiss(choice or None)

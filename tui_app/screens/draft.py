@@ -17,6 +17,8 @@ from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
 from textual.widgets import DataTable, Static
 
+from core.textsafe import one_line as one_line_text
+from core.textsafe import visible
 from core.vault.review import LIST_FIELDS, ReviewDraft, Suggestion
 from tui_app import messages
 from tui_app.screens.base import ReverieScreen
@@ -171,7 +173,7 @@ class DraftReviewScreen(ReverieScreen):
         if draft.tags:
             meta.append((f" · {', '.join(draft.tags)}", "dim"))
         self.query_one("#draft-meta", Static).update(Content.assemble(*meta))
-        self.query_one("#draft-content", Static).update(draft.content)
+        self.query_one("#draft-content", Static).update(visible(draft.content))  # controls shown, not obeyed
         self.fill_suggestions(draft)
         self.query_one("#draft-history-text", Static).update(
             history_text(reversed(draft.revision_history()), self.session.zone)
@@ -193,9 +195,9 @@ class DraftReviewScreen(ReverieScreen):
             decision = draft.decision_for(suggestion.suggestion_id)
             shown = decision.value if decision is not None and decision.edited else suggestion.value
             by = (
-                [Content(suggestion.source), Content(suggestion.model or "—")]
+                [Content(one_line_text(suggestion.source)), Content(one_line_text(suggestion.model or "—"))]
                 if wide
-                else [Content(suggestion.model or suggestion.source)]
+                else [Content(one_line_text(suggestion.model or suggestion.source))]
             )
             table.add_row(
                 Content(suggestion.field_name),
@@ -402,33 +404,24 @@ class DraftReviewScreen(ReverieScreen):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="draft", description="accept the suggestion")
     def accept_suggestion(self, suggestion: Suggestion, value: Any) -> None:
-        vault = self.session.vault
-        draft = vault.get_draft(self.draft_id).accept(
-            suggestion.suggestion_id, reviewer=self.session.reviewer, value=value
-        )
-        vault.save_draft(draft)
+        draft = self.session.workbench.accept(self.draft_id, suggestion.suggestion_id,
+                                              reviewer=self.session.reviewer, value=value)
         decision = draft.decision_for(suggestion.suggestion_id)
         how = "Accepted an edit of" if decision is not None and decision.edited else "Accepted"
         self.post_message(messages.DraftChanged(draft, f"{how} {suggestion.field_name}."))
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="draft", description="reject the suggestion")
     def reject_suggestion(self, suggestion: Suggestion) -> None:
-        vault = self.session.vault
-        draft = vault.get_draft(self.draft_id).reject_suggestion(
-            suggestion.suggestion_id, reviewer=self.session.reviewer
-        )
-        vault.save_draft(draft)
+        draft = self.session.workbench.reject(self.draft_id, suggestion.suggestion_id,
+                                              reviewer=self.session.reviewer)
         self.post_message(messages.DraftChanged(draft, f"Rejected {suggestion.field_name}."))
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="draft", description="approve the draft")
     def approve_draft(self) -> None:
-        vault = self.session.vault
-        draft = vault.get_draft(self.draft_id).approve(reviewer=self.session.reviewer)
-        vault.save_draft(draft)
+        draft = self.session.workbench.approve(self.draft_id, reviewer=self.session.reviewer)
         self.post_message(messages.DraftChanged(draft, "Approved. Press f to finalize it as a memory."))
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="draft", description="finalize the draft")
     def finalize_draft(self) -> None:
-        vault = self.session.vault
-        memory = vault.finalize_draft(vault.get_draft(self.draft_id))
-        self.post_message(messages.DraftFinalized(vault.get_draft(self.draft_id), memory))
+        memory = self.session.workbench.finalize(self.draft_id)  # the draft is unsealed once, under the lock
+        self.post_message(messages.DraftFinalized(self.session.vault.get_draft(self.draft_id), memory))

@@ -103,6 +103,7 @@ def mode_text(answer: SearchAnswer | None, requested: str, busy: str = "") -> Co
     if result.note:
         fell_back = requested == "auto" and used != "exact"
         parts.append((f" — {result.note}", "bold $text-warning" if fell_back else "dim"))
+    parts.extend((f" · {note}", "dim") for note in answer.notes)  # the index's completeness
     return assemble(*parts)
 
 

@@ -14,6 +14,7 @@ from core import clock
 from core.config import Config
 from core.paths import HomePaths
 from core.vault.store import MemoryVault
+from core.workbench import Workbench
 from tui_app.widgets.editor import ExternalEditor, edit_in_terminal_editor
 
 
@@ -22,6 +23,7 @@ class Session:
     paths: HomePaths
     config: Config
     vault: MemoryVault = field(repr=False)
+    workbench: Workbench = field(repr=False)  # every use case goes through it (capture, search, finalize…)
     zone: tzinfo
     label: str = ""  # shown in the section bar ("demo" for a demo home)
     editor: ExternalEditor = edit_in_terminal_editor  # $EDITOR through App.suspend; tests pass a fake

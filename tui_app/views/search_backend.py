@@ -1,45 +1,34 @@
 """What the search screen runs in its worker threads. Nothing here imports Textual.
 
-One :class:`SearchBackend` per search screen holds one :class:`~core.recall.Recaller` (so the
-embedding model loads once, on first semantic use, and never at start-up), brings new turns and the
-vault's memories into the index (exact index only: cheap and incremental), and builds vectors when
-the person asks for semantic or hybrid search and the index lacks them. Every method blocks; the
-screen calls them from ``@work(thread=True)`` workers and receives what they return in a message.
+One :class:`SearchBackend` per search screen adapts the app's :class:`~core.workbench.Workbench`:
+the workbench's freshness policy brings new turns and the vault's memories into the index, its
+recaller and model (loaded once, on first semantic use, never at start-up) answer, and vectors are
+built when the person asks for semantic or hybrid search and the index lacks them. Every method
+blocks; the screen calls them from ``@work(thread=True)`` workers and receives what they return in a
+message.
 """
 
 from __future__ import annotations
 
-import threading
-import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, tzinfo
 from typing import TYPE_CHECKING
 
-from core.config import Config, EmbeddingConfig
 from core.errors import ReverieError
-from core.index import Filters, HomeDayLogs, Reindexer
-from core.paths import HomePaths
+from core.index import Filters
 from core.recall import RecallResult
 from core.turns import Turn
+from core.workbench.search import SEARCH_MODES
 
 if TYPE_CHECKING:
-    from core.embed import Embedder
-    from core.index import IndexStatus, MemoryDoc, ReindexReport
-    from core.recall import Recaller
-    from core.vault.store import MemoryVault
+    from core.index import IndexStatus, ReindexReport
+    from core.workbench import Workbench
 
-MODES = ("auto", "exact", "semantic", "hybrid")
+MODES = SEARCH_MODES
 Progress = Callable[[str, int, int], None]  # (phase "files" | "embed", done, total)
 Status = Callable[[str], None]  # one line for the person ("loading the embedding model…")
 ShouldStop = Callable[[], bool]
-
-
-def default_embedder(config: EmbeddingConfig) -> Embedder:
-    """The configured embedding model, not loaded yet (tests replace this with a model-free one)."""
-    from core.embed import make_embedder
-
-    return make_embedder(config)
 
 
 @dataclass(frozen=True)
@@ -78,6 +67,7 @@ class SearchAnswer:
     request: SearchRequest
     result: RecallResult | None  # with an error: how the query was read, without results (or None)
     error: str | None = None  # the query could not be run as asked (one line for the person)
+    notes: tuple[str, ...] = ()  # how complete the index was (behind the log, vectors missing)
 
 
 @dataclass(frozen=True)
@@ -115,125 +105,53 @@ def changed_anything(report: ReindexReport) -> bool:
 
 
 class SearchBackend:
-    """The index, the recaller and the embedding model of one search screen (thread-safe)."""
+    """The search screen's view of the workbench: catch-up, vectors, queries (thread-safe: the
+    workbench opens the index, the recaller and the model once, under its locks)."""
 
-    def __init__(self, paths: HomePaths, config: Config, vault: MemoryVault, zone: tzinfo) -> None:
-        self.paths = paths
-        self.config = config
-        self.vault = vault
-        self.zone = zone
-        self._recaller: Recaller | None = None
-        self._embedder: Embedder | None = None
-        self._vault_seen: tuple[tuple[str, int, int], ...] | None = None  # the vault as last synced
-        self._open_lock = threading.Lock()
-        self._model_lock = threading.Lock()  # held while the model loads: searches that need no model go on
+    def __init__(self, workbench: Workbench) -> None:
+        self.workbench = workbench
         self.on_status: Status = lambda line: None  # set by the screen: where model loading is said
-
-    # --- the pieces, opened on first need ----------------------------------------------------------
-
-    def recaller(self) -> Recaller:
-        with self._open_lock:
-            if self._recaller is None:
-                from core.recall import Recaller
-
-                self._recaller = Recaller.open(self.paths, self.config, embedder=self.embedder)
-            return self._recaller
-
-    def embedder(self) -> Embedder:
-        """The embedding model, loaded here (once) so the screen can say that it is loading."""
-        with self._model_lock:
-            if self._embedder is None:
-                embedder = default_embedder(self.config.embedding)
-                self.on_status(f"Loading the embedding model {embedder.name} (first semantic use)…")
-                started = time.perf_counter()
-                _ = embedder.dim  # loads the model
-                self.on_status(f"Embedding model loaded in {time.perf_counter() - started:.1f} s")
-                self._embedder = embedder
-            return self._embedder
-
-    def embedder_name(self) -> str:
-        """The configured model's name, without loading it."""
-        loaded = self._embedder
-        return loaded.name if loaded is not None else default_embedder(self.config.embedding).name
+        workbench.notice = lambda line: self.on_status(line[:1].upper() + line[1:])
 
     def close(self) -> None:
-        with self._open_lock:
-            if self._recaller is not None:
-                self._recaller.close()
-                self._recaller = None
+        """Nothing to close: the workbench (and its index) lives as long as the app."""
 
     # --- work for the workers ---------------------------------------------------------------------
 
-    def memory_docs(self) -> list[MemoryDoc]:
-        from core.recall import vault_docs
-
-        return vault_docs(self.vault, self.zone)
-
-    def vault_fingerprint(self) -> tuple[tuple[str, int, int], ...]:
-        """Names, sizes and times of the vault's files and the ledger: cheap to take, and it changes
-        whenever a memory is finalized, added, replaced or moved."""
-        files = [*self.paths.vault.glob("*.json"), self.paths.ledger]
-        return tuple(sorted((f.name, f.stat().st_size, f.stat().st_mtime_ns) for f in files if f.exists()))
-
-    def reindexer(self, *, embed: bool) -> Reindexer:
-        """A reindex of the day logs; the vault's memories are read (decrypted) only when it changed."""
-        index = self.recaller().index
-        seen = self.vault_fingerprint()
-        changed, self._vault_seen = seen != self._vault_seen, seen
-        return Reindexer(
-            index,
-            HomeDayLogs(self.paths),
-            embedder=self.embedder if embed else None,
-            memory_source=self.memory_docs if changed else None,
-            batch_size=self.config.embedding.batch_size,
-        )
-
     def state(self) -> IndexState:
-        return IndexState.of(self.recaller().index.status())
+        return IndexState.of(self.workbench.index.status())
 
     def catch_up(self, should_stop: ShouldStop | None = None) -> IndexState:
         """New turns from the day logs and the vault's memories into the exact index (no model)."""
-        try:
-            with self.reindexer(embed=False) as reindexer:
-                report = reindexer.run(embed=False, should_stop=should_stop)
-        except BaseException:
-            self._vault_seen = None  # read the memories again next time
-            raise
-        return IndexState.of(self.recaller().index.status(), report)
+        fresh = self.workbench.refresh()
+        changed = bool(fresh.caught_up_turns) or bool(fresh.memories_synced)
+        state = IndexState.of(self.workbench.index.status())
+        return replace(state, turns_added=fresh.caught_up_turns, changed=changed)
 
     def needs_vectors(self) -> bool:
         """Whether semantic search would miss something: no vectors, some missing, another model's."""
         state = self.state()
         if state.turns + state.memories == 0:
             return False
-        return state.vectors == 0 or state.pending_vectors > 0 or state.model != self.embedder_name()
+        return state.vectors == 0 or state.pending_vectors > 0 or state.model != self.workbench.embedder_name()
 
     def build_vectors(self, progress: Progress | None = None, should_stop: ShouldStop | None = None) -> IndexState:
         """Give every turn and memory a vector (loads the model); resumable when stopped."""
-        try:
-            with self.reindexer(embed=True) as reindexer:
-                report = reindexer.run(embed=True, progress=progress, should_stop=should_stop)
-        except BaseException:
-            self._vault_seen = None
-            raise
+        report = self.workbench.reindex(embed=True, progress=progress, should_stop=should_stop)
         stopped = bool(should_stop and should_stop())
-        return IndexState.of(self.recaller().index.status(), report, stopped=stopped)
+        return IndexState.of(self.workbench.index.status(), report, stopped=stopped)
 
     def search(self, request: SearchRequest) -> SearchAnswer:
         """Run one query. A query the recaller refuses (a mode without vectors, a query too long)
         is an answer with ``error`` set, not an exception: the screen shows it on its status line."""
         try:
-            result = self.recaller().search(
-                request.query,
-                now=request.now,
-                zone=request.zone,
-                limit=request.limit,
-                mode=request.mode,
-                filters=request.filters.to_core(),
-            )
+            found = self.workbench.search(request.query, now=request.now, zone=request.zone,
+                                          limit=request.limit, mode=request.mode,
+                                          filters=request.filters.to_core(), refresh=False)
         except ReverieError as exc:
             return SearchAnswer(request, self.understood(request), error=str(exc))
-        return SearchAnswer(request, result)
+        return SearchAnswer(request, found.result, notes=tuple(found.freshness.notes(
+            semantic=found.result.mode in ("semantic", "hybrid"))))
 
     def understood(self, request: SearchRequest) -> RecallResult | None:
         """How the query was read (its range and the rest), without results: for an answer whose search
@@ -241,11 +159,11 @@ class SearchBackend:
         from core.recall import analyze
 
         try:
-            plan = analyze(request.query, request.now, request.zone, self.config.general.languages)
+            plan = analyze(request.query, request.now, request.zone, self.workbench.config.general.languages)
         except ReverieError:
             return None
         return RecallResult(range=plan.range, expression=plan.expression, rest=plan.rest, mode=request.mode)
 
     def session_turns(self, turn_id: str, before: int, after: int) -> list[Turn]:
         """The turn with up to ``before`` earlier and ``after`` later turns of its session, in order."""
-        return self.recaller().index.session_context(turn_id, before=before, after=after)
+        return self.workbench.index.session_context(turn_id, before=before, after=after)
