@@ -730,7 +730,9 @@ class MemoryVault:
                 return self._home_anchor
             if isinstance(self._default_anchor, LocalAnchor) and folder == self._default_anchor._storage_dir:
                 return self._default_anchor
-            return LocalAnchor(str(folder))
+            if folder.is_dir():
+                return LocalAnchor(str(folder))
+            # a folder that is gone (the home was moved): the vault's local anchor answers
         return self._backend_named(record.backend)
 
     def _anchor_list_path(self, memory_id: str) -> Path:

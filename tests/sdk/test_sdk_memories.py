@@ -294,3 +294,14 @@ def test_a_diaryvault_storage_folder_migrates_file_by_file(vault: MemoryVault, t
     assert all(vault.verify(m) for m in migrated) and len(vault.list(tags=["old"])) == 2
     assert [vault.import_memory(str(p)).id for p in sorted(old.glob("*.json"))] == [m.id for m in migrated]
     assert len(vault) == 2  # a second migration adds nothing
+
+
+def test_anchors_still_check_after_the_home_moves(vault: MemoryVault, tmp_path: Path) -> None:
+    memory = vault.create("Anchored, then moved.", tags=["a"], auto_anchor=True)
+    moved = tmp_path / "moved-home"
+    vault.storage_dir.rename(moved)
+    again = open_vault(HomePaths.at(moved))
+    view = again.get(memory.id)
+    assert view is not None and view.anchors[0].url is not None and str(moved) not in view.anchors[0].url
+    assert again.verify(view)
+    assert not (vault.storage_dir / "sdk").exists()  # checking created nothing where the home was
