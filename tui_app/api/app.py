@@ -103,11 +103,31 @@ async def _body(request: Request) -> Any:
             await _discard(request, len(data) + 1)
             raise SurfaceError(f"body: larger than {MAX_BODY:,} bytes", 413)
     try:
-        return json.loads(bytes(data).decode("utf-8"))
+        value = json.loads(bytes(data).decode("utf-8"))
     except UnicodeDecodeError as exc:
         raise SurfaceError("body: not UTF-8 text", 400) from exc
     except ValueError as exc:
         raise SurfaceError(f"body: not valid JSON ({exc.args[0].split(':')[0]})", 400) from exc
+    except RecursionError:
+        raise SurfaceError(f"body: nested deeper than {MAX_DEPTH} levels", 400) from None
+    if _too_deep(value, MAX_DEPTH):
+        raise SurfaceError(f"body: nested deeper than {MAX_DEPTH} levels", 400)
+    return value
+
+
+MAX_DEPTH = 32  # no tool's arguments nest beyond a few levels; deeper only exhausts the stack later
+
+
+def _too_deep(value: Any, limit: int) -> bool:
+    """Whether ``value`` nests lists and objects more than ``limit`` deep (checked without recursion)."""
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict | list):
+            if depth > limit:
+                return True
+            stack.extend((child, depth + 1) for child in (item.values() if isinstance(item, dict) else item))
+    return False
 
 
 def _caller(request: Request) -> Caller:
