@@ -138,3 +138,27 @@ def test_the_strategies_reach_valid_settings_too() -> None:
         path = Path(tmp) / "config.toml"
         path.write_text(tomli_w.dumps(doc))
         assert load_config(path).general.timezone == "Asia/Seoul"
+
+
+@pytest.mark.parametrize("text", [
+    "general = " + "[" * 100_000 + "]" * 100_000 + "\n",
+    "general = " + "{a = " * 3000 + "1" + "}" * 3000 + "\n",
+    "[general]\nlanguages = " + "[" * 2000 + "]" * 2000 + "\n",
+], ids=["arrays-100k", "inline-tables-3k", "arrays-in-a-known-key"])
+def test_a_deeply_nested_config_is_one_line_naming_the_file(tmp_path: Path, text: str) -> None:
+    """Issue 11, F7: a ``RecursionError`` traceback before; a one-line error naming the file now, also
+    from the real CLI."""
+    from tui_app.cli.main import main
+
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "config.toml").write_text(text, encoding="utf-8")
+    with pytest.raises(ConfigError) as caught:
+        load_config(home / "config.toml")
+    assert_one_line(caught.value, str(home / "config.toml"))
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err), pytest.raises(SystemExit) as exited:
+        main(["--home", str(home), "topics"])
+    lines = err.getvalue().strip().splitlines()
+    assert exited.value.code == 2 and len(lines) == 1 and "config.toml" in lines[0], lines
+    assert "Traceback" not in err.getvalue()
