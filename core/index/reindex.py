@@ -7,9 +7,14 @@ rewritten, an offset that no longer fits) is read again from the start, its old 
 (turns that come back unchanged keep their vectors). A file that disappeared takes its turns with it.
 Each file is one ``BEGIN IMMEDIATE`` transaction, so a crash leaves every file either done or not.
 
-Embedding comes after, in batches of one transaction each, so a killed reindex resumes where it
-stopped. The model is loaded only when something needs a vector. The embedding model's name and
-dimension are recorded; another model or dimension empties the vector table and embeds everything.
+Embedding comes after, in windows of one transaction each, so a killed reindex resumes where it
+stopped. A window (``window`` texts, by default four model batches) spans day boundaries: a day of
+three turns does not make a batch of three. The embedder runs each window's texts shortest first,
+so a batch is padded only to its own longest text. Ctrl-C while embedding keeps every window
+already stored and raises :class:`ReindexInterrupted` (a ``KeyboardInterrupt``) carrying the report,
+with how many docs still wait for a vector. The model is loaded only when something needs a
+vector. The embedding model's name and dimension are recorded; another model or dimension empties
+the vector table and embeds everything.
 """
 
 from __future__ import annotations
@@ -41,6 +46,7 @@ Progress = Callable[[str, int, int], None]  # (phase "files" | "embed", done, to
 SNAPSHOT_MIN_ROWS = 20_000  # rewrite the memory-mapped snapshot once this many rows changed since it
 MAX_BAD_LINES_REPORTED = 50
 WRITE_BATCH_TURNS = 5_000
+WINDOW_BATCHES = 4  # model batches per embedding window (one transaction; what Ctrl-C can lose)
 
 
 @dataclass
@@ -64,12 +70,21 @@ class ReindexReport:
     # counting them all is a scan of every turn, `SearchIndex.status()` does it
     pending: int | None = None
     snapshot: str | None = None
+    interrupted: bool = False  # Ctrl-C stopped the embedding pass (what was stored is kept)
     seconds: float = 0.0
 
     def as_dict(self) -> dict[str, object]:
         out = dict(self.__dict__)
         out["memories"] = None if self.memories is None else dict(self.memories.__dict__)
         return out
+
+
+class ReindexInterrupted(KeyboardInterrupt):
+    """Ctrl-C during embedding: every stored window is kept; ``report.pending`` docs still wait."""
+
+    def __init__(self, report: ReindexReport) -> None:
+        super().__init__(f"stopped; what was embedded is kept, {report.pending or 0:,} wait for vectors")
+        self.report = report
 
 
 @dataclass(frozen=True)
@@ -126,6 +141,7 @@ class Reindexer:
         embedder: Callable[[], Embedder] | None = None,
         memory_source: Callable[[], Sequence[MemoryDoc]] | None = None,
         batch_size: int = 64,
+        window: int | None = None,
     ) -> None:
         self.index = index
         # Its own connection: a long write here never holds up searches on the index's connection
@@ -136,6 +152,8 @@ class Reindexer:
         self._embedder: Embedder | None = None
         self.memory_source = memory_source
         self.batch_size = batch_size
+        # texts handed to the embedder at once (it sorts them by length) and stored in one transaction
+        self.window = window if window is not None else WINDOW_BATCHES * batch_size
 
     def close(self) -> None:
         self.conn.close()
@@ -287,17 +305,20 @@ class Reindexer:
         report.model = model.name
 
     def _next_batch(self, days: list[str] | None, after: int) -> list[tuple[int, str]]:
-        """The next pending turns after doc ``after``: in ``days`` only, or anywhere when ``None``."""
+        """Up to ``window`` pending turns after doc ``after`` in doc order: in ``days`` only (sorted, so
+        their doc blocks ascend), or anywhere when ``None``. A window fills across days."""
         if days is None:
-            return vectors.pending_turns(self.conn, after, TURN_MAX, self.batch_size)
+            return vectors.pending_turns(self.conn, after, TURN_MAX, self.window)
+        batch: list[tuple[int, str]] = []
         for day in days:
             lo = day_block(day)
-            if after >= lo + DAY_SLOTS - 1:
+            hi = lo + DAY_SLOTS - 1
+            if after >= hi:
                 continue
-            batch = vectors.pending_turns(self.conn, max(after, lo - 1), lo + DAY_SLOTS - 1, self.batch_size)
-            if batch:
-                return batch
-        return []
+            batch += vectors.pending_turns(self.conn, max(after, lo - 1), hi, self.window - len(batch))
+            if len(batch) >= self.window:
+                break
+        return batch
 
     def _store(self, batch: list[tuple[int, str]], table: str) -> int:
         """Embed ``batch`` and store the vectors of the docs that still hold the same text."""
@@ -335,6 +356,27 @@ class Reindexer:
         when there is work, or to learn the dimension of a model that replaced another.
         """
         report = report or ReindexReport()
+        try:
+            return self._embed(touched, report, progress, should_stop)
+        except KeyboardInterrupt as exc:
+            if isinstance(exc, ReindexInterrupted):
+                raise
+            if not self.conn.get_autocommit():  # interrupted between BEGIN and the block that rolls back
+                self.conn.execute("ROLLBACK")
+            report.interrupted = True
+            report.pending = vectors.pending_count(self.conn)
+            if meta.get_int(self.conn, "embed_complete") != 0:
+                with write(self.conn):
+                    meta.put(self.conn, "embed_complete", 0)
+            raise ReindexInterrupted(report) from None
+
+    def _embed(
+        self,
+        touched: set[str] | None,
+        report: ReindexReport,
+        progress: Progress | None,
+        should_stop: Callable[[], bool] | None,
+    ) -> ReindexReport:
         recorded = vectors.current_model(self.conn)
         if recorded is not None and recorded.name != self.embedder().name:
             with write(self.conn):
@@ -345,6 +387,7 @@ class Reindexer:
         days = sorted(touched) if (touched is not None and complete) else None
         total = vectors.pending_count(self.conn) if days is None else 0
         ensured, stopped, done, after, snapped = False, False, 0, -1, 0
+        embedded_before = report.embedded
         while True:
             batch = self._next_batch(days, after)
             if not batch:
@@ -356,6 +399,7 @@ class Reindexer:
                     days, after, total = None, -1, vectors.pending_count(self.conn)
                     continue
             done += self._store(batch, "turns")
+            report.embedded = embedded_before + done
             after = batch[-1][0]
             if done - snapped >= SNAPSHOT_MIN_ROWS:  # keep what searches load from SQLite small
                 self.maybe_snapshot(report)
@@ -368,9 +412,9 @@ class Reindexer:
         waiting = [] if stopped else vectors.pending_memories(self.conn)
         if waiting and not ensured:
             self._ensure_model(report)
-        for start in range(0, len(waiting), self.batch_size):
-            done += self._store(waiting[start : start + self.batch_size], "memories")
-        report.embedded += done
+        for start in range(0, len(waiting), self.window):
+            done += self._store(waiting[start : start + self.window], "memories")
+            report.embedded = embedded_before + done
         report.pending = vectors.pending_count(self.conn) if stopped else 0
         if meta.get_int(self.conn, "embed_complete") != (0 if stopped else 1):
             with write(self.conn):

@@ -172,10 +172,10 @@ def test_a_stopped_embedding_resumes_where_it_stopped(paths: HomePaths) -> None:
             should_stop=lambda: len(batches) > 0,
             progress=lambda phase, done, total: batches.append(done) if phase == "embed" else None,
         )
-        assert report.embedded == 8 and report.pending == 32
-        assert index.status().pending_vectors == 32
+        assert report.embedded == 32 and report.pending == 8  # one window: four batches of 8
+        assert index.status().pending_vectors == 8
         report = reindexer.run()
-        assert report.embedded == 32 and report.pending == 0 and embedder.calls == 40
+        assert report.embedded == 8 and report.pending == 0 and embedder.calls == 40
 
 
 def test_long_embedding_passes_write_snapshots_as_they_go(paths: HomePaths, monkeypatch) -> None:
@@ -248,3 +248,60 @@ def test_the_index_file_is_private_and_survives_a_stale_lock(paths: HomePaths) -
     with SearchIndex.open(paths) as index:
         assert stat.S_IMODE(os.stat(paths.index_db).st_mode) == 0o600
         assert isinstance(index.conn, apsw.Connection)
+
+
+class _Batches(HashingEmbedder):
+    """Records the size of each embed call; raises KeyboardInterrupt on call number ``interrupt_at``."""
+
+    def __init__(self, interrupt_at: int | None = None) -> None:
+        super().__init__()
+        self.sizes: list[int] = []
+        self.interrupt_at = interrupt_at
+
+    def embed(self, texts):  # type: ignore[no-untyped-def]
+        if self.interrupt_at is not None and len(self.sizes) + 1 == self.interrupt_at:
+            self.sizes.append(-len(texts))
+            raise KeyboardInterrupt
+        self.sizes.append(len(texts))
+        return super().embed(texts)
+
+
+def _days_of_three(paths: HomePaths, days: int, start: int = 1) -> None:
+    for d in range(start, start + days):
+        for n in range(3):
+            append(paths, turn(f"2026-10-{d:02d}T09:0{n}:00", f"day {d} note {n}"))
+
+
+def test_embedding_windows_span_day_boundaries(paths: HomePaths) -> None:
+    _days_of_three(paths, 5)
+    embedder = _Batches()
+    with SearchIndex.open(paths) as index:
+        with Reindexer(index, HomeDayLogs(paths), embedder=lambda: embedder, batch_size=4, window=8) as reindexer:
+            reindexer.run()
+            assert embedder.sizes == [8, 7]  # 15 turns over 5 days: not five batches of 3
+            _days_of_three(paths, 4, start=10)  # touched days only (the rest is complete)
+            report = reindexer.run()
+            assert embedder.sizes[2:] == [8, 4] and report.embedded == 12 and report.pending == 0
+        assert index.status().pending_vectors == 0
+
+
+def test_ctrl_c_while_embedding_keeps_what_is_stored_and_says_what_remains(paths: HomePaths) -> None:
+    from core.index.reindex import ReindexInterrupted
+
+    _days_of_three(paths, 10)
+    embedder = _Batches(interrupt_at=3)
+    with SearchIndex.open(paths) as index:
+        with Reindexer(index, HomeDayLogs(paths), embedder=lambda: embedder, batch_size=4, window=8) as reindexer:
+            with pytest.raises(KeyboardInterrupt) as caught:
+                reindexer.run()
+            assert isinstance(caught.value, ReindexInterrupted)
+            report = caught.value.report
+            assert report.interrupted and report.embedded == 16 and report.pending == 14
+            assert "14 wait for vectors" in str(caught.value)
+            assert report.turns_added == 30  # the exact index was written before embedding began
+        assert index.status().pending_vectors == 14 and len(index.exact_search("note")) > 0
+        embedder.interrupt_at = None
+        with Reindexer(index, HomeDayLogs(paths), embedder=lambda: embedder, batch_size=4, window=8) as reindexer:
+            report = reindexer.run()
+        assert report.embedded == 14 and report.pending == 0 and not report.interrupted
+        assert index.status().pending_vectors == 0

