@@ -33,7 +33,7 @@ from core.fsutil import atomic_write_text
 
 SUPPORTED_LANGUAGES = ("en", "ko", "ja")
 SCOPE_KINDS = ("vault", "claude-code", "codex", "markdown")
-EMBEDDING_BACKENDS = ("sentence-transformers", "openai-compatible")
+EMBEDDING_BACKENDS = ("onnx", "sentence-transformers", "openai-compatible")  # core/embed/__init__.py
 
 Positive = Annotated[int, msgspec.Meta(ge=1)]
 NonNegative = Annotated[int, msgspec.Meta(ge=0)]
@@ -57,10 +57,10 @@ class SecurityConfig:
 
 @dataclass
 class EmbeddingConfig:
-    backend: Literal[EMBEDDING_BACKENDS] = "sentence-transformers"
+    backend: Literal[EMBEDDING_BACKENDS] = "onnx"  # why: core/embed/onnx_backend.py
     model: str = "all-MiniLM-L6-v2"
     endpoint: str = ""  # for openai-compatible: a loopback URL
-    threads: Positive = 1  # torch threads; one thread holds up better on a busy machine
+    threads: NonNegative = 0  # 0: every core this process may use; a number lowers it
     batch_size: Positive = 64
 
 
