@@ -178,13 +178,17 @@ async def test_keymap_from_config_rebinds_keys(demo: DemoHome) -> None:
 
 
 async def test_f1_shows_and_hides_every_key_of_the_screen(demo: DemoHome) -> None:
+    from tui_app.screens.keymap import KeymapScreen
+
     app = make_app(demo)
     async with app.run_test(size=(100, 30)) as pilot:
         await open_draft(pilot, "draft_demo_fts5")
+        draft = app.screen
         await press(pilot, "f1")
-        assert app.screen.query("HelpPanel")
+        assert isinstance(app.screen, KeymapScreen) and app.screen.groups[0].title == "This screen: Draft review"
+        assert not app.screen.query("HelpPanel")  # the page, not Textual's narrow side panel
         await press(pilot, "f1")
-        assert not app.screen.query("HelpPanel")
+        assert app.screen is draft
 
 
 async def test_palette_lists_the_current_screens_actions(demo: DemoHome) -> None:

@@ -108,7 +108,7 @@ class SectionBar(Horizontal):
         for brand, mine, form, lock in LAYOUTS:
             texts = [mine(s, key) if s.name == self.current else form(s, key) for s, key in keys]
             right = self.right_text(lock)
-            room = max(20, width - len(right) - 1) if right else width
+            room = max(20, width - len(right) - 2) if right else width  # the label has one cell of padding each side
             if len(brand) + sum(len(t) + 1 for t in texts) <= room:
                 break
         parts: list[Content | tuple[str, str] | str] = [(brand, "bold")] if brand else []
