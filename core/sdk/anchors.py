@@ -162,3 +162,63 @@ class EthereumAnchor(AnchorBackend):
 
     def retrieve(self, memory_id: str) -> dict[str, Any] | None:
         raise NotImplementedError("Ethereum retrieval coming in v0.3")
+
+
+class AnchorBook:
+    """The anchors of one home's memories: the home's own :class:`VaultAnchor`, the vault's default
+    backend, and each memory's list of anchor records (``<home>/sdk/memory-anchors/<id>.json``)."""
+
+    def __init__(self, root: Path, commit: Callable[[str], str], default: AnchorBackend | None = None) -> None:
+        self.home = VaultAnchor(root / "sdk" / "anchors", commit)
+        self.default = default or self.home
+        self._lists = root / "sdk" / "memory-anchors"
+
+    def named(self, name: str) -> AnchorBackend | None:
+        """``local`` → the vault's local anchor; the default backend by its name; the placeholders."""
+        if name == "local":
+            return self.default if self.default.name == "local" else self.home
+        if self.default.name == name:
+            return self.default
+        placeholder = {"arweave": ArweaveAnchor, "ethereum": EthereumAnchor}.get(name)
+        return placeholder() if placeholder else None
+
+    def for_record(self, record: MemoryAnchor) -> AnchorBackend | None:
+        """The backend that can check ``record``: a local anchor's own folder when its URL names one
+        that exists; otherwise (the home was moved) the vault's backend of that name."""
+        if record.backend == "local" and record.url and record.url.startswith("file://"):
+            folder = Path(record.url[len("file://"):]).parent
+            for known in (self.home, self.default):
+                if isinstance(known, LocalAnchor) and folder == known._storage_dir:
+                    return known
+            if folder.is_dir():
+                return LocalAnchor(str(folder))
+        return self.named(record.backend)
+
+    def hold(self, memory_id: str, content_hash: str, anchors: list[MemoryAnchor]) -> bool:
+        """Whether every anchor of the memory still records ``content_hash``."""
+        for record in anchors:
+            backend = self.for_record(record)
+            if backend is not None and not backend.verify(memory_id, content_hash):
+                return False
+        return True
+
+    def _path(self, memory_id: str) -> Path:
+        return self._lists / f"{_safe_name(memory_id)}.json"
+
+    def load(self, memory_id: str) -> list[MemoryAnchor]:
+        path = self._path(memory_id)
+        try:
+            items = json.loads(path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            return []
+        except (OSError, ValueError) as exc:
+            raise ValueError(f"{path}: unreadable anchor list: {exc}") from exc
+        if not isinstance(items, list):
+            raise ValueError(f"{path}: must hold a list of anchors")
+        try:
+            return [MemoryAnchor(**item) for item in items]
+        except TypeError as exc:
+            raise ValueError(f"{path}: anchor malformed: {exc}") from exc
+
+    def save(self, memory_id: str, anchors: list[MemoryAnchor]) -> None:
+        atomic_write_text(self._path(memory_id), json.dumps([vars(a) for a in anchors], indent=2) + "\n")

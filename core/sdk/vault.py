@@ -22,35 +22,33 @@ import json
 import os
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
-from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from core.clock import utc_now_iso
 from core.errors import DraftChanged, NotFound, ReverieError, ReviewError, WrongPassphrase
 from core.frozen import freeze, thaw
-from core.fsutil import atomic_write_bytes, atomic_write_text, file_lock
+from core.fsutil import atomic_write_text, file_lock
 from core.paths import HomePaths
-from core.sdk.anchors import AnchorBackend, ArweaveAnchor, EthereumAnchor, LocalAnchor, VaultAnchor
+from core.sdk.anchors import AnchorBackend, AnchorBook
+from core.sdk.common import RESERVED_CUSTOM, moment, new_record, reverie_error
 from core.sdk.context import ContextRequest, ContextResponse, SharedMemory
 from core.sdk.crypto import MemoryCrypto
 from core.sdk.drafts import RejectedDrafts, check_no_loss, from_stored, to_stored
-from core.sdk.models import Memory, MemoryAnchor, MemoryMetadata, MemoryStatus
+from core.sdk.models import Memory, MemoryMetadata, MemoryStatus
+from core.sdk.portable import export_file, import_file
 from core.sdk.review import ReviewDraft, ReviewState
-from core.turns import TurnError, parse_ts
+from core.sdk.sharing import Grant
 from core.vault.canonical import canonical_json, sha256_hex
-from core.vault.crypto import KdfParams, b64d, b64e, create_header, unlock
+from core.vault.crypto import KdfParams, b64d, create_header, unlock
 from core.vault.ledger import LedgerEntry
-from core.vault.records import MEMORY_FORMAT, content_sha256, memory_from_payload, open_memory
+from core.vault.records import MEMORY_FORMAT, open_memory
 from core.vault.records import Memory as StoredMemory
 from core.vault.review import check_field_value, new_id
 from core.vault.store import MEMORY_KINDS
 from core.vault.store import MemoryVault as Store
 
 DEFAULT_STORAGE_DIR = "~/.diaryvault/memories"
-# Keys of ``metadata.custom`` that Reverie gives a meaning: a caller of ``create`` cannot set them,
-# or a memory stored without review could claim review provenance or replace another memory.
-RESERVED_CUSTOM = frozenset({"review", "supersedes", "imported_from", "confirmed"})
 
 
 class WrongKeyError(ValueError):
@@ -66,20 +64,6 @@ class _Sealed:
     nonce: bytes
     ciphertext: bytes
     file_sha256: str
-
-
-def _reverie_error(exc: ReverieError) -> Exception:
-    """The upstream SDK's exception type for a Reverie error (same one-line message)."""
-    if isinstance(exc, NotFound):
-        return KeyError(str(exc))
-    return ValueError(str(exc))
-
-
-def _moment(value: str, where: str) -> datetime:
-    try:
-        return parse_ts(value)
-    except (TurnError, TypeError, ValueError) as exc:
-        raise ValueError(f"{where}: {value!r} is not an ISO-8601 time") from exc
 
 
 def _sdk_review(review: dict[str, Any], tags: list[str]) -> dict[str, Any]:
@@ -128,13 +112,13 @@ class MemoryVault:
         except WrongPassphrase as exc:
             raise WrongKeyError(str(exc)) from exc
         except ReverieError as exc:
-            raise _reverie_error(exc) from exc
+            raise reverie_error(exc) from exc
         self._passphrase = encryption_key
         self._crypto = MemoryCrypto(encryption_key)
         self._storage_dir = paths.root
-        self._anchors_dir = paths.root / "sdk" / "memory-anchors"
-        self._home_anchor = VaultAnchor(paths.root / "sdk" / "anchors", self._anchor_commitment)
-        self._default_anchor = anchor_backend or self._home_anchor
+        keys = self._store.keys
+        self._anchors = AnchorBook(paths.root, lambda digest: keys.sign(f"reverie/sdk/anchor:{digest}".encode()),
+                                   anchor_backend)
         self._rejected = RejectedDrafts(paths, self._store.keys)
         self._memories: dict[str, Memory] = {}
         self._records: dict[str, StoredMemory] = {}
@@ -180,7 +164,7 @@ class MemoryVault:
             custom["confirmed"] = confirmed
         accepted = any(d.get("action") == "accepted" for d in (review or {}).get("decisions") or [])
         mood = confirmed.get("mood")
-        anchors = self._load_anchor_list(stored.memory_id)
+        anchors = self._anchors.load(stored.memory_id)
         return Memory(
             id=stored.memory_id,
             content=stored.content,
@@ -248,11 +232,7 @@ class MemoryVault:
         )
 
     def _anchors_hold(self, memory: Memory) -> bool:
-        for record in memory.anchors:
-            backend = self._backend_for_record(record)
-            if backend is not None and not backend.verify(memory.id, str(memory.hash)):
-                return False
-        return True
+        return self._anchors.hold(memory.id, str(memory.hash), memory.anchors)
 
     # -- core operations ----------------------------------------------------------------------------
 
@@ -281,11 +261,11 @@ class MemoryVault:
         try:
             checked_tags = check_field_value("tags", tag_list, "tags")
             frozen_custom = freeze(custom, "metadata")
-            stored = _new_record(new_id("mem"), content, builtins.list(checked_tags), thaw(frozen_custom),
+            stored = new_record(new_id("mem"), content, builtins.list(checked_tags), thaw(frozen_custom),
                                  utc_now_iso(), "memory")
             self._store.store_memory(stored, "add")
         except ReverieError as exc:
-            raise _reverie_error(exc) from exc
+            raise reverie_error(exc) from exc
         memory = self._adopt(stored.memory_id)
         if auto_anchor:
             self.anchor(memory)
@@ -319,9 +299,9 @@ class MemoryVault:
         """Record the memory's hash with ``backend`` (``"local"``: the home's anchor; an
         ``AnchorBackend``; default: the vault's). Arweave and Ethereum raise ``NotImplementedError``."""
         if isinstance(backend, str):
-            chosen = self._backend_named(backend)
+            chosen = self._anchors.named(backend)
         else:
-            chosen = backend if backend is not None else self._default_anchor
+            chosen = backend if backend is not None else self._anchors.default
         if chosen is None:
             raise ValueError(f"Unknown anchor backend: {backend}")
         if memory.hash is None:
@@ -329,7 +309,8 @@ class MemoryVault:
         record = chosen.anchor(memory_id=memory.id, content_hash=memory.hash, signature=memory.signature or "")
         memory.anchors.append(record)
         memory.status = MemoryStatus.ANCHORED
-        self._save_anchor_list(memory)
+        if memory.id in self._records:  # a memory of this vault: its anchors are kept with the home
+            self._anchors.save(memory.id, memory.anchors)
         return memory
 
     def decrypt(self, memory: Memory) -> str:
@@ -368,12 +349,12 @@ class MemoryVault:
             wanted = set(tags)
             results = [m for m in results if wanted & set(m.metadata.tags)]
         if after:
-            start = _moment(after, "after")
-            results = [m for m in results if _moment(m.created_at, f"memory {m.id}") > start]
+            start = moment(after, "after")
+            results = [m for m in results if moment(m.created_at, f"memory {m.id}") > start]
         if before:
-            end = _moment(before, "before")
-            results = [m for m in results if _moment(m.created_at, f"memory {m.id}") < end]
-        results.sort(key=lambda m: _moment(m.created_at, f"memory {m.id}"), reverse=True)
+            end = moment(before, "before")
+            results = [m for m in results if moment(m.created_at, f"memory {m.id}") < end]
+        results.sort(key=lambda m: moment(m.created_at, f"memory {m.id}"), reverse=True)
         return results[:limit]
 
     def search(self, query: str) -> builtins.list[Memory]:
@@ -382,7 +363,7 @@ class MemoryVault:
         self._sync()
         needle = query.casefold()
         found = [m for m in self._memories.values() if needle in m.content.casefold()]
-        return sorted(found, key=lambda m: _moment(m.created_at, f"memory {m.id}"))
+        return sorted(found, key=lambda m: moment(m.created_at, f"memory {m.id}"))
 
     # -- batch operations ---------------------------------------------------------------------------
 
@@ -413,108 +394,18 @@ class MemoryVault:
     def export_memory(self, memory: Memory, path: str) -> str:
         """Write the memory's stored record as a sealed ``.dvmem`` (encrypted under the vault key with
         its own salt; ``.dvmem`` is appended when missing). Returns the path written."""
-        from core.vault.portable import export_dvmem
-
-        target = os.fspath(path)
-        if not target.endswith(".dvmem"):
-            target += ".dvmem"
-        try:
-            data = export_dvmem(self._store, memory.id, self._passphrase)
-        except ReverieError as exc:
-            raise _reverie_error(exc) from exc
-        atomic_write_bytes(Path(target), data)
-        return target
+        return export_file(self._store, memory.id, self._passphrase, path)
 
     def import_memory(self, path: str) -> Memory:
-        """Import a ``.dvmem`` after verifying it: Reverie's sealed form (same key; the memory keeps
-        its id, and importing it twice adds nothing) or the DiaryVault v1.x form (its hash must match
-        its content and its HMAC must check with this key; stored as ``mem_<its id>``). A memory file
-        of a DiaryVault storage folder (``<uuid>.json``) is read like the DiaryVault form."""
-        from core.vault.portable import import_dvmem, read_dvmem_file
-
-        source = Path(os.fspath(path))
-        try:
-            data = read_dvmem_file(source)
-        except ReverieError as exc:
-            raise _reverie_error(exc) from exc
-        try:
-            document = json.loads(data.decode("utf-8"))
-        except (UnicodeDecodeError, ValueError) as exc:
-            raise ValueError(f"{source}: not a .dvmem file: {exc}") from exc
-        if isinstance(document, dict) and "dvmem_version" in document:
-            memory_id, added = self._import_upstream(Memory.from_dvmem(data.decode("utf-8")), source)
-        elif isinstance(document, dict) and "format" not in document and {"id", "content", "hash"} <= set(document):
-            # a memory file of a DiaryVault storage folder (``Memory.to_dict`` form)
-            memory_id, added = self._import_upstream(Memory.from_dict(document), source)
-        else:
-            try:
-                imported, added = import_dvmem(self._store, data, self._passphrase, str(source))
-            except ReverieError as exc:
-                raise _reverie_error(exc) from exc
-            memory_id = imported.memory_id
+        """Import a memory file after verifying it (``core.sdk.portable``): Reverie's sealed ``.dvmem``
+        (same key; the memory keeps its id, twice adds nothing), a DiaryVault v1.x ``.dvmem`` or memory
+        file (hash and HMAC checked with this key; stored as ``mem_<its id>``), or a view's own
+        ``to_dvmem()``. Returns the memory's view."""
+        memory_id, added = import_file(self._store, self._crypto, self._passphrase, path)
         if added:  # a view cached from an earlier record under this id is stale now
             self._memories.pop(memory_id, None)
         self._sync()
         return self._memories.get(memory_id) or self._adopt(memory_id)
-
-    def _own_view_record(self, memory: Memory, source: Path) -> StoredMemory | None:
-        """The record a ``Memory.to_dvmem()`` of one of this vault's views carries (its ciphertext,
-        nonce and signature rebuild the sealed envelope, which must verify under this vault's keys)."""
-        if not (memory.id.startswith("mem_") and memory.encrypted_content and memory.nonce and memory.signature):
-            return None
-        envelope = {"format": MEMORY_FORMAT, "format_version": 1, "id": memory.id, "record_version": 1,
-                    "nonce": b64e(memory.nonce), "ciphertext": b64e(memory.encrypted_content),
-                    "hmac": memory.signature}
-        try:
-            data = (json.dumps(envelope, indent=1, sort_keys=True) + "\n").encode("utf-8")  # a record file's form
-            stored = open_memory(data, self._store.keys, str(source), memory.id)
-        except ReverieError:
-            return None
-        if stored.content != memory.content:
-            raise ValueError(f"{source}: payload.content is not the content its sealed record holds (modified)")
-        return stored
-
-    def _import_upstream(self, memory: Memory, source: Path) -> tuple[str, bool]:
-        """Store a DiaryVault-format memory after its checks; returns (memory id, newly added)."""
-        if not isinstance(memory.content, str) or not memory.content.strip():
-            raise ValueError(f"{source}: payload.content must be a non-empty string")
-        own = self._own_view_record(memory, source)
-        if own is not None:
-            if not self._store.memory_path(own.memory_id).exists():
-                try:
-                    self._store.store_memory(own, "import", {"file_sha256": sha256_hex(source.read_bytes())})
-                except ReverieError as exc:
-                    raise _reverie_error(exc) from exc
-                return own.memory_id, True
-            return own.memory_id, False
-        if not memory.hash or not MemoryCrypto.verify_hash(memory.content, memory.hash):
-            raise ValueError(f"{source}: payload.content does not match payload.hash (modified)")
-        if not memory.signature or not self._crypto.verify_signature(memory.hash, memory.signature):
-            raise ValueError(f"{source}: payload.signature does not verify with this key")
-        memory_id = f"mem_{memory.id}"
-        try:
-            existing = self._read_sealed(memory_id).memory
-        except NotFound:
-            existing = None
-        except ReverieError as exc:
-            raise _reverie_error(exc) from exc
-        if existing is not None:
-            if existing.content_sha256 != memory.hash:
-                raise ValueError(f"{source}: a different memory with id {memory_id} already exists")
-            return memory_id, False
-        _moment(memory.created_at, f"{source}: payload.created_at")
-        custom = {k: v for k, v in dict(memory.metadata.custom).items() if k not in RESERVED_CUSTOM}
-        custom["imported_from"] = {"format": "diaryvault.dvmem", "id": memory.id,
-                                   "hash": memory.hash, "signature": memory.signature}
-        try:
-            tags = check_field_value("tags", builtins.list(memory.metadata.tags), f"{source}: tags")
-            freeze(custom, f"{source}: metadata.custom")
-            stored = _new_record(memory_id, memory.content, builtins.list(tags), custom, memory.created_at,
-                                 str(source), location=memory.metadata.location)
-            self._store.store_memory(stored, "import", {"file_sha256": sha256_hex(source.read_bytes())})
-        except ReverieError as exc:
-            raise _reverie_error(exc) from exc
-        return memory_id, True
 
     def export_vault(self, path: str) -> str:
         """Every memory (plaintext included: a disclosure) with the vault's Merkle root, as one JSON
@@ -535,7 +426,7 @@ class MemoryVault:
         self._sync()
         latest = self._latest_entries()
         rows = [(m, self._records[mid], self._intact(m, latest)) for mid, m in self._memories.items()]
-        return sorted(rows, key=lambda row: _moment(row[1].created_at, f"memory {row[1].memory_id}"))
+        return sorted(rows, key=lambda row: moment(row[1].created_at, f"memory {row[1].memory_id}"))
 
     # -- stats --------------------------------------------------------------------------------------
 
@@ -569,15 +460,9 @@ class MemoryVault:
         if not isinstance(request, ContextRequest):
             raise TypeError(f"request: expected a ContextRequest, got {type(request).__name__}")
         self._sync()
-        requested = builtins.list(dict.fromkeys(request.scope))
-        permitted = set(allowed_tags) if allowed_tags else set(requested)
-        denied = {_fold(t) for t in denied_tags or []}
-        granted = [t for t in requested if t in permitted and _fold(t) not in denied]
-        matching = [
-            m for m in self._memories.values()
-            if set(m.metadata.tags) & set(granted) and not {_fold(t) for t in m.metadata.tags} & denied
-        ]
-        matching.sort(key=lambda m: _moment(m.created_at, f"memory {m.id}"), reverse=True)
+        grant = Grant.of(request.scope, allowed_tags, denied_tags)
+        matching = [m for m in self._memories.values() if grant.allows(m.metadata.tags)]
+        matching.sort(key=lambda m: moment(m.created_at, f"memory {m.id}"), reverse=True)
         limit = max_memories if max_memories is not None else request.max_memories
         latest = self._latest_entries()
         shared = []
@@ -599,10 +484,10 @@ class MemoryVault:
             agent_id=request.agent_id,
             vault_merkle_root=self.compute_merkle_root(),
             shared_memories=shared,
-            scope_granted=granted,
-            scope_denied=[t for t in requested if t not in granted],
+            scope_granted=grant.granted,
+            scope_denied=grant.refused,
             purpose=request.purpose,
-            scope_requested=requested,
+            scope_requested=grant.requested,
         )
 
     # -- review drafts ------------------------------------------------------------------------------
@@ -613,7 +498,7 @@ class MemoryVault:
         except NotFound:
             return None
         except ReverieError as exc:
-            raise _reverie_error(exc) from exc
+            raise reverie_error(exc) from exc
 
     def create_draft(self, content: str, tags: Iterable[str] | None = None) -> ReviewDraft:
         """A new open draft, saved in the home's review queue (the TUI lists it)."""
@@ -638,7 +523,7 @@ class MemoryVault:
         except DraftChanged as exc:
             raise ValueError(str(exc)) from exc
         except ReverieError as exc:
-            raise _reverie_error(exc) from exc
+            raise reverie_error(exc) from exc
         saved = self.get_draft(draft.draft_id)
         assert saved is not None  # just written
         return saved
@@ -648,7 +533,7 @@ class MemoryVault:
             stored = self._stored_draft(draft.draft_id)
             # the same checks as any stored draft (ids, times, field values), on its open form
             to_stored(replace(draft, state=ReviewState.OPEN, completed_by=None, completed_at=None), stored)
-            _moment(str(draft.completed_at), f"draft {draft.draft_id!r}.completed_at")
+            moment(str(draft.completed_at), f"draft {draft.draft_id!r}.completed_at")
             if stored is not None:
                 if stored.to_dict()["state"] == "finalized":
                     raise ValueError(f"draft {draft.draft_id!r} was finalized; it cannot be rejected")
@@ -673,7 +558,7 @@ class MemoryVault:
         finalized ones included — or ``rejected``)."""
         wanted = ReviewState(state) if state is not None else None
         drafts = [from_stored(d) for d in self._store.list_drafts()] + self._rejected.all()
-        drafts.sort(key=lambda d: _moment(d.created_at, f"draft {d.draft_id}"))
+        drafts.sort(key=lambda d: moment(d.created_at, f"draft {d.draft_id}"))
         return [d for d in drafts if wanted is None or d.state is wanted]
 
     def delete_draft(self, draft_id: str) -> None:
@@ -684,7 +569,7 @@ class MemoryVault:
         try:
             self._store.delete_draft(draft_id)
         except ReverieError as exc:
-            raise _reverie_error(exc) from exc
+            raise reverie_error(exc) from exc
 
     def finalize_draft(self, draft: ReviewDraft) -> Memory:
         """Seal an approved draft as a memory, exactly once (also across restarts): the memory carries
@@ -703,61 +588,12 @@ class MemoryVault:
         except (ReviewError, DraftChanged) as exc:
             raise ValueError(str(exc)) from exc
         except ReverieError as exc:
-            raise _reverie_error(exc) from exc
+            raise reverie_error(exc) from exc
         return self._adopt(memory.memory_id)
 
     def finalized_memory_id(self, draft_id: str) -> str | None:
         """The id of the memory ``draft_id`` was finalized as (from the ledger), or None."""
         return self._store.finalized_memory_id(draft_id)
-
-    # -- anchors ------------------------------------------------------------------------------------
-
-    def _anchor_commitment(self, content_hash: str) -> str:
-        return self._store.keys.sign(f"reverie/sdk/anchor:{content_hash}".encode())
-
-    def _backend_named(self, name: str) -> AnchorBackend | None:
-        if name == "local":
-            return self._default_anchor if self._default_anchor.name == "local" else self._home_anchor
-        if self._default_anchor.name == name:
-            return self._default_anchor
-        return {"arweave": ArweaveAnchor, "ethereum": EthereumAnchor}.get(name, lambda: None)()
-
-    def _backend_for_record(self, record: MemoryAnchor) -> AnchorBackend | None:
-        """The backend that can check ``record``: a local anchor's own folder when its URL names one."""
-        if record.backend == "local" and record.url and record.url.startswith("file://"):
-            folder = Path(record.url[len("file://"):]).parent
-            if folder == self._home_anchor._storage_dir:
-                return self._home_anchor
-            if isinstance(self._default_anchor, LocalAnchor) and folder == self._default_anchor._storage_dir:
-                return self._default_anchor
-            if folder.is_dir():
-                return LocalAnchor(str(folder))
-            # a folder that is gone (the home was moved): the vault's local anchor answers
-        return self._backend_named(record.backend)
-
-    def _anchor_list_path(self, memory_id: str) -> Path:
-        return self._anchors_dir / f"{memory_id}.json"
-
-    def _load_anchor_list(self, memory_id: str) -> builtins.list[MemoryAnchor]:
-        path = self._anchor_list_path(memory_id)
-        try:
-            items = json.loads(path.read_text(encoding="utf-8"))
-        except FileNotFoundError:
-            return []
-        except (OSError, ValueError) as exc:
-            raise ValueError(f"{path}: unreadable anchor list: {exc}") from exc
-        if not isinstance(items, builtins.list):
-            raise ValueError(f"{path}: must hold a list of anchors")
-        try:
-            return [MemoryAnchor(**item) for item in items]
-        except TypeError as exc:
-            raise ValueError(f"{path}: anchor malformed: {exc}") from exc
-
-    def _save_anchor_list(self, memory: Memory) -> None:
-        if memory.id not in self._records:
-            return  # not a memory of this vault: nothing of it is stored here
-        items = [vars(a) for a in memory.anchors]
-        atomic_write_text(self._anchor_list_path(memory.id), json.dumps(items, indent=2) + "\n")
 
     def __repr__(self) -> str:
         return f"MemoryVault(memories={len(self._memories)}, storage='{self._storage_dir}')"
@@ -767,22 +603,7 @@ class MemoryVault:
         return len(self._memories)
 
 
-def _new_record(memory_id: str, content: str, tags: builtins.list[str], custom: dict[str, Any], created_at: str,
-                where: str, *, location: str | None = None) -> StoredMemory:
-    """A Reverie memory built from its payload, the records' on-disk contract (checked like a loaded one)."""
-    metadata = {"tags": tags, "occurred_at": None, "location": location, "title": None, "people": [],
-                "confirmed_fields": {}, "custom": custom}
-    payload = {"memory_id": memory_id, "content": content, "content_sha256": content_sha256(content),
-               "created_at": created_at, "metadata": metadata}
-    return memory_from_payload(payload, where, memory_id, 1)
-
-
 def _default_kdf() -> KdfParams:
     """Argon2id's cost for a new home: the default, or the cheap test parameters when
     ``REVERIE_KDF=test`` (the switch the CLI reads; for test suites only, never real data)."""
     return KdfParams.for_tests() if os.environ.get("REVERIE_KDF") == "test" else KdfParams()
-
-
-def _fold(tag: str) -> str:
-    """How tags compare for denial: whitespace collapsed, case folded (as Reverie's sharing profiles)."""
-    return " ".join(str(tag).split()).casefold()
