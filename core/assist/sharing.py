@@ -38,6 +38,7 @@ from datetime import datetime, tzinfo
 from typing import TYPE_CHECKING, Any
 
 from core.config import Config, ContextConfig, SharingProfile
+from core.tags import normalize_tag
 
 if TYPE_CHECKING:
     from core.context import ContextBlock
@@ -58,10 +59,6 @@ NO_TURNS = "turns not shared"
 SOURCE = "source not shared"
 OVER_ITEMS = "over max_items"
 OVER_TOKENS = "over max_tokens"
-
-
-def normalize_tag(tag: str) -> str:
-    return " ".join(tag.split()).casefold()
 
 
 @dataclass(frozen=True)

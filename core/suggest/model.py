@@ -15,6 +15,7 @@ from core.vault.review import ReviewDraft
 
 if TYPE_CHECKING:
     from core.embed.protocol import Embedder
+    from core.index import SearchIndex
     from core.vault.records import Memory
     from core.vault.store import MemoryVault
 
@@ -53,13 +54,17 @@ class Suggester(Protocol):
 
 @dataclass
 class SuggestContext:
-    """What suggesters may read: the vault (confirmed memories), settings, the home's index, and an
-    embedding model (``embedder``, or the one ``config.embedding`` names, made on first need)."""
+    """What suggesters may read: the vault (confirmed memories), settings, the home's index
+    (``memory_index``), and an embedding model (``embedder``, or the one ``config.embedding`` names, made
+    on first need)."""
 
     vault: MemoryVault
     config: Config
     paths: HomePaths
     embedder: Embedder | Callable[[], Embedder] | None = None
+    # The home's index with the vault's memories current and embedded by the model (the workbench
+    # provides it); without it, suggesters read the index as it is.
+    memory_index: Callable[[], SearchIndex] | None = None
     notes: list[str] = field(default_factory=list)  # why a suggester said nothing (no vectors…)
     _confirmed: list[Memory] | None = None
     _model: Embedder | None = None

@@ -24,6 +24,7 @@ from core.vault.review import ReviewDraft, Suggestion
 
 if TYPE_CHECKING:
     from core.embed.protocol import Embedder
+    from core.index import SearchIndex
     from core.vault.store import MemoryVault
 
 
@@ -105,12 +106,13 @@ def attach(draft: ReviewDraft, found: Sequence[Found]) -> tuple[ReviewDraft, lis
 
 def suggest_draft(vault: MemoryVault, draft: ReviewDraft, config: Config, paths: HomePaths, *,
                   suggesters: Sequence[Suggester] | None = None,
-                  embedder: Embedder | Callable[[], Embedder] | None = None, save: bool = True) -> SuggestRun:
+                  embedder: Embedder | Callable[[], Embedder] | None = None, save: bool = True,
+                  memory_index: Callable[[], SearchIndex] | None = None) -> SuggestRun:
     """Run the local suggesters on an open draft; with ``save`` the draft is stored when anything
     was added. ``embedder`` replaces the model ``config.embedding`` names (tests, benchmarks)."""
     if draft.state != "open":
         raise SuggestError(f"draft {draft.draft_id!r} is {draft.state}: suggestions go to open drafts only")
-    ctx = SuggestContext(vault=vault, config=config, paths=paths, embedder=embedder)
+    ctx = SuggestContext(vault=vault, config=config, paths=paths, embedder=embedder, memory_index=memory_index)
     found = collect(draft, ctx, default_suggesters() if suggesters is None else suggesters)
     updated, added = attach(draft, found)
     if added and save:

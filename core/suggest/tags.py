@@ -18,10 +18,11 @@ suggester says so in the run's notes and proposes nothing.
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass
 
-from core.assist.sharing import normalize_tag
 from core.suggest.model import Proposal, SuggestContext
+from core.tags import normalize_tag
 from core.vault.review import ReviewDraft
 
 
@@ -41,11 +42,10 @@ class TagSuggester:
     def neighbours(self, draft: ReviewDraft, ctx: SuggestContext) -> list[tuple[float, tuple[str, ...]]]:
         """(cosine, tags) of the nearest confirmed memories, closest first."""
         from core.index import Filters, SearchIndex
-        from core.recall import sync_vault
 
         embedder = ctx.embedding_model()
-        with SearchIndex.open(ctx.paths) as index:
-            sync_vault(index, ctx.vault, ctx.zone, embedder)
+        shared = ctx.memory_index() if ctx.memory_index is not None else None
+        with contextlib.nullcontext(shared) if shared is not None else SearchIndex.open(ctx.paths) as index:
             model = index.vector_model()
             if model is None:
                 ctx.notes.append("tags: the index holds no vectors yet (run `reverie reindex`)")

@@ -12,10 +12,26 @@ Layers, outermost first (checked by the import-linter contracts in ``pyproject.t
 
 from __future__ import annotations
 
-from core.workbench.capture import CaptureOutcome
-from core.workbench.freshness import Freshness, LogLag
-from core.workbench.home import Workbench
-from core.workbench.ingest import IngestOutcome
-from core.workbench.search import SEARCH_MODES, SearchAnswer
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from core.workbench.capture import CaptureOutcome
+    from core.workbench.freshness import Freshness, LogLag
+    from core.workbench.home import Workbench
+    from core.workbench.ingest import IngestOutcome
+    from core.workbench.search import SEARCH_MODES, SearchAnswer
+
+# Importing the package is cheap (the CLI imports it at start-up): each name loads its module on use.
+_HOMES = {"CaptureOutcome": "capture", "Freshness": "freshness", "LogLag": "freshness", "Workbench": "home",
+          "IngestOutcome": "ingest", "SEARCH_MODES": "search", "SearchAnswer": "search"}
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _HOMES:
+        raise AttributeError(f"module 'core.workbench' has no attribute {name!r}")
+    import importlib
+
+    return getattr(importlib.import_module(f"core.workbench.{_HOMES[name]}"), name)
+
 
 __all__ = ["SEARCH_MODES", "CaptureOutcome", "Freshness", "IngestOutcome", "LogLag", "SearchAnswer", "Workbench"]

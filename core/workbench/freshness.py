@@ -25,8 +25,6 @@ import hashlib
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from core.index import HomeDayLogs
-
 if TYPE_CHECKING:
     from core.index import SearchIndex
     from core.paths import HomePaths
@@ -50,6 +48,8 @@ class LogLag:
 
 def log_lag(paths: HomePaths, index: SearchIndex) -> LogLag:
     """Compare the day files on disk with the index's record of them (stat calls only)."""
+    from core.index import HomeDayLogs
+
     marks = index.file_marks()
     behind = days = 0
     on_disk = set()

@@ -31,8 +31,6 @@ from core.workbench.freshness import (
     log_lag,
     vault_fingerprint,
 )
-from core.workbench.ingest import IngestOutcome
-from core.workbench.search import SearchAnswer
 
 if TYPE_CHECKING:
     from core.context import ContextBlock
@@ -51,6 +49,8 @@ if TYPE_CHECKING:
     from core.vault.review import ReviewDraft
     from core.vault.store import MemoryVault
     from core.vault.verify import VerifyReport
+    from core.workbench.ingest import IngestOutcome
+    from core.workbench.search import SearchAnswer
 
 Progress = Callable[[str, int, int], None]  # (phase "files" | "embed", done, total)
 Notice = Callable[[str], None]  # one line for the person ("loading the embedding model…")
@@ -315,6 +315,8 @@ class Workbench:
                limit: int | None = None, mode: str = "auto", filters: Filters | None = None,
                refresh: bool = True) -> SearchAnswer:
         """The one search: the freshness policy, then :meth:`core.recall.Recaller.search`."""
+        from core.workbench.search import SearchAnswer
+
         fresh = self.refresh() if refresh else self.freshness()
         zone = zone or self.zone
         result = self.recaller.search(query, now=now or self.now(zone=zone), zone=zone, limit=limit, mode=mode,
@@ -395,7 +397,16 @@ class Workbench:
         if isinstance(draft, str):
             draft = self.vault.get_draft(draft)
         return suggest_draft(self.vault, draft, self.config, self.paths, suggesters=pick_suggesters(only),
-                             embedder=self.embedder, save=save)
+                             embedder=self.embedder, save=save, memory_index=self._embedded_memory_index)
+
+    def _embedded_memory_index(self) -> SearchIndex:
+        """The index with the vault's memories current and their vectors made by the model (for the
+        suggesters that compare a draft with confirmed memories)."""
+        from core.recall import sync_vault
+
+        sync_vault(self.index, self.vault, self.zone, self.embedder())
+        self.index.put_meta(VAULT_SEEN_KEY, vault_fingerprint(self.paths))
+        return self.index
 
     def suggest(self, draft_id: str, field_name: str, value: Any, source: str, *, model: str | None = None,
                 process_version: str | None = None, confidence: float | None = None,
@@ -461,6 +472,8 @@ class Workbench:
     def _index_after_ingest(self, report: Any, *, embed: bool, progress: Progress | None,
                             should_stop: ShouldStop | None) -> IngestOutcome:
         import apsw
+
+        from core.workbench.ingest import IngestOutcome
 
         outcome = IngestOutcome(report)
         try:

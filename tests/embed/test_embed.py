@@ -15,8 +15,8 @@ from core.config import EmbeddingConfig
 from core.embed import Embedder, EmbeddingError, make_embedder
 from core.embed.hashing import HashingEmbedder
 from core.embed.openai_compatible import OpenAICompatibleEmbedder, check_loopback
-from core.embed.quantize import hamming, int8_norms, sign_words, smallest, to_int8
 from core.embed.sentence_transformers_backend import SentenceTransformerEmbedder, resolve_model
+from core.index.quantize import hamming, int8_norms, sign_words, smallest, to_int8
 
 
 def test_int8_uses_the_whole_range_per_vector() -> None:

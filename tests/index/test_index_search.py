@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 
 from core.embed.hashing import HashingEmbedder
-from core.embed.quantize import to_int8
 from core.index import Filters, MemoryDoc, SearchIndex, VectorModelMismatch, vecsearch
 from core.index.logsource import HomeDayLogs
+from core.index.quantize import to_int8
 from core.index.reindex import Reindexer
 from core.paths import HomePaths
 from tests.helpers.index import append, reindex, turn
@@ -140,7 +140,7 @@ def test_snapshot_plus_overlay_sees_every_change(paths: HomePaths, filled: Searc
 
 def test_hamming_prefilter_keeps_recall(monkeypatch) -> None:
     """Above EXACT_MAX rows, sign-bit Hamming picks candidates for exact scoring; recall stays high."""
-    from core.embed.quantize import int8_norms, sign_words
+    from core.index.quantize import int8_norms, sign_words
 
     rng = np.random.default_rng(0)
     centres = rng.normal(size=(40, 96))

@@ -47,3 +47,23 @@ def test_import_linter_contract_holds() -> None:
         pytest.skip("import-linter is not installed in this environment")
     result = subprocess.run([str(lint_imports)], cwd=ROOT, capture_output=True, text=True)
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_the_cli_start_loads_no_subsystem() -> None:
+    """`reverie --version` and `--help` import the command modules, which import their subsystems only
+    when a command runs: option choices (search modes, input formats) are read lazily."""
+    loaded = _loaded_after("import tui_app.cli.main")
+    subsystems = sorted(m for m in loaded if m.startswith(("core.recall", "core.timeparse", "core.conversation",
+                                                           "core.index", "core.workbench", "core.vault")))
+    libraries = sorted(m for m in loaded if m.split(".")[0] in ("numpy", "dateparser", "apsw", "cryptography"))
+    assert not subsystems and not libraries, (subsystems + libraries)[:5]
+
+
+def test_the_layers_contract_is_declared() -> None:
+    """The import-linter contracts state the order of the layers, so a cycle between packages fails."""
+    import tomllib
+
+    contracts = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]["contracts"]
+    layers = next(c for c in contracts if c["type"] == "layers")["layers"]
+    assert layers[:3] == ["tui_app", "core.sdk : core.demo", "core.workbench"]
+    assert layers.index("core.assist") < layers.index("core.index") < layers.index("core.vault")

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
-from core.config import load_config
-from core.vault.crypto import VaultKeys
 from tui_app.cli.state import CliState
+
+if TYPE_CHECKING:
+    from core.vault.crypto import VaultKeys
 
 NO_MOUSE_HELP = "Never ask the terminal for mouse events (as tui.mouse = false): fewer bytes over a slow SSH link."
 
@@ -44,6 +46,7 @@ def demo(folder: Path | None, keep: bool, no_open: bool, locked: bool, no_mouse:
     The demo vault's passphrase is fixed and printed, and it uses cheap Argon2id parameters: it is for
     trying Reverie, never for real data. Your own data home is not touched.
     """
+    from core.config import load_config
     from core.demo.build import build_demo_home
 
     home = build_demo_home(folder)

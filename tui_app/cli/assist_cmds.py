@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from tui_app.cli.state import CliState, emit, pass_state
+from tui_app.cli.state import CliState, bad_time_input, emit, pass_state
 
 if TYPE_CHECKING:
     from core.assist.sharing import ShareCheck
@@ -74,9 +74,12 @@ def share() -> None:
 
 
 def _clock(state: CliState, now_text: str | None) -> Any:
-    from core.assist.surface import parse_now
+    from core.clock import TimeInputError
 
-    return parse_now(now_text, state.config)
+    try:
+        return state.workbench.now(now_text)
+    except TimeInputError as exc:
+        raise bad_time_input(exc) from exc
 
 
 def _check_text(check: ShareCheck, profile: str) -> str:

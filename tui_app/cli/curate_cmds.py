@@ -9,12 +9,15 @@ import sys
 import threading
 from collections.abc import Callable, Iterator
 from types import FrameType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from core.vault.crypto import VaultKeys
+from core.textsafe import visible
 from tui_app.cli.state import CliState, emit, pass_state
+
+if TYPE_CHECKING:
+    from core.vault.crypto import VaultKeys
 
 LOW_SHOWN = 20
 PROGRESS_MIN_RECORDS = 5  # fewer moves finish before a bar would help
@@ -223,7 +226,7 @@ def apply(state: CliState, scope_name: str | None, dry_run: bool, scheduled: boo
     data = report.to_dict()
     emit(data, as_json, _apply_text(data))
     for error in data["errors"] if as_json else []:
-        click.echo(f"reverie: {error}", err=True)
+        click.echo(visible(f"reverie: {error}"), err=True)
     if report.stopped:
         click.echo(_stopped_line(data), err=True)
         raise SystemExit(130)

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from core.textsafe import visible
 from tui_app.cli.state import CliState, emit, pass_state, progress_printer
 
 if TYPE_CHECKING:
@@ -106,7 +107,7 @@ def watch(state: CliState, interval: float, no_embed: bool, once: bool, follow: 
             stamp = time.strftime("%H:%M:%S")
             click.echo(f"{stamp} followed: +{report.added:,} turns from {report.read:,} transcript(s)")
         for entry in report.quarantined:
-            click.echo(f"reverie watch: {entry} (quarantined)", err=True)
+            click.echo(visible(f"reverie watch: {entry} (quarantined)"), err=True)
 
     follower = _follower(state, follow)
     workbench = state.workbench

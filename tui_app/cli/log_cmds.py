@@ -10,12 +10,18 @@ from typing import TYPE_CHECKING
 
 import click
 
-from core.conversation import FORMATS, SealReport
 from core.textsafe import visible
-from tui_app.cli.state import CliState, emit, pass_state, progress_printer
+from tui_app.cli.state import CliState, LazyChoice, emit, pass_state, progress_printer
 
 if TYPE_CHECKING:
+    from core.conversation import SealReport
     from core.workbench import IngestOutcome
+
+def _formats() -> list[str]:
+    from core.conversation import FORMATS
+
+    return ["auto", *FORMATS]
+
 
 PROGRESS_MIN_BYTES = 4 * 1024 * 1024  # smaller imports finish before a bar would help
 
@@ -80,7 +86,7 @@ def _index_line(outcome: IngestOutcome) -> str:
 @click.option(
     "--format",
     "fmt",
-    type=click.Choice(["auto", *FORMATS]),
+    type=LazyChoice(_formats),
     default="auto",
     show_default=True,
     help="Input format; auto tells each file's format from its content.",

@@ -8,6 +8,7 @@ import click
 
 from core.errors import ReverieError
 from core.paths import HomePaths
+from core.textsafe import visible
 from tui_app.cli.state import CliOptions, CliState
 
 
@@ -49,7 +50,7 @@ def _remind_overdue_review(state: CliState) -> None:
     except ReverieError:
         return  # a bad config.toml is reported by the command itself, with its file and key
     if notice:
-        click.echo(f"reverie: {notice}", err=True)
+        click.echo(visible(f"reverie: {notice}"), err=True)
 
 
 def _register() -> None:
@@ -87,7 +88,7 @@ def main(argv: list[str] | None = None) -> None:
         exc.show()
         sys.exit(exc.exit_code)
     except ReverieError as exc:
-        click.echo(f"reverie: {exc}", err=True)
+        click.echo(visible(f"reverie: {exc}"), err=True)
         sys.exit(exc.exit_code)
     except KeyboardInterrupt:
         sys.exit(130)

@@ -11,14 +11,19 @@ from typing import IO, TYPE_CHECKING, Any
 import click
 
 from core.errors import ReverieError
-from core.workbench.search import SEARCH_MODES
-from tui_app.cli.state import CliState, bad_time_input, emit, pass_state
+from tui_app.cli.state import CliState, LazyChoice, bad_time_input, emit, pass_state
 
 if TYPE_CHECKING:
     from core.recall import Filters
     from core.workbench import SearchAnswer
 
-MODE_CHOICE = click.Choice(list(SEARCH_MODES))
+def _modes() -> tuple[str, ...]:
+    from core.workbench.search import SEARCH_MODES
+
+    return SEARCH_MODES
+
+
+MODE_CHOICE = LazyChoice(_modes)
 BATCH_KEYS = ("query", "now", "tz", "limit", "mode")
 TEXT_WIDTH = 300  # characters of each result shown in plain text
 # A query is at most 2,000 characters (core.recall MAX_QUERY_CHARS); \u-escaped astral characters take 12

@@ -13,12 +13,33 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from core.paths import HomePaths
+from core.textsafe import visible
 
 if TYPE_CHECKING:
     from core.config import Config
     from core.vault.crypto import KdfParams, VaultKeys
     from core.vault.store import MemoryVault
     from core.workbench import Workbench
+
+
+class LazyChoice(click.Choice):
+    """A ``click.Choice`` whose choices are read on first use, so declaring an option does not import
+    the module that defines them (``reverie --version`` stays fast)."""
+
+    def __init__(self, load: Callable[[], Any], case_sensitive: bool = True) -> None:
+        self._load = load
+        self._loaded: tuple[str, ...] | None = None
+        self.case_sensitive = case_sensitive
+
+    @property  # type: ignore[override]
+    def choices(self) -> tuple[str, ...]:
+        if self._loaded is None:
+            self._loaded = tuple(self._load())
+        return self._loaded
+
+    @choices.setter
+    def choices(self, value: Any) -> None:
+        self._loaded = tuple(value)
 
 
 @dataclass(frozen=True)
@@ -41,7 +62,7 @@ def ask_passphrase() -> str:
 
 def tell(line: str) -> None:
     """A line for the person on stderr ("loading the embedding model…"): stdout stays for results."""
-    click.echo(f"reverie: {line}", err=True)
+    click.echo(visible(f"reverie: {line}"), err=True)
 
 
 @dataclass
@@ -81,7 +102,8 @@ def emit(data: Any, as_json: bool, text: str | None = None) -> None:
     if as_json:
         click.echo(json.dumps(data, ensure_ascii=False, indent=2, default=str))
     else:
-        click.echo(text if text is not None else str(data))
+        # Stored text (drafts, turns, memories, suggestions) may hold terminal controls: shown escaped.
+        click.echo(visible(text if text is not None else str(data)))
 
 
 def bad_time_input(exc: Exception) -> click.BadParameter:

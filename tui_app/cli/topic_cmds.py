@@ -6,6 +6,7 @@ from dataclasses import asdict
 
 import click
 
+from core.textsafe import visible
 from tui_app.cli.state import CliState, emit, pass_state
 
 
@@ -35,7 +36,7 @@ def topics(state: CliState, limit: int, as_json: bool) -> None:
 
     reading = read_markers(state.paths)
     for problem in reading.problems:
-        click.echo(f"reverie: {problem}", err=True)
+        click.echo(visible(f"reverie: {problem}"), err=True)
     markers = newest_first(reading.markers)[:limit]
     zone = state.config.zone()
     text = (

@@ -10,6 +10,7 @@ from typing import Any
 import click
 
 from core.errors import HomeError, ReverieError
+from core.textsafe import one_line, visible
 from tui_app.cli.state import CliState, emit, pass_state, tell
 
 
@@ -122,8 +123,8 @@ def draft_new(
         tell(note)
     best = outcome.duplicate
     if best is not None:
-        click.echo(f"Near duplicate ({best.similarity:.2f}) of {best.memory_id}"
-                   f"{' (reviewed)' if best.reviewed else ''}: {best.text[:200]}", err=True)
+        click.echo(visible(f"Near duplicate ({best.similarity:.2f}) of {best.memory_id}"
+                           f"{' (reviewed)' if best.reviewed else ''}: {best.text[:200]}"), err=True)
     if outcome.needs_choice:
         assert best is not None
         if not sys.stdin.isatty():
@@ -252,7 +253,8 @@ def draft_list(state: CliState, wanted: str | None, as_json: bool) -> None:
         for d in drafts
     ]
     text = "\n".join(
-        f"{d['draft_id']}  {d['state']:<9} {d['pending']}/{d['suggestions']} pending  {d['content'][:60]}" for d in data
+        f"{d['draft_id']}  {d['state']:<9} {d['pending']}/{d['suggestions']} pending  "
+        f"{one_line(d['content'][:60])}" for d in data
     )
     emit(data, as_json, text or "no drafts")
 
@@ -373,7 +375,7 @@ def verify(ctx: click.Context, as_json: bool, checkpoint: bool, against: str | N
         counts = ", ".join(f"{v} {k.replace('_', ' ')}" for k, v in report.counts.items())
         click.echo(f"{'intact' if report.ok else 'DAMAGED'}: {counts}; head {report.head}")
         for problem in report.problems:
-            click.echo(f"  {problem}")
+            click.echo(visible(f"  {problem}"))
     ctx.exit(0 if report.ok else 1)
 
 

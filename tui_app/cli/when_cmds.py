@@ -3,39 +3,19 @@
 from __future__ import annotations
 
 from datetime import datetime
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from typing import TYPE_CHECKING
 
 import click
 
-from core.timeparse import TimeParse, parse_time
-from tui_app.cli.state import CliState, emit, pass_state
+from core.clock import TimeInputError, parse_now, parse_zone
+from tui_app.cli.state import CliState, bad_time_input, emit, pass_state
+
+if TYPE_CHECKING:
+    from core.timeparse import TimeParse
 
 
 def register(cli: click.Group) -> None:
     cli.add_command(when)
-
-
-def parse_zone(name: str) -> ZoneInfo:
-    """``--tz``: an IANA zone name such as Asia/Seoul, or a click.BadParameter naming the option."""
-    try:
-        return ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError, TypeError, OSError) as exc:
-        raise click.BadParameter(
-            f"unknown timezone {name!r} (an IANA name such as Asia/Seoul)", param_hint="'--tz'"
-        ) from exc
-
-
-def parse_now(text: str, zone: ZoneInfo) -> datetime:
-    """``--now``: ISO 8601; without an offset it is read in ``zone``."""
-    try:
-        moment = datetime.fromisoformat(text.strip().replace("Z", "+00:00").replace("z", "+00:00"))
-    except ValueError as exc:
-        raise click.BadParameter(
-            f"not an ISO 8601 time: {text!r} (e.g. 2026-11-29T15:00+09:00)", param_hint="'--now'"
-        ) from exc
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=zone)
-    return moment.astimezone(zone)
 
 
 def describe(tp: TimeParse, now: datetime) -> str:
@@ -72,13 +52,13 @@ def describe(tp: TimeParse, now: datetime) -> str:
 @pass_state
 def when(state: CliState, query: tuple[str, ...], now_text: str | None, tz_name: str | None, as_json: bool) -> None:
     """Show how QUERY's time expression is understood: its range [start, end), grain and the rest."""
-    zone = parse_zone(tz_name) if tz_name is not None else state.config.zone()
-    if now_text is not None:
+    try:
+        zone = parse_zone(tz_name) if tz_name is not None else state.config.zone()
         now = parse_now(now_text, zone)
-    else:
-        from core.clock import utc_now
-
-        now = utc_now().astimezone(zone)
+    except TimeInputError as exc:
+        raise bad_time_input(exc) from exc
     text = " ".join(query)
+    from core.timeparse import parse_time
+
     tp = parse_time(text, now, zone, state.config.general.languages)
     emit(tp.to_dict(), as_json, describe(tp, now))
