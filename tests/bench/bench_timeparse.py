@@ -1,12 +1,15 @@
 """Benchmark the temporal backbone against a naive dateparser baseline on the case table.
 
-    /work/venv/bin/python tests/bench/bench_timeparse.py [--repeat 20] [--json]
+    .venv/bin/python tests/bench/bench_timeparse.py [--repeat 20] [--json]
 
-The case table is ``tests/test_timeparse_cases.py`` (en, ko, ja with a fixed Sunday 15:00 in Seoul, a
-New York DST week and a UTC table). For each case both parsers are timed (warm, per call, ``--repeat``
-calls per case) and scored: a case is right when the range's start and end are exactly the expected
-instants (a "no range" case is right when no range comes back). For ours, a stricter score also checks
-the grain, the expression and the rest where the table gives them.
+The case tables are ``tests/timeparse/test_timeparse_cases.py`` (330 cases: en, ko, ja with a fixed
+Sunday 15:00 in Seoul, a New York DST week, a UTC table) and the broad table of
+``tests/timeparse/cases/*.txt`` (one row per file: Seoul, New York and Berlin across both DST changes,
+Tokyo, UTC). For each case both parsers are timed (warm, per call, ``--repeat`` calls per case) and
+scored: a case is right when the range's start and end are exactly the expected instants (a "no
+range" case is right when no range comes back). For ours, a stricter score also checks the grain, the
+expression and the rest (older table) or the grain and the notes (broad table) where the table gives
+them.
 
 Naive baseline = what MEASUREMENTS.md calls naive use of dateparser: ``search_dates(query,
 languages=["en", "ko", "ja"], settings={RELATIVE_BASE, PREFER_DATES_FROM: past})``, take the first hit,
@@ -41,7 +44,6 @@ def naive_range(query: str, now: datetime, zone: ZoneInfo) -> tuple[datetime, da
     from dateparser.date import DateDataParser
     from dateparser.search import search_dates
 
-    from core.timeparse import ranges
 
     settings = {"RELATIVE_BASE": now.astimezone(zone).replace(tzinfo=None), "PREFER_DATES_FROM": "past"}
     try:
@@ -53,6 +55,15 @@ def naive_range(query: str, now: datetime, zone: ZoneInfo) -> tuple[datetime, da
     substring, point = hits[0]
     data = DateDataParser(languages=LANGUAGES, settings=settings).get_date_data(substring)
     period = data.period or "day"
+    try:
+        return _naive_period(point, period, zone)
+    except (ValueError, OverflowError):  # dateparser read a year the range arithmetic cannot hold
+        return None
+
+
+def _naive_period(point: datetime, period: str, zone: ZoneInfo) -> tuple[datetime, datetime]:
+    from core.timeparse import ranges
+
     day = point.date()
     if period == "time":
         start = ranges.at(day, point.time(), zone)
@@ -84,9 +95,10 @@ def run(repeat: int) -> dict[str, Any]:
     import core.timeparse  # noqa: F401 - timing the import
 
     import_ms = (time.perf_counter() - started) * 1000
-    from test_timeparse_cases import TABLES, check, expected_time
-
     from core.timeparse import parse_time
+    from core.timeparse.model import instant
+    from tests.timeparse.test_timeparse_cases import TABLES, check, expected_time
+    from tests.timeparse.test_timeparse_table import CASES, expected_range, problems
 
     started = time.perf_counter()
     import dateparser.search  # noqa: F401 - timing the import
@@ -97,35 +109,53 @@ def run(repeat: int) -> dict[str, Any]:
     naive_range("last week", first_now, first_zone)
     dateparser_first_ms = (time.perf_counter() - started) * 1000
 
-    ours_times: list[float] = []
-    naive_times: list[float] = []
-    per_table: dict[str, dict[str, int]] = {}
-    misses: dict[str, list[str]] = {"ours": [], "naive": []}
+    # (table, query, now, zone, wanted instants or None, strict check) for both tables
+    rows: list[tuple[str, str, datetime, ZoneInfo, tuple[datetime, datetime] | None, Any]] = []
     for name, (now, zone, cases) in TABLES.items():
-        score = per_table.setdefault(
-            name, {"cases": 0, "positives": 0, "ours": 0, "ours_strict": 0, "naive": 0, "naive_positives": 0}
-        )
         for case in cases:
-            score["cases"] += 1
-            score["positives"] += case.start is not None
             want = None
             if case.start is not None and case.end is not None:
                 want = (expected_time(case.start, zone, now), expected_time(case.end, zone, now))
-            tp, times = timed(lambda q=case.query, n=now, z=zone: parse_time(q, n, z), repeat)
-            ours_times.extend(times)
-            got = (tp.range.start, tp.range.end) if tp.range is not None else None
-            if got == want:
-                score["ours"] += 1
-            else:
-                misses["ours"].append(f"{name}: {case.query}")
-            score["ours_strict"] += not check(case, now, zone)
-            naive, times = timed(lambda q=case.query, n=now, z=zone: naive_range(q, n, z), repeat)
-            naive_times.extend(times)
-            if naive == want:
-                score["naive"] += 1
-                score["naive_positives"] += want is not None
-            else:
-                misses["naive"].append(f"{name}: {case.query}")
+            rows.append((name, case.query, now, zone, want, lambda c=case, n=now, z=zone: not check(c, n, z)))
+    for item in CASES:
+        expected = expected_range(item)
+        want = (expected[0], expected[1]) if expected is not None else None
+        rows.append((f"broad:{item.file[:-4]}", item.query, item.now, item.zone, want, lambda c=item: not problems(c)))
+
+    def same(got: tuple[datetime, datetime] | None, want: tuple[datetime, datetime] | None) -> bool:
+        if got is None or want is None:
+            return got is want
+        return tuple(map(instant, got)) == tuple(map(instant, want)) and [g.utcoffset() for g in got] == [
+            w.utcoffset() for w in want
+        ]
+
+    ours_times: list[float] = []
+    naive_times: list[float] = []
+    by_group: dict[str, list[float]] = {"ours, 330-case table": [], "ours, broad table": []}
+    per_table: dict[str, dict[str, int]] = {}
+    misses: dict[str, list[str]] = {"ours": [], "naive": []}
+    for name, query, now, zone, want, strict in rows:
+        score = per_table.setdefault(
+            name, {"cases": 0, "positives": 0, "ours": 0, "ours_strict": 0, "naive": 0, "naive_positives": 0}
+        )
+        score["cases"] += 1
+        score["positives"] += want is not None
+        tp, times = timed(lambda q=query, n=now, z=zone: parse_time(q, n, z), repeat)
+        ours_times.extend(times)
+        by_group["ours, broad table" if name.startswith("broad:") else "ours, 330-case table"].extend(times)
+        got = (tp.range.start, tp.range.end) if tp.range is not None else None
+        if same(got, want):
+            score["ours"] += 1
+        else:
+            misses["ours"].append(f"{name}: {query}")
+        score["ours_strict"] += bool(strict())
+        naive, times = timed(lambda q=query, n=now, z=zone: naive_range(q, n, z), repeat)
+        naive_times.extend(times)
+        if same(naive, want):
+            score["naive"] += 1
+            score["naive_positives"] += want is not None
+        else:
+            misses["naive"].append(f"{name}: {query}")
     total = {key: sum(table[key] for table in per_table.values()) for key in per_table["en"]}
     return {
         "repeat": repeat,
@@ -137,6 +167,10 @@ def run(repeat: int) -> dict[str, Any]:
         "per_query_ms": {
             "ours": {"p50": round(statistics.median(ours_times), 3), "p95": round(percentile(ours_times, 0.95), 3)},
             "naive": {"p50": round(statistics.median(naive_times), 3), "p95": round(percentile(naive_times, 0.95), 3)},
+        }
+        | {
+            group: {"p50": round(statistics.median(values), 3), "p95": round(percentile(values, 0.95), 3)}
+            for group, values in by_group.items()
         },
         "accuracy": {name: table for name, table in per_table.items()} | {"all": total},
         "misses": misses,
@@ -146,17 +180,16 @@ def run(repeat: int) -> dict[str, Any]:
 def render(result: dict[str, Any]) -> str:
     lines = [f"Temporal backbone vs naive dateparser ({result['repeat']} warm calls per case)", ""]
     head = ("table", "cases", "ours", "ours strict", "naive", "naive, ranges only")
-    lines.append(f"{head[0]:<14}{head[1]:>6}{head[2]:>15}{head[3]:>15}{head[4]:>15}{head[5]:>20}")
+    lines.append(f"{head[0]:<24}{head[1]:>6}{head[2]:>15}{head[3]:>15}{head[4]:>15}{head[5]:>20}")
     for name, row in result["accuracy"].items():
         cases, positives = row["cases"], row["positives"]
         cells = [f"{row[key]}/{cases} {100 * row[key] / cases:3.0f}%" for key in ("ours", "ours_strict", "naive")]
         cells.append(f"{row['naive_positives']}/{positives} {100 * row['naive_positives'] / positives:3.0f}%")
-        lines.append(f"{name:<14}{cases:>6}{cells[0]:>15}{cells[1]:>15}{cells[2]:>15}{cells[3]:>20}")
+        lines.append(f"{name:<24}{cases:>6}{cells[0]:>15}{cells[1]:>15}{cells[2]:>15}{cells[3]:>20}")
     lines.append("(naive, ranges only: the cases that expect a range; the others are words that only look like time)")
-    lines += ["", f"{'per query (ms)':<16}{'p50':>9}{'p95':>9}"]
-    for who in ("ours", "naive"):
-        row = result["per_query_ms"][who]
-        lines.append(f"{who:<16}{row['p50']:>9.3f}{row['p95']:>9.3f}")
+    lines += ["", f"{'per query (ms)':<24}{'p50':>9}{'p95':>9}"]
+    for who, row in result["per_query_ms"].items():
+        lines.append(f"{who:<24}{row['p50']:>9.3f}{row['p95']:>9.3f}")
     costs = result["import_ms"]
     lines += [
         "",
