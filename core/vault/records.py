@@ -16,13 +16,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+import msgspec
+
 from core.errors import RecordError
-from core.frozen import FrozenDict, freeze, thaw
+from core.frozen import FrozenDict, adopt_decoded, freeze, thaw
 from core.turns import TurnError, parse_ts
 from core.vault.canonical import sha256_hex
 from core.vault.crypto import VaultKeys
 from core.vault.review import review_summary
-from core.vault.sealed import SwappedRecord, seal, unseal
+from core.vault.sealed import SwappedRecord, seal, unseal_plaintext
 
 MEMORY_FORMAT = "reverie.memory"
 
@@ -30,6 +32,49 @@ MEMORY_FORMAT = "reverie.memory"
 def content_sha256(content: str) -> str:
     """SHA-256 of the content exactly as written (UTF-8, no normalisation)."""
     return sha256_hex(content.encode("utf-8"))
+
+
+class _MetadataData(msgspec.Struct, forbid_unknown_fields=True):
+    """The stored shape of :class:`MemoryMetadata` (msgspec checks types and unknown keys)."""
+
+    tags: tuple[str, ...] | None = ()
+    occurred_at: str | None = None
+    location: str | None = None
+    title: str | None = None
+    people: tuple[str, ...] | None = ()
+    confirmed_fields: dict[str, Any] | None = None
+    custom: dict[str, Any] | None = None
+
+    def build(self, where: str, *, decoded: bool = False) -> MemoryMetadata:
+        """The metadata; ``decoded``: this came straight from msgspec's JSON decoder, whose output is
+        a JSON value by construction, so the nested values are adopted (``adopt_decoded``), not walked."""
+        if decoded:
+            return MemoryMetadata(tags=self.tags or (), occurred_at=self.occurred_at, location=self.location,
+                                  title=self.title, people=self.people or (),
+                                  confirmed_fields=adopt_decoded(self.confirmed_fields or {}),
+                                  custom=adopt_decoded(self.custom or {}))
+        try:
+            return MemoryMetadata(
+                tags=self.tags or (),
+                occurred_at=self.occurred_at,
+                location=self.location,
+                title=self.title,
+                people=self.people or (),
+                confirmed_fields=freeze(self.confirmed_fields or {}, f"{where}.confirmed_fields"),
+                custom=freeze(self.custom or {}, f"{where}.custom"),
+            )
+        except ValueError as exc:
+            raise RecordError(f"{where}: metadata malformed: {exc}") from exc
+
+
+class _MemoryPayload(msgspec.Struct):
+    """The decrypted payload of a memory record, as :meth:`Memory.payload` writes it."""
+
+    content: str
+    content_sha256: str
+    created_at: str
+    metadata: _MetadataData
+    memory_id: Any = None  # compared with the record's id: a swap is named as a swap
 
 
 @dataclass(frozen=True)
@@ -56,17 +101,10 @@ class MemoryMetadata:
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], where: str) -> MemoryMetadata:
         try:
-            return cls(
-                tags=tuple(data.get("tags") or ()),
-                occurred_at=data.get("occurred_at"),
-                location=data.get("location"),
-                title=data.get("title"),
-                people=tuple(data.get("people") or ()),
-                confirmed_fields=freeze(data.get("confirmed_fields") or {}, f"{where}.confirmed_fields"),
-                custom=freeze(data.get("custom") or {}, f"{where}.custom"),
-            )
-        except (ValueError, TypeError, AttributeError) as exc:
+            shape = msgspec.convert(data, _MetadataData)
+        except msgspec.ValidationError as exc:
             raise RecordError(f"{where}: metadata malformed: {exc}") from exc
+        return shape.build(where)
 
 
 @dataclass(frozen=True)
@@ -120,23 +158,39 @@ def seal_memory(memory: Memory, keys: VaultKeys) -> bytes:
 
 def open_memory(data: bytes, keys: VaultKeys, where: str, expected_id: str | None = None) -> Memory:
     """Verify and decrypt a record; ``RecordError`` (``SwappedRecord``, ``SignatureMismatch``) says
-    what failed. The decrypted content is rechecked against its SHA-256."""
-    envelope = unseal(data, MEMORY_FORMAT, keys, where, expected_id, exact_bytes=True)
-    return memory_from_payload(envelope.payload, where, envelope.record_id, envelope.record_version)
+    what failed. The payload is decoded by msgspec straight into its stored shape (types and unknown
+    keys checked in C) and the content is rechecked against its SHA-256."""
+    record_id, version, plaintext = unseal_plaintext(data, MEMORY_FORMAT, keys, where, expected_id, exact_bytes=True)
+    try:
+        shape = msgspec.json.decode(plaintext, type=_MemoryPayload)
+    except msgspec.ValidationError as exc:
+        raise RecordError(f"{where}: payload malformed: {exc}") from exc
+    except (msgspec.DecodeError, RecursionError) as exc:
+        raise RecordError(f"{where}: the decrypted payload is not JSON") from exc
+    return _memory(shape, where, record_id, version, decoded=True)
 
 
 def memory_from_payload(payload: dict[str, Any], where: str, record_id: str, record_version: int) -> Memory:
     """Rebuild a memory from its decrypted payload; the content is rechecked against its SHA-256."""
+    if not isinstance(payload, dict):
+        raise RecordError(f"{where}: payload is not an object")
     if payload.get("memory_id") != record_id:
         raise SwappedRecord(f"{where}: payload belongs to {payload.get('memory_id')!r} (swapped)")
-    meta = payload.get("metadata")
-    if not isinstance(meta, dict):
+    if not isinstance(payload.get("metadata"), dict):
         raise RecordError(f"{where}: field 'metadata' malformed")
-    content, created, digest = payload.get("content"), payload.get("created_at"), payload.get("content_sha256")
-    if not isinstance(content, str) or not isinstance(created, str) or not isinstance(digest, str):
-        raise RecordError(f"{where}: fields 'content', 'created_at' and 'content_sha256' must be strings")
-    for name, value in (("created_at", created), ("metadata.occurred_at", meta.get("occurred_at"))):
-        if value is None and name != "created_at":
+    try:
+        shape = msgspec.convert(payload, _MemoryPayload)
+    except msgspec.ValidationError as exc:
+        raise RecordError(f"{where}: payload malformed: {exc}") from exc
+    return _memory(shape, where, record_id, record_version)
+
+
+def _memory(shape: _MemoryPayload, where: str, record_id: str, record_version: int, *,
+            decoded: bool = False) -> Memory:
+    if shape.memory_id != record_id:
+        raise SwappedRecord(f"{where}: payload belongs to {shape.memory_id!r} (swapped)")
+    for name, value in (("created_at", shape.created_at), ("metadata.occurred_at", shape.metadata.occurred_at)):
+        if value is None:
             continue
         try:
             parse_ts(value)
@@ -144,9 +198,9 @@ def memory_from_payload(payload: dict[str, Any], where: str, record_id: str, rec
             raise RecordError(f"{where}: field {name!r} is not an ISO-8601 time with a timezone") from exc
     return Memory(
         memory_id=record_id,
-        content=content,
-        metadata=MemoryMetadata.from_dict(meta, where),
-        created_at=created,
+        content=shape.content,
+        metadata=shape.metadata.build(where, decoded=decoded),
+        created_at=shape.created_at,
         record_version=record_version,
-        content_sha256=digest,
+        content_sha256=shape.content_sha256,
     )

@@ -23,6 +23,8 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
+import msgspec
+
 from core.clock import utc_now_iso
 from core.errors import ReviewError
 from core.frozen import FrozenDict, freeze, thaw
@@ -239,7 +241,7 @@ class ReviewDraft:
                 if name in accepted_fields:
                     raise ReviewError(f"{where}: more than one accepted value for field {name!r}")
                 accepted_fields.add(name)
-                check_field_value(name, thaw(d.value), f"{where}: accepted value of {d.suggestion_id!r}")
+                check_field_value(name, d.value, f"{where}: accepted value of {d.suggestion_id!r}")
         pending = [s.suggestion_id for s in self.suggestions if s.suggestion_id not in decided]
         if self.state == "open":
             if self.approval or self.finalized_memory_id or self.finalized_at:
@@ -396,94 +398,81 @@ class ReviewDraft:
 
     @classmethod
     def from_dict(cls, data: Any) -> ReviewDraft:
-        """Load with the same invariants as construction; unknown or missing fields are errors."""
-        obj = _object(data, "draft")
-        where = f"draft {obj.get('draft_id')!r}"
-        _only(
-            obj,
-            {
-                "draft_id",
-                "content",
-                "tags",
-                "created_at",
-                "created_by",
-                "suggestions",
-                "decisions",
-                "state",
-                "approval",
-                "finalized_memory_id",
-                "finalized_at",
-                "supersedes",
-            },
-            where,
-        )
+        """Load with the same invariants as construction; unknown or missing fields are errors (msgspec
+        checks the stored shape, ``__post_init__`` the invariants)."""
+        where = f"draft {data.get('draft_id')!r}" if isinstance(data, Mapping) else "draft"
         try:
-            suggestions = tuple(
-                Suggestion(
-                    **_only(_object(s, f"{where}.suggestions[{i}]"), _SUGGESTION_KEYS, f"{where}.suggestions[{i}]")
-                )
-                for i, s in enumerate(_list(obj.get("suggestions", []), f"{where}.suggestions"))
-            )
-            decisions = tuple(
-                Decision(**_only(_object(d, f"{where}.decisions[{i}]"), _DECISION_KEYS, f"{where}.decisions[{i}]"))
-                for i, d in enumerate(_list(obj.get("decisions", []), f"{where}.decisions"))
-            )
-            approval_data = obj.get("approval")
-            approval = None
-            if approval_data is not None:
-                approval = Approval(
-                    **_only(
-                        _object(approval_data, f"{where}.approval"), {"reviewer", "approved_at"}, f"{where}.approval"
-                    )
-                )
-            return cls(
-                draft_id=obj.get("draft_id"),  # type: ignore[arg-type]
-                content=obj.get("content"),  # type: ignore[arg-type]
-                tags=tuple(_list(obj.get("tags", []), f"{where}.tags")),
-                created_at=obj.get("created_at"),  # type: ignore[arg-type]
-                created_by=obj.get("created_by", "me"),
-                suggestions=suggestions,
-                decisions=decisions,
-                state=obj.get("state"),  # type: ignore[arg-type]
-                approval=approval,
-                finalized_memory_id=obj.get("finalized_memory_id"),
-                finalized_at=obj.get("finalized_at"),
-                supersedes=tuple(_list(obj.get("supersedes", []), f"{where}.supersedes")),
-            )
-        except TypeError as exc:
+            shape = msgspec.convert(data, _DraftData)
+        except msgspec.ValidationError as exc:
             raise ReviewError(f"{where}: {exc}") from exc
+        return shape.build()
 
 
-_SUGGESTION_KEYS = {
-    "suggestion_id",
-    "field_name",
-    "value",
-    "source",
-    "model",
-    "process_version",
-    "confidence",
-    "created_at",
-}
-_DECISION_KEYS = {"suggestion_id", "action", "reviewer", "decided_at", "value", "edited"}
+# The stored shapes of the review objects: msgspec checks each field's JSON type, names unknown and
+# missing fields (``Object contains unknown field `surprise` - at `$.suggestions[0]```), and builds them in
+# C; the frozen dataclasses above then check every invariant. A field left out of a stored object takes
+# the dataclass's default (``UNSET`` is never passed on).
 
 
-def _object(value: Any, where: str) -> dict[str, Any]:
-    if not isinstance(value, Mapping):
-        raise ReviewError(f"{where}: must be a JSON object")
-    return dict(value)
+def _present(shape: msgspec.Struct) -> dict[str, Any]:
+    return {name: value for name in shape.__struct_fields__
+            if (value := getattr(shape, name)) is not msgspec.UNSET}
 
 
-def _list(value: Any, where: str) -> list[Any]:
-    if not isinstance(value, list | tuple):
-        raise ReviewError(f"{where}: must be a list")
-    return list(value)
+class _SuggestionData(msgspec.Struct, forbid_unknown_fields=True):
+    suggestion_id: str
+    field_name: str
+    value: Any
+    source: str
+    model: str | msgspec.UnsetType | None = msgspec.UNSET
+    process_version: str | msgspec.UnsetType | None = msgspec.UNSET
+    confidence: float | msgspec.UnsetType | None = msgspec.UNSET
+    created_at: str | msgspec.UnsetType = msgspec.UNSET
 
 
-def _only(obj: dict[str, Any], allowed: set[str], where: str) -> dict[str, Any]:
-    unknown = sorted(set(obj) - allowed)
-    if unknown:
-        raise ReviewError(f"{where}: unknown field {unknown[0]!r}")
-    return obj
+class _DecisionData(msgspec.Struct, forbid_unknown_fields=True):
+    suggestion_id: str
+    action: str
+    reviewer: str
+    decided_at: str | msgspec.UnsetType = msgspec.UNSET
+    value: Any = None
+    edited: bool = False
+
+
+class _ApprovalData(msgspec.Struct, forbid_unknown_fields=True):
+    reviewer: str
+    approved_at: str | msgspec.UnsetType = msgspec.UNSET
+
+
+class _DraftData(msgspec.Struct, forbid_unknown_fields=True):
+    draft_id: str
+    content: str
+    created_at: str
+    state: str
+    tags: tuple[str, ...] = ()
+    created_by: str = "me"
+    suggestions: tuple[_SuggestionData, ...] = ()
+    decisions: tuple[_DecisionData, ...] = ()
+    approval: _ApprovalData | None = None
+    finalized_memory_id: str | None = None
+    finalized_at: str | None = None
+    supersedes: tuple[str, ...] = ()
+
+    def build(self) -> ReviewDraft:
+        return ReviewDraft(
+            draft_id=self.draft_id,
+            content=self.content,
+            tags=self.tags,
+            created_at=self.created_at,
+            created_by=self.created_by,
+            suggestions=tuple(Suggestion(**_present(s)) for s in self.suggestions),
+            decisions=tuple(Decision(**_present(d)) for d in self.decisions),
+            state=self.state,
+            approval=Approval(**_present(self.approval)) if self.approval is not None else None,
+            finalized_memory_id=self.finalized_memory_id,
+            finalized_at=self.finalized_at,
+            supersedes=self.supersedes,
+        )
 
 
 def _sort_key(stamp: str) -> datetime:
