@@ -65,8 +65,9 @@ class Workbench:
 
     def __init__(self, paths: HomePaths, config: Config | None = None, *, kdf: KdfParams | None = None,
                  embedder: EmbedderFactory | None = None, ask_passphrase: Callable[[], str] | None = None,
-                 notice: Notice | None = None) -> None:
+                 notice: Notice | None = None, catch_up_bytes: int = CATCH_UP_BYTES) -> None:
         self.paths = paths
+        self.catch_up_bytes = catch_up_bytes  # the largest lag a read catches up by itself
         self._config = config
         self.kdf = kdf
         self.ask_passphrase = ask_passphrase
@@ -277,7 +278,7 @@ class Workbench:
 
         caught_up, busy, synced, memory_note = 0, False, None, None
         lag = self.log_lag() if turns else LogLag()
-        if lag.behind and lag.bytes <= CATCH_UP_BYTES:
+        if lag.behind and lag.bytes <= self.catch_up_bytes:
             try:
                 with self._reindexer(embed=False, memories=False) as reindexer:
                     report = reindexer.run(embed=False)
