@@ -43,8 +43,14 @@ class InsertResult:
     renumbered_days: int = 0
 
 
+def fts_body(text: str) -> str:
+    """``index_text(text)``; ASCII text (most of a log) is its own body: NFKC leaves ASCII unchanged
+    and it holds no CJK run, so the normalisation and the bigram scan are skipped."""
+    return text if text.isascii() else index_text(text)
+
+
 def _fts_insert(conn: apsw.Connection, rows: Iterable[tuple[int, str]]) -> None:
-    conn.executemany("INSERT INTO fts(rowid, body) VALUES (?, ?)", ((doc, index_text(text)) for doc, text in rows))
+    conn.executemany("INSERT INTO fts(rowid, body) VALUES (?, ?)", ((doc, fts_body(text)) for doc, text in rows))
 
 
 def _fts_delete(conn: apsw.Connection, docs: Iterable[int]) -> None:

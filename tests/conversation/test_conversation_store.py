@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from core.conversation import DayFileChanged, ingest, list_day_files, read_day
 from core.conversation import store as store_module
 from core.conversation.items import checked_turn, normal_ts
-from core.conversation.store import turn_line
+from core.conversation.store import parse_line, turn_line
 from core.paths import HomePaths
 from core.turns import Turn, format_ts, parse_ts
 
@@ -228,3 +228,61 @@ def test_the_fast_check_agrees_with_turn_from_dict(obj: dict) -> None:
             return type(exc)
 
     assert outcome(checked_turn) == outcome(Turn.from_dict)
+
+
+def _slow_parse(line: bytes) -> Turn:
+    """What ``parse_line`` did before its msgspec path: ``json.loads``, then the checks in Python."""
+    text = line.decode("utf-8")
+    try:
+        obj = json.loads(text)
+    except ValueError:
+        return Turn.from_json(text)
+    return checked_turn(obj)
+
+
+_ts_text = st.sampled_from([
+    "2026-01-02T03:04:05.000000Z", "2026-02-29T03:04:05.000000Z", "2024-02-29T23:59:59.999999Z",
+    "2026-13-02T03:04:05.000000Z", "2026-01-02T24:00:00.000000Z", "0999-01-02T03:04:05.000000Z",
+    "1000-01-01T00:00:00.000000Z", "2026-01-02T03:04:05Z", "2026-01-02T03:04:05.000000+00:00",
+    "2026-04-31T00:00:00.000000Z", "9999-12-31T23:59:59.999999Z", "2026-01-02 03:04:05.000000Z",
+])
+
+
+@settings(max_examples=500, deadline=None)
+@given(obj=_near_valid | st.fixed_dictionaries({**{k: st.just(v) for k, v in _VALID.items()}, "ts": _ts_text}),
+       ascii_only=st.booleans(), raw_text=st.sampled_from([None, '"\\ud800"', '"a\\u0000b"', '"\\"quoted\\""']))
+def test_the_msgspec_line_path_agrees_with_the_general_one(obj: dict, ascii_only: bool, raw_text: str | None) -> None:
+    line = json.dumps(obj, ensure_ascii=ascii_only)
+    if raw_text is not None and "text" in obj:
+        line = line.replace(json.dumps(obj["text"], ensure_ascii=ascii_only), raw_text, 1)
+    data = line.encode("utf-8", "surrogatepass")
+
+    def outcome(parse: object) -> object:
+        try:
+            return parse(data)  # type: ignore[operator]
+        except Exception as exc:
+            return type(exc), str(exc)
+
+    assert outcome(parse_line) == outcome(_slow_parse)
+
+
+def test_duplicate_keys_and_odd_lines_read_as_before() -> None:
+    base = json.loads(Turn(id="a", ts="2026-01-02T03:04:05.000000Z", actor="me", role="user", type="text",
+                           text="hi", model=None, session="s", source="x").to_json())
+    lines = [
+        json.dumps(base)[:-1] + ', "text": "second"}',  # a repeated key: the last one wins, as in json.loads
+        json.dumps({**base, "extra": 1}),
+        json.dumps({k: v for k, v in base.items() if k != "model"}),
+        json.dumps({**base, "ts": "2026-02-30T03:04:05.000000Z"}),
+        json.dumps(base).replace('"hi"', '"\\ud83d\\ude00"'),  # an escaped surrogate pair
+        "[1, 2]", "not json", "",
+    ]
+    for line in lines:
+        data = line.encode()
+        results = []
+        for parse in (parse_line, _slow_parse):
+            try:
+                results.append(parse(data))
+            except Exception as exc:
+                results.append((type(exc), str(exc)))
+        assert results[0] == results[1], line
