@@ -22,11 +22,15 @@ bytes are exactly what the ledger signed or what this vault's key signed:
 from __future__ import annotations
 
 import contextlib
+import json
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from core.curate.integrity import PendingMove, inside, pending_moves
+from core.curate.kinds import TOMBSTONE_SUFFIX
 from core.fsutil import file_lock
 from core.integrity import Problem
 from core.paths import HomePaths
@@ -34,8 +38,9 @@ from core.vault.canonical import sha256_hex
 from core.vault.crypto import VaultKeys
 from core.vault.ledger import Checkpoint, LedgerReading
 from core.vault.review import ReviewDraft
-from core.vault.store import MEMORY_KINDS, MemoryScan, MemoryVault
+from core.vault.store import MEMORY_KINDS, PENDING_DIR, MemoryScan, MemoryVault
 
+_MEMORY_FILE = re.compile(r"^mem_[A-Za-z0-9_-]+\.json$")
 # Checks other parts of the home add (day-log seals, cold storage): (paths, keys, ledger reading) → problems.
 ExtraCheck = Callable[[HomePaths, VaultKeys, LedgerReading], list[Problem]]
 
@@ -153,6 +158,60 @@ def _check_finalized_drafts(reading: LedgerReading, drafts: dict[str, ReviewDraf
     return problems
 
 
+# --- files nothing wrote --------------------------------------------------------------------------------
+
+
+def _quarantine_references(folder: Path) -> set[str]:
+    """The ``raw_file`` names the quarantine's entry files refer to."""
+    named: set[str] = set()
+    for entries in folder.glob("*.jsonl"):
+        try:
+            lines = entries.read_bytes().splitlines()
+        except OSError:
+            continue
+        for line in lines:
+            try:
+                entry = json.loads(line)
+            except (ValueError, RecursionError):
+                continue
+            if isinstance(entry, dict) and isinstance(entry.get("raw_file"), str):
+                named.add(entry["raw_file"])
+    return named
+
+
+def check_stray_files(paths: HomePaths) -> tuple[list[Problem], int]:
+    """Files in ``vault/``, ``vault/.pending/`` and ``quarantine/`` that Reverie does not write there (a copied
+    record named ``forged-<id>.json``, a folder, a link), as ``inserted``; and how many temporary files of
+    atomic writes are there (killed writers leave them; the next write removes those). Returns (problems,
+    temporary files)."""
+    problems: list[Problem] = []
+    temps = 0
+    quarantine_raw = _quarantine_references(paths.quarantine) if paths.quarantine.is_dir() else set()
+    folders: tuple[tuple[Path, Callable[[Path], bool]], ...] = (
+        (paths.vault, lambda p: (p.name == PENDING_DIR and p.is_dir() and not p.is_symlink())
+         or (_regular(p) and (_MEMORY_FILE.match(p.name) is not None or p.name.endswith(TOMBSTONE_SUFFIX)))),
+        (paths.vault / PENDING_DIR, lambda p: _regular(p) and _MEMORY_FILE.match(p.name) is not None),
+        (paths.quarantine, lambda p: _regular(p) and (p.suffix == ".jsonl" or p.name in quarantine_raw)),
+    )
+    for folder, expected in folders:
+        try:
+            children = sorted(folder.iterdir())
+        except OSError:
+            continue
+        for child in children:
+            subject = str(child.relative_to(paths.root))
+            if child.name.startswith(".") and child.name.endswith(".tmp") and _regular(child):
+                temps += 1  # counted, not a problem: a write in progress has one too
+            elif not expected(child):
+                what = "folder" if child.is_dir() and not child.is_symlink() else "file"
+                problems.append(Problem("inserted", subject, f"a {what} Reverie does not write here"))
+    return problems, temps
+
+
+def _regular(path: Path) -> bool:
+    return path.is_file() and not path.is_symlink()
+
+
 # --- verify -------------------------------------------------------------------------------------------
 
 
@@ -198,6 +257,8 @@ def _verify(paths: HomePaths, keys: VaultKeys, checkpoint: Checkpoint | None,
     report.problems.extend(_check_finalized_drafts(reading, by_id, {p.subject for p in drafts.problems}))
     for check in extra_checks if extra_checks is not None else default_extra_checks():
         report.problems.extend(check(paths, keys, reading))
+    strays, temps = check_stray_files(paths)
+    report.problems.extend(strays)
     if checkpoint is not None:
         report.problems.extend(vault.ledger.check_against(checkpoint, reading))
     sealed_days = {e.record_id for e in reading.entries if e.kind in ("seal_day", "reseal_day")}
@@ -206,6 +267,7 @@ def _verify(paths: HomePaths, keys: VaultKeys, checkpoint: Checkpoint | None,
         "drafts": len(drafts.drafts),
         "sealed_days": len(sealed_days),
         "ledger_entries": len(reading.entries),
+        "leftover_temporary_files": temps,
     }
     return report
 

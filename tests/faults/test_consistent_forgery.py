@@ -215,3 +215,24 @@ def test_verify_checks_each_restore_entry_against_its_archive_entry(curated: Bui
         path.unlink()
     code, out, _ = _cli_home(home, "verify")
     assert code == 1 and "disagrees with its archive entry" in out and "path, record id, sha256" in out, out
+
+
+# --- F7: stray files in vault/, vault/.pending/ and quarantine/ ---------------------------------------------
+
+
+def test_verify_names_files_planted_where_reverie_keeps_records(curated: BuiltHome, tmp_path: Path) -> None:
+    home = clone_home(curated, tmp_path / "h")
+    record = next(home.paths.vault.glob("mem_*.json"))
+    assert _cli_home(home, "verify")[0] == 0
+    (home.paths.vault / f"forged-{record.stem}.json").write_bytes(record.read_bytes())
+    (home.paths.vault / ".pending").mkdir(exist_ok=True)
+    (home.paths.vault / ".pending" / "notes.txt").write_text("x", encoding="utf-8")
+    home.paths.quarantine.mkdir(exist_ok=True)
+    (home.paths.quarantine / "run-me.sh").write_text("#!/bin/sh\n", encoding="utf-8")
+    (home.paths.vault / f".{record.name}.abc123.tmp").write_bytes(b"half a record")  # a killed write's leftover
+    code, out, _ = run("--home", str(home.paths.root), "verify", "--json")
+    report = json.loads(out)
+    named = {(p["kind"], p["subject"]) for p in report["problems"]}
+    assert code == 1 and {("inserted", f"vault/forged-{record.stem}.json"), ("inserted", "vault/.pending/notes.txt"),
+                          ("inserted", "quarantine/run-me.sh")} <= named, named
+    assert report["counts"]["leftover_temporary_files"] == 1

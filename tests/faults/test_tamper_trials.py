@@ -28,7 +28,7 @@ def test_the_untouched_home_verifies_without_a_single_problem(built: BuiltHome) 
     report = verify_home(built.paths, built.keys, built.checkpoint)
     assert report.problems == []
     assert report.counts == {"memories": 7, "memories_in_cold_storage": 1, "drafts": 8, "sealed_days": 3,
-                             "ledger_entries": built.checkpoint.seq}
+                             "ledger_entries": built.checkpoint.seq, "leftover_temporary_files": 0}
 
 
 @pytest.mark.parametrize("cls", CLASSES)
