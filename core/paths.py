@@ -1,8 +1,15 @@
 """Where Reverie keeps things: the data home (chosen by ``--home``, ``REVERIE_HOME`` or platformdirs)
 and the cache folder for derived indexes.
 
-The cache is per home (a short hash of the home's absolute path), so a demo home and the person's
-own home never share an index. ``REVERIE_CACHE`` overrides the cache root.
+The cache is per home, so a demo home and the person's own home never share an index:
+
+- ``REVERIE_CACHE`` set: ``$REVERIE_CACHE/home-<hash of the home's absolute path>``;
+- a home chosen with ``--home`` or ``REVERIE_HOME``: ``<home>/.cache``, inside the home itself, so
+  trying Reverie on a temporary home leaves no plaintext index elsewhere (deleting the home deletes
+  its index);
+- the platform's default home: the platform's user cache dir, ``…/reverie/home-<hash>``.
+
+``reverie locate`` prints the one in use; ``reverie index purge`` removes what it holds.
 """
 
 from __future__ import annotations
@@ -21,14 +28,22 @@ HOME_ENV = "REVERIE_HOME"
 CACHE_ENV = "REVERIE_CACHE"
 
 
+HOME_CACHE_NAME = ".cache"  # the cache folder inside a home chosen with --home or REVERIE_HOME
+
+
 def resolve_home(explicit: str | os.PathLike[str] | None = None) -> Path:
     """``--home`` first, then ``REVERIE_HOME``, then the platform's user data dir."""
+    return _resolve_home(explicit)[0]
+
+
+def _resolve_home(explicit: str | os.PathLike[str] | None) -> tuple[Path, bool]:
+    """The home, and whether it was chosen (``--home``/``REVERIE_HOME``) rather than the default."""
     if explicit:
-        return Path(explicit).expanduser().absolute()
+        return Path(explicit).expanduser().absolute(), True
     env = os.environ.get(HOME_ENV)
     if env:
-        return Path(env).expanduser().absolute()
-    return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False)).absolute()
+        return Path(env).expanduser().absolute(), True
+    return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False)).absolute(), False
 
 
 def resolve_cache_root() -> Path:
@@ -47,7 +62,11 @@ class HomePaths:
 
     @classmethod
     def at(cls, home: str | os.PathLike[str] | None = None) -> HomePaths:
-        root = resolve_home(home)
+        """The paths of ``home`` (or of ``REVERIE_HOME``, or the default home); see the module notes
+        for where its cache goes."""
+        root, chosen = _resolve_home(home)
+        if chosen and not os.environ.get(CACHE_ENV):
+            return cls(root=root, cache=root / HOME_CACHE_NAME)
         digest = hashlib.sha256(str(root).encode("utf-8")).hexdigest()[:12]
         return cls(root=root, cache=resolve_cache_root() / f"home-{digest}")
 
