@@ -3,7 +3,10 @@
 RAG chunks, generic JSONL, conversation history and knowledge-graph memory nodes carry the review
 summary (``{"reviewed": False}`` for memories stored without review) and a ``verified`` flag that is
 the result of a real check: the record's signature, ciphertext and content hash, and its checksum
-against the ledger. OpenAI and Anthropic fine-tuning formats stay schema-clean: no extra fields.
+against the ledger. OpenAI and Anthropic fine-tuning formats stay schema-clean: no extra fields, so
+they cannot carry the flag; they refuse NOT VERIFIED memories instead (:class:`UnverifiedMemories`),
+unless the caller asks for them (``include_unverified``), and then each such example's system message
+says so (``UNVERIFIED_NOTE``): nothing a model is trained on passes for checked when it was not.
 """
 
 from __future__ import annotations
@@ -20,6 +23,13 @@ from core.vault.store import MemoryVault
 JSONL_FORMATS = ("generic", "openai", "anthropic")
 CHUNK_WORDS = 300
 FINE_TUNE_SYSTEM = "You are a personal assistant. Answer from the user's own confirmed memories."
+UNVERIFIED_NOTE = " (This memory is NOT VERIFIED: its record does not match the signed ledger.)"
+
+
+class UnverifiedMemories(ReverieError):
+    """A fine-tuning export met memories that do not verify; nothing was exported."""
+
+    exit_code = 1
 
 
 @dataclass(frozen=True)
@@ -120,10 +130,18 @@ class VaultExporter:
                 chunks.append(RagChunk(f"{memory.memory_id}#{index}", piece, metadata))
         return chunks
 
-    def to_jsonl(self, format: str = "generic") -> list[dict[str, Any]]:
+    def to_jsonl(self, format: str = "generic", *, include_unverified: bool = False) -> list[dict[str, Any]]:
+        """Generic JSONL (each record says ``verified``), or OpenAI / Anthropic fine-tuning examples, which
+        refuse NOT VERIFIED memories unless ``include_unverified`` (then their system message says so)."""
         if format not in JSONL_FORMATS:
             raise ReverieError(f"format: must be one of {', '.join(JSONL_FORMATS)}, got {format!r}")
         memories, verified = self._memories()
+        unverified = [m.memory_id for m in memories if m.memory_id not in verified]
+        if format != "generic" and unverified and not include_unverified:
+            shown = ", ".join(unverified[:3]) + (f" and {len(unverified) - 3} more" if len(unverified) > 3 else "")
+            raise UnverifiedMemories(
+                f"{len(unverified)} memor{'y is' if len(unverified) == 1 else 'ies are'} NOT VERIFIED ({shown}); "
+                "nothing was exported: run `reverie verify`, or pass --include-unverified to export them marked")
         if format == "generic":
             return [
                 {
@@ -142,10 +160,11 @@ class VaultExporter:
                 {"role": "user", "content": _question_for(m)},
                 {"role": "assistant", "content": m.content},
             ]
+            system = FINE_TUNE_SYSTEM + ("" if m.memory_id in verified else UNVERIFIED_NOTE)
             if format == "openai":
-                records.append({"messages": [{"role": "system", "content": FINE_TUNE_SYSTEM}, *exchange]})
+                records.append({"messages": [{"role": "system", "content": system}, *exchange]})
             else:
-                records.append({"system": FINE_TUNE_SYSTEM, "messages": exchange})
+                records.append({"system": system, "messages": exchange})
         return records
 
     def to_conversation_history(self) -> list[dict[str, Any]]:

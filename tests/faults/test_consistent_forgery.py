@@ -236,3 +236,48 @@ def test_verify_names_files_planted_where_reverie_keeps_records(curated: BuiltHo
     assert code == 1 and {("inserted", f"vault/forged-{record.stem}.json"), ("inserted", "vault/.pending/notes.txt"),
                           ("inserted", "quarantine/run-me.sh")} <= named, named
     assert report["counts"]["leftover_temporary_files"] == 1
+
+
+# --- F7: memory list and fine-tuning exports while the ledger chain is damaged -----------------------------
+
+
+def _damage_chain(home: BuiltHome) -> None:
+    """Edit one entry of the ledger in the middle (its time), leaving every record file alone."""
+    lines = home.paths.ledger.read_bytes().splitlines(keepends=True)
+    entry = json.loads(lines[2])
+    entry["ts"] = "2020-01-01T00:00:00+00:00"
+    lines[2] = (json.dumps(entry, ensure_ascii=False, sort_keys=True) + "\n").encode("utf-8")
+    home.paths.ledger.write_bytes(b"".join(lines))
+
+
+def test_memory_list_does_not_say_verified_while_the_ledger_chain_is_damaged(
+        curated: BuiltHome, tmp_path: Path) -> None:
+    home = clone_home(curated, tmp_path / "h")
+    code, out, _ = _cli_home(home, "memory", "list")
+    assert code == 0 and " verified " in out
+    _damage_chain(home)
+    assert _cli_home(home, "verify")[0] == 1
+    code, out, _ = _cli_home(home, "memory", "list")
+    rows = [line for line in out.splitlines() if line.startswith("mem_")]
+    assert code == 0 and rows and all("NOT VERIFIED" in row for row in rows), out  # was "verified"
+    code, out, _ = _cli_home(home, "memory", "list", "--json")
+    assert not any(m["verified"] for m in json.loads(out))
+
+
+@pytest.mark.parametrize("kind", ["openai", "anthropic"])
+def test_fine_tuning_exports_refuse_unverified_memories_unless_asked_and_then_mark_them(
+        curated: BuiltHome, tmp_path: Path, kind: str) -> None:
+    home = clone_home(curated, tmp_path / "h")
+    out_file = tmp_path / f"{kind}.jsonl"
+    assert _cli_home(home, "export", kind, "--out", str(out_file))[0] == 0
+    assert "NOT VERIFIED" not in out_file.read_text(encoding="utf-8")
+    out_file.unlink()
+    _damage_chain(home)
+    code, _, err = _cli_home(home, "export", kind, "--out", str(out_file))
+    assert code == 1 and "NOT VERIFIED" in err and "--include-unverified" in err, err  # was 0, silently
+    assert not out_file.exists()
+    code, _, err = _cli_home(home, "export", kind, "--out", str(out_file), "--include-unverified")
+    assert code == 0, err
+    rows = [json.loads(line) for line in out_file.read_text(encoding="utf-8").splitlines()]
+    systems = [row["messages"][0]["content"] if kind == "openai" else row["system"] for row in rows]
+    assert rows and all("NOT VERIFIED" in system for system in systems)
