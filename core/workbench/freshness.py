@@ -7,16 +7,20 @@ block, or a duplicate check) the workbench:
 1. compares the day files on disk with what the index last read of each (sizes and times only,
    nothing is read): the *lag* in bytes and days;
 2. catches the exact index up (catalog + FTS5, no model) when the lag is at most
-   :data:`CATCH_UP_BYTES` — a few hundred milliseconds of work; a larger lag is answered from what
-   the index holds, and the answer says how far behind it is and what brings it up to date;
+   :data:`CATCH_UP_BYTES` in at most :data:`CATCH_UP_DAYS` day files — under a second of work; a
+   larger lag is answered from what the index holds, and the answer says how far behind it is and
+   what brings it up to date;
 3. brings the vault's memories into the index when the vault is open and changed since the last
    sync (a fingerprint of the vault's files is kept in the index, so a new process does not
    decrypt every memory again when nothing changed);
 4. reports vector coverage ("semantic results cover 1,600 of 200,003 turns") whenever vectors are
    missing, so a semantic or hybrid answer never passes for complete.
 
-The threshold is measured by ``tests/bench/bench_freshness.py``: catching up 8 MiB of new day-file
-bytes (~30k turns) costs about a second on this machine, against a search of tens of milliseconds.
+The thresholds are measured by ``tests/bench/bench_freshness.py`` (2 loaded cores): a search with
+nothing to catch up took 34 ms; with 1,000 new turns of one day (0.3 MiB) 0.30 s, 5,000 (1.6 MiB)
+0.72 s, 10,000 (3.2 MiB) 1.1 s, 30,000 (9.7 MiB) 6.6 s. Each grown day file is re-hashed up to its
+last read offset before its tail is read, so many days cost more than their bytes (100 turns over
+100 days: 0.9 s).
 """
 
 from __future__ import annotations
@@ -29,7 +33,8 @@ if TYPE_CHECKING:
     from core.index import SearchIndex
     from core.paths import HomePaths
 
-CATCH_UP_BYTES = 8 * 1024 * 1024
+CATCH_UP_BYTES = 2 * 1024 * 1024  # ~6,000 turns: well under a second
+CATCH_UP_DAYS = 14
 VAULT_SEEN_KEY = "vault_fingerprint"
 
 
