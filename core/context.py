@@ -1,6 +1,6 @@
 """The block Reverie puts into a model's prompt: where we are, what is confirmed, what was said.
 
-Order and rules (DESIGN "Recall", vibe-memory's "too much context"):
+Order and rules (bounded first, so a prompt is never flooded with context):
 
 1. the latest topic markers, latest first: the person's own words, never cut (a marker that does not
    fit whole is left out; ``ContextBlock.left_out`` counts what did not fit);

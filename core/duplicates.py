@@ -1,4 +1,4 @@
-"""The near-duplicate check when a memory is captured (vibe-memory: "먼저 의미론적으로 유사한 기존 기억").
+"""The near-duplicate check when a memory is captured: first look for a similar memory that exists.
 
 Before a new memory is kept, the finalized memories most like it are found and compared by cosine
 with the embedding model. One at or above ``recall.duplicate_threshold`` (0.95 by default) is a near

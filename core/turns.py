@@ -1,6 +1,6 @@
 """A conversation turn: the one record of the lossless log (one JSON line in a UTC day file).
 
-The seven fields of the seed (``ts``, ``actor``, ``role``, ``type``, ``text``, ``model``, ``session``)
+The seven fields of a turn (``ts``, ``actor``, ``role``, ``type``, ``text``, ``model``, ``session``)
 plus ``source`` (where it was imported from) and a stable ``id`` (so re-importing adds nothing).
 """
 

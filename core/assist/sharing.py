@@ -32,7 +32,7 @@ authority. Topic markers are the person's own words and are always shared.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, tzinfo
 from typing import TYPE_CHECKING, Any
@@ -278,10 +278,6 @@ def shared_context(recaller: Recaller, policy: SharePolicy, query: str | None, *
     if leaked:  # pragma: no cover - SharedRecaller makes this impossible; never let it out if it happens
         raise RuntimeError(f"sharing: the context block holds unshared items {leaked[:3]}")
     return block
-
-
-def memory_filter(policy: SharePolicy) -> Callable[[Memory], bool]:
-    return policy.allows_memory
 
 
 def shared_exporter(vault: MemoryVault, policy: SharePolicy) -> VaultExporter:

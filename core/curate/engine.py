@@ -99,9 +99,6 @@ class ScanReport:
         found = [c for s in self.scopes for c in s.candidates]
         return sorted(found, key=lambda c: (order[c.tier], -c.age_days, c.scope, c.rel))
 
-    def by_tier(self) -> dict[str, list[Candidate]]:
-        return {tier: [c for c in self.candidates if c.tier == tier] for tier in TIERS}
-
     def to_dict(self) -> dict[str, Any]:
         return {"candidates": [c.to_dict() for c in self.candidates], "rubric_version": self.rubric_version,
                 "scanned_at": self.scanned_at, "scopes": [s.to_dict() for s in self.scopes],

@@ -69,10 +69,6 @@ class Rubric:
     def rule(self, signal: str) -> SignalRule:
         return self.signals.setdefault(signal, SignalRule())
 
-    def restores_used(self) -> set[str]:
-        """Move ids of restores already accounted for by a tightening."""
-        return {move_id for change in self.changes for move_id in change.restores}
-
 
 def rubric_path(paths: HomePaths) -> Path:
     return paths.curation / RUBRIC_FILE

@@ -6,35 +6,64 @@ Each step is measured on LoCoMo (tests/bench/bench_locomo.py, numbers in core.re
   words of a question and of its answer sit in neighbouring turns ("what did you paint?" / "a
   sunrise"), so the answer turn, which shares no word with the query, still ranks.
 - :func:`boost` — turns of the people the query names count more, and so do the other turns of
-  their sessions (DESIGN: "Names matter"). On LoCoMo, where both people speak in every session, only
+  their sessions (a named person narrows a busy day). On LoCoMo, where both people speak in every session, only
   the first shows.
 - :func:`fuse` — exact and semantic scores, each divided by its best, added with a weight. Plain
   reciprocal rank fusion loses to BM25 on LoCoMo; a weighted sum of normalised scores does not.
-- :func:`recency` — memories gain up to ×2, halving with each half-life of age (vibe-memory's boost),
+- :func:`recency` — memories gain up to ×2, halving with each half-life of age (a recency boost),
   only when the query has no time range.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from datetime import datetime
 
 Scores = dict[str, float]
 
-SPREAD_EXACT = (0.4, 0.16)  # share of a turn's score given to turns 1 and 2 places away in its session
-SPREAD_SEMANTIC = (0.2,)
-SPREAD_SOURCES = 50  # only the best this many turns spread (each costs one session lookup)
-SPEAKER_EXACT = 1.5
-SPEAKER_SEMANTIC = 1.2
-SESSION_OF_NAMED = 1.2  # turns of a session in which a named person speaks (theirs included)
-FUSION_SEMANTIC_WEIGHT = 0.7  # exact/max(exact) + 0.7 · semantic/max(semantic)
+@dataclass(frozen=True)
+class Ranking:
+    """Every tunable of the ranking, in one place (the defaults are the measured ones; the
+    development benchmark, tests/bench/bench_locomo_dev.py, passes variants for its ablations)."""
+
+    spread_exact: tuple[float, ...] = (0.4, 0.16)  # share of a turn's score given to turns 1, 2 places away
+    spread_semantic: tuple[float, ...] = (0.2,)
+    spread_after: float = 1.0  # the share given to the turns after a source, times this
+    spread_sources: int = 50  # only the best this many turns spread (each costs one session lookup)
+    speaker_exact: float = 1.5
+    speaker_semantic: float = 1.2
+    session_of_named: float = 1.2  # turns of a session in which a named person speaks (theirs included)
+    fusion_weight: float = 0.7  # exact/max(exact) + weight · semantic/max(semantic)
+    word_forms: bool = True  # search English words with their regular inflections (core.recall.text)
+    auto_fuse: bool = True  # auto: fuse exact and semantic for a question when vectors can be searched
+    exact_pool: int = 200  # exact hits ranked per search (more when a larger limit is asked)
+    vector_pool: int = 100
+
+    def __post_init__(self) -> None:
+        for name in ("spread_exact", "spread_semantic"):
+            weights = getattr(self, name)
+            if not all(isinstance(w, (int, float)) and 0 <= w <= 1 for w in weights):
+                raise ValueError(f"ranking.{name}: weights must be numbers from 0 to 1, got {weights!r}")
+        for name in ("spread_after", "speaker_exact", "speaker_semantic", "session_of_named", "fusion_weight"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
+                raise ValueError(f"ranking.{name}: must be a number ≥ 0, got {value!r}")
+        for name in ("spread_sources", "exact_pool", "vector_pool"):
+            if not isinstance(getattr(self, name), int) or getattr(self, name) < 1:
+                raise ValueError(f"ranking.{name}: must be a whole number ≥ 1, got {getattr(self, name)!r}")
+
+
+DEFAULT_RANKING = Ranking()
 
 
 def spread(scores: Mapping[str, float], neighbours: Mapping[str, Iterable[tuple[str, int]]],
-           weights: tuple[float, ...]) -> Scores:
-    """Each source ``id`` gives ``weights[d-1] × its score`` to every neighbour ``d`` places away.
+           weights: tuple[float, ...], after: float = 1.0) -> Scores:
+    """Each source ``id`` gives ``weights[|d|-1] × its score`` to every neighbour ``d`` places away
+    (``d`` < 0: before it, > 0: after it), times ``after`` for the turns that follow it (a question's
+    answer comes after it).
 
-    ``neighbours``: source id → (neighbour id, distance ≥ 1) for the turns allowed to receive.
+    ``neighbours``: source id → (neighbour id, signed distance ≠ 0) for the turns allowed to receive.
     A source keeps its own score; a neighbour's gains add up.
     """
     out = dict(scores)
@@ -43,8 +72,9 @@ def spread(scores: Mapping[str, float], neighbours: Mapping[str, Iterable[tuple[
         if value <= 0:
             continue
         for other, distance in near:
-            if 1 <= distance <= len(weights):
-                out[other] = out.get(other, 0.0) + weights[distance - 1] * value
+            if 1 <= abs(distance) <= len(weights):
+                share = weights[abs(distance) - 1] * (after if distance > 0 else 1.0)
+                out[other] = out.get(other, 0.0) + share * value
     return out
 
 
@@ -63,7 +93,7 @@ def normalized(scores: Mapping[str, float]) -> Scores:
 
 
 def fuse(exact: Mapping[str, float], semantic: Mapping[str, float],
-         weight: float = FUSION_SEMANTIC_WEIGHT) -> Scores:
+         weight: float = DEFAULT_RANKING.fusion_weight) -> Scores:
     """``exact/max + weight · semantic/max`` over the union (a missing score counts 0)."""
     a, b = normalized(exact), normalized(semantic)
     return {key: a.get(key, 0.0) + weight * b.get(key, 0.0) for key in a.keys() | b.keys()}

@@ -5,9 +5,10 @@ metadata. The ciphertext covers the whole memory (content, its SHA-256, tags, ti
 confirmed fields, review provenance), bound to the memory id and record version; the HMAC covers
 every other field.
 
-Unlike the seed's design, the content hash is not written in the clear: a bare SHA-256 of a short
-diary sentence is a guessing oracle for anyone holding a copy. It sits inside the ciphertext and is
-rechecked against the decrypted content on every load.
+Unlike a design that signs a content hash kept beside the ciphertext, the content hash is not
+written in the clear: a bare SHA-256 of a short diary sentence is a guessing oracle for anyone
+holding a copy. It sits inside the ciphertext and is rechecked against the decrypted content on
+every load.
 """
 
 from __future__ import annotations
@@ -23,10 +24,11 @@ from core.frozen import FrozenDict, adopt_decoded, freeze, thaw
 from core.turns import TurnError, parse_ts
 from core.vault.canonical import sha256_hex
 from core.vault.crypto import VaultKeys
-from core.vault.review import review_summary
+from core.vault.review import ReviewDraft, draft_from_json, review_summary
 from core.vault.sealed import SwappedRecord, seal, unseal_plaintext
 
 MEMORY_FORMAT = "reverie.memory"
+DRAFT_FORMAT = "reverie.draft"
 
 
 def content_sha256(content: str) -> str:
@@ -168,6 +170,13 @@ def open_memory(data: bytes, keys: VaultKeys, where: str, expected_id: str | Non
     except (msgspec.DecodeError, RecursionError) as exc:
         raise RecordError(f"{where}: the decrypted payload is not JSON") from exc
     return _memory(shape, where, record_id, version, decoded=True)
+
+
+def open_draft(data: bytes, keys: VaultKeys, where: str, expected_id: str | None = None) -> ReviewDraft:
+    """Verify and decrypt a draft record; its payload is decoded by msgspec straight into the draft's
+    stored shape, then every invariant of the review workflow is checked (``ReviewError``)."""
+    _, _, plaintext = unseal_plaintext(data, DRAFT_FORMAT, keys, where, expected_id, exact_bytes=True)
+    return draft_from_json(plaintext, f"{where}: draft")
 
 
 def memory_from_payload(payload: dict[str, Any], where: str, record_id: str, record_version: int) -> Memory:

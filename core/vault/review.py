@@ -2,7 +2,7 @@
 
 A :class:`ReviewDraft` holds the captured content, the suggestions attached to it, the person's
 decisions on them, and (once complete) the approval. Every object is frozen all the way down and
-every transition returns a new draft. The invariants of the seed are checked in ``__post_init__``,
+every transition returns a new draft. The review workflow's invariants are checked in ``__post_init__``,
 so they hold for drafts built in code and for drafts loaded from disk alike:
 
 * suggestion ids are unique; a decision refers to a known suggestion; at most one decision per suggestion;
@@ -444,6 +444,18 @@ class _ApprovalData(msgspec.Struct, forbid_unknown_fields=True):
     approved_at: str | msgspec.UnsetType = msgspec.UNSET
 
 
+def draft_from_json(data: bytes, where: str) -> ReviewDraft:
+    """A draft from the JSON of a draft record's payload (``{"draft": {...}}``), decoded by msgspec
+    straight into its stored shape; then every invariant, as :meth:`ReviewDraft.from_dict`."""
+    try:
+        shape = msgspec.json.decode(data, type=_DraftPayload)
+    except msgspec.ValidationError as exc:
+        raise ReviewError(f"{where}: {exc}") from exc
+    except (msgspec.DecodeError, RecursionError) as exc:
+        raise ReviewError(f"{where}: the decrypted payload is not JSON") from exc
+    return shape.draft.build()
+
+
 class _DraftData(msgspec.Struct, forbid_unknown_fields=True):
     draft_id: str
     content: str
@@ -473,6 +485,10 @@ class _DraftData(msgspec.Struct, forbid_unknown_fields=True):
             finalized_at=self.finalized_at,
             supersedes=self.supersedes,
         )
+
+
+class _DraftPayload(msgspec.Struct):
+    draft: _DraftData
 
 
 def _sort_key(stamp: str) -> datetime:
