@@ -31,7 +31,7 @@ import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from core.errors import ReverieError
@@ -159,6 +159,20 @@ def make_server(
         async def handle_download(self, request: web.Request) -> web.StreamResponse:
             self.refuse(request, origin=False)
             return await super().handle_download(request)
+
+        async def _make_app(self) -> web.Application:
+            # Every route, the static files too (textual-serve adds them as an aiohttp static route, past
+            # the handlers above): the Host check runs first, as a middleware, before any route answers.
+            app = await super()._make_app()
+
+            @web.middleware
+            async def host_check(request: web.Request, handler: Any) -> web.StreamResponse:
+                self.refuse(request, origin=False)
+                response: web.StreamResponse = await handler(request)
+                return response
+
+            app.middlewares.append(host_check)
+            return app
 
     return ReverieServer(tab_command(home), host=host, port=port, title="Reverie", templates_path=str(templates))
 
