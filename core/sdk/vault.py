@@ -23,7 +23,7 @@ import os
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from core.clock import utc_now_iso
 from core.errors import DraftChanged, NotFound, ReverieError, ReviewError, WrongPassphrase
@@ -40,13 +40,16 @@ from core.sdk.portable import export_file, import_file
 from core.sdk.review import ReviewDraft, ReviewState
 from core.sdk.sharing import Grant
 from core.vault.canonical import canonical_json, sha256_hex
-from core.vault.crypto import KdfParams, b64d, create_header, unlock
+from core.vault.crypto import KdfParams, b64d
 from core.vault.ledger import LedgerEntry
 from core.vault.records import MEMORY_FORMAT, open_memory
 from core.vault.records import Memory as StoredMemory
 from core.vault.review import check_field_value, new_id
 from core.vault.store import MEMORY_KINDS
 from core.vault.store import MemoryVault as Store
+
+if TYPE_CHECKING:
+    from core.workbench.home import Workbench
 
 DEFAULT_STORAGE_DIR = "~/.diaryvault/memories"
 
@@ -102,13 +105,15 @@ class MemoryVault:
         if not isinstance(encryption_key, str) or not encryption_key:
             raise ValueError("encryption_key: must be a non-empty string")
         paths = HomePaths.at(Path(os.path.expanduser(os.fspath(storage_dir))))
+        from core.workbench.home import Workbench
+
+        self._workbench = Workbench(paths, kdf=kdf)
         try:
-            if paths.vault_header.exists():
-                keys = unlock(paths.vault_header, encryption_key)
-            else:
-                paths.ensure()
-                keys = create_header(paths.vault_header, encryption_key, kdf or _default_kdf())
-            self._store = Store.open(paths, keys)
+            if self._workbench.has_vault:
+                self._workbench.unlock(encryption_key)
+            else:  # a new home, as `reverie init` makes it (settings file included)
+                self._workbench.create_vault(encryption_key)
+            self._store = self._workbench.vault
         except WrongPassphrase as exc:
             raise WrongKeyError(str(exc)) from exc
         except ReverieError as exc:
@@ -124,6 +129,12 @@ class MemoryVault:
         self._records: dict[str, StoredMemory] = {}
         self._unreadable: dict[str, str] = {}
         self._sync()
+
+    @property
+    def workbench(self) -> Workbench:
+        """Reverie's application layer on the same home (capture with duplicate check and suggesters,
+        recall, context, curation, ingest): everything the SDK API does not name."""
+        return self._workbench
 
     @property
     def store(self) -> Store:
@@ -601,9 +612,3 @@ class MemoryVault:
     def __len__(self) -> int:
         self._sync()
         return len(self._memories)
-
-
-def _default_kdf() -> KdfParams:
-    """Argon2id's cost for a new home: the default, or the cheap test parameters when
-    ``REVERIE_KDF=test`` (the switch the CLI reads; for test suites only, never real data)."""
-    return KdfParams.for_tests() if os.environ.get("REVERIE_KDF") == "test" else KdfParams()

@@ -96,3 +96,11 @@ def test_a_memory_moved_away_leaves_the_sdk_view(vault: MemoryVault, isolated_ho
     assert vault.get(memory.id) is None and vault.list() == [] and not vault.verify(memory.id)
     reopened: MemoryVault = open_vault(isolated_home)
     assert len(reopened) == 0
+
+
+def test_the_sdk_opens_the_home_through_the_workbench(vault: MemoryVault, isolated_home: HomePaths) -> None:
+    assert isolated_home.config.exists()  # made as `reverie init` makes a home
+    memory = vault.create("Checked by the application layer.", tags=["sdk"])
+    assert vault.workbench.vault is vault.store
+    report = vault.workbench.verify()
+    assert not report.problems and memory.id in vault.store.verified_ids()
