@@ -282,3 +282,13 @@ def test_a_rejected_draft_is_checked_like_any_stored_draft(vault: MemoryVault) -
     assert vault.list_drafts() == [] and vault.get_draft("../escape") is None
     with pytest.raises(KeyError):
         vault.delete_draft("../escape")
+
+
+def test_a_tampered_draft_is_reported_never_loaded(vault: MemoryVault) -> None:
+    kept = vault.create_draft("Kept.")
+    hit = vault.create_draft("Will be tampered with.")
+    path = vault.storage_dir / "drafts" / f"{hit.draft_id}.json"
+    path.write_bytes(path.read_bytes().replace(b'"record_version": 1', b'"record_version": 7'))
+    with pytest.raises(ValueError, match=f"{hit.draft_id}.json"):
+        vault.get_draft(hit.draft_id)
+    assert vault.list_drafts() == [kept]  # left out here; `reverie verify` names it
