@@ -150,6 +150,14 @@ def _en_interval(found: re.Match[str], _ctx: Context) -> tuple[Piece, ...] | Non
     return (ClockSpanP(first, second),)
 
 
+def _en_oclock(found: re.Match[str], _ctx: Context) -> tuple[Piece, ...] | None:
+    hour = int(found.group("h"))
+    if not 1 <= hour <= 12:
+        return None
+    prep = found.group("prep")
+    return (ClockP(hour, 0, _meridiem(found.group("mer")), by=prep in _BY_WORDS, after=prep == "after"),)
+
+
 def _midnight(found: re.Match[str], _ctx: Context) -> tuple[Piece, ...]:
     return (ClockP(0, 0, "24h", by=found.group("prep") in _BY_WORDS),)
 
@@ -242,6 +250,13 @@ RULES: dict[str, list[Rule]] = {
             r"(?P<mer1>a\.m\.|p\.m\.|am|pm)?\s*(?P<sep>-|–|—|to|until|till|and)\s*"
             r"(?P<h2>\d{1,2})(?::(?P<m2>\d{2}))?\s*(?P<mer2>a\.m\.|p\.m\.|am|pm)?(?![\w:/-]|\.\d)",
             _en_interval,
+        ),
+        rule(
+            "en.clock_oclock",
+            "en",
+            START + r"(?:(?P<prep>at|around|about|by|before|after|until|till)\s+)?(?P<h>\d{1,2})\s*o['’]clock"
+            r"(?:\s*" + MERIDIEM + r")?" + STOP,
+            _en_oclock,
         ),
         rule(
             "en.midnight",

@@ -40,7 +40,7 @@ _EN_SEPARATORS = {
 }
 _KO_SEPARATOR = re.compile(r"\s*(?P<sep>부터|에서|~|〜|-)\s*")
 _JA_SEPARATOR = re.compile(r"\s*(?P<sep>から|~|〜|-|ー)\s*")
-_KO_CLOSER = re.compile(r"\s*까지")
+_KO_CLOSER = re.compile(r"\s*(?:까지|사이에|사이)")
 _JA_CLOSER = re.compile(r"\s*まで")
 _BARE_DAY = re.compile(r"(?:the\s+)?(?P<d>\d{1,2})(?:st|nd|rd|th|\s*일|\s*日)?(?![\d:])")
 

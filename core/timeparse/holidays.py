@@ -47,6 +47,7 @@ HOLIDAYS: dict[str, tuple[tuple[int, int], tuple[int, int]]] = {
 _WORDS: dict[str, list[tuple[str, str]]] = {
     "en": [
         (r"thanksgiving(?:\s+day)?", "thanksgiving"),
+        (r"black\s+friday", "black_friday"),
         (r"easter\s+monday", "easter_monday"),
         (r"easter(?:\s+sunday)?", "easter"),
         (r"good\s+friday", "good_friday"),

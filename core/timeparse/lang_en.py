@@ -107,6 +107,7 @@ TIME_PREPOSITIONS = frozenset(
         "next",
         "around",
         "on",
+        "year",
     }
 )
 MODES = {"last": "last", "past": "last", "previous": "last", "this": "this", "next": "next", None: "bare"}
@@ -191,14 +192,15 @@ def _clock(found: re.Match[str], _ctx: Context) -> tuple[Piece, ...] | None:
     hour, minute = int(groups["h"]), int(groups.get("m") or 0)
     meridiem = (found.groupdict().get("mer") or "").replace(".", "")
     by = groups.get("prep") in ("by", "before", "until", "till")
+    after = groups.get("prep") == "after"
     if meridiem:
         if not 1 <= hour <= 12 or minute > 59:
             return None
-        return (ClockP(hour, minute, meridiem, by=by),)
+        return (ClockP(hour, minute, meridiem, by=by, after=after),)
     if hour > 23 or minute > 59:
         return None
     explicit = hour == 0 or hour > 12 or found.group("h").startswith("0")
-    return (ClockP(hour, minute, "24h" if explicit else None, by=by),)
+    return (ClockP(hour, minute, "24h" if explicit else None, by=by, after=after),)
 
 
 _ONLY_PUNCT = re.compile(r"[\s?.!,]*")
@@ -360,7 +362,11 @@ RULES: list[Rule] = [
         strong=_month_alone_strong,
     ),
     rule(
-        "en.year_alone", "en", r"(?<![\w.:/-])(?P<year>(?:19|20|21)\d\d)(?![\w.:/-])", _year, strong=_after_preposition
+        "en.year_alone",
+        "en",
+        r"(?<![\w.:/])(?<![\d.:/]-)(?P<year>(?:19|20|21)\d\d)(?![\w.:/-])",
+        _year,
+        strong=_after_preposition,
     ),
     rule(
         "en.dom",
@@ -372,7 +378,7 @@ RULES: list[Rule] = [
     rule(
         "en.clock_meridiem",
         "en",
-        START + r"(?:(?P<prep>at|around|about|by|before|from|until|till)\s+)?"
+        START + r"(?:(?P<prep>at|around|about|by|before|after|from|until|till)\s+)?"
         r"(?P<h>\d{1,2})(?::(?P<m>\d{2})(?::\d{2})?)?\s*(?P<mer>a\.m\.|p\.m\.|am|pm)(?!\w)",
         _clock,
     ),
@@ -387,7 +393,7 @@ RULES: list[Rule] = [
     rule(
         "en.clock_24h",
         "en",
-        START + r"(?:(?P<prep>at|around|about|by|before|from|until|till)\s+)?"
+        START + r"(?:(?P<prep>at|around|about|by|before|after|from|until|till)\s+)?"
         r"(?P<h>\d{1,2}):(?P<m>\d{2})(?::\d{2})?(?![\d:]|\s*(?:am|pm|a\.m|p\.m))",
         _clock,
         strong=_clock_strong,

@@ -1,8 +1,9 @@
 """Holidays whose date moves: computed per year, never typed in.
 
 - Western: Easter Sunday (the Gregorian computus), Good Friday (two days before), Thanksgiving (US,
-  fourth Thursday of November), Labor Day (first Monday of September), Memorial Day (US, last Monday
-  of May), Mother's Day (second Sunday of May), Father's Day (third Sunday of June);
+  fourth Thursday of November) and Black Friday after it, Labor Day (first Monday of September),
+  Memorial Day (US, last Monday of May), Mother's Day (second Sunday of May), Father's Day (third
+  Sunday of June);
 - Korean lunar holidays, converted with ``korean-lunar-calendar`` (the KARI tables, 1000–2050):
   설날 (lunar 1/1) and 설 연휴 (the day before to the day after, three days), 추석 / 한가위 (lunar 8/15)
   and 추석 연휴 (8/14 – 8/16), 부처님 오신 날 (lunar 4/8);
@@ -88,6 +89,7 @@ MOVABLE: dict[str, Callable[[int], tuple[date, date]]] = {
     "good_friday": _day(lambda y: easter(y) - timedelta(days=2)),
     "easter_monday": _day(lambda y: easter(y) + timedelta(days=1)),
     "thanksgiving": _day(lambda y: nth_weekday(y, 11, 3, 4)),
+    "black_friday": _day(lambda y: nth_weekday(y, 11, 3, 4) + timedelta(days=1)),
     "labor_day": _day(lambda y: nth_weekday(y, 9, 0, 1)),
     "us_memorial_day": _day(lambda y: nth_weekday(y, 5, 0, -1)),
     "mothers_day": _day(lambda y: nth_weekday(y, 5, 6, 2)),

@@ -29,12 +29,15 @@ from datetime import date, timedelta
 
 from core.timeparse import lang_ja, lang_ko, ranges
 from core.timeparse.model import TimeRange
+from core.timeparse.parts import PARTS
 from core.timeparse.pieces import (
     Context,
     DayP,
     EdgeP,
     MonthP,
     NthWeekdayP,
+    PartP,
+    PeriodP,
     Piece,
     RangeP,
     YearP,
@@ -50,6 +53,7 @@ from core.timeparse.rules import (
     weeks_from_this,
     years_from_this,
 )
+from core.timeparse.text import ko_sino_number, number
 
 # Quarters -------------------------------------------------------------------------------------------
 
@@ -66,15 +70,16 @@ def _relative_quarter(offset: int, ctx: Context) -> tuple[Piece, ...]:
 
 
 def _numbered_quarter(quarter: int, year: int | None, ctx: Context) -> tuple[Piece, ...] | None:
+    """Q``quarter`` of ``year``; without a year a :class:`PeriodP`, so a year beside it ("Q4 of last
+    year", 작년 4분기) picks the year, and alone it is the latest that has begun."""
     if not 1 <= quarter <= 4:
         return None
     if year is None:
-        current = (ctx.today.month - 1) // 3 + 1
-        year = ctx.today.year if quarter <= current else ctx.today.year - 1
+        return (PeriodP(quarter, 3),)
     return (RangeP(quarter_range(year, quarter, ctx)),)
 
 
-_EN_WHICH = {"this": 0, "current": 0, "last": -1, "previous": -1, "past": -1, "next": 1}
+_EN_WHICH = {"this": 0, "current": 0, "last": -1, "previous": -1, "past": -1, "this past": -1, "next": 1}
 _KO_WHICH = {"지지난": -2, "지난": -1, "저번": -1, "이번": 0, "다음": 1}
 _JA_WHICH = {"今": 0, "当": 0, "前": -1, "先": -1, "来": 1, "次": 1}
 _ORDINAL_WORDS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4}
@@ -91,8 +96,63 @@ def _en_quarter_n(found: re.Match[str], ctx: Context) -> tuple[Piece, ...] | Non
 
 
 def _ko_quarter_n(found: re.Match[str], ctx: Context) -> tuple[Piece, ...] | None:
-    year = int(found.group("y")) if found.group("y") else None
+    year = int(found.group("y")) if found.group("y") else (ctx.today.year if found.group("this") else None)
     return _numbered_quarter(int(found.group("q")), year, ctx)
+
+
+def _year_of(found: re.Match[str], ctx: Context) -> int:
+    """The year named by group ``y`` (digits) or ``ly`` (last/this/next year)."""
+    return int(found.group("y")) if found.group("y") else ctx.today.year + _YEAR_SHIFT[found.group("ly")]
+
+
+def _ko_count(text: str) -> int:
+    return int(text) if text.isdigit() else ko_sino_number(text) or 0
+
+
+def _half(index: int, this_year: bool, ctx: Context) -> tuple[Piece, ...]:
+    return (PeriodP(index, 6), YearP(ctx.today.year)) if this_year else (PeriodP(index, 6),)
+
+
+def _minutes_ago(minutes: int, ctx: Context) -> tuple[Piece, ...] | None:
+    """ "20 minutes ago", 20분 전, 20分前: the hour around that moment (30 minutes either side)."""
+    if not 0 < minutes <= 24 * 60:
+        return None
+    moment = ranges.elapsed(ctx.now, timedelta(minutes=-minutes))
+    start = ranges.elapsed(moment, timedelta(minutes=-30))
+    return (RangeP(TimeRange(start, ranges.elapsed(start, timedelta(hours=1)), "hour")),)
+
+
+_EN_MINUTE_WORDS = {"a": 1, "one": 1, "a few": 3, "few": 3, "a couple of": 2, "couple of": 2, "five": 5, "ten": 10}
+_EN_MINUTE_WORDS |= {"fifteen": 15, "twenty": 20, "thirty": 30, "forty": 40, "forty-five": 45, "fifty": 50}
+
+
+def _en_minutes_ago(found: re.Match[str], ctx: Context) -> tuple[Piece, ...] | None:
+    if found.group("half"):
+        return _minutes_ago(30 if not found.group("and_half") else 90, ctx)
+    text = " ".join(found.group("n").split())
+    count = int(text) if text.isdigit() else _EN_MINUTE_WORDS[text]
+    return _minutes_ago(count, ctx)
+
+
+def _decade_of_short(found: re.Match[str], ctx: Context, group: str = "dd") -> tuple[Piece, ...]:
+    """ "the 90s", 90년대, 90年代: 19x0 or 20x0, whichever has begun most recently."""
+    year = 2000 + int(found.group(group)) * 10
+    return _decade(year if year <= ctx.today.year else year - 100, ctx)
+
+
+def _decade(start_year: int, ctx: Context) -> tuple[Piece, ...]:
+    start = ranges.midnight(date(start_year, 1, 1), ctx.zone)
+    return (RangeP(ranges.span(start, ranges.midnight(date(start_year + 10, 1, 1), ctx.zone))),)
+
+
+def _decade_of(found: re.Match[str], ctx: Context) -> tuple[Piece, ...]:
+    return _decade(int(found.group("c")) * 100 + int(found.group("d")) * 10, ctx)
+
+
+_EN_NTH_WEEK = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4}
+_EN_NTH_WEEK |= {"last": -1, "final": -1}
+_KO_NTH_WEEK = {"첫째": 1, "첫": 1, "첫번째": 1, "둘째": 2, "두번째": 2, "셋째": 3, "세번째": 3, "넷째": 4}
+_KO_NTH_WEEK |= {"네번째": 4, "마지막": -1}
 
 
 _KANJI_QUARTER = {"1": 1, "2": 2, "3": 3, "4": 4, "一": 1, "二": 2, "三": 3, "四": 4}
@@ -175,8 +235,11 @@ def _ahead(found: re.Match[str], ctx: Context) -> tuple[Piece, ...] | None:
     if groups.get("frac"):
         minutes = _FRACTIONS[" ".join(groups["frac"].split())]
     else:
-        count = int(groups["n"])
-        minutes = count if groups["unit"].startswith("m") else 60 * count
+        if groups.get("one"):
+            minutes = 60
+        else:
+            count = int(groups["n"])
+            minutes = count if groups["unit"].startswith("m") else 60 * count
     if not 0 < minutes <= 48 * 60:
         return None
     start = ranges.elapsed(ctx.now, timedelta(minutes=minutes))
@@ -262,8 +325,8 @@ RULES: dict[str, list[Rule]] = {
         rule(
             "en.quarter",
             "en",
-            START + r"(?:the\s+)?(?P<which>this|current|last|previous|past|next)\s+quarter" + STOP,
-            lambda m, c: _relative_quarter(_EN_WHICH[m.group("which")], c),
+            START + r"(?:the\s+)?(?P<which>this\s+past|this|current|last|previous|past|next)\s+quarter" + STOP,
+            lambda m, c: _relative_quarter(_EN_WHICH[" ".join(m.group("which").split())], c),
         ),
         rule(
             "en.quarter_n",
@@ -275,6 +338,56 @@ RULES: dict[str, list[Rule]] = {
             if not m.group("y3")
             else _numbered_quarter(int(m.group("q")), int(m.group("y3")), c),
             strong=lambda _v, m: bool(m.group("q") or m.group("y1") or m.group("ly")),
+        ),
+        rule(
+            "en.last_quarter_of",
+            "en",
+            START + r"(?:the\s+)?(?:last|final)\s+quarter\s+(?:of|in)\s+"
+            r"(?:(?P<y>(?:19|20)\d\d)|(?P<ly>last|this|next)\s+year)" + STOP,
+            lambda m, c: (RangeP(quarter_range(_year_of(m, c), 4, c)),),
+        ),
+        rule(
+            "en.half",
+            "en",
+            START + r"(?:the\s+)?(?P<h>first|second|1st|2nd)\s+half(?=\s+of\s)",
+            lambda m, _c: (PeriodP(1 if m.group("h") in ("first", "1st") else 2, 6),),
+            guard=lambda v, m: v.time_follows(m.end(), r"\s+of\s+"),
+        ),
+        rule(
+            "en.half_short",
+            "en",
+            START + r"h(?P<h>[12])(?=\s*,?\s*(?:19|20)\d\d)" + STOP,
+            lambda m, _c: (PeriodP(int(m.group("h")), 6),),
+        ),
+        rule(
+            "en.minutes_ago",
+            "en",
+            START + r"(?:(?P<n>\d{1,4}|" + "|".join(sorted((w.replace(" ", r"\s+") for w in _EN_MINUTE_WORDS),
+            key=len, reverse=True)) + r")\s+(?:minutes?|mins?)|(?P<half>(?:(?:an?|one)\s+hour\s+and\s+"
+            r"(?P<and_half>a\s+half))|half\s+an\s+hour))\s+ago" + STOP,
+            _en_minutes_ago,
+        ),
+        rule("en.moment_ago", "en", START + r"(?:a\s+moment|moments)\s+ago" + STOP, _lately(1)),
+        rule("en.little_while_ago", "en", START + r"a\s+little\s+while\s+ago" + STOP, _lately(3)),
+        rule(
+            "en.decade",
+            "en",
+            START + r"(?:the\s+)?(?:(?P<c>19|20)(?P<d>\d)0|['’]?(?P<dd>\d)0)['’]?s" + STOP,
+            lambda m, c: _decade_of(m, c) if m.group("c") else _decade_of_short(m, c),
+            strong=lambda v, m: m.group(0).startswith("the") or v.prev_word(m.start()) in ("in", "since", "during"),
+        ),
+        rule(
+            "en.nth_week",
+            "en",
+            START + r"(?:the\s+)?(?P<nth>first|1st|second|2nd|third|3rd|fourth|4th|last|final)\s+week\s+(?:of|in)"
+            + STOP,
+            lambda m, _c: (EdgeP(f"week:{_EN_NTH_WEEK[m.group('nth')]}"),),
+        ),
+        rule(
+            "en.first_last_day",
+            "en",
+            START + r"(?:the\s+)?(?P<which>first|last|final)\s+day\s+of" + STOP,
+            lambda m, _c: (EdgeP("day:1" if m.group("which") == "first" else "day:-1"),),
         ),
         rule(
             "en.current_unit",
@@ -308,7 +421,8 @@ RULES: dict[str, list[Rule]] = {
             "en.ahead",
             "en",
             START + r"in\s+(?:(?P<frac>1/4|1/2|3/4|a\s+quarter|quarter|a\s+half|half|three\s+quarters)"
-            r"(?:\s+(?:of\s+)?an?)?\s*(?:h|hr|hour)|(?P<n>\d{1,3})\s*(?P<unit>minutes?|mins?|hours?|hrs?|h))"
+            r"(?:\s+(?:of\s+)?an?)?\s*(?:h|hr|hour)|(?P<n>\d{1,3})\s*(?P<unit>minutes?|mins?|hours?|hrs?|h)"
+            r"|(?P<one>an?|one)\s+(?P<hour>hour))"
             r"(?![\w/])",
             _ahead,
         ),
@@ -328,6 +442,12 @@ RULES: dict[str, list[Rule]] = {
             _edge_of(_EN_EDGES),
         ),
         rule(
+            "en.the_year",
+            "en",
+            START + r"(?:in\s+)?the\s+year\s+(?P<y>(?:1[5-9]|20|21)\d\d)" + STOP,
+            lambda m, _c: (YearP(int(m.group("y"))),),
+        ),
+        rule(
             "en.short_year",
             "en",
             r"(?<![\w'’])['’](?P<yy>\d\d)" + STOP,
@@ -342,7 +462,60 @@ RULES: dict[str, list[Rule]] = {
             r"(?P<which>지지난|지난|저번|이번|다음)\s*분기",
             lambda m, c: _relative_quarter(_KO_WHICH[m.group("which")], c),
         ),
-        rule("ko.quarter_n", "ko", r"(?<!\d)(?:(?P<y>\d{4})\s*년\s*)?(?P<q>[1-4])\s*분기", _ko_quarter_n),
+        rule(
+            "ko.quarter_n",
+            "ko",
+            r"(?<!\d)(?:(?P<y>\d{4})\s*년\s*|(?P<this>올)\s*)?(?P<q>[1-4])\s*분기",
+            _ko_quarter_n,
+        ),
+        rule(
+            "ko.half",
+            "ko",
+            r"(?:(?P<this>올)\s*)?(?P<h>상|하)반기",
+            lambda m, c: _half(1 if m.group("h") == "상" else 2, bool(m.group("this")), c),
+        ),
+        rule(
+            "ko.minutes_ago",
+            "ko",
+            r"(?<!\d)(?P<n>\d{1,4}|[일이삼사오육칠팔구십]{1,4})\s*분\s*전|(?P<half>반\s*시간)\s*전",
+            lambda m, c: _minutes_ago(30 if m.group("half") else _ko_count(m.group("n")), c),
+            guard=lang_ko.word_ends,
+        ),
+        rule("ko.little_while_ago", "ko", r"(?:조금|좀)\s*전", _lately(3), guard=lang_ko.word_ends),
+        rule("ko.just_now_2", "ko", r"지금\s*막", _lately(1)),
+        rule(
+            "ko.last_evening",
+            "ko",
+            r"엊저녁",
+            lambda _m, c: (DayP(c.today - timedelta(days=1)), PartP(PARTS["evening"])),
+        ),
+        rule(
+            "ko.decade",
+            "ko",
+            r"(?<!\d)(?:(?P<c>19|20)?(?P<d>\d)0)\s*년대",
+            lambda m, c: _decade_of(m, c) if m.group("c") else _decade_of_short(m, c, "d"),
+        ),
+        rule(
+            "ko.nth_week",
+            "ko",
+            r"(?P<nth>첫\s*번째|두\s*번째|세\s*번째|네\s*번째|첫째|둘째|셋째|넷째|마지막|첫)\s*주(?!\s*[월화수목금토일]요일|말|일|간)",
+            lambda m, _c: (EdgeP(f"week:{_KO_NTH_WEEK[''.join(m.group('nth').split())]}"),),
+            guard=_after_time,
+        ),
+        rule(
+            "ko.first_last_day",
+            "ko",
+            r"(?P<which>말일|마지막\s*날|첫\s*날|첫날)",
+            lambda m, _c: (EdgeP("day:1" if "첫" in m.group("which") else "day:-1"),),
+            guard=lambda v, m: _after_time(v, m) and lang_ko.word_ends(v, m),
+        ),
+        rule(
+            "ko.month_last_day",
+            "ko",
+            r"말일",
+            _this_with_edge("month", "day:-1"),
+            guard=lambda v, m: not _after_time(v, m) and lang_ko.word_bounded(v, m),
+        ),
         rule("ko.now", "ko", r"지금|현재", _current_hour, strong=lambda v, m: alone(v, m, ("은", "는", "쯤", "까지"))),
         rule("ko.just_now", "ko", r"방금(?:\s*전)?|막\s*방금", _lately(1), guard=lang_ko.word_ends),
         rule("ko.a_while_ago", "ko", r"아까", _lately(3), guard=lang_ko.word_bounded),
@@ -400,6 +573,40 @@ RULES: dict[str, list[Rule]] = {
             lambda m, c: _numbered_quarter(
                 _KANJI_QUARTER[m.group("q")], int(m.group("y")) if m.group("y") else None, c
             ),
+        ),
+        rule(
+            "ja.half",
+            "ja",
+            r"(?P<h>上|下)(?:半)?期",
+            lambda m, _c: (PeriodP(1 if m.group("h") == "上" else 2, 6),),
+            guard=lambda v, m: (not lang_ja.kanji_at(v, m.end()) and not lang_ja.kanji_at(v, m.start() - 1))
+            or m.start() in v.ends,
+        ),
+        rule(
+            "ja.minutes_ago",
+            "ja",
+            r"(?<!\d)(?P<n>\d{1,4}|[一二三四五六七八九十]{1,3})\s*分\s*前",
+            lambda m, c: _minutes_ago(number(m.group("n")) or 0, c),
+        ),
+        rule(
+            "ja.decade",
+            "ja",
+            r"(?<!\d)(?:(?P<c>19|20)?(?P<d>\d)0)\s*年代",
+            lambda m, c: _decade_of(m, c) if m.group("c") else _decade_of_short(m, c, "d"),
+        ),
+        rule(
+            "ja.nth_week",
+            "ja",
+            r"(?:第\s*(?P<n>[1-5一二三四五])|(?P<last>最終))\s*週(?!末|間)",
+            lambda m, _c: (EdgeP("week:-1" if m.group("last") else f"week:{_JA_NTH[m.group('n')]}"),),
+            guard=_after_time,
+        ),
+        rule(
+            "ja.first_last_day",
+            "ja",
+            r"(?P<which>最終日|初日|最後の日)",
+            lambda m, _c: (EdgeP("day:1" if m.group("which") == "初日" else "day:-1"),),
+            guard=_after_time,
         ),
         rule("ja.this_week", "ja", r"当週|本週", weeks_from_this(0)),
         rule("ja.this_month", "ja", r"当月(?!曜)", months_from_this(0)),

@@ -84,6 +84,15 @@ class AnnualP:
 
 
 @dataclass(frozen=True)
+class PeriodP:
+    """A numbered part of a year: quarter ``index`` (1–4, ``months`` 3) or half (1–2, ``months`` 6).
+    With a year beside it, that year's; alone, the latest that has begun."""
+
+    index: int
+    months: int
+
+
+@dataclass(frozen=True)
 class NthWeekdayP:
     """ "the first Monday", "마지막 금요일", "第2火曜日": only meaningful with a month beside it."""
 
@@ -95,7 +104,7 @@ class NthWeekdayP:
 class EdgeP:
     """ "the beginning of", "말", "末": a part of the week, month or year beside it (see ``resolve``)."""
 
-    edge: str  # "beginning", "middle", "end"
+    edge: str  # "beginning", "middle", "end"; "day:1" / "day:-1" (first / last day); "week:N" / "week:-1"
 
 
 @dataclass(frozen=True)
@@ -122,6 +131,7 @@ class ClockP:
     minute: int = 0
     meridiem: str | None = None  # "am", "pm", "24h" (written with a leading zero or past 12), None
     by: bool = False  # "by 2pm", "2시까지", "2時までに": from the start of the day up to that time
+    after: bool = False  # "after 6pm": from that time to the end of the day
 
 
 @dataclass(frozen=True)
@@ -141,6 +151,7 @@ Piece = (
     | AnnualP
     | DomP
     | NthWeekdayP
+    | PeriodP
     | EdgeP
     | PartP
     | ClockP

@@ -46,6 +46,7 @@ from core.timeparse.pieces import (
     MonthP,
     NthWeekdayP,
     PartP,
+    PeriodP,
     Piece,
     RangeP,
     WeekdayP,
@@ -79,6 +80,7 @@ class _Anchors:
     annual: AnnualP | None = None
     dom: DomP | None = None
     nth: NthWeekdayP | None = None
+    period: PeriodP | None = None
     range: RangeP | None = None
 
     def kinds(self) -> set[str]:
@@ -97,6 +99,7 @@ _FIELD = {
     AnnualP: "annual",
     DomP: "dom",
     NthWeekdayP: "nth",
+    PeriodP: "period",
     RangeP: "range",
 }
 
@@ -147,8 +150,25 @@ _WEEK_EDGES = {"beginning": (0, 2), "middle": (2, 4), "end": (4, 7)}
 
 def _edge(base: TimeRange, edge: str, ctx: Context) -> TimeRange | None:
     """The beginning, middle or end of a year (Jan–Feb, May–Aug, Nov–Dec), a month (days 1–10,
-    11–20, 21 to the end) or a week (Mon–Tue, Wed–Thu, Fri–Sun), as a ``span``."""
+    11–20, 21 to the end) or a week (Mon–Tue, Wed–Thu, Fri–Sun), as a ``span``; the first or last
+    day of a month or year (a ``day``); the Nth week of a month (days 7N-6 to 7N, a ``span``) or its
+    last seven days."""
     first = base.start.date()
+    if edge.startswith(("day:", "week:")):
+        kind, _, number_text = edge.partition(":")
+        number = int(number_text)
+        last = base.end.date()
+        if base.grain not in ("month", "year"):
+            return None
+        if kind == "day":
+            return ranges.day_range(first if number > 0 else last - timedelta(days=1), ctx.zone)
+        if base.grain != "month":
+            return None
+        start = first + timedelta(days=7 * (number - 1)) if number > 0 else last - timedelta(days=7)
+        end = min(start + timedelta(days=7), last)
+        if start >= last:
+            return None
+        return ranges.span(ranges.midnight(start, ctx.zone), ranges.midnight(end, ctx.zone))
     if base.grain == "year":
         (m1, d1), (m2, d2) = _YEAR_EDGES[edge]
         start = date(first.year, m1, d1)
@@ -163,6 +183,25 @@ def _edge(base: TimeRange, edge: str, ctx: Context) -> TimeRange | None:
     else:
         return None
     return ranges.span(ranges.midnight(start, ctx.zone), ranges.midnight(end, ctx.zone))
+
+
+def _period(piece: PeriodP, year: int | None, ctx: Context, after: date | None) -> TimeRange | None:
+    """A quarter or half of ``year``; without one, the latest that has begun (or the first on or
+    after ``after``)."""
+    count = 12 // piece.months
+    if not 1 <= piece.index <= count:
+        return None
+    first_month = (piece.index - 1) * piece.months + 1
+    if year is None:
+        origin = after or ctx.today
+        year = origin.year
+        if after is None and first_month > origin.month:
+            year -= 1
+        elif after is not None and first_month < origin.month:
+            year += 1
+    end_year, end_month = ranges.add_months(year, first_month, piece.months)
+    start = ranges.midnight(date(year, first_month, 1), ctx.zone)
+    return ranges.span(start, ranges.midnight(date(end_year, end_month, 1), ctx.zone))
 
 
 def _nth_weekday(year: int, month: int, piece: NthWeekdayP) -> date | None:
@@ -182,6 +221,10 @@ def _anchor(a: _Anchors, ctx: Context, after: date | None) -> date | TimeRange |
     weekday = a.weekday
     if a.range is not None:
         return a.range.range if kinds == {"range"} else None
+    if a.period is not None:
+        if kinds - {"period", "year"}:
+            return None
+        return _period(a.period, a.year.year if a.year is not None else None, ctx, after)
     if a.nth is not None:
         if kinds == {"nth", "month"} and a.month is not None:
             return _nth_weekday(a.month.year, a.month.month, a.nth)
@@ -334,6 +377,9 @@ def _on_day(day: date, part: PartOfDay | None, clock: ClockP | ClockSpanP | None
         return ranges.span(start, end)
     if clock is not None:
         clock_day, clock_time = _place_clock(day, clock, part)
+        if clock.after:
+            start = ranges.at(clock_day, clock_time, ctx.zone)
+            return ranges.span(start, ranges.midnight(clock_day + timedelta(days=1), ctx.zone))
         if clock.by:
             end = ranges.at(clock_day, clock_time, ctx.zone)
             start = ranges.midnight(day, ctx.zone)
