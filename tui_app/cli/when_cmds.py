@@ -9,6 +9,7 @@ import click
 
 from core.clock import TimeInputError, parse_now, parse_zone
 from tui_app.cli.state import CliState, bad_time_input, emit, pass_state
+from tui_app.cli.when_help import WHEN_HELP
 
 if TYPE_CHECKING:
     from core.timeparse import TimeParse
@@ -36,7 +37,7 @@ def describe(tp: TimeParse, now: datetime) -> str:
     )
 
 
-@click.command("when")
+@click.command("when", help=WHEN_HELP, short_help="Show how a query's time expression is understood.")
 @click.argument("query", nargs=-1, required=True)
 @click.option(
     "--now", "now_text", metavar="ISO8601", default=None, help="Read the query as if it were this time (default: now)."

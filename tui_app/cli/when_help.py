@@ -8,45 +8,63 @@ from __future__ import annotations
 
 WHEN_HELP = """Show how QUERY's time expression is understood: its range [start, end) in your
 zone, its grain (hour, part_of_day, day, week, month, year, span), the rest of the query that is
-ranked, and notes (a typo read as a time word, time-like words that could not be read).
+ranked, and notes: a typo read as a time word ("read 'yesturday' as yesterday"), or time-like
+words that could not be read (then the search is not bounded by them).
 
 \b
-Conventions (English, Korean, Japanese):
-  Looking back   Reverie searches what already happened: a weekday alone is the latest on or
-                 before today ("Monday" on a Wednesday is two days ago), "last Monday" the latest
-                 before today, "this/next Monday" the one in this/next week; a month, season or
-                 holiday alone is the latest that has begun; a date without a year the latest on or
-                 before today; an hour alone the latest that has begun. Explicit future words go
-                 forward: tomorrow, next ..., 내일, 다음 주, 明日, 来週, "in 2 hours", "in 1/4 h".
-  Weeks          Monday to Sunday. "last week" is the calendar week before this one; "the last 2
-                 weeks", "past 2 weeks", 지난 2주간, 過去2週間 are rolling: from the midnight 14 days
-                 back up to now; "2 weeks ago" is that calendar week; "the past week" 7 days to now.
-  Parts of day   dawn 00-06, morning 06-12, noon/lunch 11-14, afternoon 12-18, evening 18-24,
-                 night 18-04 (it belongs to the day it starts: "Tuesday night" ends Wed 04:00),
-                 late night 22-05. 오후/午後 before an hour means p.m.
-  Hours          "3pm" is 15:00-16:00; 1-6 without a.m./p.m. is p.m. ("at 4:23", 세 시); "15:30",
-                 "09:05" as written; "a quarter to noon" 11:45; "3-4pm" 15:00-16:00; "from 9:30 to
-                 11"; "by 2pm", 2시까지, 2時までに: from midnight to 14:00.
-  Now            now, 지금, 今: the current hour; just now, 방금, たった今: the last hour;
-                 아까, さっき, 先ほど: the last 3 hours.
-  Days           엊그제: yesterday and the day before; the other day, 先日: the 7 days before today;
-                 a few days ago, 며칠 전, 数日前: 2-5 days ago (weeks, months, years alike).
-  Seasons        meteorological, northern hemisphere: spring Mar-May, summer Jun-Aug, autumn
-                 Sep-Nov, winter Dec-Feb (a winter belongs to the year it starts in).
-  Quarters       calendar quarters (Q1 Jan-Mar): this/last quarter, Q3 2025, 이번 분기, 今四半期.
-  Edges          beginning/middle/end of a year: Jan-Feb / May-Aug / Nov-Dec; of a month: days
-                 1-10 / 11-20 / 21-end (초순/중순/하순, 上旬/中旬/下旬); of a week: Mon-Tue /
-                 Wed-Thu / Fri-Sun. "early/mid/late March" is all of March.
-  Holidays       fixed (Christmas, 광복절, 元日) and moving ones computed per year: Easter,
-                 Thanksgiving, Mother's Day, 설날, 추석 (lunar calendar), 旧正月, 成人の日;
-                 설 연휴 and 추석 연휴 are three days.
-  Years          "in 1974", 2012年に; two-digit years (12년에, "back in '98") are 20yy unless
-                 that is more than a year ahead.
-  DST            every boundary is wall-clock time in the zone: a day across a change is 23 or
-                 25 hours; "3 hours ago" and "the last 24 hours" are elapsed time.
+Conventions (English, Korean, Japanese)
+ Looking back  Reverie searches what happened: a weekday alone is the
+               latest on or before today ("Monday" on a Wednesday is two
+               days ago), "last Monday" the latest before today, "this/next
+               Monday" the one in this/next week; a month, season, quarter
+               or holiday alone is the latest that has begun; a date
+               without a year the latest on or before today; an hour alone
+               the latest that has begun. Explicit future words go forward:
+               tomorrow, next ..., 내일, 다음 주, 明日, 来週, "in 2 hours".
+ Weeks         Monday to Sunday. "last week" is the calendar week before
+               this one; "the last 2 weeks", "past 2 weeks", 지난 2주간,
+               過去2週間 are rolling: from the midnight 14 days back to now;
+               "2 weeks ago" is that calendar week; "the past week" is the
+               7 days up to now. "the first week of March", 지난달 첫째 주:
+               days 1-7 (the last week: the last 7 days of the month).
+ Parts of day  dawn 00-06, morning 06-12, noon/lunch 11-14, afternoon
+               12-18, evening 18-24, night 18-04 (a night belongs to the day
+               it starts: "Tuesday night" ends Wed 04:00), late night 22-05.
+               오후/午後 before an hour means p.m.
+ Hours         "3pm" is 15:00-16:00; 1-6 without a.m./p.m. is p.m. ("at
+               4:23", 세 시); "15:30" and "09:05" as written; "a quarter to
+               noon" 11:45; "3-4pm" 15:00-16:00; "from 9:30 to 11"; "by
+               2pm", 2시까지, 2時までに: midnight to 14:00; "after 6pm": 18:00
+               to midnight; "since 2pm", 2시 이후: 14:00 to now.
+ Now           now, 지금, 今: the current hour; just now, 방금, たった今: the
+               last hour; 아까, 조금 전, さっき: the last 3 hours; "20
+               minutes ago", 20분 전, 20分前: the hour around that moment.
+ Days          엊그제: yesterday and the day before; the other day, 先日:
+               the 7 days before today; a few days ago, 며칠 전, 数日前: 2-5
+               days ago (weeks, months and years alike).
+ Seasons       meteorological, northern hemisphere: spring Mar-May, summer
+               Jun-Aug, autumn Sep-Nov, winter Dec-Feb (a winter belongs to
+               the year it starts in).
+ Quarters      calendar quarters (Q1 Jan-Mar) and halves (상반기, 上半期,
+               "the first half of 2025"): this/last quarter, Q3 2025, 작년
+               4분기, 今四半期.
+ Edges         beginning/middle/end of a year: Jan-Feb / May-Aug / Nov-Dec;
+               of a month: days 1-10 / 11-20 / 21-end (초순/중순/하순,
+               上旬/中旬/下旬); of a week: Mon-Tue / Wed-Thu / Fri-Sun.
+               "early/mid/late March" is all of March. "the last day of the
+               month", 말일, 最終日: that day.
+ Holidays      fixed ones (Christmas, 광복절, 元日) and moving ones computed
+               per year: Easter, Thanksgiving, Mother's Day, 설날, 추석 (lunar
+               calendar), 旧正月, 成人の日; 설 연휴 and 추석 연휴 are 3 days.
+ Years         "in 1974", 2012年に; two-digit years (12년에, "back in '98")
+               are 20yy unless that is more than a year ahead; decades: "the
+               90s", 90년대, 90年代.
+ DST           boundaries are wall-clock times in the zone, so a day across
+               a change is 23 or 25 hours; "3 hours ago" and "the last 24
+               hours" are elapsed time.
 
 \b
-Examples:
+Examples
   reverie when "what did we decide last Tuesday night?"
   reverie when --now 2026-11-29T15:00 --tz Asia/Seoul "지난주 화요일 밤"
   reverie when --json "yesturday at 3pm"
