@@ -35,12 +35,8 @@ from core.recall.model import MODES, RecallError, RecallItem, RecallResult
 from core.recall.pool import Gate, Pool
 from core.recall.query import QueryPlan, analyze, named_actors
 from core.recall.scoring import (
-    SESSION_OF_NAMED,
-    SPEAKER_EXACT,
-    SPEAKER_SEMANTIC,
-    SPREAD_EXACT,
-    SPREAD_SEMANTIC,
-    SPREAD_SOURCES,
+    DEFAULT_RANKING,
+    Ranking,
     Scores,
     boost,
     fuse,
@@ -53,8 +49,6 @@ from core.timeparse import LANGUAGES
 from core.turns import format_ts, parse_ts
 
 MAX_LIMIT = 1000
-EXACT_POOL = 200  # exact hits ranked per search (more when a larger limit is asked)
-VECTOR_POOL = 100
 
 EmbedderSource = Embedder | Callable[[], Embedder]
 
@@ -64,9 +58,10 @@ class Recaller:
 
     def __init__(self, index: SearchIndex, config: RecallConfig | None = None, *,
                  embedder: EmbedderSource | None = None, languages: Sequence[str] = LANGUAGES,
-                 zone: tzinfo | None = None) -> None:
+                 zone: tzinfo | None = None, ranking: Ranking | None = None) -> None:
         self.index = index
         self.config = config or RecallConfig()
+        self.ranking = ranking or DEFAULT_RANKING
         self.languages = tuple(languages)
         self.zone = zone
         self._embedder_source = embedder
@@ -148,55 +143,64 @@ class Recaller:
             scores, used = exact, "exact"
         elif mode in ("semantic", "hybrid"):
             semantic = self._semantic(plan, gate, pool, names, limit)
-            scores, used = (semantic, "semantic") if mode == "semantic" else (fuse(exact, semantic), "hybrid")
-        elif matched >= self.config.min_exact_results:
-            scores, used = exact, "exact"
+            scores, used = (semantic, "semantic") if mode == "semantic" else (self._fuse(exact, semantic), "hybrid")
         else:
-            scores, used, note = self._fallback(plan, gate, pool, names, limit, exact, matched)
+            scores, used, note = self._auto(plan, gate, pool, names, limit, exact, matched)
         if plan.range is None:
             times = {key: parse_ts(pool.memories[key].ts) for key in scores if key in pool.memories}
             scores = recency(scores, times, now, self.config.half_life_days)
         return self._answer(plan, used, self._items(pool, scores, limit, plan), note=note, matched=matched)
 
-    def _fallback(self, plan: QueryPlan, gate: Gate, pool: Pool, names: dict[str, str], limit: int,
-                  exact: Scores, matched: int) -> tuple[Scores, str, str]:
+    def _auto(self, plan: QueryPlan, gate: Gate, pool: Pool, names: dict[str, str], limit: int,
+              exact: Scores, matched: int) -> tuple[Scores, str, str | None]:
+        """What ``auto`` answers: exact and semantic fused when the ranking says so and the index
+        holds vectors; otherwise exact, with semantic joining when exact matched too little."""
         wanted = self.config.min_exact_results
+        enough = matched >= wanted
+        if enough and not (self.ranking.auto_fuse and plan.is_question and self.index.vector_model() is not None):
+            return exact, "exact", None
         try:
             semantic = self._semantic(plan, gate, pool, names, limit)
         except ReverieError as exc:
+            if enough:
+                return exact, "exact", f"semantic search unavailable ({exc}): exact results only"
             return exact, "exact", f"exact matched {matched} (fewer than {wanted}); no semantic fallback: {exc}"
         if matched == 0:
             return semantic, "semantic", "exact matched nothing: semantic results"
+        if enough:
+            return self._fuse(exact, semantic), "hybrid", None
         why = f"exact matched only {matched} (fewer than {wanted}): fused with semantic"
-        return fuse(exact, semantic), "hybrid", why
+        return self._fuse(exact, semantic), "hybrid", why
 
     def _exact(self, plan: QueryPlan, terms: list[str], gate: Gate, pool: Pool, limit: int,
                rank: bool = True) -> tuple[Scores, int, dict[str, str]]:
         """Exact scores, how many documents matched, and the actors the query names. ``rank=False``:
         only the names are wanted (semantic mode), so neighbours are not looked up."""
-        hits = self.index.exact_search(expanded_query(terms), gate.start, gate.end,
-                                       limit=max(EXACT_POOL, 2 * limit), filters=gate.filters)
+        text = expanded_query(terms) if self.ranking.word_forms else " ".join(terms)
+        hits = self.index.exact_search(text, gate.start, gate.end,
+                                       limit=max(self.ranking.exact_pool, 2 * limit), filters=gate.filters)
         scores = pool.admit(hits)
         matched = len(scores)
         if not rank:
             return scores, matched, named_actors(plan, pool.actors())
-        turns = [key for key in ranked(scores) if key in pool.turns][:SPREAD_SOURCES]
-        scores = spread(scores, pool.neighbours(turns), SPREAD_EXACT)
+        r = self.ranking
+        turns = [key for key in ranked(scores) if key in pool.turns][: r.spread_sources]
+        scores = spread(scores, pool.neighbours(turns), r.spread_exact, r.spread_after)
         names = named_actors(plan, pool.actors())  # the speakers of the matches and of their neighbours
-        return self._speakers(scores, pool, names, SPEAKER_EXACT), matched, names
+        return self._speakers(scores, pool, names, r.speaker_exact), matched, names
 
     def _semantic(self, plan: QueryPlan, gate: Gate, pool: Pool, names: dict[str, str], limit: int) -> Scores:
         embedder = self._vector_model()
         vector = embedder.embed([plan.semantic_text(names.values())])[0]
-        hits = self.index.vector_search(vector, gate.start, gate.end, k=max(VECTOR_POOL, 2 * limit),
+        hits = self.index.vector_search(vector, gate.start, gate.end, k=max(self.ranking.vector_pool, 2 * limit),
                                         filters=gate.filters)
         scores = {key: max(value, 0.0) for key, value in pool.admit(hits).items()}
-        turns = [key for key in ranked(scores) if key in pool.turns][:SPREAD_SOURCES]
-        scores = spread(scores, pool.neighbours(turns), SPREAD_SEMANTIC)
-        return self._speakers(scores, pool, names, SPEAKER_SEMANTIC)
+        r = self.ranking
+        turns = [key for key in ranked(scores) if key in pool.turns][: r.spread_sources]
+        scores = spread(scores, pool.neighbours(turns), r.spread_semantic, r.spread_after)
+        return self._speakers(scores, pool, names, r.speaker_semantic)
 
-    @staticmethod
-    def _speakers(scores: Scores, pool: Pool, names: dict[str, str], factor: float) -> Scores:
+    def _speakers(self, scores: Scores, pool: Pool, names: dict[str, str], factor: float) -> Scores:
         """Favour the named people's turns (× ``factor``) and their sessions (× ``SESSION_OF_NAMED``,
         so a reply to Kate in Kate's conversation counts more than the same words elsewhere)."""
         if not names:
@@ -204,8 +208,11 @@ class Recaller:
         turns = [k for k in scores if k in pool.turns]
         named = [k for k in turns if pool.turns[k].actor in names]
         sessions = {pool.turns[k].session for k in named}
-        scores = boost(scores, [k for k in turns if pool.turns[k].session in sessions], SESSION_OF_NAMED)
+        scores = boost(scores, [k for k in turns if pool.turns[k].session in sessions], self.ranking.session_of_named)
         return boost(scores, named, factor)
+
+    def _fuse(self, exact: Scores, semantic: Scores) -> Scores:
+        return fuse(exact, semantic, self.ranking.fusion_weight)
 
     def _vector_model(self) -> Embedder:
         """The embedder, checked against the vectors the index holds (:class:`RecallError` if none)."""
@@ -251,8 +258,9 @@ class Recaller:
     @staticmethod
     def _answer(plan: QueryPlan, mode: str, items: list[RecallItem], *, note: str | None = None,
                 matched: int = 0) -> RecallResult:
+        said = "; ".join(dict.fromkeys([*plan.notes, *([note] if note else [])])) or None
         return RecallResult(range=plan.range, expression=plan.expression, rest=plan.rest, mode=mode,
-                            results=items, note=note, exact_hits=matched)
+                            results=items, note=said, exact_hits=matched, notes=plan.notes)
 
 
 def recall(paths: HomePaths | str | Path | None, query: str, *, config: Config | None = None,

@@ -50,7 +50,9 @@ class RecallItem:
 class RecallResult:
     """The answer to one query. ``mode`` is the mode that produced ``results`` (auto never appears:
     it resolves to exact, or to semantic / hybrid when exact found too little); ``note`` says why
-    when that is not obvious (a fallback, an empty range, nothing to search for)."""
+    when that is not obvious (a fallback, an empty range, nothing to search for) and repeats the time
+    parser's ``notes`` (a typo read as a time word, time-like words it could not read), so every
+    interface that shows ``note`` shows them too."""
 
     range: TimeRange | None
     expression: str | None
@@ -59,6 +61,7 @@ class RecallResult:
     results: list[RecallItem] = field(default_factory=list)
     note: str | None = None
     exact_hits: int = 0  # documents the exact index matched (before neighbours were added)
+    notes: tuple[str, ...] = ()  # the time parser's notes on the query, in order
 
     def to_dict(self) -> dict[str, Any]:
         """Exactly ``{"range": {start, end, grain} | null, "mode": ..., "results": [...]}``."""

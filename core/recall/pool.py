@@ -110,8 +110,8 @@ class Pool:
                 self.turns[turn.id] = turn
 
     def neighbours(self, sources: Iterable[str]) -> dict[str, list[tuple[str, int]]]:
-        """Turn id → (neighbour id, distance) for the turns of its session up to
-        :data:`NEIGHBOUR_REACH` away that pass the gate (they join the pool)."""
+        """Turn id → (neighbour id, signed distance: < 0 before it) for the turns of its session up
+        to :data:`NEIGHBOUR_REACH` away that pass the gate (they join the pool)."""
         out: dict[str, list[tuple[str, int]]] = {}
         for source in sources:
             if source not in self.turns:
@@ -122,7 +122,7 @@ class Pool:
                 ids = [t.id for t in context]
                 here = ids.index(source) if source in ids else -1
                 self._near[source] = [
-                    (other, abs(pos - here)) for pos, other in enumerate(ids)
+                    (other, pos - here) for pos, other in enumerate(ids)
                     if here >= 0 and other != source and other in self.turns
                 ]
             out[source] = self._near[source]

@@ -13,11 +13,19 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, tzinfo
 
-from core.recall.text import clean_query, expanded_query, query_words, search_terms
+from core.recall.text import _listed, clean_query, query_words, search_terms
 from core.timeparse import LANGUAGES, TimeParseError, TimeRange, parse_time
 from core.timeparse.model import TimeParse
 
 _NAME_TOKEN = re.compile(r"[^\W_]+")
+# How a question starts in English (the first word of what is ranked) ...
+_EN_QUESTION_STARTS = frozenset(_listed(
+    "what when where who whom whose which why how did do does is are was were can could would should "
+    "has have had will any tell remind"
+))
+# ... and words that make a Korean or Japanese query a question wherever they stand.
+_CJK_QUESTION = re.compile(r"뭐|무엇|무슨|언제|어디|누구|누가|어떻게|어떤|왜|얼마|몇|했지|했나|였지|"
+                           r"何|なに|なん|いつ|どこ|誰|だれ|どう|なぜ|どんな|どの|っけ|ですか|ますか")
 
 
 @dataclass(frozen=True)
@@ -30,15 +38,17 @@ class QueryPlan:
     rest: str  # the query without its time expression: what is ranked
     terms: tuple[str, ...]  # search terms of ``rest`` (stop words out, particles off)
     words: tuple[str, ...]  # every word of ``rest`` (for names)
+    notes: tuple[str, ...] = ()  # what the time parser says of the query ("read 'yesturday' as yesterday")
 
     @property
-    def exact_text(self) -> str:
-        """What the exact index is asked: the terms with their English word forms."""
-        return expanded_query(list(self.terms))
-
-    @property
-    def has_terms(self) -> bool:
-        return bool(self.terms)
+    def is_question(self) -> bool:
+        """Whether what is ranked is asked as a question ("what did Kate paint", "민지가 뭐라고 했지",
+        "何を決めた?") rather than typed as keywords ("Kate skiing")."""
+        text = self.rest.strip()
+        if text.endswith(("?", "？")):
+            return True
+        first = _NAME_TOKEN.search(text.casefold())
+        return (first is not None and first.group() in _EN_QUESTION_STARTS) or bool(_CJK_QUESTION.search(text))
 
     def semantic_text(self, names: Iterable[str] = ()) -> str:
         """The rest of the query for the embedding model, without the names of people who speak in
@@ -51,9 +61,6 @@ class QueryPlan:
                 break
         cleaned = " ".join(text.split())
         return cleaned if any(ch.isalnum() for ch in cleaned) else self.rest
-
-    def time_parse(self) -> TimeParse:
-        return TimeParse(self.range, self.expression, self.rest)
 
 
 def analyze(query: str, now: datetime, zone: tzinfo, languages: Sequence[str] = LANGUAGES) -> QueryPlan:
@@ -70,7 +77,16 @@ def analyze(query: str, now: datetime, zone: tzinfo, languages: Sequence[str] = 
         rest=rest,
         terms=tuple(search_terms(rest)),
         words=tuple(query_words(rest)),
+        notes=parse_notes(parsed),
     )
+
+
+def parse_notes(parsed: object) -> tuple[str, ...]:
+    """The time parser's notes as one-line strings (none when the parse carries no ``notes``)."""
+    raw = getattr(parsed, "notes", None) or ()
+    if isinstance(raw, str):
+        raw = (raw,)
+    return tuple(dict.fromkeys(" ".join(str(n).split()) for n in raw if str(n).strip()))
 
 
 def actor_keys(actor: str) -> set[str]:

@@ -31,7 +31,6 @@ MAX_TERMS = 48  # distinct terms searched; a pasted paragraph is ranked by its f
 _WORD = re.compile(r"[^\W_]+")
 _HANGUL = re.compile(r"^[\uac00-\ud7a3]+$")
 _HIRAGANA_RUN = re.compile(r"[\u3041-\u309f]+")
-_KANA_OR_HAN = re.compile(r"[\u3041-\u30ff\u3400-\u4dbf\u4e00-\u9fff]")
 _HAS_KANA = re.compile(r"[\u3041-\u30ff]")
 
 
@@ -176,6 +175,3 @@ def expanded_query(terms: list[str]) -> str:
     """The text handed to the index's exact search: every term with its word forms."""
     return " ".join(dict.fromkeys(form for term in terms for form in word_forms(term)))
 
-
-def looks_cjk(text: str) -> bool:
-    return bool(_KANA_OR_HAN.search(text))

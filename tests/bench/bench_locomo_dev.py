@@ -1,0 +1,446 @@
+"""The development benchmark of recall: LoCoMo's ten conversations in ONE home, questions asked as
+written and time-scoped, in every mode, with BM25, dense and "oracle day + dense" baselines.
+
+    nice python tests/bench/bench_locomo_dev.py ../shared/data/locomo10.json \
+        [--split tune|report|both] [--variants plain,en,ko,ja] [--modes auto,exact,semantic,hybrid] \
+        [--ranking NAME=VALUE ...] [--embed-cache /tmp/reverie-locomo-emb] [--json]
+
+The home. Every turn of the ten conversations goes through the real path (a generic JSONL file →
+``core.conversation.ingest`` → ``Reindexer`` with the configured model, all-MiniLM-L6-v2) into one
+home, so a day holds several conversations. LoCoMo's sessions lie months apart and the ten
+conversations hardly share a day, so their dates are mapped onto one calendar: session *n* of every
+conversation (in LoCoMo's order) is held on day *n* from Monday 4 March 2024, at the clock time
+LoCoMo gives it, one turn every 20 s. A day then holds 180–280 turns of up to ten conversations.
+
+The questions. Every question whose evidence names a turn of its conversation is asked twice:
+
+- ``plain``: as written, ``now`` = the day after the last session, 23:00 UTC; hit = any evidence
+  turn in the top k.
+- time-scoped: one evidence turn is picked (deterministic seed per question), its day D, k in 1..6
+  from the same seed, ``now`` = D + k days at 23:00; the query is a time prefix and the question with
+  its first letter lowered; hit = that evidence turn in the top k. ``en``: "yesterday, " /
+  "the day before yesterday, " / "k days ago, "; ``ko``: "어제, " / "그저께, " / "k일 전에, ";
+  ``ja``: "昨日、" / "一昨日、" / "k日前に、".
+
+Baselines, same run (they ignore time words): BM25 = FTS5 (unicode61) over "speaker: text" with
+the question's words minus English stop words OR-ed; dense = the question's vector against every
+turn's stored vector (cosine, the same vectors the index holds); oracle day + dense = dense over the
+turns of the evidence turn's day only (what a perfect time parser plus plain dense search gives).
+
+The split: conversations conv-26, conv-30, conv-41, conv-42 and conv-43 are the tuning half (every
+ranking choice was made on them), conv-44 … conv-50 the report half; the home always holds all ten.
+
+Embeddings are cached by text in ``--embed-cache`` (default /tmp/reverie-locomo-emb, outside the
+repository) so a second run embeds only new query texts. ``--ranking`` sets a field of
+``core.recall.scoring.Ranking`` for an ablation (``--ranking auto_fuse=false``,
+``--ranking spread_exact=0.4,0.16``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import dataclasses
+import hashlib
+import json
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+from collections import Counter, defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime, timedelta
+from datetime import time as clock
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from bench_locomo import CATEGORIES, KS, CachingEmbedder, Conversation, Quirks, load
+
+from core.config import EmbeddingConfig, RecallConfig
+from core.conversation import ingest
+from core.embed import make_embedder
+from core.index import HomeDayLogs, Reindexer, SearchIndex
+from core.index.tokenize import STOPWORDS, index_text
+from core.paths import HomePaths
+from core.recall import Recaller, analyze
+from core.recall.scoring import Ranking
+
+FIRST_DAY = date(2024, 3, 4)
+TURN_GAP = timedelta(seconds=20)
+TUNE = ("conv-26", "conv-30", "conv-41", "conv-42", "conv-43")
+MODES = ("auto", "exact", "semantic", "hybrid")
+BASELINES = ("BM25", "dense", "oracle day + dense")
+VARIANTS = ("plain", "en", "ko", "ja")
+UNTIMED = "plain, no time words"  # the plain questions in which the time parser reads no range
+PREFIXES: dict[str, Callable[[int], str]] = {
+    "en": lambda k: {1: "yesterday, ", 2: "the day before yesterday, "}.get(k, f"{k} days ago, "),
+    "ko": lambda k: {1: "어제, ", 2: "그저께, "}.get(k, f"{k}일 전에, "),
+    "ja": lambda k: {1: "昨日、", 2: "一昨日、"}.get(k, f"{k}日前に、"),
+}
+DEFAULT_CACHE = Path(tempfile.gettempdir()) / "reverie-locomo-emb"
+
+
+@dataclass(frozen=True)
+class Turn:
+    id: str  # "conv-26:D1:3"
+    conv: str
+    speaker: str
+    text: str
+    session: str
+    ts: datetime
+
+
+@dataclass(frozen=True)
+class Case:
+    conv: str
+    number: int
+    category: int
+    question: str
+    evidence: frozenset[str]
+    target: str  # the evidence turn the time-scoped question is about
+    day: date  # its day
+    k: int  # days between that day and now
+
+
+def one_calendar(conversations: list[Conversation]) -> list[Turn]:
+    """Every turn with its session held on the shared calendar (see the module docstring)."""
+    out: list[Turn] = []
+    for conv in conversations:
+        sessions = sorted({t["session"] for t in conv.turns})
+        rank = {n: i for i, n in enumerate(sessions)}
+        position: Counter[int] = Counter()
+        first: dict[int, datetime] = {}
+        for t in conv.turns:
+            n = t["session"]
+            first.setdefault(n, t["ts"])
+            day = FIRST_DAY + timedelta(days=rank[n])
+            start = datetime.combine(day, first[n].time().replace(second=0, microsecond=0), tzinfo=UTC)
+            ts = start + position[n] * TURN_GAP
+            position[n] += 1
+            out.append(Turn(f"{conv.sample_id}:{t['dia_id']}", conv.sample_id, t["speaker"], t["text"],
+                            f"{conv.sample_id}:S{n}", ts))
+    return sorted(out, key=lambda t: (t.ts, t.id))
+
+
+def cases_of(conversations: list[Conversation], turns: dict[str, Turn], quirks: Quirks) -> list[Case]:
+    out = []
+    for conv in conversations:
+        for number, qa in enumerate(conv.qa):
+            question = qa.get("question")
+            evidence = {f"{conv.sample_id}:{e}" for e in qa.get("evidence") or []}
+            valid = {e for e in evidence if e in turns}
+            if not isinstance(question, str) or not question.strip() or not valid:
+                quirks.add("question without valid evidence", f"{conv.sample_id} q{number}: left out")
+                continue
+            seed = int(hashlib.sha256(f"{conv.sample_id}:{number}".encode()).hexdigest()[:12], 16)
+            rng = random.Random(seed)
+            target = rng.choice(sorted(valid))
+            k = rng.randint(1, 6)
+            out.append(Case(conv.sample_id, number, int(qa.get("category") or 0), question.strip(),
+                            frozenset(valid), target, turns[target].ts.date(), k))
+    return out
+
+
+def lower_first(text: str) -> str:
+    return text[:1].lower() + text[1:]
+
+
+def query_of(case: Case, variant: str, last_day: date) -> tuple[str, datetime]:
+    """The query text and ``now`` of ``case`` in ``variant``."""
+    if variant == "plain":
+        return case.question, datetime.combine(last_day + timedelta(days=1), clock(23), tzinfo=UTC)
+    now = datetime.combine(case.day + timedelta(days=case.k), clock(23), tzinfo=UTC)
+    return PREFIXES[variant](case.k) + lower_first(case.question), now
+
+
+def build_home(turns: list[Turn], root: Path, embedder: CachingEmbedder) -> tuple[SearchIndex, float]:
+    paths = HomePaths(root / "home", root / "cache").ensure()
+    source = root / "turns.jsonl"
+    with source.open("w", encoding="utf-8") as handle:
+        for t in turns:
+            line = {"ts": t.ts.isoformat(), "role": "user", "actor": t.speaker, "text": t.text,
+                    "session": t.session, "id": t.id}
+            handle.write(json.dumps(line, ensure_ascii=False) + "\n")
+    started = time.perf_counter()
+    ingest(paths, [source], "generic", unsealed_reason="benchmark")
+    index = SearchIndex.open(paths)
+    Reindexer(index, HomeDayLogs(paths), embedder=lambda: embedder).run(embed=True)
+    return index, time.perf_counter() - started
+
+
+def porter_fts(index: SearchIndex) -> None:
+    """Re-create the exact index's FTS5 table with ``porter unicode61`` over the same bodies."""
+    conn = index.conn
+    conn.execute("BEGIN IMMEDIATE")
+    conn.execute("DROP TABLE fts")
+    conn.execute("CREATE VIRTUAL TABLE fts USING fts5(body, content='', contentless_delete=1, "
+                 "tokenize='porter unicode61 remove_diacritics 2')")
+    rows = conn.execute("SELECT doc, text FROM turns UNION ALL SELECT doc, text FROM memories").fetchall()
+    conn.executemany("INSERT INTO fts(rowid, body) VALUES (?, ?)", ((d, index_text(t)) for d, t in rows))
+    conn.execute("COMMIT")
+
+
+class Baselines:
+    """Plain BM25 and dense over all turns of the home, and dense over one day's turns."""
+
+    def __init__(self, turns: list[Turn], embedder: CachingEmbedder) -> None:
+        import apsw
+
+        self.ids = [t.id for t in turns]
+        self.days = np.array([t.ts.date().toordinal() for t in turns])
+        self.db = apsw.Connection(":memory:")
+        self.db.execute("CREATE VIRTUAL TABLE f USING fts5(body, tokenize='unicode61 remove_diacritics 2')")
+        self.db.executemany("INSERT INTO f(rowid, body) VALUES (?, ?)",
+                            ((i, index_text(f"{t.speaker}: {t.text}")) for i, t in enumerate(turns)))
+        self.matrix = embedder.embed([t.text for t in turns])
+        self.embedder = embedder
+
+    def bm25(self, question: str, k: int = 10) -> list[str]:
+        import re
+
+        words = [w for w in dict.fromkeys(re.findall(r"[^\W_]+", question.casefold())) if w not in STOPWORDS]
+        if not words:
+            return []
+        match = " OR ".join('"' + w.replace('"', '""') + '"' for w in words)
+        rows = self.db.execute("SELECT rowid FROM f WHERE f MATCH ? ORDER BY bm25(f) LIMIT ?", (match, k))
+        return [self.ids[r] for (r,) in rows]
+
+    def dense(self, question: str, k: int = 10, day: date | None = None) -> list[str]:
+        scores = self.matrix @ self.embedder.embed([question])[0]
+        if day is not None:
+            scores = np.where(self.days == day.toordinal(), scores, -np.inf)
+        order = np.argsort(-scores, kind="stable")[:k]
+        return [self.ids[i] for i in order if np.isfinite(scores[i])]
+
+
+@dataclass
+class Tally:
+    hits: dict[int, int] = field(default_factory=lambda: dict.fromkeys(KS, 0))
+    by_cat: dict[int, list[int]] = field(default_factory=lambda: defaultdict(lambda: [0, 0]))
+    n: int = 0
+    ms: list[float] = field(default_factory=list)
+
+    def add(self, ranking: list[str], wanted: set[str] | frozenset[str], category: int, ms: float) -> None:
+        self.n += 1
+        self.ms.append(ms)
+        for k in KS:
+            self.hits[k] += bool(wanted & set(ranking[:k]))
+        self.by_cat[category][0] += bool(wanted & set(ranking[:10]))
+        self.by_cat[category][1] += 1
+
+    def row(self) -> dict[str, Any]:
+        return {
+            **{f"R@{k}": round(self.hits[k] / self.n, 4) if self.n else 0.0 for k in KS},
+            "R@10 by category": {str(c): round(h / n, 4) for c, (h, n) in sorted(self.by_cat.items())},
+            "questions": self.n,
+            "median ms": round(statistics.median(self.ms), 2) if self.ms else 0.0,
+        }
+
+
+def parse_ranking(settings: list[str]) -> Ranking:
+    """``NAME=VALUE`` pairs applied to :class:`Ranking` (values as Python literals; a comma list is a tuple)."""
+    fields = {f.name: f for f in dataclasses.fields(Ranking)}
+    values: dict[str, Any] = {}
+    for item in settings:
+        name, sep, raw = item.partition("=")
+        if not sep or name not in fields:
+            raise SystemExit(f"--ranking {item!r}: expected NAME=VALUE with NAME one of {', '.join(fields)}")
+        text = {"true": "True", "false": "False"}.get(raw.strip().lower(), raw)
+        try:
+            value = ast.literal_eval(text)
+        except (ValueError, SyntaxError) as exc:
+            raise SystemExit(f"--ranking {item!r}: not a literal ({exc})") from exc
+        if isinstance(getattr(Ranking(), name), tuple) and not isinstance(value, tuple):
+            value = (value,) if value != () else ()
+        values[name] = value
+    try:
+        return Ranking(**values)
+    except (TypeError, ValueError) as exc:
+        raise SystemExit(f"--ranking: {exc}") from exc
+
+
+def run(cases: list[Case], variants: list[str], modes: list[str], recaller: Recaller, base: Baselines | None,
+        last_day: date) -> tuple[dict[str, dict[str, Tally]], Counter[str]]:
+    """Ask every case in every variant and mode (and the baselines, unless ``base`` is None)."""
+    names = [*variants, *([UNTIMED] if "plain" in variants else [])]
+    methods = (*(BASELINES if base is not None else ()), *modes)
+    tallies = {v: {name: Tally() for name in methods} for v in names}
+    stats: Counter[str] = Counter()
+    for case in cases:
+        for variant in variants:
+            query, now = query_of(case, variant, last_day)
+            wanted = case.evidence if variant == "plain" else frozenset({case.target})
+            tables = [tallies[variant]]
+            if variant == "plain" and analyze(query, now, UTC).range is None:
+                tables.append(tallies[UNTIMED])
+            for name in BASELINES if base is not None else ():
+                started = time.perf_counter()
+                if name == "BM25":
+                    assert base is not None
+                    ranking = base.bm25(case.question)
+                elif base is not None:
+                    ranking = base.dense(case.question, day=case.day if name.startswith("oracle") else None)
+                for table in tables:
+                    table[name].add(ranking, wanted, case.category, (time.perf_counter() - started) * 1000)
+            for mode in modes:
+                started = time.perf_counter()
+                answer = recaller.search(query, now=now, zone=UTC, limit=10, mode=mode)
+                ms = (time.perf_counter() - started) * 1000
+                ranking = [r.id for r in sorted(answer.results, key=lambda r: -r.score)]
+                for table in tables:
+                    table[mode].add(ranking, wanted, case.category, ms)
+                if mode == "auto":
+                    stats[f"{variant}: auto → {answer.mode}"] += 1
+                if mode == modes[0]:
+                    rng = answer.range
+                    if variant != "plain":
+                        right = (rng is not None and rng.start.date() == case.day
+                                 and rng.end.date() == case.day + timedelta(days=1))
+                        stats[f"{variant}: range is the evidence day"] += right
+                    else:
+                        stats["plain: a time range was read"] += rng is not None
+    return tallies, stats
+
+
+def table(rows: dict[str, dict[str, Any]]) -> str:
+    cats = [str(c) for c in CATEGORIES]
+    head = ("| method | R@1 | R@5 | R@10 | " + " | ".join(f"cat {c} {CATEGORIES[int(c)]}" for c in cats)
+            + " | median ms |")
+    lines = [head, "|" + "---|" * (len(cats) + 5)]
+    for name, row in rows.items():
+        cat = row["R@10 by category"]
+        cells = [f"{row['R@1']:.3f}", f"{row['R@5']:.3f}", f"{row['R@10']:.3f}",
+                 *(f"{cat[c]:.3f}" if c in cat else "–" for c in cats), f"{row['median ms']:.1f}"]
+        label = name if name in BASELINES else f"Reverie {name}"
+        lines.append(f"| {label} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def ablation(args: argparse.Namespace, chosen: list[str], splits: dict[str, list[Case]], variants: list[str],
+             modes: list[str], index: SearchIndex, embedder: CachingEmbedder, base: Baselines,
+             last_day: date) -> None:
+    """One row per try: R@1 / R@10 of every variant and mode (the --ranking settings first)."""
+    tries = [("(--ranking as given)", args.ranking), *((t, [*args.ranking, *t.split(";")]) for t in args.tries)]
+    for split in chosen:
+        print(f"\n### ablation, {split} half ({len(splits[split])} questions); cells: R@1 / R@10\n")
+        header: list[str] | None = None
+        for label, settings in tries:
+            recaller = Recaller(index, RecallConfig(), embedder=embedder, zone=UTC, ranking=parse_ranking(settings))
+            tallies, _ = run(splits[split], variants, modes, recaller, None, last_day)
+            cells = {f"{v} {m}": t.row() for v, rows in tallies.items() for m, t in rows.items()}
+            if header is None:
+                header = list(cells)
+                print("| try | " + " | ".join(header) + " |")
+                print("|" + "---|" * (len(header) + 1))
+            print(f"| {label} | " + " | ".join(f"{cells[h]['R@1']:.3f} / {cells[h]['R@10']:.3f}" for h in header)
+                  + " |", flush=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("data", type=Path, help="locomo10.json")
+    parser.add_argument("--split", choices=("tune", "report", "both"), default="both")
+    parser.add_argument("--variants", default=",".join(VARIANTS), help="plain,en,ko,ja (comma-separated)")
+    parser.add_argument("--modes", default=",".join(MODES), help="auto,exact,semantic,hybrid (comma-separated)")
+    parser.add_argument("--ranking", action="append", default=[], metavar="NAME=VALUE",
+                        help="set a core.recall.scoring.Ranking field (repeatable)")
+    parser.add_argument("--try", dest="tries", action="append", default=[], metavar="NAME=VALUE;...",
+                        help="an ablation: run again with these Ranking fields (repeatable); prints R@10 per "
+                             "variant and mode for the --ranking settings and each try")
+    parser.add_argument("--porter", action="store_true",
+                        help="experiment: rebuild the home's FTS5 table with the porter tokenizer before asking")
+    parser.add_argument("--sample", type=int, default=0,
+                        help="ask only every n-th question of each half (quick ablations; 0: all)")
+    parser.add_argument("--embed-cache", type=Path, default=DEFAULT_CACHE, help="embedding cache folder")
+    parser.add_argument("--threads", type=int, default=1, help="torch threads")
+    parser.add_argument("--backend", default="sentence-transformers",
+                        help="embedding.backend (the figures in the README use sentence-transformers)")
+    parser.add_argument("--json", action="store_true", help="print the results as JSON")
+    args = parser.parse_args()
+    if not args.data.is_file():
+        parser.error(f"{args.data}: no such file")
+    variants = [v for v in args.variants.split(",") if v]
+    modes = [m for m in args.modes.split(",") if m]
+    for v in variants:
+        if v not in VARIANTS:
+            parser.error(f"--variants: unknown {v!r} (known: {', '.join(VARIANTS)})")
+    for m in modes:
+        if m not in MODES:
+            parser.error(f"--modes: unknown {m!r} (known: {', '.join(MODES)})")
+    ranking = parse_ranking(args.ranking)
+    quirks = Quirks()
+    try:
+        conversations = load(args.data, quirks)
+    except (OSError, UnicodeDecodeError, ValueError, AttributeError, TypeError) as exc:
+        parser.error(f"{args.data}: not a LoCoMo file ({type(exc).__name__}: {exc})")
+    turns = one_calendar(conversations)
+    by_id = {t.id: t for t in turns}
+    last_day = max(t.ts.date() for t in turns)
+    all_cases = cases_of(conversations, by_id, quirks)
+    splits = {"tune": [c for c in all_cases if c.conv in TUNE], "report": [c for c in all_cases if c.conv not in TUNE]}
+    if args.sample > 1:
+        splits = {name: cases[:: args.sample] for name, cases in splits.items()}
+    chosen = ["tune", "report"] if args.split == "both" else [args.split]
+    started = time.perf_counter()
+    settings = {"threads": args.threads}
+    if "backend" in {f.name for f in dataclasses.fields(EmbeddingConfig)}:
+        settings["backend"] = args.backend
+    embedder = CachingEmbedder(make_embedder(EmbeddingConfig(**settings)), args.embed_cache)
+    per_day = Counter(t.ts.date() for t in turns)
+    report: dict[str, Any] = {
+        "data": str(args.data), "turns": len(turns), "days": len(per_day),
+        "turns per day": {"min": min(per_day.values()), "median": statistics.median(per_day.values()),
+                          "max": max(per_day.values())},
+        "ranking": dataclasses.asdict(ranking), "splits": {},
+    }
+    with tempfile.TemporaryDirectory(prefix="bench-locomo-dev-") as tmp:
+        index, build_s = build_home(turns, Path(tmp), embedder)
+        embedder.save()
+        report["seconds to ingest + index + embed"] = round(build_s, 1)
+        if args.porter:
+            porter_fts(index)
+        with index:
+            recaller = Recaller(index, RecallConfig(), embedder=embedder, zone=UTC, ranking=ranking)
+            base = Baselines(turns, embedder)
+            if args.tries:
+                ablation(args, chosen, splits, variants, modes, index, embedder, base, last_day)
+                embedder.save()
+                return
+            for split in chosen:
+                tallies, stats = run(splits[split], variants, modes, recaller, base, last_day)
+                report["splits"][split] = {
+                    "questions": len(splits[split]),
+                    "tables": {v: {name: t.row() for name, t in rows.items()} for v, rows in tallies.items()},
+                    "stats": dict(sorted(stats.items())),
+                }
+                embedder.save()
+    report["seconds"] = round(time.perf_counter() - started, 1)
+    report["embedded now"] = embedder.computed
+    report["model"] = os.path.basename(embedder.name)
+    report["quirks"] = dict(quirks.counts)
+    if args.json:
+        print(json.dumps(report, indent=2, ensure_ascii=False))
+        return
+    tpd = report["turns per day"]
+    print(f"{len(turns)} turns over {len(per_day)} days (turns per day: min {tpd['min']}, median "
+          f"{tpd['median']}, max {tpd['max']}); model {report['model']}; ranking "
+          + ", ".join(f"{k}={v}" for k, v in report["ranking"].items()))
+    for split, data in report["splits"].items():
+        for variant, rows in data["tables"].items():
+            print(f"\n### {split} half ({data['questions']} questions), {variant}\n")
+            print(table(rows))
+        print("\n" + "; ".join(f"{k} {v}" for k, v in data["stats"].items()))
+    print(f"\n{report['seconds']} s ({report['embedded now']} texts embedded now); LoCoMo quirks: "
+          + (", ".join(f"{k} ×{v}" for k, v in sorted(quirks.counts.items())) or "none"))
+
+
+if __name__ == "__main__":
+    main()

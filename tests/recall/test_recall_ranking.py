@@ -1,0 +1,128 @@
+"""Recall's ranking choices: the time parser's notes in every answer, fusion by default for questions,
+neighbours that favour the turn after a question, and the checks on a ranking's settings."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, timedelta
+
+import pytest
+
+import core.recall.query as query_module
+from core.config import RecallConfig
+from core.recall import Recaller, analyze
+from core.recall.scoring import DEFAULT_RANKING, Ranking, spread
+from tests.helpers.recall import NOW, ConceptEmbedder, conversation, indexed, recaller
+
+
+@pytest.fixture
+def office(paths):
+    turns = conversation(NOW - timedelta(days=3), [
+        ("kate", "We went skiing on the slopes all weekend"),
+        ("tom", "The report deadline moved to Friday"),
+        ("kate", "The meeting with my manager went fine, the deadline is the report"),
+        ("tom", "I cooked ramen for dinner after the meeting"),
+    ], session="s", role_of={"tom": "assistant"})
+    embedder = ConceptEmbedder()
+    index = indexed(paths, turns, embedder)
+    yield index, embedder
+    index.close()
+
+
+@dataclass(frozen=True)
+class NotedParse:
+    """A parse result as the time parser returns it once it carries notes."""
+
+    range: object
+    expression: str | None
+    rest: str
+    notes: tuple[str, ...]
+
+
+def test_the_time_parsers_notes_reach_the_answer(office, monkeypatch):
+    index, embedder = office
+    real = query_module.parse_time
+
+    def noted(text, now, zone, languages):
+        parsed = real(text, now, zone, languages)
+        return NotedParse(parsed.range, parsed.expression, parsed.rest,
+                          ("read 'yesturday' as yesterday", "could not read 'tuesdya'"))
+
+    monkeypatch.setattr(query_module, "parse_time", noted)
+    answer = recaller(index, embedder).search("report deadline meeting", now=NOW, zone=UTC)
+    assert answer.notes == ("read 'yesturday' as yesterday", "could not read 'tuesdya'")
+    assert answer.note is not None and answer.note.startswith("read 'yesturday' as yesterday; could not read")
+    # a fallback's own note follows the parser's
+    fallback = recaller(index, embedder).search("snowboarding", now=NOW, zone=UTC)
+    assert fallback.mode == "semantic" and fallback.note.endswith("exact matched nothing: semantic results")
+    assert fallback.note.startswith("read 'yesturday'")
+
+
+def test_a_parse_without_notes_adds_none(office):
+    index, embedder = office
+    answer = recaller(index, embedder).search("the weekend deadline manager", now=NOW, zone=UTC)
+    assert answer.notes == () and answer.note is None
+
+
+@pytest.mark.parametrize(("query", "question"), [
+    ("what did Kate say about the deadline", True),
+    ("Kate skiing", False),
+    ("the weekend deadline manager", False),
+    ("deadline moved?", True),
+    ("yesterday, when did tom cook ramen", True),
+    ("민지가 서울숲에서 뭐라고 했지", True),
+    ("서울숲 산책", False),
+    ("会議で何を決めた", True),
+    ("会議 決定", False),
+])
+def test_question_form(query, question):
+    assert analyze(query, NOW, UTC).is_question is question
+
+
+def test_auto_fuses_a_question_when_vectors_exist(office):
+    index, embedder = office
+    fused = Recaller(index, RecallConfig(), embedder=embedder, zone=UTC, ranking=Ranking(auto_fuse=True))
+    question = fused.search("what happened with the report deadline and the meeting?", now=NOW, zone=UTC)
+    assert question.mode == "hybrid" and question.note is None and question.exact_hits >= 3
+    keywords = fused.search("report deadline meeting", now=NOW, zone=UTC)
+    assert keywords.mode == "exact"
+    # the shipped default
+    assert DEFAULT_RANKING.auto_fuse
+    assert recaller(index, embedder).search("what about the report deadline and the meeting?",
+                                            now=NOW, zone=UTC).mode == "hybrid"
+
+
+def test_auto_stays_exact_for_a_question_without_vectors(paths):
+    turns = conversation(NOW - timedelta(days=1), [("kate", f"the report deadline, note {i}") for i in range(4)],
+                         session="n")
+    index = indexed(paths, turns)
+    answer = recaller(index, ConceptEmbedder()).search("what was the report deadline?", now=NOW, zone=UTC)
+    assert answer.mode == "exact" and answer.note is None and len(answer.results) == 4
+    index.close()
+
+
+def test_auto_says_so_when_the_model_differs_from_the_index(office):
+    index, _ = office
+    answer = recaller(index, ConceptEmbedder(name="another-model")).search(
+        "what about the report deadline and the meeting?", now=NOW, zone=UTC)
+    assert answer.mode == "exact" and "another-model" in answer.note and "exact results only" in answer.note
+
+
+def test_spread_favours_the_turn_after_a_source():
+    near = {"q": [("before", -1), ("after", 1), ("after2", 2), ("far", 3)]}
+    out = spread({"q": 10.0}, near, (0.4, 0.1), after=1.5)
+    assert out["q"] == 10.0
+    assert out["before"] == pytest.approx(4.0) and out["after"] == pytest.approx(6.0)
+    assert out["after2"] == pytest.approx(1.5) and "far" not in out
+    assert spread({"q": 10.0}, near, (0.4,))["after"] == pytest.approx(4.0)
+
+
+@pytest.mark.parametrize(("settings", "field"), [
+    ({"spread_exact": (1.5,)}, "spread_exact"),
+    ({"spread_semantic": ("x",)}, "spread_semantic"),
+    ({"exact_pool": 0}, "exact_pool"),
+    ({"spread_after": -1.0}, "spread_after"),
+])
+def test_a_bad_ranking_setting_is_named(settings, field):
+    with pytest.raises(ValueError, match=f"ranking.{field}"):
+        Ranking(**settings)
