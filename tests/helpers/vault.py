@@ -17,6 +17,9 @@ SENTENCES = [
 
 
 def make_vault(paths: HomePaths) -> MemoryVault:
+    """The test home's vault: created with cheap Argon2id parameters the first time, opened after."""
+    if paths.vault_header.exists():
+        return MemoryVault.unlock(paths, PASSPHRASE)
     return MemoryVault.create(paths, PASSPHRASE, KdfParams.for_tests())
 
 
