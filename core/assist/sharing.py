@@ -21,6 +21,14 @@ The rules, checked in this order for every item that would leave Reverie (denied
 5. at most ``max_items`` results and ``max_tokens`` tokens (estimated as :mod:`core.context` does);
    the item that crosses the token limit is cut when a useful part fits, else left out.
 
+What leaves about a memory is what its sealed record says, not what the derived index says: the index
+(the cache folder) is unsigned, so with a :class:`SealedRecords` attached (``SharePolicy.checked_against``;
+the assistant surface always attaches one) each memory item's text, tags and review state are read from
+its record, which must verify (signature, ciphertext) and be the version the ledger signed last, before
+the profile judges it; a memory whose record does not verify (or a vault that cannot be opened) is
+withheld (``UNVERIFIED``). An attacker who can write the cache can hide memories from an answer, or
+reorder them, but cannot make one say something else, look reviewed, or lose a denied tag.
+
 Every way out goes through here: recall answers (:func:`share_recall`), context blocks
 (:func:`shared_context`: recall is wrapped by :class:`SharedRecaller`, so nothing unshared reaches
 the block), exports and the knowledge graph (:meth:`SharePolicy.allows_memory` as
@@ -32,7 +40,7 @@ authority. Topic markers are the person's own words and are always shared.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, tzinfo
 from typing import TYPE_CHECKING, Any
@@ -59,6 +67,7 @@ NO_TURNS = "turns not shared"
 SOURCE = "source not shared"
 OVER_ITEMS = "over max_items"
 OVER_TOKENS = "over max_tokens"
+UNVERIFIED = "record does not verify"
 
 
 @dataclass(frozen=True)
@@ -67,6 +76,7 @@ class SharePolicy:
 
     profile: SharingProfile
     name: str = "default"
+    records: SealedRecords | None = field(default=None, compare=False)  # memories as their records say
     deny: frozenset[str] = field(init=False)
     allow: frozenset[str] = field(init=False)
 
@@ -78,6 +88,10 @@ class SharePolicy:
     def from_config(cls, config: Config, name: str = "default") -> SharePolicy:
         """The policy of profile ``name`` (``ConfigError`` naming the known profiles if there is none)."""
         return cls(config.sharing_profile(name), name)
+
+    def checked_against(self, vault: Callable[[], MemoryVault]) -> SharePolicy:
+        """This policy, judging each memory by its sealed record in ``vault()`` (opened on first use)."""
+        return replace(self, records=SealedRecords(vault))
 
     # -- verdicts: None means shared, otherwise the reason it is withheld --------------------------
 
@@ -172,6 +186,12 @@ def share_items(items: Sequence[RecallItem], policy: SharePolicy, limit: int | N
     counts = withheld if withheld is not None else {}
     kept = []
     for item in items:
+        if item.kind == "memory" and policy.records is not None:
+            sealed = policy.records.as_sealed(item)
+            if sealed is None:
+                _count(counts, UNVERIFIED)
+                continue
+            item = sealed
         reason = policy.item_verdict(item)
         if reason is None:
             kept.append(item)
@@ -278,6 +298,44 @@ def shared_context(recaller: Recaller, policy: SharePolicy, query: str | None, *
     if leaked:  # pragma: no cover - SharedRecaller makes this impossible; never let it out if it happens
         raise RuntimeError(f"sharing: the context block holds unshared items {leaked[:3]}")
     return block
+
+
+class SealedRecords:
+    """What the vault's sealed records say about memories: a memory item as its record has it (text,
+    tags, review state), or None when the record is missing, does not verify, is not the version the
+    ledger signed last, or the ledger chain is damaged. ``vault`` is called on first use."""
+
+    def __init__(self, vault: Callable[[], MemoryVault]) -> None:
+        self._vault = vault
+        self._latest: tuple[int, dict[str, Any]] | None = None
+
+    def _signed(self, vault: MemoryVault) -> dict[str, Any] | None:
+        from core.vault.store import MEMORY_KINDS
+
+        reading = vault.ledger.read(full=False)
+        if [p for p in reading.problems if p.kind != "incomplete"]:
+            return None
+        if self._latest is None or self._latest[0] != id(reading):
+            latest = {e.record_id: e for e in reading.entries if e.record_id.startswith("mem_")}
+            self._latest = (id(reading), {k: e.record_sha256 for k, e in latest.items() if e.kind in MEMORY_KINDS})
+        return self._latest[1]
+
+    def as_sealed(self, item: RecallItem) -> RecallItem | None:
+        from core.errors import ReverieError
+        from core.vault.canonical import sha256_hex
+        from core.vault.records import open_memory
+
+        try:
+            vault = self._vault()
+            signed = self._signed(vault)
+            path = vault.memory_path(item.id)
+            data = path.read_bytes()
+            if signed is None or signed.get(item.id) != sha256_hex(data):
+                return None
+            memory = open_memory(data, vault.keys, str(path), item.id)
+        except (ReverieError, OSError):
+            return None
+        return replace(item, text=memory.content, tags=tuple(memory.metadata.tags), reviewed=memory.reviewed)
 
 
 def shared_exporter(vault: MemoryVault, policy: SharePolicy) -> VaultExporter:

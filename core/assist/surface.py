@@ -102,7 +102,8 @@ class AssistantSurface:
 
     def __init__(self, workbench: Workbench, policy: SharePolicy) -> None:
         self.workbench = workbench
-        self.policy = policy
+        # Memories leave as their sealed records say, never as the (unsigned) index says (issue 11, F6).
+        self.policy = policy if policy.records is not None else policy.checked_against(lambda: workbench.vault)
         self._limits: ProposalCounter | None = None
         self._lock = threading.Lock()
 

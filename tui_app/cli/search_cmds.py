@@ -54,7 +54,9 @@ def _filters(tags: tuple[str, ...], roles: tuple[str, ...], sessions: tuple[str,
     return Filters(tags=tags, roles=roles, sessions=sessions, sources=sources, reviewed=reviewed)
 
 
-def _plain(found: SearchAnswer, now: datetime, zone: tzinfo) -> str:
+def _plain(found: SearchAnswer, now: datetime, zone: tzinfo, sealed: dict[str, Any] | None = None) -> str:
+    """The answer for people. ``sealed``: memory id → the item as its sealed record says (None: it does not
+    verify); without it (no passphrase at hand) memory results are marked unverified: the index is unsigned."""
     from core.turns import parse_ts
 
     answer = found.result
@@ -68,7 +70,12 @@ def _plain(found: SearchAnswer, now: datetime, zone: tzinfo) -> str:
         lines.append("nothing found")
     for item in answer.results:
         when = f"{parse_ts(item.ts).astimezone(zone):%Y-%m-%d %H:%M}"
-        if item.kind == "memory":
+        if item.kind == "memory" and sealed is None:
+            who = "memory, unverified (no passphrase: as the index says)"
+        elif item.kind == "memory" and sealed.get(item.id) is None:
+            who = "memory, DOES NOT VERIFY against its sealed record"
+        elif item.kind == "memory":
+            item = sealed[item.id]
             who = "memory, reviewed" if item.reviewed else "memory, unreviewed"
         else:
             who = f"{item.actor} ({item.role}) · {item.session}"
@@ -118,7 +125,13 @@ def search(state: CliState, query: tuple[str, ...], now_text: str | None, tz_nam
         now, zone = _clock(state, now_text, tz_name)
         answer = workbench.search(" ".join(query), now=now, zone=zone, limit=limit, mode=mode, filters=filters,
                                   refresh=sync)
-    emit(answer.to_dict(), as_json, _plain(answer, now, zone))
+        sealed = None
+        if not as_json and workbench.can_unlock_quietly():  # memories as their sealed records say (issue 11 F6)
+            from core.assist.sharing import SealedRecords
+
+            records = SealedRecords(lambda: workbench.vault)
+            sealed = {i.id: records.as_sealed(i) for i in answer.result.results if i.kind == "memory"}
+    emit(answer.to_dict(), as_json, _plain(answer, now, zone, sealed))
 
 
 def _batch_lines(handle: IO[bytes]) -> Iterator[tuple[int, str | ReverieError]]:
