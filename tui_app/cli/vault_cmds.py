@@ -397,8 +397,11 @@ def _write_output(out: str | None, data: bytes) -> None:
 @click.argument("kind", type=click.Choice(EXPORT_KINDS))
 @click.option("--out", type=click.Path(dir_okay=False), help="Output file (default: standard output).")
 @click.option("--memory", "memory_id", help="The memory to export (dvmem only).")
+@click.option("--include-unverified", is_flag=True,
+              help="openai/anthropic: also export NOT VERIFIED memories (their system message says so); "
+                   "without it such an export is refused.")
 @pass_state
-def export_cmd(state: CliState, kind: str, out: str | None, memory_id: str | None) -> None:
+def export_cmd(state: CliState, kind: str, out: str | None, memory_id: str | None, include_unverified: bool) -> None:
     """Export finalized memories (drafts never) with their review provenance."""
     from core.export import VaultExporter
 
@@ -413,7 +416,7 @@ def export_cmd(state: CliState, kind: str, out: str | None, memory_id: str | Non
     if kind == "rag":
         rows = [c.to_dict() for c in exporter.to_rag_chunks()]
     elif kind in ("jsonl", "openai", "anthropic"):
-        rows = exporter.to_jsonl(format="generic" if kind == "jsonl" else kind)
+        rows = exporter.to_jsonl(format="generic" if kind == "jsonl" else kind, include_unverified=include_unverified)
     elif kind == "conversation":
         rows = exporter.to_conversation_history()
     else:

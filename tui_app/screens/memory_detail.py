@@ -15,6 +15,7 @@ from textual.content import Content
 from textual.widgets import DataTable, Static
 
 from core.frozen import thaw
+from core.textsafe import visible
 from tui_app import messages
 from tui_app.screens.base import ReverieScreen
 from tui_app.screens.session import Session
@@ -146,7 +147,7 @@ class MemoryDetailScreen(ReverieScreen):
         zone = self.session.zone
         memory = detail.memory
         self.query_one("#memory-fields", Static).update(fields_text(detail, zone))
-        self.query_one("#memory-content", Static).update(memory.content)
+        self.query_one("#memory-content", Static).update(visible(memory.content))
         self.query_one("#memory-verification", Static).update(verification_text(detail, zone))
         review = thaw(memory.review) if memory.review else None
         self.query_one("#memory-review", Static).update(review_text(review, zone))
@@ -180,4 +181,4 @@ class MemoryDetailScreen(ReverieScreen):
         original = self.query_one("#memory-original", Static)
         original_content = (review or {}).get("original_content")
         original.display = bool(original_content and original_content != memory.content)
-        original.update(original_content or "")
+        original.update(visible(original_content or ""))

@@ -13,6 +13,7 @@ from typing import Any
 from rich.cells import cell_len, set_cell_size
 
 from core.frozen import thaw
+from core.textsafe import visible
 from core.vault.review import LIST_FIELDS
 
 
@@ -62,13 +63,14 @@ def value_text(value: Any) -> str:
 
 
 def field_value_text(field_name: str, value: Any, zone: tzinfo) -> str:
-    """Like :func:`value_text`, with times shown in the person's timezone."""
+    """Like :func:`value_text`, with times shown in the person's timezone, for display: control
+    characters shown escaped (:func:`core.textsafe.visible`)."""
     if field_name == "occurred_at" and isinstance(value, str):
         try:
             return local_time(value, zone)
         except ValueError:
-            return value
-    return value_text(value)
+            return visible(value)
+    return visible(value_text(value))
 
 
 def value_from_text(field_name: str, text: str, original: Any) -> Any:
@@ -98,8 +100,9 @@ def confidence_text(confidence: float | None) -> str:
 
 
 def preview(text: str, width: int) -> str:
-    """``text`` on one line, cut to ``width`` terminal cells (wide CJK characters count two) with an ellipsis."""
-    line = " ".join(text.split())
+    """``text`` on one line, cut to ``width`` terminal cells (wide CJK characters count two) with an ellipsis;
+    control characters shown escaped (stored text must not drive the terminal)."""
+    line = " ".join(visible(text).split())
     if cell_len(line) <= width:
         return line
     return set_cell_size(line, max(width - 1, 0)).rstrip() + "…"
@@ -121,7 +124,7 @@ def wrap_lines(text: str, width: int, limit: int) -> list[str]:
     width = max(width, 2)
     lines: list[str] = []
     line = ""
-    for word in text.split():
+    for word in visible(text).split():
         joined = f"{line} {word}" if line else word
         if cell_len(joined) <= width:
             line = joined
