@@ -47,8 +47,11 @@ class OnnxEmbedder:
         batch_size: int = 64,
         cache_dir: Path | None = None,
         notice: Notice | None = None,
+        sort_by_length: bool = True,
     ) -> None:
+        """``sort_by_length=False`` keeps the given order in batches (only to measure what sorting buys)."""
         self._model_name = model
+        self.sort_by_length = sort_by_length
         self.threads = resolve_threads(threads)
         self.batch_size = batch_size
         self._cache_dir = cache_dir
@@ -134,7 +137,7 @@ class OnnxEmbedder:
             return np.zeros((0, self.dim), dtype=np.float32)
         encoded = self._tokenizer.encode_batch(list(texts))
         lengths = np.fromiter((len(e.ids) for e in encoded), dtype=np.int64, count=len(encoded))
-        order = np.argsort(lengths, kind="stable")
+        order = np.argsort(lengths, kind="stable") if self.sort_by_length else np.arange(len(texts))
         out = np.empty((len(texts), self.dim), dtype=np.float32)
         for start in range(0, len(order), self.batch_size):
             rows = order[start : start + self.batch_size]
