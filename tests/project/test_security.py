@@ -246,16 +246,80 @@ def test_the_api_accepts_loopback(host: str) -> None:
 def test_serve_refuses_non_loopback_addresses(session: Session) -> None:
     from tui_app.cli.main import cli
 
-    if "serve" not in cli.commands:
-        pytest.skip("no `reverie serve` command yet (the TUI in a browser); the API's check is tested above")
+    assert "serve" in cli.commands, "`reverie serve` (the TUI in a browser) is missing"
     done = subprocess.run([sys.executable, "-m", "tui_app.cli.main", "serve", "--host", "0.0.0.0"], cwd=ROOT,
                           env=session.env, capture_output=True, text=True, timeout=60)
     assert done.returncode != 0 and "loopback" in done.stderr and "Traceback" not in done.stderr
 
 
-def test_the_mcp_server_opens_no_socket() -> None:
-    source = (ROOT / "tui_app" / "mcp" / "server.py").read_text(encoding="utf-8")
-    assert "socket" not in source and "bind(" not in source and "stdio" in source
+def _socket_inodes(pid: int) -> set[str]:
+    """Inodes of the sockets process ``pid`` holds open (its ``/proc/PID/fd`` links ``socket:[N]``)."""
+    found = set()
+    for fd in Path(f"/proc/{pid}/fd").iterdir():
+        try:
+            target = os.readlink(fd)
+        except OSError:
+            continue
+        if target.startswith("socket:["):
+            found.add(target[len("socket:["):-1])
+    return found
+
+
+def _network_sockets(pid: int, held: set[str]) -> list[str]:
+    """Of the sockets in ``held``: every TCP/UDP one (IPv4 or IPv6, listening or not), and every listening
+    Unix one, as lines of ``/proc/PID/net/*`` (a socketpair the event loop keeps for itself is neither)."""
+    bad = []
+    for table in ("tcp", "tcp6", "udp", "udp6", "raw", "raw6"):
+        path = Path(f"/proc/{pid}/net/{table}")
+        for line in path.read_text().splitlines()[1:] if path.exists() else []:
+            fields = line.split()
+            if len(fields) > 9 and fields[9] in held:
+                bad.append(f"{table}: {line.strip()}")
+    unix = Path(f"/proc/{pid}/net/unix")
+    for line in unix.read_text().splitlines()[1:] if unix.exists() else []:
+        fields = line.split()  # Num RefCount Protocol Flags Type St Inode Path
+        if len(fields) > 6 and fields[6] in held and int(fields[3], 16) & 0x10000:  # __SO_ACCEPTCON: listening
+            bad.append(f"unix (listening): {line.strip()}")
+    return bad
+
+
+def test_the_mcp_server_opens_no_socket(paths: HomePaths) -> None:
+    """The MCP server speaks over stdio only: while a client drives it (initialize, list, recall, propose),
+    the running process holds no TCP, UDP or raw socket and no listening Unix socket (``/proc/PID``)."""
+    if not Path("/proc/self/net/tcp").exists():
+        pytest.fail("this check reads /proc/PID/net (Linux); it cannot pass here")
+    MemoryVault.create(paths, PASSPHRASE, KdfParams.for_tests()).add_memory("The pier picnic.", ["plans"])
+    env = {**os.environ, "REVERIE_HOME": str(paths.root), "REVERIE_CACHE": str(paths.cache.parent),
+           "REVERIE_PASSPHRASE": PASSPHRASE, "PYTHONPATH": str(ROOT)}
+    server = subprocess.Popen([sys.executable, "-m", "tui_app.cli.main", "mcp"], cwd=ROOT, env=env,
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    assert server.stdin is not None and server.stdout is not None
+    requests = [
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+         "params": {"protocolVersion": "2025-06-18", "capabilities": {},
+                    "clientInfo": {"name": "socket-check", "version": "1"}}},
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
+        {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "recall", "arguments": {"query": "pier"}}},
+        {"jsonrpc": "2.0", "id": 4, "method": "tools/call",
+         "params": {"name": "propose_memory", "arguments": {"content": "The pier picnic was lovely."}}},
+    ]
+    checked = 0
+    try:
+        for request in requests:
+            server.stdin.write(json.dumps(request) + "\n")
+            server.stdin.flush()
+            if "id" not in request:
+                continue
+            answer = json.loads(server.stdout.readline())
+            assert answer.get("id") == request["id"] and "error" not in answer, answer
+            held = _socket_inodes(server.pid)
+            assert _network_sockets(server.pid, held) == [], f"after {request['method']}"
+            checked += 1
+    finally:
+        server.stdin.close()
+        server.wait(timeout=30)
+    assert checked == 4
 
 
 ASSISTANT_TOOLS = ["recall", "where_are_we", "context", "propose_memory", "suggest", "approve", "finalize",
