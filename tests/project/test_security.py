@@ -300,7 +300,8 @@ def test_the_mcp_server_opens_no_socket(paths: HomePaths) -> None:
                     "clientInfo": {"name": "socket-check", "version": "1"}}},
         {"jsonrpc": "2.0", "method": "notifications/initialized"},
         {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
-        {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "recall", "arguments": {"query": "pier"}}},
+        {"jsonrpc": "2.0", "id": 3, "method": "tools/call",
+         "params": {"name": "recall", "arguments": {"query": "pier"}}},
         {"jsonrpc": "2.0", "id": 4, "method": "tools/call",
          "params": {"name": "propose_memory", "arguments": {"content": "The pier picnic was lovely."}}},
     ]
