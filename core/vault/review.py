@@ -24,6 +24,7 @@ from datetime import datetime
 from typing import Any
 
 import msgspec
+from msgspec.structs import astuple
 
 from core.clock import utc_now_iso
 from core.errors import ReviewError
@@ -410,38 +411,34 @@ class ReviewDraft:
 
 # The stored shapes of the review objects: msgspec checks each field's JSON type, names unknown and
 # missing fields (``Object contains unknown field `surprise` - at `$.suggestions[0]```), and builds them in
-# C; the frozen dataclasses above then check every invariant. A field left out of a stored object takes
-# the dataclass's default (``UNSET`` is never passed on).
-
-
-def _present(shape: msgspec.Struct) -> dict[str, Any]:
-    return {name: value for name in shape.__struct_fields__
-            if (value := getattr(shape, name)) is not msgspec.UNSET}
+# C; the frozen dataclasses above then check every invariant. Each shape has its dataclass's fields and
+# defaults in the same order, so ``Suggestion(*astuple(shape))`` builds the object.
 
 
 class _SuggestionData(msgspec.Struct, forbid_unknown_fields=True):
+    # The fields and defaults of Suggestion, in its order: Suggestion(*astuple(shape)) builds it.
     suggestion_id: str
     field_name: str
     value: Any
     source: str
-    model: str | msgspec.UnsetType | None = msgspec.UNSET
-    process_version: str | msgspec.UnsetType | None = msgspec.UNSET
-    confidence: float | msgspec.UnsetType | None = msgspec.UNSET
-    created_at: str | msgspec.UnsetType = msgspec.UNSET
+    model: str | None = None
+    process_version: str | None = None
+    confidence: float | None = None
+    created_at: str = msgspec.field(default_factory=utc_now_iso)
 
 
 class _DecisionData(msgspec.Struct, forbid_unknown_fields=True):
     suggestion_id: str
     action: str
     reviewer: str
-    decided_at: str | msgspec.UnsetType = msgspec.UNSET
+    decided_at: str = msgspec.field(default_factory=utc_now_iso)
     value: Any = None
     edited: bool = False
 
 
 class _ApprovalData(msgspec.Struct, forbid_unknown_fields=True):
     reviewer: str
-    approved_at: str | msgspec.UnsetType = msgspec.UNSET
+    approved_at: str = msgspec.field(default_factory=utc_now_iso)
 
 
 def draft_from_json(data: bytes, where: str) -> ReviewDraft:
@@ -477,10 +474,10 @@ class _DraftData(msgspec.Struct, forbid_unknown_fields=True):
             tags=self.tags,
             created_at=self.created_at,
             created_by=self.created_by,
-            suggestions=tuple(Suggestion(**_present(s)) for s in self.suggestions),
-            decisions=tuple(Decision(**_present(d)) for d in self.decisions),
+            suggestions=tuple([Suggestion(*astuple(s)) for s in self.suggestions]),
+            decisions=tuple([Decision(*astuple(d)) for d in self.decisions]),
             state=self.state,
-            approval=Approval(**_present(self.approval)) if self.approval is not None else None,
+            approval=Approval(*astuple(self.approval)) if self.approval is not None else None,
             finalized_memory_id=self.finalized_memory_id,
             finalized_at=self.finalized_at,
             supersedes=self.supersedes,

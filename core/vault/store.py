@@ -164,13 +164,15 @@ class MemoryVault:
         return ReviewDraft.from_dict(envelope.payload.get("draft"))
 
     def scan_drafts(self) -> DraftScan:
+        from core.vault.scan import open_draft_file, open_records, record_files
+
         scan = DraftScan()
-        for path in sorted(self.paths.drafts.glob("*.json")):
-            try:
-                scan.drafts.append(self.get_draft(path.stem))
-            except (RecordError, ReviewError) as exc:
-                kind = "swapped" if "swapped" in str(exc) else "modified"
-                scan.problems.append(Problem(kind, f"drafts/{path.name}", str(exc)))
+        for opened in open_records(record_files(self.paths.drafts), self.keys, open_draft_file):
+            if opened.error is None:
+                scan.drafts.append(opened.value)
+            else:
+                kind = "swapped" if "swapped" in opened.error else "modified"
+                scan.problems.append(Problem(kind, f"drafts/{opened.name}", opened.error))
         scan.drafts.sort(key=lambda d: d.created_at)
         return scan
 
@@ -420,17 +422,16 @@ class MemoryVault:
         return open_memory(data, self.keys, str(path), memory_id)
 
     def scan_memories(self) -> MemoryScan:
+        from core.vault.scan import open_memory_file, open_records, record_files
+
         scan = MemoryScan()
-        for path in sorted(self.paths.vault.glob("mem_*.json")):
-            data = path.read_bytes()
-            try:
-                memory = open_memory(data, self.keys, f"vault/{path.name}", path.stem)
-            except RecordError as exc:
-                kind = "swapped" if "swapped" in str(exc) else "modified"
-                scan.problems.append(Problem(kind, f"vault/{path.name}", str(exc)))
+        for opened in open_records(record_files(self.paths.vault, "mem_"), self.keys, open_memory_file):
+            if opened.error is not None:
+                kind = "swapped" if "swapped" in opened.error else "modified"
+                scan.problems.append(Problem(kind, f"vault/{opened.name}", opened.error))
                 continue
-            scan.memories.append(memory)
-            scan.file_sha256[memory.memory_id] = sha256_hex(data)
+            scan.memories.append(opened.value)
+            scan.file_sha256[opened.value.memory_id] = opened.sha256
         scan.memories.sort(key=lambda m: (parse_ts(m.time), m.memory_id))
         return scan
 
