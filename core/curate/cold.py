@@ -22,8 +22,8 @@ Killed at any point, the next :func:`recover` finds either the original, or a ve
 its tombstone, and finishes (the copy is verified and the tombstone written) or rolls back (it is
 not): see :func:`recover`. Callers hold the curation lock (``paths.lock("curate")``).
 
-``STEP_HOOK`` is called with each step's name as it completes; tests use it to fail or kill the
-process between steps.
+Each public operation takes ``on_step``, called with each step's name as it completes (tests pass
+one to fail or kill the process between steps; the default does nothing).
 """
 
 from __future__ import annotations
@@ -60,14 +60,13 @@ from core.fsutil import atomic_write_bytes, atomic_write_text, fsync_dir
 from core.paths import HomePaths
 from core.vault.ledger import Ledger, LedgerEntry
 
-STEP_HOOK: Callable[[str], None] | None = None
+StepHook = Callable[[str], None]
 MOVE_STEPS = ("journal", "copied", "verified", "tombstoned", "ledgered", "unlinked")
 RESTORE_STEPS = ("journal", "copied", "verified", "ledgered", "logged", "cleaned")
 
 
-def _step(name: str) -> None:
-    if STEP_HOOK is not None:
-        STEP_HOOK(name)
+def no_steps(name: str) -> None:
+    """The default ``on_step``: nothing to report."""
 
 
 def sha256_of(path: Path) -> str | None:
@@ -192,7 +191,7 @@ def _tombstone_details(scope: Scope, candidate: Candidate) -> dict[str, str]:
 
 
 def move_record(paths: HomePaths, scope: Scope, candidate: Candidate, ledger: Ledger, *, approved: bool,
-                now: datetime | None = None) -> Moved:
+                now: datetime | None = None, on_step: StepHook = no_steps) -> Moved:
     """Move one judged record to cold storage (see the module docstring for the steps)."""
     if not SCOPE_NAME.match(scope.name):
         raise CurationError(f"scope name {scope.name!r} cannot name a cold storage folder; rename it in config.toml")
@@ -214,19 +213,19 @@ def move_record(paths: HomePaths, scope: Scope, candidate: Candidate, ledger: Le
     )
     places = validate(stone, scope, paths)
     journal = _journal(paths, "move", stone)
-    _step("journal")
+    on_step("journal")
     make_dirs_durably(places.cold.parent)
     atomic_write_bytes(places.cold, data, exclusive=True)
-    _step("copied")
+    on_step("copied")
     if sha256_of(places.cold) != digest:
         _remove_cold(places)
         _remove(journal)
         raise ChecksumMismatch(f"{places.cold}: the copy does not match {original}; nothing was moved")
-    _step("verified")
+    on_step("verified")
     stone_bytes = stone.to_bytes()
     atomic_write_bytes(places.mirror, stone_bytes, exclusive=True)
     atomic_write_bytes(places.tombstone, stone_bytes, exclusive=True)
-    _step("tombstoned")
+    on_step("tombstoned")
     if sha256_of(original) != digest:
         _roll_back_move(paths, stone, places, None, "the record changed while it was being moved")
         raise CurationError(f"{original}: changed while it was being moved; left in place")
@@ -235,9 +234,9 @@ def move_record(paths: HomePaths, scope: Scope, candidate: Candidate, ledger: Le
         raise ChecksumMismatch(f"{places.tombstone}: the tombstone or its copy in cold storage did not read back "
                                f"as written; {original} left in place")
     ledger.append("archive", record_id(scope, stone.path), digest, _archive_data(stone))
-    _step("ledgered")
+    on_step("ledgered")
     _unlink_original(paths, stone, places, ledger)
-    _step("unlinked")
+    on_step("unlinked")
     _remove(journal)
     return Moved(stone, places)
 
@@ -417,7 +416,7 @@ def _already_restored(paths: HomePaths, config: Config, spec: str) -> Restored |
 
 
 def restore_record(paths: HomePaths, config: Config, spec: str, ledger: Ledger,
-                   now: datetime | None = None) -> Restored:
+                   now: datetime | None = None, on_step: StepHook = no_steps) -> Restored:
     """Put a moved record back exactly (see the module docstring). Restoring twice is a no-op."""
     try:
         stone, scope, places = locate(paths, config, spec)
@@ -426,7 +425,7 @@ def restore_record(paths: HomePaths, config: Config, spec: str, ledger: Ledger,
         if done:
             return done
         raise
-    return _restore(paths, config, stone, scope, places, ledger, now or utc_now())
+    return _restore(paths, config, stone, scope, places, ledger, now or utc_now(), on_step)
 
 
 def _move_entries(ledger: Ledger, move_id: str) -> list[LedgerEntry]:
@@ -481,7 +480,7 @@ def restored_mode(stone: Tombstone, vouched: bool) -> int:
 
 
 def _restore(paths: HomePaths, config: Config, stone: Tombstone, scope: Scope, places: Places, ledger: Ledger,
-             now: datetime) -> Restored:
+             now: datetime, on_step: StepHook) -> Restored:
     check_against_ledger(stone, scope, ledger)
     try:
         data, _ = read_file(places.cold)
@@ -494,7 +493,7 @@ def _restore(paths: HomePaths, config: Config, stone: Tombstone, scope: Scope, p
                              "changed (move it away, then restore again)")
     already_there = os.path.lexists(places.target)
     journal = _journal(paths, "restore", stone)
-    _step("journal")
+    on_step("journal")
     if not already_there:
         make_dirs_durably(places.target.parent, private=False)
         try:
@@ -503,35 +502,36 @@ def _restore(paths: HomePaths, config: Config, stone: Tombstone, scope: Scope, p
             _remove(journal)
             raise WouldOverwrite(f"{places.target}: a file appeared where the record was; "
                                  "nothing was changed") from None
-    _finish_restore(paths, config, stone, scope, places, ledger, now, journal, resumed=already_there)
+    _finish_restore(paths, config, stone, scope, places, ledger, now, journal, on_step, resumed=already_there)
     return Restored(places.target, stone.sha256, scope.name, stone.path, stone.move_id)
 
 
 def _finish_restore(paths: HomePaths, config: Config, stone: Tombstone, scope: Scope, places: Places,
-                    ledger: Ledger, now: datetime, journal: Path, *, resumed: bool = True) -> None:
+                    ledger: Ledger, now: datetime, journal: Path, on_step: StepHook = no_steps, *,
+                    resumed: bool = True) -> None:
     """Every step after the bytes are back at the path; each one is skipped if already done (when
     ``resumed``, the ledger is searched for an entry this restore may have written before a crash)."""
     vouched = check_against_ledger(stone, scope, ledger, resumed=resumed)
     with contextlib.suppress(OSError):
         os.chmod(places.target, restored_mode(stone, vouched))
         os.utime(places.target, ns=(stone.mtime_ns, stone.mtime_ns))
-    _step("copied")
+    on_step("copied")
     if sha256_of(places.target) != stone.sha256:
         raise ChecksumMismatch(f"{places.target}: restored bytes do not match the recorded SHA-256")
-    _step("verified")
+    on_step("verified")
     if not resumed or _ledger_state(ledger).get(stone.move_id) != "restore":
         ledger.append("restore", record_id(scope, stone.path), stone.sha256, _ledger_data(stone))
-    _step("ledgered")
+    on_step("ledgered")
     learning.record_restore(paths, {
         "ts": now.isoformat(timespec="seconds"), "move_id": stone.move_id, "scope": stone.scope,
         "path": stone.path, "signals": list(stone.signals), "tier": stone.tier, "approved": stone.approved,
         "rubric_version": stone.rubric_version, "moved_at": stone.moved_at, "sha256": stone.sha256,
     })
     learning.learn(paths, config)
-    _step("logged")
+    on_step("logged")
     _remove_own_tombstone(places.tombstone, stone.move_id)
     _remove_cold(places)
-    _step("cleaned")
+    on_step("cleaned")
     _remove(journal)
 
 
@@ -554,7 +554,8 @@ def pending_operations(paths: HomePaths) -> list[Path]:
     return sorted(folder.glob("m-*.json")) if folder.is_dir() else []
 
 
-def recover(paths: HomePaths, config: Config, ledger: Ledger, now: datetime | None = None) -> list[Recovery]:
+def recover(paths: HomePaths, config: Config, ledger: Ledger, now: datetime | None = None,
+            on_step: StepHook = no_steps) -> list[Recovery]:
     """Finish or roll back every interrupted move and restore (idempotent)."""
     results = []
     for journal in pending_operations(paths):
@@ -571,7 +572,7 @@ def recover(paths: HomePaths, config: Config, ledger: Ledger, now: datetime | No
             if op == "move":
                 results.append(_recover_move(paths, stone, scope, places, ledger, journal))
             else:
-                results.append(_recover_restore(paths, config, stone, scope, places, ledger, journal, now))
+                results.append(_recover_restore(paths, config, stone, scope, places, ledger, journal, now, on_step))
         except (CurationError, NotFound, RecordError, OSError) as exc:
             results.append(Recovery(stone.move_id, op, "left for a person", str(exc)))
     return results
@@ -626,11 +627,11 @@ def _ensure_tombstones(stone: Tombstone, places: Places) -> None:
 
 
 def _recover_restore(paths: HomePaths, config: Config, stone: Tombstone, scope: Scope, places: Places,
-                     ledger: Ledger, journal: Path, now: datetime | None) -> Recovery:
+                     ledger: Ledger, journal: Path, now: datetime | None, on_step: StepHook) -> Recovery:
     _clean_temp(places)
     current = sha256_of(places.target)
     if current == stone.sha256:
-        _finish_restore(paths, config, stone, scope, places, ledger, now or utc_now(), journal)
+        _finish_restore(paths, config, stone, scope, places, ledger, now or utc_now(), journal, on_step)
         return Recovery(stone.move_id, "restore", "finished", f"{stone.path} is back, verified")
     _remove(journal)
     if os.path.lexists(places.target):

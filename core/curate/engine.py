@@ -300,7 +300,7 @@ def plan(report: ScanReport, config: Config, runs: list[dict[str, Any]]) -> list
 def apply(paths: HomePaths, config: Config, scope: str | None = None, *, dry_run: bool = False,
           unlock: Unlock = _no_keys, now: datetime | None = None, locked_ok: bool = False,
           only: set[str] | None = None, progress: Progress | None = None,
-          should_stop: ShouldStop | None = None) -> ApplyReport:
+          should_stop: ShouldStop | None = None, on_step: cold.StepHook = cold.no_steps) -> ApplyReport:
     """Move what the tiers allow plus what the person approved (nothing with ``dry_run``).
 
     Keys are asked for only when something must be written to the ledger. With ``locked_ok`` (the
@@ -320,7 +320,7 @@ def apply(paths: HomePaths, config: Config, scope: str | None = None, *, dry_run
         if cold.pending_operations(paths) and not dry_run:
             keys = unlock()
             if keys is not None:
-                result.recovered = cold.recover(paths, config, Ledger(paths, keys), now)
+                result.recovered = cold.recover(paths, config, Ledger(paths, keys), now, on_step)
         report = _scan(paths, config, scope, lambda: keys or unlock(), now)
         result.scan = report
         runs = read_runs(paths)
@@ -343,14 +343,15 @@ def apply(paths: HomePaths, config: Config, scope: str | None = None, *, dry_run
             result.would_move = to_move + result.would_move
             to_move = []
         if to_move and keys is not None:
-            _move_all(paths, config, to_move, Ledger(paths, keys), now, result, progress, should_stop)
+            _move_all(paths, config, to_move, Ledger(paths, keys), now, result, progress, should_stop, on_step)
             _forget_moved(paths, {candidate_id(m.stone.scope, m.stone.path) for m in result.moved})
         _record_apply_runs(paths, report, result, dry_run, now)
     return result
 
 
 def _move_all(paths: HomePaths, config: Config, to_move: list[PlannedMove], ledger: Ledger, now: datetime,
-              result: ApplyReport, progress: Progress | None, should_stop: ShouldStop | None) -> None:
+              result: ApplyReport, progress: Progress | None, should_stop: ShouldStop | None,
+              on_step: cold.StepHook = cold.no_steps) -> None:
     total = result.planned = len(to_move)
     if progress is not None:
         progress(0, total)
@@ -360,16 +361,17 @@ def _move_all(paths: HomePaths, config: Config, to_move: list[PlannedMove], ledg
             result.would_move = [PlannedMove(p.candidate, STOPPED_REASON, True, p.approved)
                                  for p in to_move[done:]] + result.would_move
             return
-        _move_one(paths, config, item, ledger, now, result)
+        _move_one(paths, config, item, ledger, now, result, on_step)
         if progress is not None:
             progress(done + 1, total)
 
 
 def _move_one(paths: HomePaths, config: Config, item: PlannedMove, ledger: Ledger, now: datetime,
-              result: ApplyReport) -> None:
+              result: ApplyReport, on_step: cold.StepHook = cold.no_steps) -> None:
     c = item.candidate
     try:
-        moved = cold.move_record(paths, get_scope(config, paths, c.scope), c, ledger, approved=item.approved, now=now)
+        moved = cold.move_record(paths, get_scope(config, paths, c.scope), c, ledger, approved=item.approved, now=now,
+                                 on_step=on_step)
     except (CurationError, NotFound, RecordError, OSError) as exc:
         result.errors.append(str(exc))
         return
@@ -426,8 +428,8 @@ def decide_candidate(paths: HomePaths, spec: str, decision: str, now: datetime |
 # ------------------------------------------------------------------------------------- restore
 
 
-def restore(paths: HomePaths, config: Config, spec: str, *, unlock: Unlock, now: datetime | None = None
-            ) -> cold.Restored:
+def restore(paths: HomePaths, config: Config, spec: str, *, unlock: Unlock, now: datetime | None = None,
+            on_step: cold.StepHook = cold.no_steps) -> cold.Restored:
     """Bring back the record ``spec`` names (tombstone, original path, cold path or move id)."""
     now = _now(now)
     with curation_lock(paths):
@@ -435,8 +437,8 @@ def restore(paths: HomePaths, config: Config, spec: str, *, unlock: Unlock, now:
         if keys is None:
             raise VaultLocked("restoring needs the passphrase (it signs the ledger entry of the restore)")
         ledger = Ledger(paths, keys)
-        cold.recover(paths, config, ledger, now)
-        return cold.restore_record(paths, config, spec, ledger, now)
+        cold.recover(paths, config, ledger, now, on_step)
+        return cold.restore_record(paths, config, spec, ledger, now, on_step)
 
 
 def restore_many(paths: HomePaths, config: Config, specs: list[str], *, unlock: Unlock,
@@ -460,12 +462,13 @@ def restore_many(paths: HomePaths, config: Config, specs: list[str], *, unlock: 
     return done, errors
 
 
-def recover(paths: HomePaths, config: Config, *, unlock: Unlock, now: datetime | None = None) -> list[cold.Recovery]:
+def recover(paths: HomePaths, config: Config, *, unlock: Unlock, now: datetime | None = None,
+            on_step: cold.StepHook = cold.no_steps) -> list[cold.Recovery]:
     with curation_lock(paths):
         keys = unlock()
         if keys is None:
             raise VaultLocked("finishing interrupted moves needs the passphrase")
-        return cold.recover(paths, config, Ledger(paths, keys), _now(now))
+        return cold.recover(paths, config, Ledger(paths, keys), _now(now), on_step)
 
 
 # --------------------------------------------------------------------------------- calibration

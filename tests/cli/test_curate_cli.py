@@ -146,9 +146,10 @@ def test_ctrl_c_during_apply_finishes_the_record_and_stops(cli_home: tuple[HomeP
                                                            monkeypatch: pytest.MonkeyPatch) -> None:
     """A real SIGINT in the middle of the second move: that move finishes, no other starts, one line
     on stderr, exit code 130, and the next apply moves the rest."""
+    import functools
     import signal
 
-    from core.curate import cold
+    from core.curate import engine
     from tui_app.cli.main import cli
 
     paths, notes = cli_home
@@ -162,7 +163,8 @@ def test_ctrl_c_during_apply_finishes_the_record_and_stops(cli_home: tuple[HomeP
             if len(ledgered) == 2:
                 os.kill(os.getpid(), signal.SIGINT)
 
-    monkeypatch.setattr(cold, "STEP_HOOK", hook)
+    original = engine.apply
+    monkeypatch.setattr(engine, "apply", functools.partial(original, on_step=hook))  # the CLI's apply, with a hook
     before = signal.getsignal(signal.SIGINT)
     result = CliRunner().invoke(cli, ["curate", "apply", "--json"], env={"REVERIE_PASSPHRASE": TEST_PASSPHRASE})
     assert signal.getsignal(signal.SIGINT) is before
@@ -174,7 +176,7 @@ def test_ctrl_c_during_apply_finishes_the_record_and_stops(cli_home: tuple[HomeP
     assert result.stderr.count("\n") == 1
     assert f"stopped (Ctrl-C) after moving 2 of {planned} records; the other {planned - 2} move" in result.stderr
     assert not (paths.curation / "pending").exists() or not list((paths.curation / "pending").iterdir())
-    monkeypatch.setattr(cold, "STEP_HOOK", None)
+    monkeypatch.setattr(engine, "apply", original)
     assert len(curate("apply", "--json")["moved"]) == planned - 2
 
 

@@ -32,18 +32,18 @@ class Crash(BaseException):
     """Stands for the process dying: nothing in the code under test catches it."""
 
 
-@pytest.fixture
-def crash_at() -> Iterator[list[str]]:
-    chosen: list[str] = []
+class CrashAt(list[str]):
+    """The step to crash at (append one); :meth:`hook` is the ``on_step`` to hand the operation."""
 
-    def hook(step: str) -> None:
-        if chosen and step == chosen[0]:
-            chosen.clear()
+    def hook(self, step: str) -> None:
+        if self and step == self[0]:
+            self.clear()
             raise Crash(step)
 
-    cold.STEP_HOOK = hook
-    yield chosen
-    cold.STEP_HOOK = None
+
+@pytest.fixture
+def crash_at() -> Iterator[CrashAt]:
+    yield CrashAt()
 
 
 @pytest.fixture
@@ -95,13 +95,13 @@ def assert_settled_move(paths: HomePaths, keys: VaultKeys, root: Path, rel: str,
 
 @pytest.mark.parametrize("step", cold.MOVE_STEPS)
 def test_interrupted_move_is_finished_or_rolled_back(home: tuple[HomePaths, Config, VaultKeys, Path],
-                                                     crash_at: list[str], step: str) -> None:
+                                                     crash_at: CrashAt, step: str) -> None:
     paths, config, keys, root = home
     rel = "old/c.md"  # the oldest: the one move this run makes (cap 1)
     original = (root / rel).read_bytes()
     crash_at.append(step)
     with pytest.raises(Crash):
-        engine.apply(paths, config, unlock=unlocker(keys), now=NOW)
+        engine.apply(paths, config, unlock=unlocker(keys), now=NOW, on_step=crash_at.hook)
     state = assert_safe(paths, root, rel, original)
     assert state == ("cold" if step == "unlinked" else "original")
     assert len(cold.pending_operations(paths)) == 1
@@ -116,7 +116,7 @@ def test_interrupted_move_is_finished_or_rolled_back(home: tuple[HomePaths, Conf
 
 @pytest.mark.parametrize("tampered", [False, True])
 def test_a_move_finished_by_recovery_records_the_tombstone_as_written(
-        home: tuple[HomePaths, Config, VaultKeys, Path], crash_at: list[str], tampered: bool) -> None:
+        home: tuple[HomePaths, Config, VaultKeys, Path], crash_at: CrashAt, tampered: bool) -> None:
     """Killed between the tombstones and the ledger entry: recovery writes the entry with the SHA-256
     of the tombstone's bytes on disk; a mirror changed in that window is not vouched for, the move is
     rolled back instead (the original is still in place)."""
@@ -127,7 +127,7 @@ def test_a_move_finished_by_recovery_records_the_tombstone_as_written(
     original = (root / rel).read_bytes()
     crash_at.append("tombstoned")
     with pytest.raises(Crash):
-        engine.apply(paths, config, unlock=unlocker(keys), now=NOW)
+        engine.apply(paths, config, unlock=unlocker(keys), now=NOW, on_step=crash_at.hook)
     mirror = next(paths.cold.glob("notes/m-*/tombstone.json"))
     if tampered:
         mirror.write_bytes(mirror.read_bytes().replace(b'"tier": "high"', b'"tier": "low"'))
@@ -146,7 +146,7 @@ def test_a_move_finished_by_recovery_records_the_tombstone_as_written(
 
 @pytest.mark.parametrize("step", cold.RESTORE_STEPS)
 def test_interrupted_restore_is_finished_or_rolled_back(home: tuple[HomePaths, Config, VaultKeys, Path],
-                                                        crash_at: list[str], step: str) -> None:
+                                                        crash_at: CrashAt, step: str) -> None:
     paths, config, keys, root = home
     rel = "old/c.md"
     original = (root / rel).read_bytes()
@@ -155,7 +155,8 @@ def test_interrupted_restore_is_finished_or_rolled_back(home: tuple[HomePaths, C
         (root / "old/.c.md.k1x2y3.tmp").write_bytes(original[:5])
     crash_at.append(step)
     with pytest.raises(Crash):
-        engine.restore(paths, config, str(moved.places.tombstone), unlock=unlocker(keys), now=NOW)
+        engine.restore(paths, config, str(moved.places.tombstone), unlock=unlocker(keys), now=NOW,
+                       on_step=crash_at.hook)
     assert_safe(paths, root, rel, original)
     results = engine.recover(paths, config, unlock=unlocker(keys), now=NOW)
     expected = "rolled back" if step == "journal" else "finished"
@@ -171,12 +172,12 @@ def test_interrupted_restore_is_finished_or_rolled_back(home: tuple[HomePaths, C
 
 
 def test_a_record_edited_after_an_interrupted_move_is_kept_and_so_is_the_copy(
-        home: tuple[HomePaths, Config, VaultKeys, Path], crash_at: list[str]) -> None:
+        home: tuple[HomePaths, Config, VaultKeys, Path], crash_at: CrashAt) -> None:
     paths, config, keys, root = home
     original = (root / "old/c.md").read_bytes()
     crash_at.append("ledgered")
     with pytest.raises(Crash):
-        engine.apply(paths, config, unlock=unlocker(keys), now=NOW)
+        engine.apply(paths, config, unlock=unlocker(keys), now=NOW, on_step=crash_at.hook)
     (root / "old/c.md").write_text("edited after the crash")
     [result] = engine.recover(paths, config, unlock=unlocker(keys), now=NOW)
     assert result.outcome == "finished" and "a different file now stands" in result.detail
@@ -196,12 +197,12 @@ SCRIPT = textwrap.dedent("""
     paths = HomePaths.at(home)
     config = load_config(paths.config)
     keys = unlock(paths.vault_header, os.environ["TEST_PASSPHRASE"])
-    cold.STEP_HOOK = lambda name: os.kill(os.getpid(), signal.SIGKILL) if name == step else None
+    die = lambda name: os.kill(os.getpid(), signal.SIGKILL) if name == step else None  # noqa: E731
     when = datetime.fromisoformat(now)
     if op == "move":
-        engine.apply(paths, config, unlock=lambda: keys, now=when)
+        engine.apply(paths, config, unlock=lambda: keys, now=when, on_step=die)
     else:
-        engine.restore(paths, config, spec, unlock=lambda: keys, now=when)
+        engine.restore(paths, config, spec, unlock=lambda: keys, now=when, on_step=die)
     print("not killed")
 """)
 

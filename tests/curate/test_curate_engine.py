@@ -113,9 +113,9 @@ def test_apply_stops_between_records_and_the_next_apply_moves_the_rest(
         if steps.count("ledgered") == 2:
             stop.set()
 
-    monkeypatch.setattr(cold, "STEP_HOOK", hook)
     seen: list[tuple[int, int]] = []
-    report = run(paths, config, keys, progress=lambda d, t: seen.append((d, t)), should_stop=stop.is_set)
+    report = run(paths, config, keys, progress=lambda d, t: seen.append((d, t)), should_stop=stop.is_set,
+                 on_step=hook)
     assert report.stopped and report.planned == 5 and len(report.moved) == 2  # the second one finished
     assert seen == [(0, 5), (1, 5), (2, 5)]
     assert steps.count("unlinked") == 2 and not report.errors
@@ -129,7 +129,6 @@ def test_apply_stops_between_records_and_the_next_apply_moves_the_rest(
     assert last["kind"] == "apply" and last["stopped"] is True and len(last["moved"]) == 2
     data = report.to_dict()
     assert data["stopped"] is True and data["planned"] == 5 and len(data["moved"]) == 2
-    monkeypatch.setattr(cold, "STEP_HOOK", None)
     after = run(paths, config, keys)
     assert sorted(m.stone.path for m in after.moved) == sorted(p.candidate.rel for p in rest)
     assert not after.stopped and "stopped" not in read_runs(paths)[-1]

@@ -184,23 +184,23 @@ def cold_template(tmp_path_factory: pytest.TempPathFactory) -> BuiltHome:
     return build_home(tmp_path_factory.mktemp("cold-template"), apply_curation=False)
 
 
-@pytest.fixture
-def crash_at() -> Iterator[list[str]]:
-    chosen: list[str] = []
+class CrashAt(list[str]):
+    """The step to die at (append one); :meth:`hook` is the ``on_step`` to hand the operation."""
 
-    def hook(step: str) -> None:
-        if chosen and step == chosen[0]:
-            chosen.clear()
+    def hook(self, step: str) -> None:
+        if self and step == self[0]:
+            self.clear()
             raise Killed(step)
 
-    cold.STEP_HOOK = hook
-    yield chosen
-    cold.STEP_HOOK = None
+
+@pytest.fixture
+def crash_at() -> Iterator[CrashAt]:
+    yield CrashAt()
 
 
 @pytest.mark.parametrize("step", cold.MOVE_STEPS)
 def test_a_vault_memory_move_killed_at_each_step_is_incomplete_then_recovered(
-        cold_template: BuiltHome, tmp_path: Path, crash_at: list[str], step: str) -> None:
+        cold_template: BuiltHome, tmp_path: Path, crash_at: CrashAt, step: str) -> None:
     """Found by the move trials: killed after its ledger entry and before the unlink, a move of a vault
     memory was reported as a planted record ("inserted"); and verify did not look at cold storage's
     tombstones, mirrors or journals at all."""
@@ -208,7 +208,7 @@ def test_a_vault_memory_move_killed_at_each_step_is_incomplete_then_recovered(
     config = load_config(home.paths.config)
     crash_at.append(step)
     with pytest.raises(Killed):
-        engine.apply(home.paths, config, unlock=lambda: home.keys, now=home.later)
+        engine.apply(home.paths, config, unlock=lambda: home.keys, now=home.later, on_step=crash_at.hook)
     report = verify_home(home.paths, home.keys)
     assert report.ok, report.problems
     assert any(p.kind == "incomplete" and "pending" in p.subject for p in report.problems)
@@ -221,13 +221,13 @@ def test_a_vault_memory_move_killed_at_each_step_is_incomplete_then_recovered(
 
 @pytest.mark.parametrize("step", cold.RESTORE_STEPS)
 def test_a_vault_memory_restore_killed_at_each_step_is_incomplete_then_recovered(
-        built: BuiltHome, tmp_path: Path, crash_at: list[str], step: str) -> None:
+        built: BuiltHome, tmp_path: Path, crash_at: CrashAt, step: str) -> None:
     home = clone_home(built, tmp_path / "home")
     config = load_config(home.paths.config)
     move_id = next(home.paths.cold.glob("mine/m-*")).name
     crash_at.append(step)
     with pytest.raises(Killed):
-        engine.restore(home.paths, config, move_id, unlock=lambda: home.keys, now=home.later)
+        engine.restore(home.paths, config, move_id, unlock=lambda: home.keys, now=home.later, on_step=crash_at.hook)
     report = verify_home(home.paths, home.keys)
     assert report.ok, report.problems
     engine.recover(home.paths, config, unlock=lambda: home.keys, now=home.later)
