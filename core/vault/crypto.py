@@ -1,10 +1,27 @@
-"""Keys and primitives: Argon2id → master key, HKDF-SHA256 → separate encryption and signing keys,
-AES-256-GCM with random 96-bit nonces, HMAC-SHA256 signatures.
+"""Keys and primitives: a 32-byte data master key, HKDF-SHA256 → separate encryption and signing
+keys, AES-256-GCM with random 96-bit nonces, HMAC-SHA256 signatures.
 
-The vault header (``vault.json``) holds the Argon2id parameters, the salt, and a key check: an HMAC
-under a third HKDF key. Unlocking recomputes the check, so a wrong passphrase is refused before
-anything is read or written. The check key is separate from the signing key, so the check value
-reveals nothing that could forge a record.
+The vault header (``vault.json``, version 2) holds the data master key *wrapped* (AES-256-GCM) under a
+key derived from the passphrase (Argon2id with the header's parameters and salt, then HKDF), and
+optionally wrapped a second time under a recovery key. So:
+
+- unlocking unwraps the master key; a wrong passphrase fails the GCM tag and is refused before
+  anything is read or written;
+- changing the passphrase rewrites this one small header (new salt, new wrap) atomically, whatever
+  the vault's size; the old passphrase's wrap is gone, so it stops working; a crash leaves the old
+  header or the new one (write to a temporary file, fsync, rename), so one of the two passphrases
+  always opens the vault;
+- a recovery key (32 random bytes, shown once as 13 groups of base32) unwraps the same master key
+  and can set a new passphrase.
+
+A key check (an HMAC of a fixed message under a third HKDF key of the master) confirms that what was
+unwrapped is the vault's key; it reveals nothing that could forge a record.
+
+Version 1 headers (the master key *was* the Argon2id output of the passphrase, no wrap) are migrated
+on their first unlock: the master key stays what it was (every record stays readable), a verified
+byte copy of the old header is kept as ``vault.json.v1-backup`` until the new header has been read
+back and unwrapped to the same keys, and only then removed. An unlock that finds the backup beside
+an unreadable header falls back to it and migrates again.
 """
 
 from __future__ import annotations
@@ -13,19 +30,28 @@ import base64
 import hmac
 import json
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from hashlib import sha256
 from pathlib import Path
 
 from core.errors import HomeError, RecordError, WrongPassphrase
-from core.fsutil import atomic_write_text
+from core.fsutil import atomic_write_bytes, file_lock, fsync_dir
 
 HEADER_FORMAT = "reverie.vault-header"
-HEADER_VERSION = 1
+HEADER_VERSION = 2
+LEGACY_VERSION = 1
+BACKUP_SUFFIX = ".v1-backup"
 _CHECK_MESSAGE = b"reverie key check v1"
 _INFO_ENCRYPT = b"reverie/v1/encrypt"
 _INFO_SIGN = b"reverie/v1/sign"
 _INFO_CHECK = b"reverie/v1/check"
+_INFO_WRAP_PASSPHRASE = b"reverie/v2/wrap-passphrase"
+_INFO_WRAP_RECOVERY = b"reverie/v2/wrap-recovery"
+_AAD_PASSPHRASE = b"reverie vault data key v2|passphrase"
+_AAD_RECOVERY = b"reverie vault data key v2|recovery"
+RECOVERY_PREFIX = "RVK1"
+_B32 = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"
 MAX_KDF_ITERATIONS = 16
 MAX_KDF_LANES = 16
 MAX_KDF_MEMORY_KIB = 2 * 1024 * 1024  # 2 GiB
@@ -128,11 +154,15 @@ def _expand(master: bytes, info: bytes) -> bytes:
     return HKDF(algorithm=hashes.SHA256(), length=32, salt=None, info=info).derive(master)
 
 
-def _derive(passphrase: str, salt: bytes, params: KdfParams) -> tuple[VaultKeys, str]:
-    master = _master_key(passphrase, salt, params)
+def _keys_of(master: bytes) -> tuple[VaultKeys, str]:
+    """The record keys of a data master key, and its key check."""
     keys = VaultKeys(encryption_key=_expand(master, _INFO_ENCRYPT), signing_key=_expand(master, _INFO_SIGN))
     check = hmac.new(_expand(master, _INFO_CHECK), _CHECK_MESSAGE, sha256).hexdigest()
     return keys, check
+
+
+def _derive(passphrase: str, salt: bytes, params: KdfParams) -> tuple[VaultKeys, str]:
+    return _keys_of(_master_key(passphrase, salt, params))
 
 
 def derive_keys(passphrase: str, salt: bytes, params: KdfParams) -> VaultKeys:
@@ -140,40 +170,110 @@ def derive_keys(passphrase: str, salt: bytes, params: KdfParams) -> VaultKeys:
     return _derive(passphrase, salt, params)[0]
 
 
+# --- the header ------------------------------------------------------------------------------------
+
+def _wrap(kek: bytes, master: bytes, aad: bytes) -> dict[str, str]:
+    from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+
+    nonce = os.urandom(12)
+    return {"nonce": b64e(nonce), "ciphertext": b64e(AESGCM(kek).encrypt(nonce, master, aad))}
+
+
+def _unwrap(kek: bytes, wrapped: dict[str, str], aad: bytes, where: str, refusal: str) -> bytes:
+    from cryptography.exceptions import InvalidTag
+    from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+
+    nonce = b64d(wrapped["nonce"], f"{where}.nonce")
+    ciphertext = b64d(wrapped["ciphertext"], f"{where}.ciphertext")
+    if len(nonce) != 12 or len(ciphertext) != 48:
+        raise RecordError(f"{where}: not a wrapped 32-byte key")
+    try:
+        return AESGCM(kek).decrypt(nonce, ciphertext, aad)
+    except InvalidTag:
+        raise WrongPassphrase(refusal) from None
+
+
+def _passphrase_kek(passphrase: str, salt: bytes, params: KdfParams) -> bytes:
+    return _expand(_master_key(passphrase, salt, params), _INFO_WRAP_PASSPHRASE)
+
+
+def _recovery_kek(recovery: bytes) -> bytes:
+    return _expand(recovery, _INFO_WRAP_RECOVERY)
+
+
+@dataclass(frozen=True)
+class Header:
+    """A parsed vault header (version 2, or a legacy version 1 one with ``wrapped`` empty)."""
+
+    version: int
+    params: KdfParams
+    salt: bytes
+    key_check: str
+    wrapped: dict[str, str] = field(default_factory=dict)  # the master key under the passphrase
+    recovery: dict[str, str] | None = None  # the master key under the recovery key
+    recovery_created_at: str | None = None
+
+
+def _header_json(params: KdfParams, salt: bytes, check: str, wrapped: dict[str, str],
+                 recovery: dict[str, str] | None, recovery_created_at: str | None) -> bytes:
+    header: dict[str, object] = {
+        "format": HEADER_FORMAT,
+        "version": HEADER_VERSION,
+        "kdf": {**params.to_dict(), "salt": b64e(salt)},
+        "key_derivation": "data master key wrapped with AES-256-GCM under HKDF-SHA256(Argon2id(passphrase)) "
+                          "(info reverie/v2/wrap-passphrase); record keys HKDF-SHA256 of the master key "
+                          "(info reverie/v1/encrypt, reverie/v1/sign, reverie/v1/check)",
+        "cipher": "AES-256-GCM",
+        "signature": "HMAC-SHA256",
+        "data_key": wrapped,
+        "key_check": check,
+    }
+    if recovery is not None:
+        header["recovery"] = {**recovery, "created_at": recovery_created_at or ""}
+    return (json.dumps(header, indent=2) + "\n").encode("utf-8")
+
+
+def _new_header(master: bytes, passphrase: str, params: KdfParams, recovery: dict[str, str] | None = None,
+                recovery_created_at: str | None = None) -> bytes:
+    if not passphrase:
+        raise WrongPassphrase("the passphrase must not be empty; nothing was changed")
+    params = params.check("new vault header")
+    salt = os.urandom(16)
+    wrapped = _wrap(_passphrase_kek(passphrase, salt, params), master, _AAD_PASSPHRASE)
+    return _header_json(params, salt, _keys_of(master)[1], wrapped, recovery, recovery_created_at)
+
+
 def create_header(path: Path, passphrase: str, params: KdfParams | None = None) -> VaultKeys:
     """Write a new vault header at ``path`` (refusing to replace one) and return the keys."""
     if not passphrase:
         raise WrongPassphrase("the passphrase must not be empty")
-    params = (params or KdfParams()).check("new vault header")
-    salt = os.urandom(16)
-    keys, check = _derive(passphrase, salt, params)
-    header = {
-        "format": HEADER_FORMAT,
-        "version": HEADER_VERSION,
-        "kdf": {**params.to_dict(), "salt": b64e(salt)},
-        "key_derivation": "HKDF-SHA256 (info reverie/v1/encrypt, reverie/v1/sign, reverie/v1/check)",
-        "cipher": "AES-256-GCM",
-        "signature": "HMAC-SHA256",
-        "key_check": check,
-    }
+    master = os.urandom(32)
+    data = _new_header(master, passphrase, params or KdfParams())
     try:
-        atomic_write_text(path, json.dumps(header, indent=2) + "\n", exclusive=True)
+        atomic_write_bytes(path, data, exclusive=True)
     except FileExistsError as exc:
         raise HomeError(f"{path}: a vault already exists here") from exc
-    return keys
+    return _keys_of(master)[0]
 
 
-def read_header(path: Path) -> tuple[KdfParams, bytes, str]:
+def _wrapped_field(value: object, where: str) -> dict[str, str]:
+    if not isinstance(value, dict) or not isinstance(value.get("nonce"), str) \
+            or not isinstance(value.get("ciphertext"), str):
+        raise HomeError(f"{where}: missing or malformed (nonce and ciphertext, base64)")
+    return {"nonce": value["nonce"], "ciphertext": value["ciphertext"]}
+
+
+def parse_header(path: Path, text: str) -> Header:
+    """The header in ``text`` (read from ``path``); ``HomeError`` naming the field otherwise."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError as exc:
-        raise HomeError(f"{path}: no vault here; run `reverie init` first") from exc
-    except (OSError, ValueError, RecursionError) as exc:  # UnicodeDecodeError and JSONDecodeError included
+        data = json.loads(text)
+    except (ValueError, RecursionError) as exc:
         raise HomeError(f"{path}: vault header unreadable: {exc}") from exc
     if not isinstance(data, dict) or data.get("format") != HEADER_FORMAT:
         raise HomeError(f"{path}: not a Reverie vault header (field 'format')")
-    if data.get("version") != HEADER_VERSION:
-        raise HomeError(f"{path}: unsupported vault header version {data.get('version')!r}")
+    version = data.get("version")
+    if version not in (LEGACY_VERSION, HEADER_VERSION):
+        raise HomeError(f"{path}: unsupported vault header version {version!r}")
     kdf = data.get("kdf")
     try:
         if not isinstance(kdf, dict) or kdf.get("algorithm") != "argon2id":
@@ -189,13 +289,191 @@ def read_header(path: Path) -> tuple[KdfParams, bytes, str]:
         raise HomeError(str(exc)) from exc
     except (KeyError, TypeError, ValueError, OverflowError) as exc:
         raise HomeError(f"{path}: vault header field {exc} missing or malformed") from exc
-    return params.check(str(path)), salt, check
+    params.check(str(path))
+    if version == LEGACY_VERSION:
+        return Header(LEGACY_VERSION, params, salt, check)
+    wrapped = _wrapped_field(data.get("data_key"), f"{path}: data_key")
+    recovery = data.get("recovery")
+    created = recovery.get("created_at") if isinstance(recovery, dict) else None
+    return Header(HEADER_VERSION, params, salt, check, wrapped,
+                  _wrapped_field(recovery, f"{path}: recovery") if recovery is not None else None,
+                  created if isinstance(created, str) else None)
+
+
+def _read_text(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError as exc:
+        raise HomeError(f"{path}: no vault here; run `reverie init` first") from exc
+    except (OSError, ValueError) as exc:  # UnicodeDecodeError included
+        raise HomeError(f"{path}: vault header unreadable: {exc}") from exc
+
+
+def read_header(path: Path) -> tuple[KdfParams, bytes, str]:
+    """The Argon2id parameters, salt and key check of the header at ``path``."""
+    header = parse_header(path, _read_text(path))
+    return header.params, header.salt, header.key_check
+
+
+def _wrong(path: Path) -> str:
+    return f"{path}: wrong passphrase for this vault; nothing was changed"
+
+
+def _master_from_passphrase(path: Path, header: Header, passphrase: str) -> bytes:
+    """The data master key the header holds for ``passphrase``; ``WrongPassphrase`` otherwise."""
+    if header.version == LEGACY_VERSION:
+        master = _master_key(passphrase, header.salt, header.params)
+    else:
+        kek = _passphrase_kek(passphrase, header.salt, header.params)
+        try:
+            master = _unwrap(kek, header.wrapped, _AAD_PASSPHRASE, f"{path}: data_key", _wrong(path))
+        except RecordError as exc:
+            raise HomeError(str(exc)) from exc
+    if not hmac.compare_digest(_keys_of(master)[1], header.key_check):
+        raise WrongPassphrase(_wrong(path))
+    return master
+
+
+def _backup(path: Path) -> Path:
+    return path.with_name(path.name + BACKUP_SUFFIX)
+
+
+def _lock(path: Path) -> Path:
+    return path.parent / ".locks" / "vault-header.lock"
+
+
+def _write_proven(path: Path, data: bytes, master: bytes, unlock_again: Callable[[Header], bytes],
+                  previous: bytes) -> None:
+    """Replace the header at ``path`` by ``data`` atomically, then read it back and unwrap it
+    (``unlock_again``) to the same master key; if it does not prove itself, ``previous`` is put back
+    and ``HomeError`` raised."""
+    atomic_write_bytes(path, data)
+    try:
+        proof = unlock_again(parse_header(path, _read_text(path)))
+    except (HomeError, WrongPassphrase):
+        proof = b""
+    if not hmac.compare_digest(proof, master):
+        atomic_write_bytes(path, previous)
+        raise HomeError(f"{path}: the header just written did not open the vault; the previous one was put back")
+
+
+def _migrate(path: Path, old_bytes: bytes, master: bytes, passphrase: str, params: KdfParams) -> None:
+    """Version 1 → 2 with the same master key; a verified backup of the old bytes until proven."""
+    backup = _backup(path)
+    atomic_write_bytes(backup, old_bytes)
+    if backup.read_bytes() != old_bytes:
+        raise HomeError(f"{backup}: the backup of the old vault header did not read back; nothing was changed")
+    _write_proven(path, _new_header(master, passphrase, params), master,
+                  lambda header: _master_from_passphrase(path, header, passphrase), old_bytes)
+    backup.unlink()
+    fsync_dir(path.parent)
+
+
+def _unlock_locked(path: Path, passphrase: str) -> tuple[Header, bytes]:
+    """The version 2 header (migrating a version 1 one) and the master key. Hold the header lock."""
+    try:
+        header: Header | None = parse_header(path, _read_text(path))
+    except HomeError:
+        if not _backup(path).is_file():
+            raise
+        header = None  # an unreadable header beside the old one's backup: a migration was cut short
+    if header is not None and header.version == HEADER_VERSION:
+        master = _master_from_passphrase(path, header, passphrase)
+        if _backup(path).exists():  # a migration proven by this unlock: the backup has done its job
+            _backup(path).unlink()
+            fsync_dir(path.parent)
+        return header, master
+    source = path if header is not None else _backup(path)
+    old_text = _read_text(source)
+    legacy = parse_header(source, old_text)
+    master = _master_from_passphrase(source, legacy, passphrase)
+    _migrate(path, old_text.encode("utf-8"), master, passphrase, legacy.params)
+    return parse_header(path, _read_text(path)), master
 
 
 def unlock(path: Path, passphrase: str) -> VaultKeys:
-    """Keys for the vault whose header is at ``path``; ``WrongPassphrase`` if the check fails."""
-    params, salt, expected = read_header(path)
-    keys, check = _derive(passphrase, salt, params)
-    if not hmac.compare_digest(check, expected):
-        raise WrongPassphrase(f"{path}: wrong passphrase for this vault; nothing was changed")
-    return keys
+    """Keys for the vault whose header is at ``path``; ``WrongPassphrase`` if the passphrase is not
+    its passphrase. A version 1 header is migrated to version 2 (see the module notes)."""
+    try:
+        header = parse_header(path, _read_text(path))
+    except HomeError:
+        header = None
+    if header is not None and header.version == HEADER_VERSION and not _backup(path).exists():
+        return _keys_of(_master_from_passphrase(path, header, passphrase))[0]  # the common case: no write
+    with file_lock(_lock(path)):
+        return _keys_of(_unlock_locked(path, passphrase)[1])[0]
+
+
+# --- passphrase change and recovery ------------------------------------------------------------------
+
+def format_recovery_key(raw: bytes) -> str:
+    """``RVK1-XXXX-…``: 32 bytes as base32 in groups of four (no padding)."""
+    text = base64.b32encode(raw).decode("ascii").rstrip("=")
+    return "-".join([RECOVERY_PREFIX, *(text[i:i + 4] for i in range(0, len(text), 4))])
+
+
+def parse_recovery_key(text: str) -> bytes:
+    """The 32 bytes of a recovery key as :func:`format_recovery_key` wrote it (case, spaces and dashes
+    do not matter); ``WrongPassphrase`` for anything else (its text is never repeated)."""
+    cleaned = "".join(text.split()).replace("-", "").upper()
+    if cleaned.startswith(RECOVERY_PREFIX):
+        cleaned = cleaned[len(RECOVERY_PREFIX):]
+    if len(cleaned) != 52 or any(c not in _B32 for c in cleaned):
+        raise WrongPassphrase("not a recovery key (RVK1- and 52 letters and digits 2-7); nothing was changed")
+    return base64.b32decode(cleaned + "====")
+
+
+def _master_from_recovery(path: Path, header: Header, recovery_key: str) -> bytes:
+    if header.recovery is None:
+        raise WrongPassphrase(f"{path}: this vault has no recovery key; nothing was changed")
+    refusal = f"{path}: wrong recovery key for this vault; nothing was changed"
+    try:
+        master = _unwrap(_recovery_kek(parse_recovery_key(recovery_key)), header.recovery, _AAD_RECOVERY,
+                         f"{path}: recovery", refusal)
+    except RecordError as exc:
+        raise HomeError(str(exc)) from exc
+    if not hmac.compare_digest(_keys_of(master)[1], header.key_check):
+        raise WrongPassphrase(refusal)
+    return master
+
+
+def change_passphrase(path: Path, new_passphrase: str, *, passphrase: str | None = None,
+                      recovery_key: str | None = None, params: KdfParams | None = None) -> VaultKeys:
+    """Set ``new_passphrase``, proving the right to with the current ``passphrase`` or the
+    ``recovery_key``. One header is rewritten (atomically, then read back and proven): the old
+    passphrase stops working, the recovery key (if any) keeps working. Returns the (unchanged) keys."""
+    if (passphrase is None) == (recovery_key is None):
+        raise ValueError("change_passphrase: give the current passphrase or the recovery key")
+    if not new_passphrase:
+        raise WrongPassphrase("the new passphrase must not be empty; nothing was changed")
+    with file_lock(_lock(path)):
+        if passphrase is not None:
+            header, master = _unlock_locked(path, passphrase)
+        else:
+            header = parse_header(path, _read_text(path))
+            if header.version == LEGACY_VERSION:
+                raise WrongPassphrase(f"{path}: this vault has no recovery key; nothing was changed")
+            master = _master_from_recovery(path, header, recovery_key or "")
+        previous = path.read_bytes()
+        data = _new_header(master, new_passphrase, params or header.params, header.recovery,
+                           header.recovery_created_at)
+        _write_proven(path, data, master, lambda fresh: _master_from_passphrase(path, fresh, new_passphrase),
+                      previous)
+    return _keys_of(master)[0]
+
+
+def create_recovery_key(path: Path, passphrase: str, *, now: str) -> str:
+    """A new recovery key for the vault (replacing any earlier one, which stops working), to be shown
+    to the person once: only its wrap of the master key is stored."""
+    with file_lock(_lock(path)):
+        header, master = _unlock_locked(path, passphrase)
+        previous = path.read_bytes()
+        raw = os.urandom(32)
+        recovery = _wrap(_recovery_kek(raw), master, _AAD_RECOVERY)
+        data = _header_json(header.params, header.salt, header.key_check, header.wrapped, recovery, now)
+        _write_proven(path, data, master, lambda fresh: _master_from_passphrase(path, fresh, passphrase), previous)
+    return format_recovery_key(raw)
+
+
+def has_recovery_key(path: Path) -> bool:
+    return parse_header(path, _read_text(path)).recovery is not None

@@ -61,6 +61,7 @@ def _register() -> None:
         curate_cmds,
         index_cmds,
         log_cmds,
+        passphrase_cmds,
         search_cmds,
         serve_cmds,
         topic_cmds,
@@ -69,7 +70,7 @@ def _register() -> None:
     )
 
     for module in (app_cmds, vault_cmds, log_cmds, topic_cmds, index_cmds, curate_cmds, when_cmds, search_cmds,
-                   assist_cmds, serve_cmds):
+                   assist_cmds, serve_cmds, passphrase_cmds):
         module.register(cli)
 
 
