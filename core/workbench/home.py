@@ -50,6 +50,7 @@ if TYPE_CHECKING:
     from core.vault.review import ReviewDraft
     from core.vault.store import MemoryVault
     from core.vault.verify import VerifyReport
+    from core.workbench.curation import Curation
     from core.workbench.ingest import IngestOutcome
     from core.workbench.search import SearchAnswer
 
@@ -546,6 +547,15 @@ class Workbench:
         if self.ask_passphrase is None:
             raise VaultLocked(NO_PASSPHRASE)
         return self.ask_passphrase()
+
+    # --- curation ---------------------------------------------------------------------------------
+
+    @property
+    def curation(self) -> Curation:
+        """Scan, apply, approve/reject, restore, recover, calibrate: every scope, never deleting."""
+        from core.workbench.curation import Curation
+
+        return Curation(self)
 
     # --- assistants -------------------------------------------------------------------------------
 

@@ -7,7 +7,7 @@ import contextlib
 import signal
 import sys
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from types import FrameType
 from typing import TYPE_CHECKING, Any
 
@@ -17,7 +17,7 @@ from core.textsafe import visible
 from tui_app.cli.state import CliState, emit, pass_state
 
 if TYPE_CHECKING:
-    from core.vault.crypto import VaultKeys
+    pass
 
 LOW_SHOWN = 20
 PROGRESS_MIN_RECORDS = 5  # fewer moves finish before a bar would help
@@ -27,22 +27,6 @@ TIER_HEADINGS = {
     "medium": "waits for your approval: reverie curate approve ID",
     "low": "stays (guarded or uncertain)",
 }
-
-
-def _unlock(state: CliState) -> Callable[[], VaultKeys | None]:
-    return state.keys
-
-
-def _quiet_unlock(state: CliState) -> Callable[[], VaultKeys | None]:
-    """Keys only if they come without a prompt (environment or keyring): for the weekly timer."""
-    from core.vault.passphrase import passphrase_without_prompt
-
-    def unlock() -> VaultKeys | None:
-        if not state.paths.vault_header.exists() or passphrase_without_prompt(state.config, state.paths) is None:
-            return None
-        return state.keys()
-
-    return unlock
 
 
 @click.group()
@@ -132,9 +116,8 @@ def _scan_text(data: dict[str, Any]) -> str:
 @pass_state
 def scan(state: CliState, scope_name: str | None, as_json: bool) -> None:
     """List candidates by tier, with the signals and guards that fired. Moves nothing."""
-    from core.curate import engine
 
-    report = engine.scan(state.paths, state.config, scope_name, unlock=_unlock(state))
+    report = state.workbench.curation.scan(scope_name)
     data = report.to_dict()
     emit(data, as_json, _scan_text(data))
 
@@ -217,12 +200,10 @@ def apply(state: CliState, scope_name: str | None, dry_run: bool, scheduled: boo
     """Move what the tiers allow plus what you approved, each with a tombstone (never deletes).
 
     Ctrl-C while records are moving finishes the record in hand and stops (exit code 130)."""
-    from core.curate import engine
 
-    unlock = _quiet_unlock(state) if scheduled else _unlock(state)
     with _move_controls() as controls:
-        report = engine.apply(state.paths, state.config, scope_name, dry_run=dry_run, unlock=unlock,
-                              locked_ok=scheduled, progress=controls.progress, should_stop=controls.stop.is_set)
+        report = state.workbench.curation.apply(scope_name, dry_run=dry_run, quiet=scheduled,
+                                                progress=controls.progress, should_stop=controls.stop.is_set)
     data = report.to_dict()
     emit(data, as_json, _apply_text(data))
     for error in data["errors"] if as_json else []:
@@ -238,9 +219,8 @@ def apply(state: CliState, scope_name: str | None, dry_run: bool, scheduled: boo
 @pass_state
 def approve(state: CliState, candidate: str, as_json: bool) -> None:
     """Approve moving CANDIDATE (an id, SCOPE:PATH or a path) at the next apply."""
-    from core.curate import engine
 
-    data = engine.decide_candidate(state.paths, candidate, "approved")
+    data = state.workbench.curation.decide(candidate, "approved")
     verb = "Approved" if data["changed"] else "Already approved:"
     emit(data, as_json, f"{verb} {data['id']} {data['path']}: it moves at the next `reverie curate apply`")
 
@@ -251,9 +231,8 @@ def approve(state: CliState, candidate: str, as_json: bool) -> None:
 @pass_state
 def reject(state: CliState, candidate: str, as_json: bool) -> None:
     """Reject moving CANDIDATE: it stays, and is not proposed again while its content is unchanged."""
-    from core.curate import engine
 
-    data = engine.decide_candidate(state.paths, candidate, "rejected")
+    data = state.workbench.curation.decide(candidate, "rejected")
     verb = "Rejected" if data["changed"] else "Already rejected:"
     emit(data, as_json, f"{verb} {data['id']} {data['path']}: it stays where it is")
 
@@ -265,9 +244,8 @@ def reject(state: CliState, candidate: str, as_json: bool) -> None:
 def restore(state: CliState, target: str, as_json: bool) -> None:
     """Put a moved record back, byte for byte, verified (a tombstone, the original path, a cold path
     or a move id)."""
-    from core.curate import engine
 
-    done = engine.restore(state.paths, state.config, target, unlock=_unlock(state))
+    done = state.workbench.curation.restore(target)
     data = done.to_dict()
     verb = "Already restored:" if done.already else "Restored"
     emit(data, as_json, f"{verb} {done.path} (sha256 {done.sha256}, verified)")
@@ -278,9 +256,8 @@ def restore(state: CliState, target: str, as_json: bool) -> None:
 @pass_state
 def recover(state: CliState, as_json: bool) -> None:
     """Finish or roll back moves and restores that were interrupted (apply and restore do this too)."""
-    from core.curate import engine
 
-    results = [r.to_dict() for r in engine.recover(state.paths, state.config, unlock=_unlock(state))]
+    results = [r.to_dict() for r in state.workbench.curation.recover()]
     text = "\n".join(f"{r['op']} {r['move_id']}: {r['outcome']} ({r['detail']})" for r in results)
     emit({"recovered": results}, as_json, text or "Nothing was interrupted.")
 
@@ -317,9 +294,8 @@ def cold_cmd(state: CliState, scope_name: str | None, verify: bool, as_json: boo
 @pass_state
 def calibrate(state: CliState, scope_name: str, as_json: bool) -> None:
     """Measure SCOPE's real distribution and place the thresholds at its natural breaks."""
-    from core.curate import engine
 
-    data = engine.calibrate_scope(state.paths, state.config, scope_name, unlock=_unlock(state))
+    data = state.workbench.curation.calibrate(scope_name)
     t, ages = data["thresholds"], data["figures"]["age_days"]
     lines = [
         f"scope {data['scope']}: {data['source']}",

@@ -22,7 +22,6 @@ from core.curate.learning import RESTORES_FILE, last_restored, read_restores
 from core.curate.model import Candidate, candidate_id
 from core.curate.runs import RUNS_FILE, apply_runs, read_runs
 from core.paths import HomePaths
-from core.vault.crypto import VaultKeys
 from tui_app.screens.curation_notice import live_config
 from tui_app.screens.session import Session
 
@@ -51,11 +50,6 @@ class Stamp:
         return cls(_mtime(curation / DECISIONS_FILE), others)
 
 
-def _unlock(session: Session) -> Callable[[], VaultKeys | None]:
-    keys = session.vault.keys
-    return lambda: keys
-
-
 # --- candidates ------------------------------------------------------------------------------------------
 
 
@@ -82,7 +76,7 @@ def candidate_list(session: Session, report: engine.ScanReport) -> CandidateList
 
 def scan(session: Session) -> CandidateList:
     """Judge every scope now (records a scan run; moves nothing)."""
-    report = engine.scan(session.paths, live_config(session), unlock=_unlock(session), now=session.now())
+    report = session.workbench.curation.scan(config=live_config(session), now=session.now())
     return candidate_list(session, report)
 
 
@@ -110,7 +104,7 @@ def _decision(entry: dict[str, Any] | None, c: Candidate, restored: dict[tuple[s
 
 def decide(session: Session, candidate: Candidate, decision: str) -> dict[str, Any]:
     """Approve or reject one candidate, bound to its exact content (``decision``: approved / rejected)."""
-    return engine.decide_candidate(session.paths, candidate.id, decision, now=session.now())
+    return session.workbench.curation.decide(candidate.id, decision, now=session.now())
 
 
 @dataclass(frozen=True)
@@ -140,7 +134,7 @@ def record_text(session: Session, candidate: Candidate) -> RecordText:
 def dry_run(session: Session) -> tuple[engine.ApplyReport, CandidateList | None]:
     """What a move would do now (records a dry run; moves nothing), and the scan it made."""
     config = live_config(session)
-    report = engine.apply(session.paths, config, dry_run=True, unlock=_unlock(session), now=session.now())
+    report = session.workbench.curation.apply(dry_run=True, config=config, now=session.now())
     return report, candidate_list(session, report.scan) if report.scan is not None else None
 
 
@@ -159,8 +153,8 @@ def move_scope(session: Session, scope: str, ids: set[str], *, progress: Callabl
     a verified copy and a tombstone. One run per scope keeps the report-only count right. ``progress``
     and ``should_stop`` are the engine's: called between records, never in the middle of a move."""
     config = live_config(session)
-    return engine.apply(session.paths, config, scope, unlock=_unlock(session), now=session.now(), only=ids,
-                        progress=progress, should_stop=should_stop)
+    return session.workbench.curation.apply(scope, config=config, now=session.now(), only=ids, progress=progress,
+                                            should_stop=should_stop)
 
 
 def after_moves(session: Session, shown: CandidateList, reports: list[engine.ApplyReport]) -> CandidateList:
@@ -217,9 +211,8 @@ def restore(session: Session, items: list[ColdItem]) -> tuple[list[RestoreOutcom
     """Restore each item by its move id (verified by the core before and after), then hash each file
     at its path once more; (outcomes, one-line errors such as a refusal to overwrite)."""
     config = live_config(session)
-    done, errors = engine.restore_many(
-        session.paths, config, [i.stone.move_id for i in items], unlock=_unlock(session), now=session.now()
-    )
+    done, errors = session.workbench.curation.restore_many([i.stone.move_id for i in items], config=config,
+                                                           now=session.now())
     outcomes = [RestoreOutcome(r.path, r.sha256, sha256_of(r.path) == r.sha256, r.already) for r in done]
     return outcomes, errors
 
@@ -255,9 +248,9 @@ def calibration_view(session: Session, scope: str | None, bins: int, measure: bo
     name = scope if scope in names else (names[0] if names else "")
     note = ""
     if measure and name:
-        result = engine.calibrate_scope(session.paths, config, name, unlock=_unlock(session), now=session.now())
+        result = session.workbench.curation.calibrate(name, config=config, now=session.now())
         note = f"shifted since the last measurement: {result['shifted']}" if result["shifted"] else "no shift"
-    picture = engine.calibration_picture(session.paths, name, bins=bins) if name else {"measured": False, "bins": []}
+    picture = session.workbench.curation.picture(name, bins=bins) if name else {"measured": False, "bins": []}
     entry = load_calibration(session.paths)["scopes"].get(name) or {}
     data = entry.get("data", {})
     columns = [data.get(key, []) for key in ("path", "age_days", "size_bytes", "references", "last_used")]
