@@ -1,7 +1,12 @@
-"""The REST API's OpenAPI 3.1 document, built from the same schemas as the MCP tools.
+"""The REST API's OpenAPI 3.1 document, generated from the same schemas as the MCP tools.
 
-``openapi.json`` at the repository root is this document; a test checks that the file and what the
-server serves are equal (regenerate it with ``python -m tui_app.api.openapi > openapi.json``).
+Request and response bodies are the very schema objects of :mod:`core.assist.schemas` (the ones
+``check`` validates arguments with and the MCP tools publish) and the paths are :data:`ROUTES`, from
+which the REST app builds its routes, so the document cannot say something the code does not do.
+``openapi.json`` at the repository root is this document: ``tests/assist/test_openapi.py`` fails when the
+committed file differs from what this module generates (regenerate it with
+``python -m tui_app.api.openapi > openapi.json``), and ``tests/assist/test_api.py`` checks that the server
+serves it.
 """
 
 from __future__ import annotations
