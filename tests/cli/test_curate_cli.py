@@ -16,7 +16,7 @@ from core.config import load_config, save_config
 from core.paths import HomePaths
 from core.vault.crypto import VaultKeys
 from tests.conftest import TEST_PASSPHRASE
-from tests.curate.test_curate_engine import loose_notes
+from tests.helpers.curate import loose_notes
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import os
-from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -19,24 +18,7 @@ from core.errors import NotFound, RecordError
 from core.paths import HomePaths
 from core.vault.crypto import VaultKeys
 from core.vault.ledger import Ledger
-from tests.helpers.curate import NOW, configure, put, tree, unlocker
-
-OLD = 600
-
-
-def old_notes(base: Path) -> Path:
-    """Twelve linked recent notes and three loose old ones (high tier once calibrated)."""
-    root = base / "notes"
-    for i in range(12):
-        put(root, f"recent-{i}.md", f"recent {i} [[recent-{(i + 1) % 12}]]", i + 1)
-    put(root, "old/a.md", "# A\n\nan old loose note\n", OLD)
-    put(root, "old/b.md", "# B\n\nanother\n", OLD + 20)
-    binary = root / "old/c.md"
-    binary.write_bytes("café\r\nline two\r\n\x00 ☃ no newline at the end".encode())
-    os.chmod(binary, 0o640)
-    stamp = (NOW - timedelta(days=OLD + 40)).timestamp()
-    os.utime(binary, (stamp, stamp))
-    return root
+from tests.helpers.curate import NOW, OLD, configure, old_notes, put, tree, unlocker
 
 
 @pytest.fixture

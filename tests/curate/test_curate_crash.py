@@ -21,8 +21,7 @@ from core.curate.learning import read_restores
 from core.paths import HomePaths
 from core.vault.crypto import VaultKeys
 from core.vault.ledger import Ledger
-from tests.curate.test_curate_cold import old_notes
-from tests.helpers.curate import NOW, configure, tree, unlocker
+from tests.helpers.curate import NOW, configure, old_notes, tree, unlocker
 
 ROOT = Path(__file__).resolve().parents[2]
 FINISHED_AFTER = {"tombstoned", "ledgered", "unlinked"}  # a move interrupted after these is finished

@@ -22,18 +22,7 @@ from core.curate.status import log, status
 from core.errors import ConfigError, NotFound, VaultLocked
 from core.paths import HomePaths
 from core.vault.crypto import VaultKeys
-from tests.helpers.curate import NOW, configure, put, tree, unlocker
-
-
-def loose_notes(base: Path, old: int = 5) -> Path:
-    """Twelve recent linked notes and ``old`` loose old ones: the old ones are high tier."""
-    root = base / "notes"
-    for i in range(12):
-        put(root, f"recent-{i}.md", f"recent {i} [[recent-{(i + 1) % 12}]]", i + 1)
-    for i in range(old):
-        put(root, f"old/n{i}.md", f"old note {i}", 500 + 10 * i)
-    put(root, "old/maybe.md", "---\nsuperseded_by: recent-1.md\n---\nsuperseded, recent", 5)
-    return root
+from tests.helpers.curate import NOW, configure, loose_notes, put, tree, unlocker
 
 
 @pytest.fixture

@@ -122,3 +122,32 @@ def unlocker(keys: VaultKeys) -> Callable[[], VaultKeys | None]:
 def tree(root: Path) -> dict[str, bytes]:
     """Every file under ``root`` (relative path → bytes), to prove that nothing changed."""
     return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+OLD = 600  # days: old enough for the high tier once calibrated
+
+
+def old_notes(base: Path) -> Path:
+    """Twelve linked recent notes and three loose old ones (high tier once calibrated)."""
+    root = base / "notes"
+    for i in range(12):
+        put(root, f"recent-{i}.md", f"recent {i} [[recent-{(i + 1) % 12}]]", i + 1)
+    put(root, "old/a.md", "# A\n\nan old loose note\n", OLD)
+    put(root, "old/b.md", "# B\n\nanother\n", OLD + 20)
+    binary = root / "old/c.md"
+    binary.write_bytes("café\r\nline two\r\n\x00 ☃ no newline at the end".encode())
+    os.chmod(binary, 0o640)
+    stamp = (NOW - timedelta(days=OLD + 40)).timestamp()
+    os.utime(binary, (stamp, stamp))
+    return root
+
+
+def loose_notes(base: Path, old: int = 5) -> Path:
+    """Twelve recent linked notes and ``old`` loose old ones: the old ones are high tier."""
+    root = base / "notes"
+    for i in range(12):
+        put(root, f"recent-{i}.md", f"recent {i} [[recent-{(i + 1) % 12}]]", i + 1)
+    for i in range(old):
+        put(root, f"old/n{i}.md", f"old note {i}", 500 + 10 * i)
+    put(root, "old/maybe.md", "---\nsuperseded_by: recent-1.md\n---\nsuperseded, recent", 5)
+    return root

@@ -148,11 +148,11 @@ async def test_mcp_ingest_then_recall(paths: HomePaths, keys: VaultKeys, tmp_pat
     from mcp.client.stdio import StdioServerParameters
     from mcp_types import Implementation
 
-    from tests.assist.test_mcp import ROOT, server_env
-
-    env = {**server_env(paths), "REVERIE_PASSPHRASE": TEST_PASSPHRASE}
+    root = Path(__file__).resolve().parents[2]
+    env = {"REVERIE_HOME": str(paths.root), "REVERIE_CACHE": str(paths.cache.parent), "PYTHONPATH": str(root),
+           "REVERIE_PASSPHRASE": TEST_PASSPHRASE}
     params = StdioServerParameters(command=sys.executable, args=["-m", "tui_app.cli.main", "mcp"], env=env,
-                                   cwd=str(ROOT))
+                                   cwd=str(root))
     async with Client(params, mode="legacy", client_info=Implementation(name="claude-code", version="2")) as c:
         Workbench(paths).ingest([transcript(tmp_path)])
         answer = (await c.call_tool("recall", {"query": RARE})).structured_content
