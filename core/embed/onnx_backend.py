@@ -21,12 +21,22 @@ in batches padded only to their longest text.
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from core.embed.onnx_prepare import Notice, Prepared, SourceModel, inspect_source, model_cache_root, prepare
+from core.embed.onnx_prepare import (
+    Notice,
+    Prepared,
+    SourceModel,
+    inspect_source,
+    model_cache_root,
+    optimized_file,
+    prepare,
+    write_optimized,
+)
 from core.embed.protocol import EmbeddingError, normalize_rows
 from core.embed.sentence_transformers_backend import _PACKAGED_NAMES, DEFAULT_MODEL, folder_fingerprint, resolve_model
 from core.embed.threads import resolve_threads
@@ -99,12 +109,16 @@ class OnnxEmbedder:
             source = self._source()
             root = self._cache_dir if self._cache_dir is not None else model_cache_root()
             prepared = prepare(source, root, notice=self._notice)
-            try:
-                session = self._open(onnxruntime, prepared)
-            except Exception as exc:  # ONNX Runtime raises its own kinds; all mean "this file is unusable"
-                reason = f"ONNX Runtime cannot open {prepared.model_file}: {_first_line(exc)}"
-                prepared = prepare(source, root, notice=self._notice, rebuild_reason=reason)
-                session = self._open(onnxruntime, prepared)
+            session = self._open_optimized(onnxruntime, prepared)
+            if session is None:
+                try:
+                    session = self._open(onnxruntime, prepared.model_file)
+                except Exception as exc:  # ONNX Runtime raises its own kinds; all mean "this file is unusable"
+                    reason = f"ONNX Runtime cannot open {prepared.model_file}: {_first_line(exc)}"
+                    prepared = prepare(source, root, notice=self._notice, rebuild_reason=reason)
+                    session = self._open(onnxruntime, prepared.model_file)
+                with contextlib.suppress(Exception):  # a speed-up only: without it, loads optimize in memory
+                    write_optimized(prepared, onnxruntime)  # for the next process
             tokenizer = Tokenizer.from_file(str(source.tokenizer_file))
             tokenizer.no_padding()
             tokenizer.enable_truncation(source.max_seq_length)
@@ -114,12 +128,26 @@ class OnnxEmbedder:
             self._session = session
             return session
 
-    def _open(self, onnxruntime: Any, prepared: Prepared) -> Any:
+    def _open(self, onnxruntime: Any, model_file: Path, *, optimized: bool = False) -> Any:
         options = onnxruntime.SessionOptions()
         options.intra_op_num_threads = self.threads
         options.inter_op_num_threads = 1
         options.log_severity_level = 3  # errors only: no warnings on the person's terminal
-        return onnxruntime.InferenceSession(str(prepared.model_file), options, providers=["CPUExecutionProvider"])
+        if optimized:  # optimized when it was saved: do not spend the time again
+            options.graph_optimization_level = onnxruntime.GraphOptimizationLevel.ORT_DISABLE_ALL
+        return onnxruntime.InferenceSession(str(model_file), options, providers=["CPUExecutionProvider"])
+
+    def _open_optimized(self, onnxruntime: Any, prepared: Prepared) -> Any:
+        """A session on the saved optimized graph, or ``None`` (none for this ONNX Runtime, or unusable:
+        then it is removed, and the plain graph is used and optimized again)."""
+        path = optimized_file(prepared, onnxruntime.__version__)
+        if not path.is_file():
+            return None
+        try:
+            return self._open(onnxruntime, path, optimized=True)
+        except Exception:  # any failure means "use the plain graph"
+            path.unlink(missing_ok=True)
+            return None
 
     @property
     def dim(self) -> int:

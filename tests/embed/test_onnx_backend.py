@@ -77,19 +77,30 @@ def test_onnx_vectors_agree_with_the_torch_reference(prepared_root: Path) -> Non
 
 @pytest.mark.model
 def test_the_prepared_model_is_reused_and_the_load_path_imports_no_torch(prepared_root: Path) -> None:
+    import onnxruntime
+
     folder = prep.prepared_folder(packaged_source(), prepared_root)
     stamp = (folder / prep.MODEL_FILE).stat().st_ino, (folder / prep.MANIFEST_FILE).stat().st_mtime_ns
+    optimized = folder / f"optimized-{onnxruntime.__version__}.onnx"
+    optimized.write_bytes(b"not a graph")  # a damaged optimized copy: ignored, then written again
     code = (
-        "import sys\n"
+        "import json, sys\n"
         "from pathlib import Path\n"
         "from core.config import EmbeddingConfig\n"
         "from core.embed import make_embedder\n"
         f"e = make_embedder(EmbeddingConfig(), cache_dir=Path({str(prepared_root)!r}), notice=print)\n"
         "v = e.embed(['hello there'])\n"
-        "print(v.shape[1], sorted(m for m in ('torch', 'sentence_transformers', 'transformers') if m in sys.modules))\n"
+        "print(sorted(m for m in ('torch', 'sentence_transformers', 'transformers') if m in sys.modules))\n"
+        "print(json.dumps(v[0].tolist()))\n"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=Path.cwd())
-    assert out.stdout.split("\n")[0] == "384 []"  # no notice line: nothing was prepared or rebuilt
+    runs = [subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+            for _ in range(2)]  # the first rewrites the optimized copy, the second loads it
+    reference = SentenceTransformerEmbedder(threads=1).embed(["hello there"])[0]
+    for out in runs:
+        lines = out.splitlines()
+        assert lines[0] == "[]" and len(lines) == 2  # no torch; no notice: nothing was prepared or rebuilt
+        assert float(np.array(json.loads(lines[1]), dtype=np.float32) @ reference) >= 0.9999
+    assert optimized.stat().st_size > 1_000_000
     assert ((folder / prep.MODEL_FILE).stat().st_ino, (folder / prep.MANIFEST_FILE).stat().st_mtime_ns) == stamp
     assert [p.name for p in prepared_root.iterdir() if not p.name.startswith(".") or p.suffix != ".lock"] == [
         folder.name
