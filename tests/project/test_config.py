@@ -64,3 +64,46 @@ def test_sharing_profiles_default_and_named() -> None:
     assert config.sharing_profile("default").deny_tags == ["private"]
     with pytest.raises(ConfigError, match="no sharing profile 'nope'"):
         config.sharing_profile("nope")
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("[[curation.scopes]]\nname = 'a'\nkind = 'vault'\nsurprise = 1\n",
+         "config.toml: unknown key 'curation.scopes[0].surprise'"),
+        ("[curation]\nscopes = [{name = 'a', kind = 'vault'}, 3]\n",
+         "config.toml: curation.scopes[1] must be a table, got 3"),
+        ("[embedding]\nbackend = 'cloud'\n", "config.toml: embedding.backend must be one of "),
+        ("[recall]\nhalf_life_days = 0\n", "config.toml: recall.half_life_days must be positive"),
+        ("[recall]\nhalf_life_days = nan\n", "config.toml: recall.half_life_days must be a number, got nan"),
+        ("[curation]\ntighten_after_restores = 0\n", "config.toml: curation.tighten_after_restores must be at least 1"),
+        ("[assistants]\nopen_proposals = -1\n",
+         "config.toml: assistants.open_proposals must be 0 or more (0 turns it off)"),
+        ("[sharing.profiles.a]\nmax_items = 1\n[sharing.profiles.b]\nmax_tokens = 'many'\n",
+         "config.toml: sharing.profiles.b.max_tokens must be an integer, got 'many'"),
+        ("[general]\ntimezone = 2026-01-01\n", "config.toml: general.timezone must be a string, got datetime.date"),
+    ],
+)
+def test_the_type_of_each_setting_says_what_is_wrong(text: str, message: str) -> None:
+    """The constraints live in the field types (msgspec checks them); the message is worded from them."""
+    with pytest.raises(ConfigError) as err:
+        parse_config(text)
+    assert str(err.value).startswith(message) and "\n" not in str(err.value)
+
+
+def test_saving_checks_what_was_changed_in_memory(paths: HomePaths) -> None:
+    config = Config()
+    config.recall.default_limit = 0
+    with pytest.raises(ConfigError, match=r"recall\.default_limit must be at least 1"):
+        save_config(paths.config, config)
+    assert not paths.config.exists()  # nothing half-written
+    config.recall.default_limit = 7
+    config.general.languages = ["ko", "ja"]
+    save_config(paths.config, config)
+    assert load_config(paths.config) == config
+
+
+def test_integers_are_numbers_where_a_number_is_asked() -> None:
+    config = parse_config("[recall]\nhalf_life_days = 14\nduplicate_threshold = 1\n")
+    assert config.recall.half_life_days == 14.0 and isinstance(config.recall.half_life_days, float)
+    assert config.recall.duplicate_threshold == 1.0

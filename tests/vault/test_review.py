@@ -172,3 +172,71 @@ def test_review_summary_counts_and_unreviewed_marker() -> None:
     assert summary["suggestion_count"] == 2 and summary["accepted_count"] == 1
     assert summary["confirmed_fields"] == ["location"]
     assert review_summary(None) == {"reviewed": False}
+
+
+def test_the_stored_shapes_have_the_fields_of_the_objects_in_order() -> None:
+    """Loading builds Suggestion(*astuple(shape)): a field added to one and not the other must fail here."""
+    import dataclasses
+
+    import msgspec
+
+    from core.vault import review
+
+    for shape, cls in ((review._SuggestionData, review.Suggestion), (review._DecisionData, review.Decision),
+                       (review._ApprovalData, review.Approval)):
+        assert shape.__struct_fields__ == tuple(f.name for f in dataclasses.fields(cls)), cls.__name__
+    assert set(review._DraftData.__struct_fields__) == {f.name for f in dataclasses.fields(ReviewDraft)}
+    assert msgspec.structs.fields(review._DraftData)  # a msgspec shape, not a hand-written check
+
+
+def test_load_errors_name_the_field_on_one_line() -> None:
+    data = seeded_draft().to_dict()
+    broken = copy.deepcopy(data)
+    broken["suggestions"][1]["confidence"] = "high"
+    with pytest.raises(ReviewError, match=r"suggestions\[1\]\.confidence") as caught:
+        ReviewDraft.from_dict(broken)
+    assert "\n" not in str(caught.value) and str(caught.value).startswith(f"draft {data['draft_id']!r}")
+    missing = copy.deepcopy(data)
+    del missing["suggestions"][0]["source"]
+    with pytest.raises(ReviewError, match=r"missing required field `source` - at `\$\.suggestions\[0\]`"):
+        ReviewDraft.from_dict(missing)
+    with pytest.raises(ReviewError, match="unknown field `surprise`"):
+        ReviewDraft.from_dict({**data, "surprise": 1})
+    with pytest.raises(ReviewError, match="draft: Expected `object`"):
+        ReviewDraft.from_dict(["not", "a", "draft"])
+
+
+def test_json_load_equals_dict_load_and_keeps_the_invariants() -> None:
+    import json
+
+    from core.vault.review import draft_from_json
+
+    draft = seeded_draft().accept("suggestion-location", reviewer="p", value="Seoul Forest")
+    payload = json.dumps({"draft": draft.to_dict()}).encode()
+    assert draft_from_json(payload, "drafts/x.json") == draft == ReviewDraft.from_dict(draft.to_dict())
+    twice = draft.to_dict()
+    twice["decisions"].append({**twice["decisions"][0]})
+    with pytest.raises(ReviewError, match="more than one decision"):
+        draft_from_json(json.dumps({"draft": twice}).encode(), "drafts/x.json")
+    with pytest.raises(ReviewError, match=r"^drafts/x.json: the decrypted payload is not JSON"):
+        draft_from_json(b'{"draft": NaN}', "drafts/x.json")
+
+
+def test_frozen_values_adopted_from_a_decoder_are_frozen_and_equal() -> None:
+    import msgspec
+
+    from core.frozen import adopt_decoded, freeze, thaw
+
+    raw = b'{"people": ["Mina", {"age": 7}], "weather": {"sky": "clear", "wind": [1, 2.5]}, "n": null}'
+    adopted, walked = adopt_decoded(msgspec.json.decode(raw)), freeze(msgspec.json.decode(raw))
+    assert adopted == walked and walked == adopted and hash(adopted) == hash(walked)
+    assert thaw(adopted) == msgspec.json.decode(raw) and repr(adopted) == repr(walked)
+    assert isinstance(adopted["weather"], FrozenDict) and adopted["people"][1] == {"age": 7}
+    with pytest.raises(AttributeError):
+        adopted["people"].append("x")
+    with pytest.raises(TypeError):
+        adopted["weather"]["sky"] = "rain"  # type: ignore[index]
+    with pytest.raises(ValueError, match=r"^value\.a\[1\]\.b: nan is not a JSON number$"):
+        freeze({"a": [1, {"b": float("nan")}]})
+    with pytest.raises(ValueError, match=r"^custom\.a: key 2 is not a string$"):
+        freeze({"a": {2: 3}}, "custom")
