@@ -12,6 +12,7 @@ from textual.screen import Screen
 
 from core.recall import RecallItem, RecallResult
 from core.recall.text import expanded_query, search_terms
+from core.textsafe import visible
 from core.turns import parse_ts
 from tui_app.views.search_backend import MODES, IndexState, SearchAnswer, SearchFilters
 from tui_app.widgets.format import age, plural, preview, wrap_lines
@@ -224,5 +225,5 @@ def detail_text(
     room = width - about[-1].cell_length - 1
     if tags and room >= MIN_TAGS:  # the tags fill what is left of the last line, never a line of their own
         about[-1] = assemble(about[-1], " ", (preview(tags, room), "dim"))
-    text = wrap_content(highlighted(" ".join(item.text.split()), pattern), width, lines - len(about))
+    text = wrap_content(highlighted(" ".join(visible(item.text).split()), pattern), width, lines - len(about))
     return Content("\n").join([*about, *text])

@@ -18,6 +18,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
 from textual.widgets import Static
 
+from core.textsafe import visible
 from core.turns import Turn
 from tui_app import messages
 from tui_app.screens.base import ReverieScreen
@@ -34,7 +35,7 @@ def turn_text(turn: Turn, zone: tzinfo, now: datetime, pattern: re.Pattern[str] 
     """``Tue 3 Nov 18:12 · claude (assistant, claude-sonnet-4.5) · 6d ago`` over the turn's text."""
     speaker_style = {"user": "bold", "assistant": "bold $text-accent"}.get(turn.role, "bold dim")
     about = ", ".join(part for part in (turn.role, turn.model, turn.type if turn.type != "text" else "") if part)
-    body = highlighted(turn.text.strip(), pattern)
+    body = highlighted(visible(turn.text.strip()), pattern)  # a turn's controls shown, never obeyed
     if turn.type != "text":
         body = body.stylize("dim")
     return assemble(
