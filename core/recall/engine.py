@@ -185,7 +185,8 @@ class Recaller:
             return scores, matched, named_actors(plan, pool.actors())
         r = self.ranking
         turns = [key for key in ranked(scores) if key in pool.turns][: r.spread_sources]
-        scores = spread(scores, pool.neighbours(turns), r.spread_exact, r.spread_after)
+        scores = spread(scores, pool.neighbours(turns), r.spread_exact, r.spread_after, pool.asking(turns),
+                        r.answer_share)
         names = named_actors(plan, pool.actors())  # the speakers of the matches and of their neighbours
         return self._speakers(scores, pool, names, r.speaker_exact), matched, names
 
@@ -197,7 +198,8 @@ class Recaller:
         scores = {key: max(value, 0.0) for key, value in pool.admit(hits).items()}
         r = self.ranking
         turns = [key for key in ranked(scores) if key in pool.turns][: r.spread_sources]
-        scores = spread(scores, pool.neighbours(turns), r.spread_semantic, r.spread_after)
+        scores = spread(scores, pool.neighbours(turns), r.spread_semantic, r.spread_after, pool.asking(turns),
+                        r.answer_share)
         return self._speakers(scores, pool, names, r.speaker_semantic)
 
     def _speakers(self, scores: Scores, pool: Pool, names: dict[str, str], factor: float) -> Scores:

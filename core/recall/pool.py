@@ -128,6 +128,10 @@ class Pool:
             out[source] = self._near[source]
         return out
 
+    def asking(self, ids: Iterable[str]) -> set[str]:
+        """The turns among ``ids`` that ask something (a question mark in their text)."""
+        return {i for i in ids if i in self.turns and ("?" in self.turns[i].text or "？" in self.turns[i].text)}
+
     def actors(self, ids: Iterable[str] | None = None) -> set[str]:
         keys = self.turns.keys() if ids is None else ids
         return {self.turns[i].actor for i in keys if i in self.turns}

@@ -30,10 +30,11 @@ class Ranking:
     spread_exact: tuple[float, ...] = (0.4, 0.16)  # share of a turn's score given to turns 1, 2 places away
     spread_semantic: tuple[float, ...] = (0.2,)
     spread_after: float = 1.0  # the share given to the turns after a source, times this
+    answer_share: float = 0.9  # at least this share to the turn after a turn that asks a question
     spread_sources: int = 50  # only the best this many turns spread (each costs one session lookup)
     speaker_exact: float = 1.5
     speaker_semantic: float = 1.2
-    session_of_named: float = 1.2  # turns of a session in which a named person speaks (theirs included)
+    session_of_named: float = 3.0  # turns of a session in which a named person speaks (theirs included)
     fusion_weight: float = 0.7  # exact/max(exact) + weight · semantic/max(semantic)
     word_forms: bool = True  # search English words with their regular inflections (core.recall.text)
     auto_fuse: bool = True  # auto: fuse exact and semantic for a question when vectors can be searched
@@ -45,7 +46,9 @@ class Ranking:
             weights = getattr(self, name)
             if not all(isinstance(w, (int, float)) and 0 <= w <= 1 for w in weights):
                 raise ValueError(f"ranking.{name}: weights must be numbers from 0 to 1, got {weights!r}")
-        for name in ("spread_after", "speaker_exact", "speaker_semantic", "session_of_named", "fusion_weight"):
+        numbers = ("spread_after", "answer_share", "speaker_exact", "speaker_semantic", "session_of_named",
+                   "fusion_weight")
+        for name in numbers:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
                 raise ValueError(f"ranking.{name}: must be a number ≥ 0, got {value!r}")
@@ -58,22 +61,28 @@ DEFAULT_RANKING = Ranking()
 
 
 def spread(scores: Mapping[str, float], neighbours: Mapping[str, Iterable[tuple[str, int]]],
-           weights: tuple[float, ...], after: float = 1.0) -> Scores:
+           weights: tuple[float, ...], after: float = 1.0, asking: Iterable[str] = (),
+           answer_share: float = 0.0) -> Scores:
     """Each source ``id`` gives ``weights[|d|-1] × its score`` to every neighbour ``d`` places away
     (``d`` < 0: before it, > 0: after it), times ``after`` for the turns that follow it (a question's
-    answer comes after it).
+    answer comes after it). A source in ``asking`` (a turn that asks a question) gives the turn right
+    after it at least ``answer_share`` of its score: that turn is most often the answer.
 
     ``neighbours``: source id → (neighbour id, signed distance ≠ 0) for the turns allowed to receive.
     A source keeps its own score; a neighbour's gains add up.
     """
     out = dict(scores)
+    questions = set(asking)
     for source, near in neighbours.items():
         value = scores.get(source, 0.0)
         if value <= 0:
             continue
         for other, distance in near:
-            if 1 <= abs(distance) <= len(weights):
-                share = weights[abs(distance) - 1] * (after if distance > 0 else 1.0)
+            reach = abs(distance)
+            share = weights[reach - 1] * (after if distance > 0 else 1.0) if 1 <= reach <= len(weights) else 0.0
+            if distance == 1 and source in questions:
+                share = max(share, answer_share)
+            if share > 0 and distance != 0:
                 out[other] = out.get(other, 0.0) + share * value
     return out
 

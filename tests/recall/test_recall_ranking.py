@@ -126,3 +126,37 @@ def test_spread_favours_the_turn_after_a_source():
 def test_a_bad_ranking_setting_is_named(settings, field):
     with pytest.raises(ValueError, match=f"ranking.{field}"):
         Ranking(**settings)
+
+
+def test_the_turn_after_a_question_gets_the_answer_share():
+    near = {"q": [("a", 1), ("b", 2)], "s": [("c", 1)]}
+    out = spread({"q": 10.0, "s": 10.0}, near, (0.4, 0.1), asking={"q"}, answer_share=0.9)
+    assert out["a"] == pytest.approx(9.0)  # the answer to "q?" (0.9 instead of 0.4)
+    assert out["b"] == pytest.approx(1.0)  # two places on: the plain weight
+    assert out["c"] == pytest.approx(4.0)  # "s" asks nothing
+
+
+def test_the_answer_to_a_matching_question_scores_next_to_it(paths):
+    turns = conversation(NOW - timedelta(days=2), [
+        ("tom", "How long have you two been married?"),
+        ("kate", "Five years already, time flies!"),
+        ("tom", "Nice."),
+    ], session="m")
+    turns += conversation(NOW - timedelta(days=4), [
+        ("ann", "Married life is calm."),
+        ("bob", "Rain all day."),
+        ("ann", "My sister married in May."),
+    ], session="o")
+    index = indexed(paths, turns)
+    query = "how long have they been married"
+
+    def scores(ranking: Ranking) -> dict[str, float]:
+        found = Recaller(index, RecallConfig(), zone=UTC, ranking=ranking).search(query, now=NOW, zone=UTC, limit=5)
+        return {item.text: item.score for item in found.results}
+
+    shared, flat = scores(DEFAULT_RANKING), scores(Ranking(answer_share=0.0))
+    asked, reply = "How long have you two been married?", "Five years already, time flies!"
+    assert list(shared)[:2] == [asked, reply]  # the reply shares no word with the query
+    assert shared[reply] >= 0.85 * shared[asked]
+    assert flat[reply] <= 0.5 * flat[asked]
+    index.close()
