@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from operator import attrgetter
 
 import apsw
 
@@ -36,6 +37,9 @@ class Incoming:
         return (self.turn.ts, self.file_day, self.seq)
 
 
+_KEY = attrgetter("turn.ts", "file_day", "seq")  # Incoming.key, computed in C (a sort key per turn)
+
+
 @dataclass
 class InsertResult:
     added: int = 0
@@ -50,7 +54,8 @@ def fts_body(text: str) -> str:
 
 
 def _fts_insert(conn: apsw.Connection, rows: Iterable[tuple[int, str]]) -> None:
-    conn.executemany("INSERT INTO fts(rowid, body) VALUES (?, ?)", ((doc, fts_body(text)) for doc, text in rows))
+    conn.executemany("INSERT INTO fts(rowid, body) VALUES (?, ?)",
+                     [(doc, text if text.isascii() else index_text(text)) for doc, text in rows])  # fts_body
 
 
 def _fts_delete(conn: apsw.Connection, docs: Iterable[int]) -> None:
@@ -58,15 +63,15 @@ def _fts_delete(conn: apsw.Connection, docs: Iterable[int]) -> None:
 
 
 def _insert_rows(conn: apsw.Connection, placed: Sequence[tuple[int, Incoming]], file_id: int) -> None:
-    conn.executemany(
-        f"INSERT INTO turns({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        (
-            (doc, t.id, t.ts, t.actor, t.role, t.type, t.text, t.model, t.session, t.source, file_id, item.seq)
-            for doc, item in placed
-            for t in (item.turn,)
-        ),
-    )
-    _fts_insert(conn, ((doc, item.turn.text) for doc, item in placed))
+    rows = []
+    texts = []
+    for doc, item in placed:
+        t = item.turn
+        rows.append((doc, t.id, t.ts, t.actor, t.role, t.type, t.text, t.model, t.session, t.source, file_id,
+                     item.seq))
+        texts.append((doc, t.text))
+    conn.executemany(f"INSERT INTO turns({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+    _fts_insert(conn, texts)
 
 
 def _existing_keys(conn: apsw.Connection, lo: int, hi: int) -> list[tuple[int, SortKey]]:
@@ -121,13 +126,19 @@ def insert_turns(conn: apsw.Connection, file_id: int, incoming: Sequence[Incomin
     known = _known_ids(conn, [item.turn.id for item in incoming])
     by_day: dict[str, list[Incoming]] = {}
     for item in incoming:
-        if item.turn.id in known:
+        turn_id = item.turn.id
+        if turn_id in known:
             result.duplicates += 1
             continue
-        known.add(item.turn.id)
-        by_day.setdefault(item.turn.day, []).append(item)
+        known.add(turn_id)
+        day = item.turn.ts[:10]  # Turn.day
+        group = by_day.get(day)
+        if group is None:
+            by_day[day] = [item]
+        else:
+            group.append(item)
     for day, fresh in by_day.items():
-        fresh.sort(key=lambda item: item.key)
+        fresh.sort(key=_KEY)
         lo, hi = block_range(day)
         last = _existing_keys_last(conn, lo, hi)
         if last is None or last[1] < fresh[0].key:

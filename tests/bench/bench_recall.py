@@ -286,7 +286,7 @@ def build_raw(path: Path, turns: Sequence[Turn], rowid: Callable[[int, Turn], in
         "CREATE TABLE turns(id INTEGER PRIMARY KEY, ts TEXT NOT NULL);"
         "CREATE VIRTUAL TABLE fts USING fts5(text, content='', tokenize='unicode61 remove_diacritics 2')"
     )
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     with write(conn):
         conn.executemany("INSERT INTO turns(id, ts) VALUES (?, ?)", ((rowid(i, t), t.ts) for i, t in enumerate(turns)))
         conn.execute("CREATE INDEX turns_ts ON turns(ts)")
@@ -295,7 +295,11 @@ def build_raw(path: Path, turns: Sequence[Turn], rowid: Callable[[int, Turn], in
         )
     seconds = time.perf_counter() - started
     conn.close()
+    RAW_CPU.append(time.process_time() - cpu)
     return seconds
+
+
+RAW_CPU: list[float] = []  # CPU seconds of each build_raw call (steadier than wall time on a shared machine)
 
 
 def block_rowids(turns: Sequence[Turn]) -> Callable[[int, Turn], int]:
@@ -419,7 +423,9 @@ def run(args: argparse.Namespace) -> dict[str, object]:
     # exact index build: ours and raw FTS5 in turns, ``--build-repeats`` times each (medians reported;
     # the machine is shared, so the ratio is what compares)
     ours_runs: list[tuple[float, float]] = []
+    ours_cpu: list[float] = []
     raw_runs: list[float] = []
+    del RAW_CPU[:]
     raw_path = home / "raw.db"
     for attempt in range(args.build_repeats):
         if attempt:
@@ -430,7 +436,9 @@ def run(args: argparse.Namespace) -> dict[str, object]:
         index = SearchIndex.open(paths)
         source = TimedSource(paths)
         reindexer = Reindexer(index, source)
+        cpu = time.process_time()
         seconds, report = timed(lambda r=reindexer: r.run(embed=False))  # type: ignore[misc]
+        ours_cpu.append(time.process_time() - cpu)
         ours_runs.append((seconds, source.seconds))
         reindexer.close()
         if attempt < args.build_repeats - 1:
@@ -438,6 +446,8 @@ def run(args: argparse.Namespace) -> dict[str, object]:
         raw_runs.append(build_raw(raw_path, turns, lambda i, t: i + 1))
     build_s, reading_s = sorted(ours_runs)[len(ours_runs) // 2]
     raw_s = sorted(raw_runs)[len(raw_runs) // 2]
+    ours_cpu_s = sorted(ours_cpu)[len(ours_cpu) // 2]
+    raw_cpu_s = sorted(RAW_CPU[: len(raw_runs)])[len(raw_runs) // 2]
     raw = apsw.Connection(str(raw_path))
     layouts = {}
     for name, rowid in (("micro", micro_rowid), ("block", block_rowids(turns))):
@@ -451,6 +461,9 @@ def run(args: argparse.Namespace) -> dict[str, object]:
         "raw_fts5_s": raw_s,
         "ratio": build_s / raw_s,
         "repeats": args.build_repeats,
+        "ours_cpu_s": ours_cpu_s,
+        "raw_fts5_cpu_s": raw_cpu_s,
+        "cpu_ratio": ours_cpu_s / raw_cpu_s,
         "ours_runs_s": [seconds for seconds, _ in ours_runs],
         "raw_runs_s": raw_runs,
         "ours_fts_bytes": fts_bytes(index.conn, "fts"),
@@ -711,6 +724,9 @@ def print_tables(r: dict) -> None:  # type: ignore[type-arg]
         ("raw FTS5, microsecond-derived rowids", "", mb(b["micro_rowid_fts_bytes"])),
         ("ratio ours / raw", f"{b['ratio']:.1f}×", ""),
     ]
+    if "cpu_ratio" in b:
+        rows.append((f"CPU seconds, ours / raw ({b['ours_cpu_s']:.1f} / {b['raw_fts5_cpu_s']:.1f})",
+                     f"{b['cpu_ratio']:.1f}×", ""))
     print(f"| build (median of {b['repeats']}) | seconds | FTS5 MB |\n|---|---|---|")
     print("\n".join(f"| {a} | {s} | {m} |" for a, s, m in rows))
     catalog_mb, db_mb = mb(b["ours_catalog_bytes"]), mb(b["ours_db_bytes"])
