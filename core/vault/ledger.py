@@ -27,7 +27,6 @@ import os
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from core.clock import utc_now_iso
@@ -174,6 +173,7 @@ class Ledger:
         # (stamp, reading, checked in full): a reading is reused while the files' size and mtime stay
         self._cache: tuple[Stamp | None, LedgerReading, bool] | None = None
         self._tail: tuple[Stamp | None, _Tail] | None = None  # after an append that read only the tail
+        self._swept = False  # killed writers' temporary files removed (once per object: a scan of vault/)
 
     def _stamp(self) -> Stamp | None:
         """Size and mtime of the ledger and its head: a reading is reused while neither changed."""
@@ -183,10 +183,13 @@ class Ledger:
             return None
         return (ledger.st_size, ledger.st_mtime_ns, head.st_size, head.st_mtime_ns)
 
-    def _temp_folders(self) -> tuple[Path, ...]:
-        """The folders whose killed writers' temporary files the next append removes: the home (the head),
-        the vault and its intents, the drafts."""
-        return (self.paths.root, self.paths.vault, self.paths.vault / ".pending", self.paths.drafts)
+    def _sweep(self) -> None:
+        """Remove the temporary files killed writers left in the home (the head), the vault and its intents
+        and the drafts (:func:`core.fsutil.remove_stale_temps`), on this object's first append or
+        completion: once per process in practice, as a scan of a large ``vault/`` costs milliseconds."""
+        if not self._swept:
+            remove_stale_temps((self.paths.root, self.paths.vault, self.paths.vault / ".pending", self.paths.drafts))
+            self._swept = True
 
     def _sign_head(self, checkpoint: Checkpoint) -> None:
         atomic_write_text(self.paths.ledger_head, head_text(checkpoint.seq, checkpoint.hash, self.keys))
@@ -220,7 +223,7 @@ class Ledger:
                     # An interrupted append left entries past the head: sign it for them first, so a
                     # crash in this append leaves the same state again, never a second entry beyond it.
                     self._sign_head(reading.head())
-            remove_stale_temps(self._temp_folders())
+            self._sweep()
             last = reading.entries[-1] if reading.entries else None
             body = {
                 "seq": (last.seq + 1) if last else 1,
@@ -330,7 +333,7 @@ class Ledger:
         """Sign the head again after crashes left signed entries beyond it; True if it did. Also removes
         the temporary files killed writers left (:func:`core.fsutil.remove_stale_temps`), as an append does."""
         with file_lock(self.paths.lock("ledger")):
-            remove_stale_temps(self._temp_folders())
+            self._sweep()
             reading = self.read(full=False)  # what a full read gives for a clean or interrupted ledger
             if not reading.entries or [p for p in reading.problems if p.kind != "incomplete"]:
                 return False
