@@ -14,12 +14,20 @@ SHARED_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 TEST_PASSPHRASE = "correct horse battery staple"
 
 
+@pytest.fixture(scope="session")
+def model_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One models cache for the run: the ONNX model is prepared (exported from the packaged weights)
+    once, by the first test that needs it, not once per test."""
+    return tmp_path_factory.mktemp("models")
+
+
 @pytest.fixture(autouse=True)
-def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[HomePaths]:
+def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, model_cache: Path) -> Iterator[HomePaths]:
     """Point REVERIE_HOME and REVERIE_CACHE at temporary folders; clear any passphrase."""
     home = tmp_path / "home"
     monkeypatch.setenv("REVERIE_HOME", str(home))
     monkeypatch.setenv("REVERIE_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("REVERIE_MODEL_CACHE", str(model_cache))
     monkeypatch.delenv("REVERIE_PASSPHRASE", raising=False)
     yield HomePaths.at(home)
 
