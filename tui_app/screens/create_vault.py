@@ -11,7 +11,7 @@ from textual.containers import Center, Vertical
 from textual.widgets import Footer, Input, Label, Static
 
 from core.paths import HomePaths
-from core.vault.crypto import KdfParams, create_header
+from core.vault.crypto import KdfParams
 from core.vault.store import MemoryVault
 from tui_app import messages
 from tui_app.screens.base import WorkerScreen
@@ -85,8 +85,7 @@ class CreateVaultScreen(WorkerScreen):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="unlock", description="create the vault")
     def create_vault(self, passphrase: str) -> None:
-        self.paths.ensure()
-        keys = create_header(self.paths.vault_header, passphrase, self.kdf)
+        keys = self.app.workbench.create_vault(passphrase)  # type: ignore[attr-defined]
         self.post_message(messages.Unlocked(MemoryVault.open(self.paths, keys), created=True))
 
     def work_failed(self, worker: object) -> None:

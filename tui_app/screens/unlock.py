@@ -13,7 +13,6 @@ from textual.widgets import Footer, Input, Label, Static
 
 from core.errors import HomeError, WrongPassphrase
 from core.paths import HomePaths
-from core.vault.crypto import unlock
 from core.vault.store import MemoryVault
 from tui_app import messages
 from tui_app.screens.base import WorkerScreen
@@ -71,7 +70,7 @@ class UnlockScreen(WorkerScreen):
     @work(thread=True, exclusive=True, exit_on_error=False, group="unlock", description="unlock the vault")
     def unlock_vault(self, passphrase: str) -> None:
         try:
-            keys = unlock(self.paths.vault_header, passphrase)
+            keys = self.app.workbench.unlock(passphrase)  # type: ignore[attr-defined]
         except WrongPassphrase:
             self.post_message(messages.UnlockFailed("Wrong passphrase. Nothing was changed; try again."))
             return
