@@ -141,9 +141,7 @@ def index_group() -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
 @pass_state
 def status(state: CliState, as_json: bool) -> None:
-    """What the index holds and where it is."""
-    from core.index import SearchIndex
-
+    """What the index holds, where it is, and how far it is behind the log."""
     if not state.paths.index_db.exists():
         emit(
             {"path": str(state.paths.index_db), "exists": False},
@@ -151,10 +149,15 @@ def status(state: CliState, as_json: bool) -> None:
             f"no index yet at {state.paths.index_db}; run `reverie reindex`",
         )
         return
-    with SearchIndex.open(state.paths) as index:
-        info = index.status()
-    data = {"exists": True, **info.__dict__}
+    with state.workbench as workbench:
+        info = workbench.index.status()
+        lag = workbench.log_lag()
+    data = {"exists": True, **info.__dict__, "behind_bytes": lag.bytes, "behind_days": lag.days,
+            "removed_days": lag.removed_days}
     model = f"{info.model}, {info.dim}-d" if info.model else "no model yet"
+    behind = (f"{lag.bytes / 1_048_576:,.1f} MiB in {lag.days:,} day files not indexed yet"
+              + (f", {lag.removed_days:,} removed day files still indexed" if lag.removed_days else "")
+              + " (the next search catches up a small lag; `reverie reindex` any)") if lag.behind else "up to date"
     text = "\n".join(
         [
             f"index:      {info.path} ({info.bytes / 1e6:,.1f} MB; holds plaintext of your conversations, mode 0600)",
@@ -162,6 +165,7 @@ def status(state: CliState, as_json: bool) -> None:
             f"turns:      {info.turns:,}",
             f"memories:   {info.memories:,}",
             f"vectors:    {info.vectors:,} ({model}), {info.pending_vectors:,} waiting",
+            f"the log:    {behind}",
             f"snapshot:   {info.snapshot or 'none (vectors read from the database)'}",
             f"migrations: {', '.join(info.migrations)}",
             f"log change: {info.files_changed_at or 'never'}",
