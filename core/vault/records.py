@@ -25,7 +25,7 @@ from core.turns import TurnError, parse_ts
 from core.vault.canonical import sha256_hex
 from core.vault.crypto import VaultKeys
 from core.vault.review import ReviewDraft, draft_from_json, review_summary
-from core.vault.sealed import SwappedRecord, seal, unseal_plaintext
+from core.vault.sealed import SwappedRecord, one_line, seal, unseal_plaintext
 
 MEMORY_FORMAT = "reverie.memory"
 DRAFT_FORMAT = "reverie.draft"
@@ -66,7 +66,7 @@ class _MetadataData(msgspec.Struct, forbid_unknown_fields=True):
                 custom=freeze(self.custom or {}, f"{where}.custom"),
             )
         except ValueError as exc:
-            raise RecordError(f"{where}: metadata malformed: {exc}") from exc
+            raise RecordError(f"{where}: metadata malformed: {one_line(str(exc))}") from exc
 
 
 class _MemoryPayload(msgspec.Struct):
@@ -105,7 +105,7 @@ class MemoryMetadata:
         try:
             shape = msgspec.convert(data, _MetadataData)
         except msgspec.ValidationError as exc:
-            raise RecordError(f"{where}: metadata malformed: {exc}") from exc
+            raise RecordError(f"{where}: metadata malformed: {one_line(str(exc))}") from exc
         return shape.build(where)
 
 
@@ -166,7 +166,7 @@ def open_memory(data: bytes, keys: VaultKeys, where: str, expected_id: str | Non
     try:
         shape = msgspec.json.decode(plaintext, type=_MemoryPayload)
     except msgspec.ValidationError as exc:
-        raise RecordError(f"{where}: payload malformed: {exc}") from exc
+        raise RecordError(f"{where}: payload malformed: {one_line(str(exc))}") from exc
     except (msgspec.DecodeError, RecursionError) as exc:
         raise RecordError(f"{where}: the decrypted payload is not JSON") from exc
     return _memory(shape, where, record_id, version, decoded=True)
@@ -190,7 +190,7 @@ def memory_from_payload(payload: dict[str, Any], where: str, record_id: str, rec
     try:
         shape = msgspec.convert(payload, _MemoryPayload)
     except msgspec.ValidationError as exc:
-        raise RecordError(f"{where}: payload malformed: {exc}") from exc
+        raise RecordError(f"{where}: payload malformed: {one_line(str(exc))}") from exc
     return _memory(shape, where, record_id, record_version)
 
 

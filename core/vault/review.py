@@ -29,6 +29,7 @@ from msgspec.structs import astuple
 from core.clock import utc_now_iso
 from core.errors import ReviewError
 from core.frozen import FrozenDict, freeze, thaw
+from core.vault.sealed import one_line
 
 DRAFT_STATES = ("open", "approved", "finalized")
 DECISION_ACTIONS = ("accepted", "rejected")
@@ -83,7 +84,7 @@ def check_field_value(field_name: str, value: Any, where: str) -> Any:
     try:
         return freeze(value, where)
     except ValueError as exc:
-        raise ReviewError(str(exc)) from exc
+        raise ReviewError(one_line(str(exc))) from exc
 
 
 @dataclass(frozen=True)
@@ -150,7 +151,7 @@ class Decision:
         try:
             object.__setattr__(self, "value", freeze(self.value, f"{where}.value"))
         except ValueError as exc:
-            raise ReviewError(str(exc)) from exc
+            raise ReviewError(one_line(str(exc))) from exc
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -405,7 +406,7 @@ class ReviewDraft:
         try:
             shape = msgspec.convert(data, _DraftData)
         except msgspec.ValidationError as exc:
-            raise ReviewError(f"{where}: {exc}") from exc
+            raise ReviewError(f"{where}: {one_line(str(exc))}") from exc
         return shape.build()
 
 
@@ -447,7 +448,7 @@ def draft_from_json(data: bytes, where: str) -> ReviewDraft:
     try:
         shape = msgspec.json.decode(data, type=_DraftPayload)
     except msgspec.ValidationError as exc:
-        raise ReviewError(f"{where}: {exc}") from exc
+        raise ReviewError(f"{where}: {one_line(str(exc))}") from exc
     except (msgspec.DecodeError, RecursionError) as exc:
         raise ReviewError(f"{where}: the decrypted payload is not JSON") from exc
     return shape.draft.build()

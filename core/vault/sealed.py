@@ -29,6 +29,14 @@ FORMAT_VERSION = 1
 _KEYS = {"format", "format_version", "id", "record_version", "nonce", "ciphertext", "hmac"}
 
 
+def one_line(message: str) -> str:
+    """A library's message about a record as one line: a field name from the file may hold line breaks or
+    other control characters, shown escaped (and a very long one cut)."""
+    shown = message if message.isprintable() else "".join(
+        c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in message)
+    return shown if len(shown) <= 300 else shown[:297] + "..."
+
+
 class SwappedRecord(RecordError):
     """A valid record that sits under another record's name."""
 
@@ -85,7 +93,7 @@ def _decode_json(data: bytes, where: str, what: str) -> Any:
     try:
         return msgspec.json.decode(data)
     except msgspec.DecodeError as exc:
-        raise RecordError(f"{where}: {what}: {exc}") from exc
+        raise RecordError(f"{where}: {what}: {one_line(str(exc))}") from exc
     except RecursionError as exc:
         raise RecordError(f"{where}: {what}: nested too deeply") from exc
 
