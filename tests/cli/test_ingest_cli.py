@@ -39,7 +39,8 @@ def test_clean_input_exits_zero_and_prints_a_summary(paths: HomePaths) -> None:
     subagents = FIXTURES / "claude-code" / "projects" / "-home-me-demo" / "11111111-1111-4111-8111-111111111111"
     code, out, err = run("ingest", str(subagents / "subagents"))
     assert code == 0, err
-    assert out.startswith("Read 1 file: 2 turns added, 0 duplicates, 0 quarantined.")
+    # the subagent's 2 turns and its session header (core.conversation.claude_code)
+    assert out.startswith("Read 1 file: 3 turns added, 0 duplicates, 0 quarantined.")
     assert "Left 1 closed day unsealed: no vault in this home yet" in out
 
 
