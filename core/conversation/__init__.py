@@ -28,6 +28,10 @@ Write API
 ``collect_sources(inputs, fmt="auto") -> SourcePlan`` (files with their formats, ``total_bytes``
 for a progress bar) and ``ingest(paths, inputs, fmt, *, plan=None, keys=None, progress=None)
 -> IngestReport``. ``progress(n)`` is called with input bytes read; core never draws anything.
+The report separates lines this ingest quarantined (``quarantined``: exit code 2) from lines an
+earlier ingest already quarantined (``already_quarantined``, ``quarantine_note`` "6 lines already
+quarantined": exit code 0), and lists FIFOs and other special files it did not open (``not_read``).
+Turns dated more than ``items.FUTURE_LIMIT`` after the import are quarantined.
 
 Seals
 -----
