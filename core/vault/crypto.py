@@ -329,7 +329,7 @@ def _master_from_passphrase(path: Path, header: Header, passphrase: str) -> byte
             master = _unwrap(kek, header.wrapped, _AAD_PASSPHRASE, f"{path}: data_key", _wrong(path))
         except RecordError as exc:
             raise HomeError(str(exc)) from exc
-    if not hmac.compare_digest(_keys_of(master)[1], header.key_check):
+    if not header.key_check.isascii() or not hmac.compare_digest(_keys_of(master)[1], header.key_check):
         raise WrongPassphrase(_wrong(path))
     return master
 
@@ -432,7 +432,7 @@ def _master_from_recovery(path: Path, header: Header, recovery_key: str) -> byte
                          f"{path}: recovery", refusal)
     except RecordError as exc:
         raise HomeError(str(exc)) from exc
-    if not hmac.compare_digest(_keys_of(master)[1], header.key_check):
+    if not header.key_check.isascii() or not hmac.compare_digest(_keys_of(master)[1], header.key_check):
         raise WrongPassphrase(refusal)
     return master
 
