@@ -9,9 +9,10 @@ here: the timezone must exist, scope names must not repeat, a folder scope needs
 Why msgspec and not pydantic v2 (``tests/bench/bench_typed.py``, on this 2-core machine under load):
 importing it and defining a type costs 107 ms in a fresh interpreter against 360 ms for pydantic (this
 module loads on every CLI start), and it decodes and validates a memory record 2× and 10,000 drafts
-4.7× faster (91 ms against 425 ms), which ``reverie verify`` needs. The settings stay dataclasses (msgspec converts into them) because callers copy them with
-``dataclasses.replace``; msgspec ignores unknown fields of dataclasses, so :func:`_unknown_key` walks the
-document against msgspec's own type description (``msgspec.inspect``) to name the first unknown key.
+4.7× faster (91 ms against 425 ms), which ``reverie verify`` needs. The settings stay dataclasses
+(msgspec converts into them) because callers copy them with ``dataclasses.replace``; msgspec ignores
+unknown fields of dataclasses, so :func:`_unknown_key` walks the document against msgspec's own type
+description (``msgspec.inspect``) to name the first unknown key.
 """
 
 from __future__ import annotations
