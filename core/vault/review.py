@@ -12,6 +12,12 @@ so they hold for drafts built in code and for drafts loaded from disk alike:
 * a finalized draft is approved and names its memory.
 
 Revision history is derived from the timestamps already in the draft, never stored separately.
+
+Loading is two steps: msgspec converts the stored JSON into shape structs (``_DraftData`` and friends:
+each field's JSON type, unknown and missing fields, one line naming the path), then the frozen objects
+are built from them and ``__post_init__`` checks every invariant above, exactly as for a draft built in
+code. ``to_dict`` stays written out: ``msgspec.to_builtins`` keeps tuples as tuples, and the stored form
+is lists.
 """
 
 from __future__ import annotations
