@@ -61,6 +61,8 @@ def main() -> None:
     parser.add_argument("--memories", type=int, default=50)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--backend", default="onnx", help="embedding.backend written to the home's config.toml")
+    parser.add_argument("--model-cache", type=Path,
+                        help="a models cache to reuse (default: a fresh one, so the first run prepares the model)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="bench-draft-") as tmp_name:
@@ -73,6 +75,8 @@ def main() -> None:
         env = {**os.environ, "REVERIE_HOME": str(paths.root), "REVERIE_CACHE": str(tmp / "cache-root"),
                "REVERIE_PASSPHRASE": PASSPHRASE}
         env.pop("REVERIE_MODEL_CACHE", None)
+        if args.model_cache is not None:
+            env["REVERIE_MODEL_CACHE"] = str(args.model_cache.absolute())
         first_checked, first_notes = run(env, "draft", "new", "We baked bread together on a quiet morning.",
                                          "--on-duplicate", "keep-both")
         first_plain, _ = run(env, "draft", "new", "A note without the check.", "--no-duplicate-check")
