@@ -220,7 +220,7 @@ class Workbench:
             return self._embedder_factory()
         from core.embed import make_embedder
 
-        return make_embedder(self.config.embedding)
+        return make_embedder(self.config.embedding, notice=self.notice)
 
     def embedder_name(self) -> str:
         """The configured model's name, without loading it."""
