@@ -24,7 +24,7 @@ from core.timeparse import (
 from core.timeparse.compose import Found, expressions, join
 from core.timeparse.model import TimeMatch, TimeParse, TimeParseError
 from core.timeparse.pieces import Context
-from core.timeparse.rules import Rule, Scan, scan
+from core.timeparse.rules import Rule, Scan, compiled, scan
 from core.timeparse.text import Normalized, normalize
 
 LANGUAGES = ("en", "ko", "ja")
@@ -114,7 +114,7 @@ def find_time_expressions(
         raise TimeParseError(f"a query must be text, got {type(text).__name__}")
     norm = normalize(text)
     view = Scan(norm.text, norm.original, norm.origin)
-    atoms = scan(_rules_for(langs), view, ctx)
+    atoms = scan(_rules_for(_scripts(norm.text, langs)), view, ctx)
     found = expressions(join(atoms, norm.text, ctx), norm.text, ctx, langs)
     matches = [_match(norm, item, "en" in langs) for item in found]
     extra = _fallback(text, matches, ctx, langs)
@@ -138,12 +138,29 @@ def _languages(languages: Sequence[str]) -> tuple[str, ...]:
     return tuple(lang for lang in LANGUAGES if lang in languages)
 
 
+_HANGUL = re.compile(r"[\uac00-\ud7a3\u3131-\u318e]")
+_KANA_KANJI = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff々]")
+_LATIN_OR_DIGIT = re.compile(r"[a-z0-9]")
+
+
+def _scripts(text: str, langs: tuple[str, ...]) -> tuple[str, ...]:
+    """The languages whose rules can match ``text`` at all: Korean rules need Hangul, Japanese ones
+    kana or kanji, English ones a Latin letter or a digit (a Korean-only query skips the English
+    rules, and the other way round; the result is the same, the scan is shorter)."""
+    present = {
+        "en": _LATIN_OR_DIGIT.search(text) is not None,
+        "ko": _HANGUL.search(text) is not None,
+        "ja": _KANA_KANJI.search(text) is not None,
+    }
+    return tuple(lang for lang in langs if present[lang])
+
+
 @lru_cache(maxsize=16)
-def _rules_for(langs: tuple[str, ...]) -> list[Rule]:
+def _rules_for(langs: tuple[str, ...]) -> list[tuple[Rule, re.Pattern[str]]]:
     rules = list(lang_common.RULES)
     for lang in langs:
         rules.extend(_RULES[lang])
-    return rules
+    return compiled(rules)
 
 
 def _match(norm: Normalized, item: Found, english: bool) -> TimeMatch:

@@ -96,11 +96,16 @@ class Atom:
     rule: str
 
 
-def scan(rules: list[Rule], view: Scan, ctx: Context) -> list[Atom]:
+def compiled(rules: list[Rule]) -> list[tuple[Rule, re.Pattern[str]]]:
+    """Each rule with its compiled pattern, for :func:`scan` (looked up once, not per query)."""
+    return [(item, item.pattern) for item in rules]
+
+
+def scan(rules: list[tuple[Rule, re.Pattern[str]]], view: Scan, ctx: Context) -> list[Atom]:
     """Every rule's matches, guarded, then the longest non-overlapping ones in text order."""
     raw: list[tuple[Rule, re.Match[str]]] = []
-    for item in rules:
-        for found in item.pattern.finditer(view.text):
+    for item, pattern in rules:
+        for found in pattern.finditer(view.text):
             if found.end() > found.start():
                 raw.append((item, found))
     view.starts = {found.start() for _, found in raw}
