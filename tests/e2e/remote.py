@@ -231,6 +231,7 @@ LogLevel INFO
 # Textual's key names -> tmux send-keys names. A bound key missing here fails the key test: teach it
 # here only after checking the key survives SSH and tmux.
 TMUX_KEYS = {
+    "question_mark": "?",
     "escape": "Escape",
     "enter": "Enter",
     "space": "Space",
