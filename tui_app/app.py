@@ -40,6 +40,7 @@ from tui_app.screens.registry import HOME_SECTION, SECTIONS, Section
 from tui_app.screens.session import Session
 from tui_app.widgets.editor import ExternalEditor, edit_in_terminal_editor
 from tui_app.widgets.format import plural
+from tui_app.widgets.humane import use_language
 
 if TYPE_CHECKING:
     from core.embed import Embedder
@@ -170,6 +171,7 @@ class ReverieApp(App[None], inherit_bindings=False):
 
     def on_mount(self) -> None:
         self.set_keymap(dict(self.config.tui.keymap))
+        use_language(self.config.general.languages[0] if self.config.general.languages else "en")
         self.app_resume_signal.subscribe(self, lambda _app: self.touch())
         keys, self._initial_keys = self._initial_keys, None
         if keys is not None:
@@ -241,6 +243,14 @@ class ReverieApp(App[None], inherit_bindings=False):
         self.start_session(message.vault)
         if message.created:
             self.notify("Vault created. Capture a first draft with n.", title="Welcome")
+            self.call_after_refresh(self.offer_import)
+
+    def offer_import(self) -> None:
+        """Once, after a vault is created: the import screen with what this machine holds (Esc skips)."""
+        from tui_app.screens.importer import ImportScreen
+
+        if self.session is not None:
+            self.push_screen(ImportScreen(self.session, first_run=True))
 
     # --- idle lock ----------------------------------------------------------------------------------
 

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from core.vault.store import MemoryVault
     from core.workbench import CaptureOutcome
     from tui_app.views.data import HomeSummary, MemoryDetail, MemoryRow
+    from tui_app.views.imports import FoundSource
 
 
 @dataclass
@@ -234,3 +235,25 @@ class MarkerAdded(Message):
 @dataclass
 class TurnActivityLoaded(Message):
     days: list[tuple[date, int]]  # turns per local day, oldest first; empty when nothing is indexed
+
+
+@dataclass
+class ImportSourcesFound(Message):
+    """What there is to import on this machine, and the index's lag and vector coverage."""
+
+    sources: list[FoundSource]
+    status: str
+
+
+@dataclass
+class ImportProgress(Message):
+    done: int  # input bytes read (an import) or day files read (a reindex)
+    total: int
+
+
+@dataclass
+class ImportFinished(Message):
+    """An import or reindex ended (done or stopped): the report's lines."""
+
+    lines: list[str]
+    stopped: bool = False

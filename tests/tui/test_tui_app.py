@@ -113,7 +113,10 @@ async def test_wrong_passphrase_says_so_and_writes_nothing_then_the_right_one_un
         assert isinstance(app.screen, HomeScreen) and not app.locked
 
 
-async def test_create_vault_needs_the_passphrase_twice(tmp_path: Path) -> None:
+async def test_create_vault_needs_the_passphrase_twice(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from tui_app.screens.importer import ImportScreen
+
+    monkeypatch.setenv("HOME", str(tmp_path / "me"))  # the import offer looks for ~/.claude/projects here
     paths = HomePaths.at(tmp_path / "fresh")
     app = ReverieApp(paths, tui_config(), None, kdf=KdfParams.for_tests(), editor=FakeEditor())
     async with app.run_test(size=(100, 30)) as pilot:
@@ -128,6 +131,9 @@ async def test_create_vault_needs_the_passphrase_twice(tmp_path: Path) -> None:
         await pilot.press(*"correct horse", "enter", *"correct horse", "enter")
         await settle(pilot)
         assert paths.vault_header.exists()
+        assert isinstance(app.screen, ImportScreen) and app.screen.first_run  # the import is offered once
+        assert "New vault" in text_of(app, "#import-intro") and "Nothing found" in text_of(app, "#import-report")
+        await press(pilot, "escape")
         assert isinstance(app.screen, HomeScreen)
         assert "0 open drafts · 0 to decide" in text_of(app, "#home-review")
 

@@ -35,6 +35,13 @@ def _home_bindings() -> list[Binding]:
     return [
         *bindings,
         Binding("n", "capture", "New draft", id="capture", tooltip="Capture a new draft for review"),
+        Binding(
+            "i",
+            "import",
+            "Import",
+            id="home.import",
+            tooltip="Import conversations (Claude Code, Codex, an export) or reindex, with progress",
+        ),
         Binding("ctrl+r", "reload", "Refresh", id="refresh", tooltip="Count again and re-verify the home"),
     ]
 
@@ -124,6 +131,11 @@ class HomeScreen(ReverieScreen):
 
     def action_reload(self) -> None:
         self.reload()
+
+    def action_import(self) -> None:
+        from tui_app.screens.importer import ImportScreen
+
+        self.app.push_screen(ImportScreen(self.session))
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="load", description="load the home summary")
     def load_summary(self) -> None:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from tui_app.screens.curation_notice import curation_notices
-from tui_app.views.data import NoticeProvider, review_notices, verification_notices
+from tui_app.views.data import NoticeProvider, index_notices, review_notices, verification_notices
 
 if TYPE_CHECKING:
     from tui_app.screens.base import ReverieScreen
@@ -105,7 +105,7 @@ HOME_SECTION = "home"
 
 # Lines for the home screen's banner (approved drafts waiting, verification problems; the curation
 # engine adds its overdue-review notice here). Each runs in a worker thread and only reads.
-HOME_NOTICES: list[NoticeProvider] = [verification_notices, review_notices, curation_notices]
+HOME_NOTICES: list[NoticeProvider] = [verification_notices, review_notices, curation_notices, index_notices]
 
 
 def section(name: str) -> Section:

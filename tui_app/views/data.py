@@ -82,6 +82,15 @@ def review_notices(session: Session, summary: HomeSummary) -> Iterable[Notice]:
         )
 
 
+def index_notices(session: Session, summary: HomeSummary) -> Iterable[Notice]:
+    """The index's lag behind the log and its vector coverage (stat calls and one status query)."""
+    from tui_app.views.imports import index_status_line
+
+    fresh = session.workbench.freshness()
+    level = "warning" if fresh.lag.behind else "info"
+    yield Notice(level, f"Index: {index_status_line(fresh)}", key_hint="i" if fresh.lag.behind else "")
+
+
 def verification_notices(session: Session, summary: HomeSummary) -> Iterable[Notice]:
     if not summary.verification.ok:
         first = summary.verification.problems[0] if summary.verification.problems else ""
