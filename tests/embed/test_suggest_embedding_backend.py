@@ -154,10 +154,19 @@ def test_the_tag_suggester_runs_on_the_configured_backend(server: FakeServer, pa
         d = vault.create_draft(content, tags).approve(reviewer="me")
         vault.save_draft(d)
         vault.finalize_draft(d)
-    ctx = SuggestContext(vault=vault, config=settings, paths=paths)
-    draft = ReviewDraft(draft_id="draft_e1", content="hiking up Bukhansan again",
-                        created_at="2026-11-25T12:00:00+00:00")
-    found = TagSuggester().propose(draft, ctx)
+    from core.index import HomeDayLogs, Reindexer, SearchIndex
+    from core.recall import vault_docs
+
+    embedder = make_embedder(settings.embedding)
+    with SearchIndex.open(paths) as index:
+        # the workbench's part: the vault's memories in the index, embedded by the configured model
+        with Reindexer(index, HomeDayLogs(paths), embedder=lambda: embedder,
+                       memory_source=lambda: vault_docs(vault, settings.zone())) as reindexer:
+            reindexer.run()
+        ctx = SuggestContext(vault=vault, config=settings, paths=paths, memory_index=lambda: index)
+        draft = ReviewDraft(draft_id="draft_e1", content="hiking up Bukhansan again",
+                            created_at="2026-11-25T12:00:00+00:00")
+        found = TagSuggester().propose(draft, ctx)
     assert [p.value for p in found if p.attach] == [["hiking"]]
     assert TagSuggester().model_name(ctx) == f"nomic-embed-text@{server.url}"
     assert any(len(body["input"]) == 2 for _, body, _ in server.requests)  # the memories were embedded
