@@ -2,14 +2,18 @@
 
 Modes (the answer's ``mode`` is always the one that produced its results):
 
-- ``exact``: FTS5 bm25 inside the range over the query's terms and their word forms, then session
-  neighbours share scores and the turns of named speakers are boosted (core.recall.scoring).
+- ``exact``: FTS5 bm25 inside the range over the query's terms (English words by their Porter
+  stems), then session neighbours share scores — the turn after a matching question most — and the
+  turns and sessions of named speakers are boosted (core.recall.scoring).
 - ``semantic``: nearest vectors inside the range for the query without the speakers' names, then
   the same neighbour and speaker steps, lighter.
 - ``hybrid``: both, fused by a weighted sum of max-normalised scores.
-- ``auto``: exact; when it matches fewer than ``recall.min_exact_results`` documents and vectors
-  are available, semantic joins: the answer is ``semantic`` if exact matched nothing, else
-  ``hybrid``, and its note says so. Without vectors auto stays exact and the note says why.
+- ``auto``: a question ("what did Kate say about…", "뭐라고 했지", "何を決めた") is answered
+  ``hybrid`` when the index holds vectors (on the development benchmark hybrid beats exact on plain
+  and time-scoped questions alike); keywords are answered exact. When exact matches fewer than
+  ``recall.min_exact_results`` documents and vectors are available, semantic joins: the answer is
+  ``semantic`` if exact matched nothing, else ``hybrid``, and its note says so. Without vectors
+  auto stays exact and the note says why.
 
 With a range, the best ``limit`` inside it are chosen by relevance and shown in time order; without,
 by relevance, memories boosted by recency (half-life ``recall.half_life_days``). A query with a range
@@ -44,7 +48,7 @@ from core.recall.scoring import (
     recency,
     spread,
 )
-from core.recall.text import MAX_TERMS, expanded_query
+from core.recall.text import MAX_TERMS
 from core.timeparse import LANGUAGES
 from core.turns import format_ts, parse_ts
 
@@ -176,8 +180,8 @@ class Recaller:
                rank: bool = True) -> tuple[Scores, int, dict[str, str]]:
         """Exact scores, how many documents matched, and the actors the query names. ``rank=False``:
         only the names are wanted (semantic mode), so neighbours are not looked up."""
-        text = expanded_query(terms) if self.ranking.word_forms else " ".join(terms)
-        hits = self.index.exact_search(text, gate.start, gate.end,
+        # the index stems English words itself (FTS5 porter, core.index.migrations.m005_fts_porter)
+        hits = self.index.exact_search(" ".join(terms), gate.start, gate.end,
                                        limit=max(self.ranking.exact_pool, 2 * limit), filters=gate.filters)
         scores = pool.admit(hits)
         matched = len(scores)

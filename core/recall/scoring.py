@@ -36,7 +36,6 @@ class Ranking:
     speaker_semantic: float = 1.2
     session_of_named: float = 3.0  # turns of a session in which a named person speaks (theirs included)
     fusion_weight: float = 0.7  # exact/max(exact) + weight · semantic/max(semantic)
-    word_forms: bool = True  # search English words with their regular inflections (core.recall.text)
     auto_fuse: bool = True  # auto: fuse exact and semantic for a question when vectors can be searched
     exact_pool: int = 200  # exact hits ranked per search (more when a larger limit is asked)
     vector_pool: int = 100

@@ -11,10 +11,9 @@ question or filler words are dropped (뭐, 언제, 얘기); a Japanese run keeps
 parts and the hiragana parts of three or more characters that are not grammar (会議で何を決めた →
 会議, 決). CJK terms still match inside longer words: the index cuts them into character bigrams.
 
-Word forms. FTS5's unicode61 tokenizer does not stem, and the index builds the MATCH expression
-itself (no prefix queries), so an English word is searched together with its regular inflections:
-painting → paint, paints, painted, painter, …. On LoCoMo this lifts BM25's R@10 from .64 to .66 (a
-prefix query on a stem would give .68; the index does not offer one).
+Word forms. The index stems English words itself (FTS5's porter tokenizer: painting, painted →
+paint), so a query term is searched as typed. :func:`word_forms` spells out regular inflections
+for display only (the search screen marks "Decided" for "decide"); nothing is searched with them.
 """
 
 from __future__ import annotations

@@ -176,18 +176,6 @@ def build_home(turns: list[Turn], root: Path, embedder: CachingEmbedder) -> tupl
     return index, time.perf_counter() - started
 
 
-def porter_fts(index: SearchIndex) -> None:
-    """Re-create the exact index's FTS5 table with ``porter unicode61`` over the same bodies."""
-    conn = index.conn
-    conn.execute("BEGIN IMMEDIATE")
-    conn.execute("DROP TABLE fts")
-    conn.execute("CREATE VIRTUAL TABLE fts USING fts5(body, content='', contentless_delete=1, "
-                 "tokenize='porter unicode61 remove_diacritics 2')")
-    rows = conn.execute("SELECT doc, text FROM turns UNION ALL SELECT doc, text FROM memories").fetchall()
-    conn.executemany("INSERT INTO fts(rowid, body) VALUES (?, ?)", ((d, index_text(t)) for d, t in rows))
-    conn.execute("COMMIT")
-
-
 class Baselines:
     """Plain BM25 and dense over all turns of the home, and dense over one day's turns."""
 
@@ -355,8 +343,6 @@ def main() -> None:
     parser.add_argument("--try", dest="tries", action="append", default=[], metavar="NAME=VALUE;...",
                         help="an ablation: run again with these Ranking fields (repeatable); prints R@10 per "
                              "variant and mode for the --ranking settings and each try")
-    parser.add_argument("--porter", action="store_true",
-                        help="experiment: rebuild the home's FTS5 table with the porter tokenizer before asking")
     parser.add_argument("--sample", type=int, default=0,
                         help="ask only every n-th question of each half (quick ablations; 0: all)")
     parser.add_argument("--embed-cache", type=Path, default=DEFAULT_CACHE, help="embedding cache folder")
@@ -405,8 +391,6 @@ def main() -> None:
         index, build_s = build_home(turns, Path(tmp), embedder)
         embedder.save()
         report["seconds to ingest + index + embed"] = round(build_s, 1)
-        if args.porter:
-            porter_fts(index)
         with index:
             recaller = Recaller(index, RecallConfig(), embedder=embedder, zone=UTC, ranking=ranking)
             base = Baselines(turns, embedder)
