@@ -21,10 +21,12 @@ DOCS = {
 }
 
 
-@pytest.fixture(scope="module")
-def fts() -> apsw.Connection:
+@pytest.fixture(scope="module", params=["porter unicode61 remove_diacritics 2", "unicode61 remove_diacritics 2"])
+def fts(request: pytest.FixtureRequest) -> apsw.Connection:
+    """The index's tokenizer (porter over unicode61, core.index.migrations) and the plain one it
+    replaced: CJK bigrams and safe MATCH behave the same under both."""
     conn = apsw.Connection(":memory:")
-    conn.execute("CREATE VIRTUAL TABLE fts USING fts5(body, tokenize='unicode61 remove_diacritics 2')")
+    conn.execute(f"CREATE VIRTUAL TABLE fts USING fts5(body, tokenize='{request.param}')")
     for rowid, text in DOCS.items():
         conn.execute("INSERT INTO fts(rowid, body) VALUES (?, ?)", (rowid, index_text(text)))
     return conn
@@ -148,3 +150,28 @@ def test_any_text_is_a_valid_query(text: str) -> None:
             rows = list(conn.execute("SELECT rowid FROM fts WHERE fts MATCH ?", (match,)))
             if mode == "all":
                 assert rows == [(1,)], (text, match)  # a text always matches itself
+
+
+def test_the_porter_migration_refills_an_existing_index(tmp_path):
+    from core.index.connection import connect
+    from core.index.migrations import MIGRATIONS, migrate
+
+    conn = connect(tmp_path / "index.db")
+    conn.execute("CREATE TABLE _migrations(name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)")
+    for name, fn in MIGRATIONS[:4]:  # an index made before m005: unicode61 without stems
+        fn(conn)
+        conn.execute("INSERT INTO _migrations VALUES (?, 'then')", (name,))
+    rows = {1: "She painted the fence blue", 2: "서울숲에서 산책했다"}
+    for doc, text in rows.items():
+        conn.execute("INSERT INTO turns VALUES (?, ?, '2026-01-01T00:00:00.000000Z', 'me', 'user', 'text', ?, "
+                     "NULL, 's', 'test', 1, ?)", (doc, f"t{doc}", text, doc))
+        conn.execute("INSERT INTO fts(rowid, body) VALUES (?, ?)", (doc, index_text(text)))
+
+    def found(query: str) -> list[int]:
+        return [r for (r,) in conn.execute("SELECT rowid FROM fts WHERE fts MATCH ?", (build_match(query),))]
+
+    assert found("painting") == []
+    assert migrate(conn) == ["m005_fts_porter"]
+    assert found("painting") == [1] and found("paints") == [1] and found("서울숲") == [2]
+    assert migrate(conn) == []
+    conn.close()
