@@ -1,7 +1,7 @@
 """Local suggesters: suggestions for a draft that need no network and no API key.
 
-    from core.suggest import run_local_suggesters
-    draft = run_local_suggesters(vault, draft, config, paths)   # attached and saved
+    run = workbench.run_suggesters(draft)            # core.workbench: attached and saved
+    run.draft, run.added, run.notes
 
 Each suggester has its own ``source``, ``model`` and ``process_version`` and a confidence that
 means something (each module says how it is computed and what its default threshold is):
@@ -25,7 +25,6 @@ from core.suggest.runner import (
     collect,
     default_suggesters,
     pick_suggesters,
-    run_local_suggesters,
     suggest_draft,
     suggestion_id,
 )
@@ -41,7 +40,6 @@ __all__ = [
     "collect",
     "default_suggesters",
     "pick_suggesters",
-    "run_local_suggesters",
     "suggest_draft",
     "suggestion_id",
 ]

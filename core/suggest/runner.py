@@ -118,9 +118,3 @@ def suggest_draft(vault: MemoryVault, draft: ReviewDraft, config: Config, paths:
     if added and save:
         vault.save_draft(updated)
     return SuggestRun(updated, added, found, ctx.notes)
-
-
-def run_local_suggesters(vault: MemoryVault, draft: ReviewDraft, config: Config, paths: HomePaths) -> ReviewDraft:
-    """The draft with the local suggesters' suggestions attached and saved (for ``draft new --suggest``
-    and the TUI). Returns the draft as stored."""
-    return suggest_draft(vault, draft, config, paths).draft

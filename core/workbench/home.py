@@ -400,9 +400,9 @@ class Workbench:
         if isinstance(draft, str):
             draft = self.vault.get_draft(draft)
         return suggest_draft(self.vault, draft, self.config, self.paths, suggesters=pick_suggesters(only),
-                             embedder=self.embedder, save=save, memory_index=self._embedded_memory_index)
+                             embedder=self.embedder, save=save, memory_index=self.embedded_memory_index)
 
-    def _embedded_memory_index(self) -> SearchIndex:
+    def embedded_memory_index(self) -> SearchIndex:
         """The index with the vault's memories current and their vectors made by the model (for the
         suggesters that compare a draft with confirmed memories)."""
         from core.recall import sync_vault

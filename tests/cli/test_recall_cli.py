@@ -46,7 +46,7 @@ def search_json(*args: str) -> dict:
 
 def test_json_shape_exactly(home):
     data = search_json("garden", "yesterday")
-    assert list(data) == ["range", "mode", "results"]
+    assert list(data) == ["range", "mode", "results", "notes", "index"]
     assert data["range"] == {"start": "2026-11-28T00:00:00+00:00", "end": "2026-11-29T00:00:00+00:00", "grain": "day"}
     assert data["mode"] == "exact"
     assert [r["text"] for r in data["results"]] == ["we decided to move the garden party to Sunday",
@@ -100,8 +100,8 @@ def test_batch_one_answer_per_line_and_bad_lines_go_on(home, tmp_path):
     assert code == 0
     answers = [json.loads(line) for line in out.splitlines()]
     assert len(answers) == len(lines) + 1
-    assert list(answers[0]) == ["range", "mode", "results"] and len(answers[0]["results"]) == 2
-    assert list(answers[5]) == ["range", "mode", "results"] and len(answers[5]["results"]) == 1
+    assert list(answers[0]) == ["range", "mode", "results", "notes", "index"] and len(answers[0]["results"]) == 2
+    assert list(answers[5]) == ["range", "mode", "results", "notes", "index"] and len(answers[5]["results"]) == 1
     for number in (2, 3, 4, 5, 7, 8, 9, 10, 11):
         err = answers[number - 1]
         assert list(err) == ["line", "error"] and err["line"] == number
@@ -122,7 +122,7 @@ def test_batch_reports_an_over_long_line_and_answers_the_next(home, tmp_path):
     assert code == 0
     answers = [json.loads(line) for line in out.splitlines()]
     assert len(answers) == 4
-    assert list(answers[0]) == ["range", "mode", "results"]  # the longest query a search takes fits
+    assert list(answers[0]) == ["range", "mode", "results", "notes", "index"]  # the longest query a search takes fits
     limit = f"{MAX_BATCH_LINE_BYTES:,}-byte limit"
     assert answers[1] == {"line": 2, "error": f"line 2: line of {len(huge):,} bytes is over the {limit}"}
     assert answers[2]["results"][0]["text"] == "the garden was full of snails"
@@ -178,7 +178,7 @@ def test_batch_loads_the_model_once(paths, tmp_path, monkeypatch):
     indexed(paths, [turn(NOW - timedelta(days=1), "We went skiing on the slopes")], embedder).close()
     made: list[object] = []
 
-    def make(config: object) -> ConceptEmbedder:
+    def make(config: object, **_: object) -> ConceptEmbedder:
         made.append(config)
         return embedder
 
@@ -188,7 +188,9 @@ def test_batch_loads_the_model_once(paths, tmp_path, monkeypatch):
     batch = tmp_path / "q.jsonl"
     batch.write_text("\n".join(queries) + "\n", encoding="utf-8")
     code, out = run("search", "--batch", str(batch))
-    answers = [json.loads(line) for line in out.splitlines()]
+    notices = [line for line in out.splitlines() if not line.startswith("{")]  # stderr, mixed in by CliRunner
+    answers = [json.loads(line) for line in out.splitlines() if line.startswith("{")]
+    assert len(notices) == 1 and "loading the embedding model" in notices[0], notices  # said once, at once
     assert code == 0 and [a["mode"] for a in answers] == ["semantic", "semantic", "hybrid"]
     assert all(a["results"][0]["text"] == "We went skiing on the slopes" for a in answers)
     assert len(made) == 1

@@ -228,7 +228,7 @@ async def test_the_apps_workers_beside_ingest_and_watch(paths: HomePaths, tmp_pa
     from tui_app.screens.search import SearchScreen
     from tui_app.widgets.dialogs import ErrorDialog
 
-    monkeypatch.setattr("core.embed.make_embedder", lambda config: HashingEmbedder())  # no model download
+    monkeypatch.setattr("core.embed.make_embedder", lambda config, **_: HashingEmbedder())  # no model download
     vault = make_vault(paths)
     session = Session(paths, vault.keys, tmp_path, time.monotonic() + SECONDS)
     writers = [threading.Thread(target=_ingest_loop, args=(session, "t")),

@@ -12,13 +12,14 @@ import pytest
 from core.config import Config
 from core.embed.hashing import HashingEmbedder
 from core.paths import HomePaths
-from core.suggest import SuggestContext, SuggestError, pick_suggesters, run_local_suggesters, suggest_draft
+from core.suggest import SuggestContext, SuggestError, pick_suggesters, suggest_draft
 from core.suggest.dates import DateSuggester
 from core.suggest.entities import PeopleSuggester, PlaceSuggester
 from core.suggest.names import find_name
 from core.suggest.tags import TagSuggester
 from core.vault.review import ReviewDraft
 from core.vault.store import MemoryVault
+from core.workbench import Workbench
 from tests.helpers.vault import make_vault
 
 WRITTEN = "2026-11-25T21:00:00+09:00"  # a Wednesday evening in Seoul
@@ -58,7 +59,16 @@ def vault(paths: HomePaths) -> MemoryVault:
     return v
 
 
+def workbench(vault: MemoryVault, paths: HomePaths, embedder: Any = None) -> Workbench:
+    """The workbench the suggesters run under: it keeps the index's memories current and embedded."""
+    bench = Workbench(paths, config(), embedder=(lambda: embedder) if embedder is not None else HashingEmbedder)
+    bench.adopt_keys(vault.keys)
+    return bench
+
+
 def ctx(vault: MemoryVault, paths: HomePaths, **kw: Any) -> SuggestContext:
+    if kw.get("embedder") is not None and "memory_index" not in kw:
+        kw["memory_index"] = workbench(vault, paths, kw["embedder"]).embedded_memory_index
     return SuggestContext(vault=vault, config=config(), paths=paths, **kw)
 
 
@@ -197,7 +207,8 @@ def test_without_matching_vectors_the_tag_suggester_says_why(vault: MemoryVault,
 def test_suggestions_carry_provenance_are_saved_once_and_never_decided(vault: MemoryVault, paths: HomePaths) -> None:
     d = draft("Yesterday Minji and I went hiking in Seoul Forest")
     vault.save_draft(d)
-    run = suggest_draft(vault, d, config(), paths, embedder=HashingEmbedder())
+    bench = workbench(vault, paths)
+    run = bench.run_suggesters(d)
     by_field = {s.field_name: s for s in run.added}
     assert set(by_field) == {"occurred_at", "people", "location", "tags"}
     assert by_field["occurred_at"].source == "local:dates" and by_field["occurred_at"].model == "reverie-timeparse"
@@ -206,7 +217,7 @@ def test_suggestions_carry_provenance_are_saved_once_and_never_decided(vault: Me
     assert all(0 < (s.confidence or 0) <= 1 for s in run.added)
     stored = vault.get_draft(d.draft_id)
     assert stored.state == "open" and not stored.decisions and len(stored.suggestions) == 4
-    again = suggest_draft(vault, stored, config(), paths, embedder=HashingEmbedder())
+    again = bench.run_suggesters(stored)
     assert again.added == [] and len(vault.get_draft(d.draft_id).suggestions) == 4
 
 
@@ -241,11 +252,11 @@ def test_a_failing_suggester_is_noted_and_the_others_still_run(vault: MemoryVaul
     assert run.notes == ["broken: model file missing"] and [s.field_name for s in run.added] == ["occurred_at"]
 
 
-def test_run_local_suggesters_returns_the_saved_draft(vault: MemoryVault, paths: HomePaths,
+def test_the_workbench_run_returns_the_saved_draft(vault: MemoryVault, paths: HomePaths,
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("core.suggest.runner.default_suggesters", lambda: [DateSuggester(), PlaceSuggester()])
     d = vault.create_draft("Today we walked in Seoul Forest")
-    out = run_local_suggesters(vault, d, config(), paths)
+    out = workbench(vault, paths).run_suggesters(d).draft
     assert {s.field_name for s in out.suggestions} == {"occurred_at", "location"}
     assert vault.get_draft(d.draft_id) == out
     today = datetime.fromisoformat(out.suggestions[0].value)
