@@ -368,11 +368,17 @@ def _validate(config: Config, source: str) -> None:
 
 
 def parse_config(text: str, source: str = "config.toml") -> Config:
+    too_deep = f"{source}: nested too deeply to be settings (arrays or tables inside one another)"
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{source}: not valid TOML: {exc}") from exc
-    return _convert(data, source)
+    except RecursionError:
+        raise ConfigError(too_deep) from None
+    try:
+        return _convert(data, source)
+    except RecursionError:
+        raise ConfigError(too_deep) from None
 
 
 def load_config(path: Path) -> Config:

@@ -444,7 +444,10 @@ class MemoryVault:
         return {e.record_id: e for e in self.ledger.read().entries if e.record_id.startswith("mem_")}
 
     def verified_ids(self) -> set[str]:
-        """Ids of memories whose record verifies AND matches the ledger's latest checksum for it."""
+        """Ids of memories whose record verifies AND matches the ledger's latest checksum for it; none while
+        the ledger chain is damaged (an entry that does not verify, or links wrongly, vouches for nothing)."""
+        if [p for p in self.ledger.read().problems if p.kind != "incomplete"]:
+            return set()
         scan = self.scan_memories()
         placement = self.ledger_placement()
         return {
