@@ -290,6 +290,7 @@ RULES: list[Rule] = [
         lambda m, _c: (ClockP(12, 0, "24h", by=bool(m.group("by"))),),
     ),
     rule("en.week_before_last", "en", START + r"(?:the\s+)?week\s+before\s+last" + STOP, weeks_from_this(-2)),
+    rule("en.week_after_next", "en", START + r"(?:the\s+)?week\s+after\s+next" + STOP, weeks_from_this(2)),
     rule("en.week", "en", START + WHICH + r"\s+week" + STOP, relative(_WHICH, weeks_from_this)),
     rule("en.weekend", "en", START + WHICH + r"\s+weekend" + STOP, relative(_WHICH, weekend_from_this)),
     rule("en.past_weekend", "en", START + r"(?:this|the)\s+past\s+weekend" + STOP, weekend_from_this(-1)),

@@ -107,7 +107,7 @@ _BOUNDED = _SINGLE | {"日中"}
 
 NUM = rf"(?P<n>\d{{1,4}}|{KANJI_NUMBER_PATTERN})"
 UNIT = r"(?P<unit>時間|週間|か月|ヶ月|カ月|ケ月|ヵ月|箇月|日|週|年)"
-WHICH = {"先々": -2, "先": -1, "今": 0, "来": 1}
+WHICH = {"先々": -2, "先": -1, "今": 0, "来": 1, "再来": 2}
 
 
 def kanji_at(view: Scan, index: int) -> bool:
@@ -206,7 +206,7 @@ RULES: list[Rule] = [
     rule("ja.last_night", "ja", r"昨夜|昨晩|ゆうべ|夕べ", day_and_part(-1, "night"), guard=kana_bounded),
     rule("ja.this_morning", "ja", r"今朝|けさ", day_and_part(0, "morning"), guard=kana_bounded),
     rule("ja.tonight", "ja", r"今夜|今晩", day_and_part(0, "night")),
-    rule("ja.week", "ja", r"(?P<which>先々|先|今|来)週(?!末)", relative(WHICH, weeks_from_this)),
+    rule("ja.week", "ja", r"(?P<which>先々|再来|先|今|来)週(?!末)", relative(WHICH, weeks_from_this)),
     rule("ja.weekend", "ja", r"(?P<which>先々|先|今|来)週末", relative(WHICH, weekend_from_this)),
     rule(
         "ja.the_weekend",
@@ -215,11 +215,12 @@ RULES: list[Rule] = [
         recent_weekend,
         strong=lambda v, m: v.text[m.end() : m.end() + 1] in ("に", "は", "、", ""),
     ),
-    rule("ja.month", "ja", r"(?P<which>先々|先|今|来)月(?!曜)", relative(WHICH, months_from_this)),
+    rule("ja.month", "ja", r"(?P<which>先々|再来|先|今|来)月(?!曜)", relative(WHICH, months_from_this)),
     rule("ja.year_before_last", "ja", r"一昨年|おととし", years_from_this(-2)),
     rule("ja.last_year", "ja", r"去年|昨年", years_from_this(-1)),
     rule("ja.this_year", "ja", r"今年|本年", years_from_this(0)),
     rule("ja.next_year", "ja", r"来年", years_from_this(1)),
+    rule("ja.year_after_next", "ja", r"再来年", years_from_this(2)),
     rule("ja.ago", "ja", NUM + r"\s*" + UNIT + r"\s*前", _ago),
     rule("ja.last_n", "ja", r"(?:過去|最近|ここ|直近|この)\s*" + NUM + r"\s*" + UNIT + r"(?:間)?", _last_n),
     rule(

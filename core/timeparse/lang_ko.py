@@ -123,7 +123,7 @@ _PART_PARTICLES = (
 
 WEEKDAYS = {"월": 0, "화": 1, "수": 2, "목": 3, "금": 4, "토": 5, "일": 6}
 MODES = {"지난": "last", "저번": "last", "이번": "this", "다음": "next", None: "bare"}
-WHICH = {"지지난": -2, "지난": -1, "저번": -1, "이번": 0, "다음": 1}
+WHICH = {"지지난": -2, "지난": -1, "저번": -1, "이번": 0, "다음": 1, "다다음": 2}
 UNITS = {
     "시간": "hour",
     "일": "day",
@@ -277,11 +277,12 @@ def _clock(found: re.Match[str], _ctx: Context) -> tuple[Piece, ...] | None:
     return (ClockP(hour % 24, minute, "24h" if explicit else None),)
 
 
-WHICH_RE = r"(?P<which>지지난|지난|저번|이번|다음)"
+WHICH_RE = r"(?P<which>지지난|지난|저번|이번|다다음|다음)"
 
 RULES: list[Rule] = [
     rule("ko.day_before_yesterday", "ko", r"그저께|그제(?!서야|야)", days_from_today(-2), guard=word_bounded),
-    rule("ko.yesterday", "ko", r"어제", days_from_today(-1)),
+    rule("ko.yesterday", "ko", r"어저께|어제", days_from_today(-1)),
+    rule("ko.day_after_tomorrow_2", "ko", r"내일\s*모레", days_from_today(2), guard=word_ends),
     rule("ko.today", "ko", r"오늘(?!날)", days_from_today(0)),
     rule("ko.tomorrow", "ko", r"내일", days_from_today(1)),
     rule("ko.day_after_tomorrow", "ko", r"모레", days_from_today(2), guard=word_bounded),

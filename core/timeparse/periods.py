@@ -149,6 +149,42 @@ def _decade_of(found: re.Match[str], ctx: Context) -> tuple[Piece, ...]:
     return _decade(int(found.group("c")) * 100 + int(found.group("d")) * 10, ctx)
 
 
+_BACK = {
+    "yesterday": ("day", 1),
+    "the day before yesterday": ("day", 2),
+    "last week": ("day", 7),
+    "last month": ("month", 1),
+    "last year": ("month", 12),
+    "어제": ("day", 1),
+    "그저께": ("day", 2),
+    "그제": ("day", 2),
+    "지난주": ("day", 7),
+    "지난달": ("month", 1),
+    "작년": ("month", 12),
+    "昨日": ("day", 1),
+    "一昨日": ("day", 2),
+    "先週": ("day", 7),
+    "先月": ("month", 1),
+    "去年": ("month", 12),
+    "昨年": ("month", 12),
+}
+
+
+def _this_time(found: re.Match[str], ctx: Context) -> tuple[Piece, ...] | None:
+    """ "this time yesterday", 어제 이맘때, 昨日の今頃: the hour around the same time that many days back
+    (a day or a week); "this time last year", 작년 이맘때: the week around the same date."""
+    unit, count = _BACK[" ".join(found.group("when").split())]
+    now = ctx.now
+    if unit == "day":
+        moment = ranges.at(now.date() - timedelta(days=count), now.time().replace(tzinfo=None), ctx.zone)
+        start = ranges.elapsed(moment, timedelta(minutes=-30))
+        return (RangeP(TimeRange(start, ranges.elapsed(start, timedelta(hours=1)), "hour")),)
+    year, month = ranges.add_months(now.year, now.month, -count)
+    day = date(year, month, min(now.day, ranges.days_in_month(year, month)))
+    start = ranges.midnight(day - timedelta(days=3), ctx.zone)
+    return (RangeP(ranges.span(start, ranges.midnight(day + timedelta(days=4), ctx.zone))),)
+
+
 _EN_NTH_WEEK = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4}
 _EN_NTH_WEEK |= {"last": -1, "final": -1}
 _KO_NTH_WEEK = {"첫째": 1, "첫": 1, "첫번째": 1, "둘째": 2, "두번째": 2, "셋째": 3, "세번째": 3, "넷째": 4}
@@ -390,6 +426,13 @@ RULES: dict[str, list[Rule]] = {
             lambda m, _c: (EdgeP("day:1" if m.group("which") == "first" else "day:-1"),),
         ),
         rule(
+            "en.this_time",
+            "en",
+            START + r"(?:(?:at|around|about)\s+)?(?:this|the\s+same)\s+time\s+"
+            r"(?P<when>yesterday|the\s+day\s+before\s+yesterday|last\s+week|last\s+month|last\s+year)" + STOP,
+            _this_time,
+        ),
+        rule(
             "en.current_unit",
             "en",
             START + r"(?:the\s+)?current\s+(?P<unit>week|month|year)" + STOP,
@@ -479,6 +522,13 @@ RULES: dict[str, list[Rule]] = {
             "ko",
             r"(?<!\d)(?P<n>\d{1,4}|[일이삼사오육칠팔구십]{1,4})\s*분\s*전|(?P<half>반\s*시간)\s*전",
             lambda m, c: _minutes_ago(30 if m.group("half") else _ko_count(m.group("n")), c),
+            guard=lang_ko.word_ends,
+        ),
+        rule(
+            "ko.this_time",
+            "ko",
+            r"(?P<when>어제|그저께|그제|지난주|지난달|작년)\s*(?:이맘때|이\s*시간(?:쯤|대)?|요맘때)",
+            _this_time,
             guard=lang_ko.word_ends,
         ),
         rule("ko.little_while_ago", "ko", r"(?:조금|좀)\s*전", _lately(3), guard=lang_ko.word_ends),
@@ -573,6 +623,12 @@ RULES: dict[str, list[Rule]] = {
             lambda m, c: _numbered_quarter(
                 _KANJI_QUARTER[m.group("q")], int(m.group("y")) if m.group("y") else None, c
             ),
+        ),
+        rule(
+            "ja.this_time",
+            "ja",
+            r"(?P<when>一昨日|昨日|先週|先月|去年|昨年)の(?:今頃|今ごろ|この時間|同じ時間)",
+            _this_time,
         ),
         rule(
             "ja.half",

@@ -9,7 +9,8 @@ alignment: insertions, deletions, substitutions and swaps of two neighbours each
   possessives are not typos, and real words that happen to be near a time word stay words ("sundae",
   "mourning", "mouth", "Frida"). Words of four letters or fewer are never corrected, so "we", "may",
   "sat", "sun" and "mon" are never touched. Month names and weekdays found this way still pass the
-  guards of the rules (a corrected "febuary" alone needs "in" before it, like "February").
+  guards of the rules (a corrected "febuary" alone needs "in" before it, like "February"). Chat
+  spellings ("yday", "tmrw", "tonite") are read the same way, with the same note.
 - Korean: one jamo of a vowel or a final consonant, in a word followed only by a particle ("어재는",
   "저녘에", "올헤"); initial consonants are not corrected (어제 → 그게 never), and real words one vowel
   away are listed and stay words (모래 "sand", 네일 "nail", 아참, 오존).
@@ -124,9 +125,15 @@ def _allowed(word: str) -> int:
     return 2 if len(word) >= 8 else 1
 
 
+# Short spellings of chat (read with a note too, as they are not the word itself).
+EN_SHORT = {"yday": "yesterday", "ystdy": "yesterday", "tmrw": "tomorrow", "tmrrw": "tomorrow", "tonite": "tonight"}
+
+
 @lru_cache(maxsize=8192)
 def en_correction(token: str) -> str | None:
-    """The English time word ``token`` (lower case) is a typo of, or None."""
+    """The English time word ``token`` (lower case) is a typo or a chat spelling of, or None."""
+    if token in EN_SHORT:
+        return EN_SHORT[token]
     if len(token) < 5 or token in EN_KEEP or not token.isalpha():
         return None
     best: tuple[int, str] | None = None

@@ -38,7 +38,10 @@ Conventions (English, Korean, Japanese)
                to midnight; "since 2pm", 2시 이후: 14:00 to now.
  Now           now, 지금, 今: the current hour; just now, 방금, たった今: the
                last hour; 아까, 조금 전, さっき: the last 3 hours; "20
-               minutes ago", 20분 전, 20分前: the hour around that moment.
+               minutes ago", 20분 전, 20分前: the hour around that moment;
+               "this time yesterday", 어제 이맘때, 昨日の今頃: the hour around
+               this time a day back; "this time last year": the week
+               around this date a year back.
  Days          엊그제: yesterday and the day before; the other day, 先日:
                the 7 days before today; a few days ago, 며칠 전, 数日前: 2-5
                days ago (weeks, months and years alike).
