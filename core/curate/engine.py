@@ -273,6 +273,16 @@ class ApplyReport:
                 "stopped": self.stopped, "planned": self.planned}
 
 
+def report_only_reason(scope: str, done: int, runs: int) -> str:
+    """Why a high-tier record did not move: the scope's first ``runs`` apply runs only report, so the
+    person sees what the rubric would move before anything moves; how many remain and how to change it."""
+    left = runs - done - 1
+    after = f"{left} more report-only run{'' if left == 1 else 's'}, then" if left else "from the next run"
+    return (f"report-only run {done + 1} of {runs} for scope {scope}: reported, not moved "
+            f"(a scope's first {runs} apply runs only report; {after} high-tier records move; "
+            "set curation.report_only_runs in config.toml to change it)")
+
+
 def plan(report: ScanReport, config: Config, runs: list[dict[str, Any]]) -> list[PlannedMove]:
     """What the tier rules allow now: every approval, then high-tier records oldest first, at most
     ``auto_move_cap`` in all, none in a scope's first ``report_only_runs`` apply runs."""
@@ -287,7 +297,7 @@ def plan(report: ScanReport, config: Config, runs: list[dict[str, Any]]) -> list
     for c in high:
         done = apply_runs(runs, c.scope)
         if done < cur.report_only_runs:
-            reason = f"report-only run {done + 1} of {cur.report_only_runs} for scope {c.scope}: reported, not moved"
+            reason = report_only_reason(c.scope, done, cur.report_only_runs)
             planned.append(PlannedMove(c, reason, False, False))
         elif cap_left <= 0:
             planned.append(PlannedMove(c, f"over the cap of {cur.auto_move_cap} automatic moves per run", False, False))

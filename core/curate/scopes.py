@@ -57,17 +57,76 @@ def all_scopes(config: Config, paths: HomePaths) -> list[Scope]:
     return [scope_from_config(item, paths) for item in config.curation.scopes]
 
 
-def get_scope(config: Config, paths: HomePaths, name: str) -> Scope:
+def get_scope(config: Config, paths: HomePaths, name: str, *, removed: bool = True) -> Scope:
+    """The scope named ``name``: a configured one, else (with ``removed``) one removed by
+    :func:`remove_scope`, so that what it moved to cold storage is still restored where it was."""
     for item in config.curation.scopes:
         if item.name == name:
             return scope_from_config(item, paths)
+    if removed:
+        for item in removed_scopes(paths):
+            if item.name == name:
+                return scope_from_config(item, paths)
     known = ", ".join(s.name for s in config.curation.scopes) or "none configured"
     raise NotFound(f"no curation scope {name!r} (known: {known}; add one with `reverie curate scope add`)")
 
 
 def select_scopes(config: Config, paths: HomePaths, name: str | None) -> list[Scope]:
-    """One named scope, or every configured scope."""
-    return [get_scope(config, paths, name)] if name else all_scopes(config, paths)
+    """One named configured scope, or every configured scope (a removed scope is never scanned)."""
+    return [get_scope(config, paths, name, removed=False)] if name else all_scopes(config, paths)
+
+
+def removed_scopes_file(paths: HomePaths) -> Path:
+    return paths.curation / "removed_scopes.json"
+
+
+def removed_scopes(paths: HomePaths) -> list[ScopeConfig]:
+    """Scopes removed from ``config.toml``, newest removal last; a damaged file is a one-line error."""
+    import json
+
+    file = removed_scopes_file(paths)
+    if not file.exists():
+        return []
+    try:
+        items = json.loads(file.read_text(encoding="utf-8"))
+        return [ScopeConfig(name=str(i["name"]), kind=str(i["kind"]), path=str(i["path"])) for i in items]
+    except (ValueError, TypeError, KeyError) as exc:
+        raise ConfigError(f"{file}: not a list of removed scopes ({type(exc).__name__}: {exc})") from exc
+
+
+@dataclass(frozen=True)
+class RemovedScope:
+    scope: Scope
+    cold_records: int  # records of this scope in cold storage: still restorable
+
+
+def remove_scope(paths: HomePaths, name: str) -> RemovedScope:
+    """Take scope ``name`` out of ``config.toml``: curation no longer scans or moves anything in it.
+    Nothing in cold storage is touched; the scope is remembered in ``curation/removed_scopes.json``
+    so its tombstones keep working (``curate restore`` puts a record back where it was). Adding a
+    scope of the same name again later takes precedence over the remembered one."""
+    import json
+
+    from core.fsutil import atomic_write_text
+
+    with file_lock(paths.lock("config")):
+        config = load_config(paths.config)
+        found = [item for item in config.curation.scopes if item.name == name]
+        if not found:
+            known = ", ".join(s.name for s in config.curation.scopes) or "none configured"
+            raise NotFound(f"no curation scope {name!r} to remove (known: {known})")
+        item = found[0]
+        scope = scope_from_config(item, paths)
+        kept = [i for i in removed_scopes(paths) if i.name != name]
+        kept.append(item)
+        body = [{"name": i.name, "kind": i.kind, "path": i.path} for i in kept]
+        paths.curation.mkdir(parents=True, exist_ok=True)
+        atomic_write_text(removed_scopes_file(paths), json.dumps(body, ensure_ascii=False, indent=1) + "\n")
+        config.curation.scopes = [i for i in config.curation.scopes if i.name != name]
+        save_config(paths.config, config)
+    cold = paths.cold / name
+    records = sum(1 for move in cold.iterdir() if (move / "tombstone.json").exists()) if cold.is_dir() else 0
+    return RemovedScope(scope, records)
 
 
 def _overlaps(a: Path, b: Path) -> bool:

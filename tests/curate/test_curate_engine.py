@@ -51,8 +51,11 @@ def test_the_first_runs_only_report(paths: HomePaths, keys: VaultKeys, notes: Pa
     for n in (1, 2):
         report = run(paths, config, keys)
         assert report.moved == [] and len(report.would_move) == 5
-        assert {p.reason for p in report.would_move} == {
+        assert {p.reason.split(" (")[0] for p in report.would_move} == {
             f"report-only run {n} of 2 for scope notes: reported, not moved"}
+        left = "1 more report-only run, then" if n == 1 else "from the next run"
+        assert all(f"only report; {left} high-tier records move" in p.reason for p in report.would_move)
+        assert all("curation.report_only_runs in config.toml" in p.reason for p in report.would_move)
         assert not any(p.will_move for p in report.would_move)
     assert tree(notes) == before
     assert len(run(paths, config, keys).moved) == 5

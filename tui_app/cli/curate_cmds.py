@@ -58,6 +58,23 @@ def scope_add(state: CliState, name: str, kind: str, path: str | None, as_json: 
     emit({**added.to_dict(), "added": changed}, as_json, text)
 
 
+@scope.command("remove")
+@click.argument("name")
+@click.option("--json", "as_json", is_flag=True)
+@pass_state
+def scope_remove(state: CliState, name: str, as_json: bool) -> None:
+    """Stop curating scope NAME. Nothing in cold storage is lost: its moved records can still be
+    restored where they were (the scope is remembered for its tombstones)."""
+    from core.curate.scopes import remove_scope
+
+    removed = remove_scope(state.paths, name)
+    moved = removed.cold_records
+    text = (f"Removed scope {removed.scope.name} ({removed.scope.kind.name}) at {removed.scope.root}: "
+            f"no longer scanned or moved. {moved} record{'' if moved == 1 else 's'} in cold storage "
+            "stay restorable with `reverie curate restore`.")
+    emit({**removed.scope.to_dict(), "removed": True, "cold_records": moved}, as_json, text)
+
+
 @scope.command("list")
 @click.option("--json", "as_json", is_flag=True)
 @pass_state
