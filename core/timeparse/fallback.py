@@ -25,9 +25,9 @@ _NUMERIC_DATE = re.compile(r"\d{1,4}\s*[/.\-]\s*\d{1,2}")
 _MONTH_WORD = re.compile(
     r"(?<![a-z])(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?(?![a-z])|\d\s*[월月]", re.IGNORECASE
 )
-_FRACTION = re.compile(r"\d{1,2}\s*/\s*\d{1,2}")
 _AMOUNT_AFTER = re.compile(
-    r"\s*(?:h|hrs?|hours?|mins?|minutes?|secs?|seconds?|cups?|tsp|tbsp|teaspoons?|tablespoons?|inch(?:es)?|"
+    r"\s*(?:h|hrs?|hours?|mins?|minutes?|secs?|seconds?|cups?|times|people|percent|reps|sets|pages|"
+    r"tsp|tbsp|teaspoons?|tablespoons?|inch(?:es)?|"
     r"of|kg|g|lbs?|miles?|km|m|mi|pounds?|lit(?:er|re)s?|l|ml|oz|pieces?|slices?|days?|weeks?|months?|years?|"
     r"시간|분|컵|개|時間|分|杯|個)(?![a-z])",
     re.IGNORECASE,
@@ -79,8 +79,9 @@ def _search(text: str, ctx: Context, languages: Sequence[str]) -> list[tuple[int
         where = text.find(substring, cursor)
         if where < 0 or not _date_shaped(substring) or _YEAR_FIRST.search(substring):
             continue
-        if _FRACTION.fullmatch(substring.strip()) and _AMOUNT_AFTER.match(text, where + len(substring)):
-            continue  # "in 1/4 h", "1/2 cup": a fraction of something, not January 4th
+        numeric = _NUMERIC_DATE.search(substring)
+        if numeric is not None and _AMOUNT_AFTER.match(text, where + numeric.end()):
+            continue  # "in 1/4 h", "1/2 cup", "30-60 seconds": an amount of something, not a date
         data = parser.get_date_data(substring)
         parts = set(getattr(data, "parts", None) or ())
         point: datetime | None = data.date_obj

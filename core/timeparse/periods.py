@@ -386,7 +386,7 @@ RULES: dict[str, list[Rule]] = {
             "en.half",
             "en",
             START + r"(?:the\s+)?(?P<h>first|second|1st|2nd)\s+half(?=\s+of\s)",
-            lambda m, _c: (PeriodP(1 if m.group("h") in ("first", "1st") else 2, 6),),
+            lambda m, _c: (PeriodP(1 if m.group("h") in ("first", "1st") else 2, 6, alone=False),),
             guard=lambda v, m: v.time_follows(m.end(), r"\s+of\s+"),
         ),
         rule(

@@ -86,10 +86,12 @@ class AnnualP:
 @dataclass(frozen=True)
 class PeriodP:
     """A numbered part of a year: quarter ``index`` (1–4, ``months`` 3) or half (1–2, ``months`` 6).
-    With a year beside it, that year's; alone, the latest that has begun."""
+    With a year beside it, that year's; alone, the latest that has begun. A half beside a month is
+    that month's half (days 1–15, 16 to the end)."""
 
     index: int
     months: int
+    alone: bool = True  # False: only beside a year or a month ("the first half of ..." needs its "of")
 
 
 @dataclass(frozen=True)

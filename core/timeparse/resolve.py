@@ -204,6 +204,26 @@ def _period(piece: PeriodP, year: int | None, ctx: Context, after: date | None) 
     return ranges.span(start, ranges.midnight(date(end_year, end_month, 1), ctx.zone))
 
 
+def _half_month(a: _Anchors, ctx: Context, after: date | None) -> TimeRange | None:
+    """ "the first half of September (2022)": days 1–15 or 16 to the end of that month."""
+    assert a.period is not None
+    kinds = a.kinds()
+    if a.month is not None:
+        if kinds != {"period", "month"}:
+            return None
+        year, month = a.month.year, a.month.month
+    else:
+        assert a.month_name is not None
+        if kinds - {"period", "month_name", "year"}:
+            return None
+        month = a.month_name.month
+        year = a.year.year if a.year is not None else _month_year(a.month_name, ctx, after)
+    first = date(year, month, 1 if a.period.index == 1 else 16)
+    end_year, end_month = ranges.add_months(year, month, 1)
+    end = date(year, month, 16) if a.period.index == 1 else date(end_year, end_month, 1)
+    return ranges.span(ranges.midnight(first, ctx.zone), ranges.midnight(end, ctx.zone))
+
+
 def _nth_weekday(year: int, month: int, piece: NthWeekdayP) -> date | None:
     """The ``nth`` (or last, -1) ``weekday`` of the month; None when the month has no fifth one."""
     if piece.nth < 0:
@@ -222,7 +242,9 @@ def _anchor(a: _Anchors, ctx: Context, after: date | None) -> date | TimeRange |
     if a.range is not None:
         return a.range.range if kinds == {"range"} else None
     if a.period is not None:
-        if kinds - {"period", "year"}:
+        if a.period.months == 6 and (a.month is not None or a.month_name is not None):
+            return _half_month(a, ctx, after)
+        if kinds - {"period", "year"} or (kinds == {"period"} and not a.period.alone):
             return None
         return _period(a.period, a.year.year if a.year is not None else None, ctx, after)
     if a.nth is not None:
