@@ -46,6 +46,7 @@ from core.embed.threads import resolve_threads
 if TYPE_CHECKING:
     import numpy as np
 
+
 class OnnxEmbedder:
     """An :class:`~core.embed.protocol.Embedder` on ONNX Runtime. Nothing loads until the first
     ``embed`` or ``dim``; ``notice`` (optional) hears, at once, when that load will take a while
@@ -105,8 +106,14 @@ class OnnxEmbedder:
         with self._lock:
             if self._session is not None:
                 return self._session
-            import onnxruntime
-            from tokenizers import Tokenizer
+            try:
+                import onnxruntime
+                from tokenizers import Tokenizer
+            except ImportError as exc:
+                raise EmbeddingError(
+                    f"embedding.backend onnx: the {exc.name} package is not installed "
+                    "(pip install onnxruntime tokenizers, or embedding.backend = \"sentence-transformers\")"
+                ) from exc
 
             source = self._source()
             root = self._cache_dir if self._cache_dir is not None else model_cache_root()
@@ -118,7 +125,13 @@ class OnnxEmbedder:
                 except Exception as exc:  # ONNX Runtime raises its own kinds; all mean "this file is unusable"
                     reason = f"ONNX Runtime cannot open {prepared.model_file}: {_first_line(exc)}"
                     prepared = prepare(source, root, notice=self._notice, rebuild_reason=reason)
-                    session = self._open(onnxruntime, prepared.model_file)
+                    try:
+                        session = self._open(onnxruntime, prepared.model_file)
+                    except Exception as again:  # freshly exported and checked, yet unusable: say so
+                        raise EmbeddingError(
+                            f"embedding.model {self._model_name!r}: ONNX Runtime cannot open the model it just "
+                            f"prepared in {prepared.folder} ({_first_line(again)})"
+                        ) from again
                 with contextlib.suppress(Exception):  # a speed-up only: without it, loads optimize in memory
                     write_optimized(prepared, onnxruntime)  # for the next process
             tokenizer = Tokenizer.from_file(str(source.tokenizer_file))
