@@ -593,7 +593,7 @@ RULES: dict[str, list[Rule]] = {
         rule(
             "ko.edge",
             "ko",
-            r"(?P<edge>초순|중순|하순|초반|중반|후반|말경|말|초)",
+            r"(?P<edge>초순|중순|하순|초반|중반|후반|말경|말(?!이야|이지|이에요|이죠|인데|이다)|초)",
             _edge_of(_KO_EDGES),
             guard=lambda v, m: _after_time(v, m) and lang_ko.word_ends(v, m),
         ),
@@ -705,7 +705,7 @@ RULES: dict[str, list[Rule]] = {
             "ja",
             r"(?P<edge>初め|始め|はじめ|初旬|上旬|中旬|下旬|半ば|終わり|末|頭)",
             _edge_of(_JA_EDGES),
-            guard=_after_time,
+            guard=lambda v, m: _after_time(v, m) and not lang_ja.kanji_at(v, m.end()),
         ),
         rule("ja.year_end", "ja", r"年末", _this_with_edge("year", "end")),
         rule("ja.year_start", "ja", r"年始|年初|年明け", _this_with_edge("year", "beginning")),
