@@ -96,7 +96,7 @@ def put(conn: apsw.Connection, docs: Sequence[int], vectors: np.ndarray) -> None
             f"index.db: vectors of shape {vectors.shape} for {len(docs)} docs; "
             f"the index holds {model.dim}-d ({model.name})"
         )
-    from core.embed.quantize import to_int8
+    from core.index.quantize import to_int8
 
     put_int8(conn, docs, to_int8(vectors))
 
