@@ -60,15 +60,22 @@ def change(state: CliState, use_recovery: bool, as_json: bool) -> None:
     new = _secret(NEW_PASSPHRASE_ENV, "New passphrase", confirm=True)
     change_passphrase(state.paths.vault_header, new, passphrase=current, recovery_key=recovery)
     notes = []
+    keyring_updated = False
     if state.config.security.keyring:
         from core.vault.passphrase import store_in_keyring
 
-        store_in_keyring(state.paths, new)
-        notes.append("The keyring now holds the new passphrase.")
+        try:
+            store_in_keyring(state.paths, new)
+        except Exception as exc:  # any keyring backend failure: the change itself is done
+            notes.append(f"The keyring could not be updated ({type(exc).__name__}): store the new passphrase "
+                         "there yourself, or turn security.keyring off.")
+        else:
+            keyring_updated = True
+            notes.append("The keyring now holds the new passphrase.")
     if os.environ.get("REVERIE_PASSPHRASE"):
         notes.append("REVERIE_PASSPHRASE still holds the old one: change it where you set it.")
     text = "\n".join(["Passphrase changed: the old one no longer opens this vault.", *notes])
-    emit({"changed": True, "keyring_updated": bool(state.config.security.keyring)}, as_json, text)
+    emit({"changed": True, "keyring_updated": keyring_updated}, as_json, text)
 
 
 @passphrase.command("recovery-key")
