@@ -190,6 +190,50 @@ class Workbench:
         self.adopt_keys(keys)
         return keys
 
+    def change_passphrase(self, new: str, *, current: str | None = None,
+                          recovery_key: str | None = None) -> tuple[bool, list[str]]:
+        """Set a new passphrase, proven by the current one (``current``, else the one at hand or asked)
+        or by a recovery key. One header is rewritten atomically, whatever the vault's size; the old
+        passphrase stops working. The keyring follows when it holds the passphrase. Returns whether the
+        keyring was updated, and what the person should know (an environment variable still holding
+        the old one, a keyring that could not be written)."""
+        import os
+
+        from core.vault.crypto import change_passphrase
+        from core.vault.passphrase import PASSPHRASE_ENV
+
+        if not self.has_vault:
+            raise HomeError(f"{self.paths.vault_header}: no vault here; run `reverie init` first")
+        if recovery_key is None and current is None:
+            current = self._passphrase_for_exchange()
+        change_passphrase(self.paths.vault_header, new, passphrase=current, recovery_key=recovery_key)
+        notes: list[str] = []
+        keyring_updated = False
+        if self.config.security.keyring:
+            from core.vault.passphrase import store_in_keyring
+
+            try:
+                store_in_keyring(self.paths, new)
+            except Exception as exc:  # any keyring backend failure: the change itself is done
+                notes.append(f"The keyring could not be updated ({type(exc).__name__}): store the new passphrase "
+                             "there yourself, or turn security.keyring off.")
+            else:
+                keyring_updated = True
+                notes.append("The keyring now holds the new passphrase.")
+        if os.environ.get(PASSPHRASE_ENV):
+            notes.append(f"{PASSPHRASE_ENV} still holds the old one: change it where you set it.")
+        return keyring_updated, notes
+
+    def create_recovery_key(self, passphrase: str | None = None) -> str:
+        """A new recovery key (it replaces any earlier one), to be shown once; it can set a new passphrase."""
+        from core.clock import utc_now_iso
+        from core.vault.crypto import create_recovery_key
+
+        if not self.has_vault:
+            raise HomeError(f"{self.paths.vault_header}: no vault here; run `reverie init` first")
+        return create_recovery_key(self.paths.vault_header, passphrase or self._passphrase_for_exchange(),
+                                   now=utc_now_iso())
+
     @property
     def keys(self) -> VaultKeys:
         return self.unlock()

@@ -123,7 +123,7 @@ def _batch_goes_on(result: dict[str, object], base: Path) -> None:
     assert answers[0]["line"] == 1, answers[0]
     size = (BIG_MB << 20) + len('{"query": ""}')  # the line without its newline
     assert answers[0]["error"] == f"line 1: line of {size:,} bytes is over the {MAX_BATCH_LINE_BYTES:,}-byte limit"
-    assert {"range", "mode", "results"} <= set(answers[1]) and "error" not in answers[1], answers[1]
+    assert {"range", "mode", "results", "notes", "index"} <= set(answers[1]) and "error" not in answers[1], answers[1]
 
 
 REFUSED_IN_BOUNDS = {"dvmem": _dvmem_refused, "batch": _batch_goes_on}

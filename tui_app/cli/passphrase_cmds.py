@@ -49,8 +49,6 @@ def passphrase() -> None:
 def change(state: CliState, use_recovery: bool, as_json: bool) -> None:
     """Set a new passphrase (asked twice). The old one stops working at once; a recovery key keeps
     working. Takes the same time for any vault size: one header is rewritten atomically."""
-    from core.vault.crypto import change_passphrase
-
     _vault_header(state)
     if use_recovery:
         recovery = _secret(RECOVERY_KEY_ENV, "Recovery key")
@@ -58,22 +56,7 @@ def change(state: CliState, use_recovery: bool, as_json: bool) -> None:
     else:
         current, recovery = state.passphrase(), None
     new = _secret(NEW_PASSPHRASE_ENV, "New passphrase", confirm=True)
-    change_passphrase(state.paths.vault_header, new, passphrase=current, recovery_key=recovery)
-    notes = []
-    keyring_updated = False
-    if state.config.security.keyring:
-        from core.vault.passphrase import store_in_keyring
-
-        try:
-            store_in_keyring(state.paths, new)
-        except Exception as exc:  # any keyring backend failure: the change itself is done
-            notes.append(f"The keyring could not be updated ({type(exc).__name__}): store the new passphrase "
-                         "there yourself, or turn security.keyring off.")
-        else:
-            keyring_updated = True
-            notes.append("The keyring now holds the new passphrase.")
-    if os.environ.get("REVERIE_PASSPHRASE"):
-        notes.append("REVERIE_PASSPHRASE still holds the old one: change it where you set it.")
+    keyring_updated, notes = state.workbench.change_passphrase(new, current=current, recovery_key=recovery)
     text = "\n".join(["Passphrase changed: the old one no longer opens this vault.", *notes])
     emit({"changed": True, "keyring_updated": keyring_updated}, as_json, text)
 
@@ -84,11 +67,8 @@ def change(state: CliState, use_recovery: bool, as_json: bool) -> None:
 def recovery_key(state: CliState, as_json: bool) -> None:
     """Make a recovery key and show it once: write it down and keep it apart from the machine. It can
     set a new passphrase (`reverie passphrase change --recovery-key`). A new one replaces the old one."""
-    from core.clock import utc_now_iso
-    from core.vault.crypto import create_recovery_key
-
     _vault_header(state)
-    key = create_recovery_key(state.paths.vault_header, state.passphrase(), now=utc_now_iso())
+    key = state.workbench.create_recovery_key(state.passphrase())
     emit({"recovery_key": key}, as_json,
          f"Recovery key (shown once; Reverie keeps only a wrapped copy of the vault's key):\n\n  {key}\n\n"
          "Keep it somewhere safe and apart from this machine. Anyone with it can open the vault.")
