@@ -1,17 +1,17 @@
 """Pure scoring steps applied to candidate scores (``id → score``, higher is better).
 
-Each step is measured on LoCoMo (tests/bench/bench_locomo.py, numbers in core.recall's docstring):
+Each step is measured on the development benchmark (tests/bench/bench_locomo_dev.py; the ablation is
+in tests/bench/README.md):
 
-- :func:`spread` — a turn also earns part of its session neighbours' scores. In a conversation the
-  words of a question and of its answer sit in neighbouring turns ("what did you paint?" / "a
-  sunrise"), so the answer turn, which shares no word with the query, still ranks.
+- :func:`spread` — a turn also earns part of its session neighbours' scores, and the turn right
+  after a matching question earns most of it: the words of a question and of its answer sit in
+  neighbouring turns ("how long have you been married?" / "five years already!").
 - :func:`boost` — turns of the people the query names count more, and so do the other turns of
-  their sessions (a named person narrows a busy day). On LoCoMo, where both people speak in every session, only
-  the first shows.
+  their sessions: with many conversations in a day, the named person's conversation is the one.
 - :func:`fuse` — exact and semantic scores, each divided by its best, added with a weight. Plain
   reciprocal rank fusion loses to BM25 on LoCoMo; a weighted sum of normalised scores does not.
-- :func:`recency` — memories gain up to ×2, halving with each half-life of age (a recency boost),
-  only when the query has no time range.
+- :func:`recency` — memories gain up to ×2, halving with each half-life of age, only when the query
+  has no time range.
 """
 
 from __future__ import annotations

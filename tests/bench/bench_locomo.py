@@ -23,6 +23,7 @@ run, outside the repository).
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import hashlib
 import json
 import os
@@ -298,6 +299,8 @@ def main() -> None:
     parser.add_argument("--embed-cache", type=Path, default=None, help="keep embeddings in this folder between runs")
     parser.add_argument("--conversations", type=int, default=None, help="only the first N conversations")
     parser.add_argument("--threads", type=int, default=1, help="torch threads (1 holds up best on a busy machine)")
+    parser.add_argument("--backend", default="sentence-transformers",
+                        help="embedding.backend (the figures in the README use sentence-transformers)")
     args = parser.parse_args()
     if not args.data.is_file():
         parser.error(f"{args.data}: no such file")
@@ -312,7 +315,10 @@ def main() -> None:
     build_s = 0.0
     with tempfile.TemporaryDirectory(prefix="bench-locomo-") as tmp:
         cache_dir = args.embed_cache or Path(tmp) / "embeddings"
-        embedder = CachingEmbedder(make_embedder(EmbeddingConfig(threads=args.threads)), cache_dir)
+        settings: dict[str, Any] = {"threads": args.threads}
+        if "backend" in {f.name for f in dataclasses.fields(EmbeddingConfig)}:
+            settings["backend"] = args.backend
+        embedder = CachingEmbedder(make_embedder(EmbeddingConfig(**settings)), cache_dir)
         for conv in conversations:
             _, index, seconds = build_home(conv, Path(tmp), embedder)
             build_s += seconds
