@@ -32,6 +32,7 @@ from core.demo.build import build_demo_home  # noqa: E402
 from core.vault.store import MemoryVault  # noqa: E402
 
 NOW = datetime(2026, 11, 10, 21, 30, tzinfo=UTC)
+ZONE = "Asia/Seoul"
 SIZE = (100, 30)
 Steps = Callable[[Pilot[Any]], Awaitable[None]]
 
@@ -116,15 +117,17 @@ SHOTS = [
     Shot("session-view", search_for("what did we decide last Tuesday night", "OK. Decided", "enter")),
     Shot("search-filters", search_for("Kate", "Kate just texted", "s")),
     Shot("topics", keys("f6")),
+    Shot("keymap", keys("f5", "down", "f1")),
+    Shot("import", keys("i")),
 ]
 
 
 async def take(shot: Shot, out: Path, workdir: Path) -> Path:
     from tui_app.app import ReverieApp
 
-    demo = build_demo_home(workdir / shot.name / "demo", now=NOW)
+    demo = build_demo_home(workdir / shot.name / "demo", now=NOW, timezone=ZONE)  # laid out for the app's zone
     config = Config()
-    config.general.timezone = "Asia/Seoul"
+    config.general.timezone = ZONE
     app = ReverieApp(demo.paths, config, None if shot.locked else demo.keys, label="demo")
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)

@@ -46,7 +46,7 @@ def stable_ids_fixture(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.fixture(name="demo")
 def demo_fixture(tmp_path: Path, frozen_clock: datetime) -> DemoHome:
-    return build_demo_home(tmp_path / "demo", now=frozen_clock)
+    return build_demo_home(tmp_path / "demo", now=frozen_clock, timezone="UTC")  # as tui_config()
 
 
 @pytest.fixture(name="snapshot_demo")
@@ -56,7 +56,7 @@ def snapshot_demo_fixture(
     """A demo home whose every byte on screen is the same on each run: frozen clock, stable memory
     ids, and the home shown as ``~/demo`` (HOME points at the temporary folder)."""
     monkeypatch.setenv("HOME", str(tmp_path))
-    return build_demo_home(tmp_path / "demo", now=frozen_clock)
+    return build_demo_home(tmp_path / "demo", now=frozen_clock, timezone="UTC")  # as tui_config()
 
 
 @dataclass

@@ -137,7 +137,7 @@ def curation_home(tmp_path: Path, monkeypatch: Any) -> DemoHome:
 
     monkeypatch.setattr("core.curate.cold.new_move_id", lambda now: f"m-{now:%Y%m%dT%H%M%S}-000000000001")
     monkeypatch.setenv("HOME", str(tmp_path))
-    return build_demo_home(tmp_path / "demo", now=clock.utc_now())
+    return build_demo_home(tmp_path / "demo", now=clock.utc_now(), timezone="UTC")
 
 
 def test_curation(snap_compare: Snap, frozen_clock: Any, stable_ids: None, tmp_path: Path, monkeypatch: Any) -> None:
