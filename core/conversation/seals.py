@@ -252,5 +252,5 @@ def verify_day_seals(paths: HomePaths, reading: LedgerReading, keys: VaultKeys |
 
 
 def check_day_seals(paths: HomePaths, keys: VaultKeys, reading: LedgerReading) -> list[Problem]:
-    """:func:`verify_day_seals` with the signature of ``core.vault.verify.ExtraCheck``."""
+    """:func:`verify_day_seals` with the signature of ``core.workbench.verify.ExtraCheck``."""
     return verify_day_seals(paths, reading, keys)

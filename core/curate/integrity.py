@@ -2,9 +2,9 @@
 the checksum the ledger signed, its tombstone and the tombstone's copy (the mirror) unchanged, and
 everything in cold storage was recorded.
 
-:func:`check_cold_storage` has the shape of ``core.vault.verify.ExtraCheck`` and is one of
-``core.vault.verify.default_extra_checks``. Vault memories' cold copies are checked by ``core.vault.verify`` with
-the other memory records (it uses :func:`pending_moves` from here); this covers the rest:
+:func:`check_cold_storage` has the shape of ``core.workbench.verify.ExtraCheck`` and is one of
+``core.workbench.verify.default_extra_checks``. Vault memories' cold copies are checked by
+``core.workbench.verify`` with the other memory records (it uses :func:`pending_moves` from here); this covers the rest:
 
 - every recorded move's cold copy (for scopes other than the vault), mirror and, for the vault and
   for scopes whose tombstone is still there, the tombstone beside the record;

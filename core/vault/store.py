@@ -178,7 +178,7 @@ class MemoryVault:
 
     def list_drafts(self, state: str | None = None) -> list[ReviewDraft]:
         """Drafts in creation order, optionally only those in ``state`` (open, approved, finalized).
-        Drafts that fail verification are left out here and reported by :func:`core.vault.verify.verify_home`."""
+        Drafts that fail verification are left out here and reported by :func:`core.workbench.verify.verify_home`."""
         if state is not None and state not in ("open", "approved", "finalized"):
             raise ReviewError(f"state must be open, approved or finalized, got {state!r}")
         drafts = self.scan_drafts().drafts

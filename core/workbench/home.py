@@ -49,10 +49,10 @@ if TYPE_CHECKING:
     from core.vault.records import Memory
     from core.vault.review import ReviewDraft
     from core.vault.store import MemoryVault
-    from core.vault.verify import VerifyReport
     from core.workbench.curation import Curation
     from core.workbench.ingest import IngestOutcome
     from core.workbench.search import SearchAnswer
+    from core.workbench.verify import VerifyReport
 
 Progress = Callable[[str, int, int], None]  # (phase "files" | "embed", done, total)
 Notice = Callable[[str], None]  # one line for the person ("loading the embedding model…")
@@ -567,7 +567,7 @@ class Workbench:
 
     def verify(self, checkpoint: Checkpoint | None = None) -> VerifyReport:
         """Check every record, the ledger chain, the sealed day logs and cold storage."""
-        from core.vault.verify import verify_home
+        from core.workbench.verify import verify_home
 
         return verify_home(self.paths, self.keys, checkpoint)
 

@@ -30,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from core.paths import HomePaths
 from core.vault import scan
 from core.vault.store import MemoryVault
-from core.vault.verify import verify_home
+from core.workbench.verify import verify_home
 
 
 def _children_cpu() -> float:

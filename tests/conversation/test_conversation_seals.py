@@ -163,7 +163,7 @@ def test_a_crash_fragment_on_a_sealed_day_is_cut_and_the_seal_holds(
 
 
 def test_the_check_fits_verify_home(paths: HomePaths, keys: VaultKeys, tmp_path: Path) -> None:
-    from core.vault.verify import verify_home
+    from core.workbench.verify import verify_home
 
     ingest(paths, [turns_file(tmp_path / "a.jsonl", range(3))], keys=keys, now=LATER)
     day_file(paths).write_bytes(b"")

@@ -216,7 +216,7 @@ def test_unknown_targets_and_missing_scope_folders_are_clear(setup: tuple[HomePa
 
 
 def test_the_vaults_own_memories_move_and_come_back_verified(paths: HomePaths) -> None:
-    from core.vault.verify import verify_home
+    from core.workbench.verify import verify_home
     from tests.helpers.vault import populated
 
     vault, memories = populated(paths)
@@ -245,7 +245,7 @@ def test_the_vaults_own_memories_move_and_come_back_verified(paths: HomePaths) -
 
 def test_verify_sees_cold_storage(setup: tuple[HomePaths, Config, VaultKeys, Path]) -> None:
     from core.curate.integrity import check_cold_storage
-    from core.vault.verify import default_extra_checks, verify_home
+    from core.workbench.verify import default_extra_checks, verify_home
 
     paths, _, keys, _ = setup
     moved = moved_all(setup)
@@ -280,7 +280,7 @@ def _mirror_with(m: Moved, **changes: object) -> bytes:
 def test_the_archive_entry_records_the_tombstones_own_sha256(setup: tuple[HomePaths, Config, VaultKeys, Path]) -> None:
     import hashlib
 
-    from core.vault.verify import verify_home
+    from core.workbench.verify import verify_home
 
     paths, _, keys, _ = setup
     moved = {m.stone.move_id: m for m in moved_all(setup)}
@@ -305,7 +305,7 @@ def test_archive_entries_without_the_tombstones_sha256_still_verify(
     """Entries written before ``tombstone_sha256`` existed: compared field by field, never failed for
     lacking it."""
     from core.curate import cold
-    from core.vault.verify import verify_home
+    from core.workbench.verify import verify_home
 
     paths, config, keys, _ = setup
     monkeypatch.setattr(cold, "_archive_data", cold._ledger_data)

@@ -119,7 +119,7 @@ def test_a_move_finished_by_recovery_records_the_tombstone_as_written(
     """Killed between the tombstones and the ledger entry: recovery writes the entry with the SHA-256
     of the tombstone's bytes on disk; a mirror changed in that window is not vouched for, the move is
     rolled back instead (the original is still in place)."""
-    from core.vault.verify import verify_home
+    from core.workbench.verify import verify_home
 
     paths, config, keys, root = home
     rel = "old/c.md"

@@ -94,7 +94,7 @@ def test_apply_reports_progress_record_by_record(paths: HomePaths, keys: VaultKe
 def test_apply_stops_between_records_and_the_next_apply_moves_the_rest(
         paths: HomePaths, keys: VaultKeys, notes: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from core.curate import cold
-    from core.vault.verify import verify_home
+    from core.workbench.verify import verify_home
 
     config = configure(paths, ("notes", "markdown", notes), report_only_runs=0, auto_move_cap=10)
     stop = threading.Event()

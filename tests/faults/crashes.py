@@ -37,7 +37,7 @@ from typing import Any
 
 from core.conversation import list_day_files, read_day
 from core.paths import HomePaths
-from core.vault.verify import verify_home
+from core.workbench.verify import verify_home
 from tests.faults.homebuild import PASSPHRASE, BuiltHome, build_home, clone_home, open_vault
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -34,7 +34,7 @@ from core.vault.records import Memory, MemoryMetadata, open_memory, seal_memory
 from core.vault.review import draft_from_capture
 from core.vault.sealed import seal
 from core.vault.store import DRAFT_FORMAT
-from core.vault.verify import verify_home
+from core.workbench.verify import verify_home
 from tests.faults.homebuild import BuiltHome, copy_home, open_vault
 
 CLASSES = ("flip", "truncate", "delete", "duplicate", "reorder", "swap", "forge", "rollback")

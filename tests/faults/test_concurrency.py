@@ -30,7 +30,7 @@ from core.paths import HomePaths
 from core.recall import Recaller
 from core.vault.crypto import VaultKeys
 from core.vault.store import MemoryVault
-from core.vault.verify import verify_home
+from core.workbench.verify import verify_home
 from tests.faults.conftest import SEED, seed_note
 from tests.helpers.vault import PASSPHRASE, make_vault
 

@@ -20,7 +20,7 @@ from core.curate import cold, engine
 from core.paths import HomePaths
 from core.vault.ledger import Ledger
 from core.vault.store import MemoryVault
-from core.vault.verify import verify_home
+from core.workbench.verify import verify_home
 from tests.faults.conftest import CRASH_TRIALS, SEED, seed_note
 from tests.faults.crashes import OPS, CrashTemplate, OpTally, crash_table, prepare, run_crash_trial
 from tests.faults.homebuild import BuiltHome, build_home, clone_home

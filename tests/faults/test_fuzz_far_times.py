@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from core.conversation import ingest, seal_closed_days
 from core.paths import HomePaths
 from core.vault.crypto import KdfParams, create_header
-from core.vault.verify import verify_home
+from core.workbench.verify import verify_home
 
 NOW = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
 OFFSETS = st.sampled_from([UTC, timezone(timedelta(hours=14)), timezone(timedelta(hours=-12)),

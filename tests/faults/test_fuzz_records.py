@@ -32,7 +32,7 @@ from core.vault.records import MEMORY_FORMAT
 from core.vault.review import ReviewDraft
 from core.vault.sealed import seal
 from core.vault.store import DRAFT_FORMAT, MemoryVault
-from core.vault.verify import verify_home
+from core.workbench.verify import verify_home
 from tests.faults.fuzzing import FUZZ, JSON, TEXT, assert_one_line, maybe, within
 from tests.helpers.vault import PASSPHRASE, finalize_reviewed, make_vault
 

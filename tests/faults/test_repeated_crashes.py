@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from core.vault.store import MemoryVault
-from core.vault.verify import verify_home
+from core.workbench.verify import verify_home
 from tests.faults.crashes import ChildRun, run_child, trial_paths
 from tests.helpers.vault import PASSPHRASE, finalize_reviewed, make_vault
 

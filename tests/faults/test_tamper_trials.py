@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from core.vault.verify import verify_home
+from core.workbench.verify import verify_home
 from tests.faults.conftest import SEED, TAMPER_TRIALS, seed_note
 from tests.faults.homebuild import PASSPHRASE, SECRET_SENTENCES, BuiltHome, copy_home
 from tests.faults.tamper import CLASSES, file_targets, run_trials, table

@@ -22,7 +22,7 @@ from core.errors import ReverieError, WrongPassphrase
 from core.paths import HomePaths
 from core.vault.crypto import KdfParams, create_header, unlock
 from core.vault.store import MemoryVault
-from core.vault.verify import verify_home
+from core.workbench.verify import verify_home
 from tests.faults.homebuild import SECRET_SENTENCES, BuiltHome, build_home
 
 ROOT = Path(__file__).resolve().parents[2]

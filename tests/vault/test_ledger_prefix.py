@@ -19,7 +19,7 @@ from core.vault.canonical import canonical_json, sha256_hex
 from core.vault.crypto import KdfParams, VaultKeys, create_header
 from core.vault.ledger import NOTE_EVERY, Ledger, LedgerEntry, entry_line
 from core.vault.ledger_prefix import VerifiedPrefix
-from core.vault.verify import verify_home
+from core.workbench.verify import verify_home
 
 
 def _filled(paths: HomePaths, keys: VaultKeys, count: int) -> Ledger:

@@ -15,7 +15,7 @@ from core.vault import portable
 from core.vault.crypto import MAX_KDF_ITERATIONS, MAX_KDF_LANES, MAX_KDF_MEMORY_KIB, KdfParams
 from core.vault.portable import MAX_DVMEM_BYTES, export_dvmem, import_dvmem, read_dvmem_file
 from core.vault.store import MemoryVault
-from core.vault.verify import verify_home
+from core.workbench.verify import verify_home
 from tests.helpers.vault import PASSPHRASE, populated
 
 

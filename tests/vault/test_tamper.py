@@ -13,7 +13,7 @@ from core.paths import HomePaths
 from core.vault.crypto import KdfParams, create_header
 from core.vault.ledger import Checkpoint, Ledger
 from core.vault.records import seal_memory
-from core.vault.verify import verify_home
+from core.workbench.verify import verify_home
 from tests.helpers.vault import populated
 
 

@@ -11,7 +11,7 @@ from core.vault.canonical import sha256_hex
 from core.vault.ledger import LedgerEntry
 from core.vault.records import Memory
 from core.vault.store import MEMORY_KINDS
-from core.vault.verify import verify_home
+from core.workbench.verify import verify_home
 from tui_app.screens.session import Session
 from tui_app.widgets.format import parse_time, plural
 
@@ -20,7 +20,7 @@ ACTIVITY_WEEKS = 12
 
 @dataclass(frozen=True)
 class VerificationState:
-    """The home's verification (``core.vault.verify.verify_home``), reduced to what a screen shows."""
+    """The home's verification (``core.workbench.verify.verify_home``), reduced to what a screen shows."""
 
     ok: bool
     problems: tuple[str, ...]
