@@ -97,7 +97,7 @@ def write(conn: apsw.Connection, root: Path) -> Path | None:
 def _fill(conn: apsw.Connection, folder: Path, rows: int, dim: int) -> None:
     import numpy as np
 
-    from core.embed.quantize import int8_norms, sign_words, words_per_vector
+    from core.index.quantize import int8_norms, sign_words, words_per_vector
 
     open_memmap = np.lib.format.open_memmap
     docs = open_memmap(folder / "docs.npy", mode="w+", dtype=np.int64, shape=(rows,))

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from core.embed.quantize import hamming, sign_words, smallest, to_int8
+from core.index.quantize import hamming, sign_words, smallest, to_int8
 from core.index.vecview import Segment
 
 EXACT_MAX = 16_384  # above this, Hamming + rescoring is faster than scoring every row, at the same recall

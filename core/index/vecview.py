@@ -15,9 +15,9 @@ from pathlib import Path
 import apsw
 import numpy as np
 
-from core.embed.quantize import int8_norms, sign_words, words_per_vector
 from core.index import meta, snapshot, snapshot_names
 from core.index.connection import read
+from core.index.quantize import int8_norms, sign_words, words_per_vector
 from core.index.vectors import VectorModel, current_model
 
 
