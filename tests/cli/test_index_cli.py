@@ -9,7 +9,7 @@ from click.testing import CliRunner
 
 from core.index import SearchIndex
 from core.paths import HomePaths
-from tests.index.test_index_helpers import append, turn
+from tests.helpers.index import append, turn
 from tui_app.cli.main import cli
 
 
