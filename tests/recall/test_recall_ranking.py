@@ -160,3 +160,14 @@ def test_the_answer_to_a_matching_question_scores_next_to_it(paths):
     assert shared[reply] >= 0.85 * shared[asked]
     assert flat[reply] <= 0.5 * flat[asked]
     index.close()
+
+
+def test_the_time_parsers_own_notes_reach_the_answer(office):
+    """No stand-in parser: a typo read as a time word, and time-like words that could not be read."""
+    index, embedder = office
+    read = recaller(index, embedder).search("report deadline yesturday", now=NOW, zone=UTC)
+    assert read.range is not None and read.range.grain == "day" and read.expression is not None
+    assert any("yesturday" in note for note in read.notes) and read.notes[0] in (read.note or "")
+    unread = recaller(index, embedder).search("report deadline 3 dasy ago", now=NOW, zone=UTC)
+    assert unread.range is None and any("dasy" in note for note in unread.notes)
+    assert unread.notes[0] in (unread.note or "") and unread.results
