@@ -41,7 +41,8 @@ from tui_app.screens.curation_format import (
 from tui_app.screens.session import Session
 from tui_app.views import curation_data as data
 from tui_app.widgets.dialogs import ErrorDialog
-from tui_app.widgets.format import ago, plural, preview
+from tui_app.widgets.format import plural, preview
+from tui_app.widgets.humane import ago
 from tui_app.widgets.tables import RecordTable, cursor_key
 
 SHOW = Binding.Group("Show")

@@ -14,7 +14,8 @@ from textual.content import Content
 
 from core.curate.cold import ColdItem
 from core.curate.model import Candidate
-from tui_app.widgets.format import ago, local_time, preview
+from tui_app.widgets.format import local_time, preview
+from tui_app.widgets.humane import ago
 
 ContentPart = Content | tuple[str, str] | str
 

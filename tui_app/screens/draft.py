@@ -26,7 +26,6 @@ from tui_app.screens.session import Session
 from tui_app.widgets.dialogs import ConfirmDialog, EditDialog, ErrorDialog
 from tui_app.widgets.format import (
     age,
-    ago,
     confidence_text,
     editor_text,
     field_value_text,
@@ -37,6 +36,7 @@ from tui_app.widgets.format import (
     value_text,
 )
 from tui_app.widgets.history import history_text
+from tui_app.widgets.humane import ago
 from tui_app.widgets.tables import cursor_key
 
 SUGGESTION_ACTIONS = ("accept", "edit", "edit_external", "reject")

@@ -15,6 +15,7 @@ from tui_app.widgets.format import parse_time
 
 HUMANIZE_LOCALES = {"ko": "ko_KR", "ja": "ja_JP"}  # languages Reverie speaks that humanize translates
 _active = {"language": "en"}
+JUST_NOW = {"ja": "たった今"}  # humanize 4.x has no Japanese word for "now"
 
 
 def use_language(language: str) -> str:
@@ -53,7 +54,8 @@ def ago(stamp: str | None, now: datetime) -> str:
         return "—"
     moment = parse_time(stamp)
     if abs((now - moment).total_seconds()) < 60:
-        return humanize.naturaltime(now, when=now)  # "now" in the language in use
+        word = humanize.naturaltime(now, when=now)  # "now" in the language in use
+        return JUST_NOW.get(_active["language"], word) if word == "now" else word
     return humanize.naturaltime(moment, when=now)
 
 
