@@ -23,22 +23,10 @@ import re
 from core.timeparse import lang_ko
 from core.timeparse.pieces import ClockP, ClockSpanP, Context, Piece
 from core.timeparse.rules import START, STOP, Rule, Scan, rule
-from core.timeparse.text import KO_NATIVE, ko_sino_number
+from core.timeparse.text import EN_NUMBERS, KO_NATIVE, ko_sino_number
 
-EN_HOURS = {
-    "one": 1,
-    "two": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "seven": 7,
-    "eight": 8,
-    "nine": 9,
-    "ten": 10,
-    "eleven": 11,
-    "twelve": 12,
-}
+# "one" .. "twelve" from the number words every rule shares.
+EN_HOURS = {word: value for word, value in EN_NUMBERS.items() if word.isalpha() and len(word) > 2 and value <= 12}
 _ONES = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9}
 EN_MINUTES: dict[str, int] = {"ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14}
 EN_MINUTES |= {"fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19}

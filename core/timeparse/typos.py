@@ -11,9 +11,10 @@ alignment: insertions, deletions, substitutions and swaps of two neighbours each
   "sat", "sun" and "mon" are never touched. Month names and weekdays found this way still pass the
   guards of the rules (a corrected "febuary" alone needs "in" before it, like "February"). Chat
   spellings ("yday", "tmrw", "tonite") are read the same way, with the same note.
-- Korean: one jamo of a vowel or a final consonant, in a word followed only by a particle ("어재는",
-  "저녘에", "올헤"); initial consonants are not corrected (어제 → 그게 never), and real words one vowel
-  away are listed and stay words (모래 "sand", 네일 "nail", 아참, 오존).
+- Korean: one commonly confused vowel (ㅐ/ㅔ, ㅒ/ㅖ, ㅙ/ㅚ/ㅞ, ㅜ/ㅠ) or final consonant (ㄱ/ㅋ, ㄱ/ㄲ,
+  ㅅ/ㅆ, ㄷ/ㅅ, ㅂ/ㅍ), in a word followed only by a particle ("어재는", "저녘에", "올헤"); initial
+  consonants and other vowels are never changed (이제 "now", 언제 "when", 예전 stay words), and real
+  words one such change away are listed and stay words (모래 "sand", 네일 "nail").
 - Japanese: one kana in a hiragana time word at the start of a run of hiragana ("きのお", "あさつて").
 
 The rules, not this module, decide whether the corrected text means a time: a correction that makes
@@ -25,6 +26,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+
+from core.timeparse import lang_ko
 
 EN_WORDS = (
     "yesterday",
@@ -206,37 +209,18 @@ KO_KEEP = frozenset(
         "주막",
         "주밀",
         "오는",
+        "언제",
+        "아치",
+        "오점",
+        "내인",
+        "방그",
         "그저",
         "어지",
         "주마",
     }
 )
-_KO_PARTICLE_TAILS = frozenset(
-    {
-        "",
-        "에",
-        "에는",
-        "에도",
-        "은",
-        "는",
-        "이",
-        "가",
-        "도",
-        "의",
-        "부터",
-        "까지",
-        "쯤",
-        "엔",
-        "에서",
-        "만",
-        "밤",
-        "아침",
-        "저녁",
-        "오후",
-        "오전",
-        "새벽",
-    }
-)
+# What may follow a Korean time word inside its word: a particle, or a part of the day (어재밤).
+_KO_PARTICLE_TAILS = frozenset(("", *lang_ko.PARTICLES, "밤", "아침", "저녁", "오후", "오전", "새벽"))
 _HANGUL_RUN = re.compile(r"[가-힣]+")
 _KO_BY_LENGTH: dict[int, tuple[str, ...]] = {}
 for _word in KO_WORDS:
@@ -248,8 +232,16 @@ def _jamo(syllable: str) -> tuple[int, int, int]:
     return code // 588, (code % 588) // 28, code % 28
 
 
+# The confusions behind most Korean misspellings (jamo indices of the Unicode syllable blocks):
+# vowels ㅐ/ㅔ, ㅒ/ㅖ, ㅙ/ㅚ/ㅞ, ㅜ/ㅠ; final consonants ㄱ/ㅋ, ㄱ/ㄲ, ㅅ/ㅆ, ㄷ/ㅅ, ㅂ/ㅍ. Any other
+# vowel or consonant change makes too many real words (이제 "now" and 어제, 예전 and 오전, 언제 "when").
+_KO_VOWELS = {frozenset(pair) for pair in ((1, 5), (3, 7), (10, 11), (10, 15), (11, 15), (13, 17))}
+_KO_FINALS = {frozenset(pair) for pair in ((1, 24), (1, 2), (19, 20), (7, 19), (17, 26))}
+
+
 def ko_near(head: str, word: str) -> bool:
-    """``head`` differs from ``word`` (same length) in exactly one vowel or one final consonant."""
+    """``head`` differs from ``word`` (same length) in exactly one commonly confused vowel or final
+    consonant (어재 for 어제, 저녘 for 저녁, 올헤 for 올해, 지난쥬 for 지난주)."""
     differences = 0
     for a, b in zip(head, word, strict=True):
         if a == b:
@@ -257,7 +249,14 @@ def ko_near(head: str, word: str) -> bool:
         ja, jb = _jamo(a), _jamo(b)
         if ja[0] != jb[0]:
             return False
-        differences += (ja[1] != jb[1]) + (ja[2] != jb[2])
+        if ja[1] != jb[1]:
+            if frozenset((ja[1], jb[1])) not in _KO_VOWELS:
+                return False
+            differences += 1
+        if ja[2] != jb[2]:
+            if frozenset((ja[2], jb[2])) not in _KO_FINALS:
+                return False
+            differences += 1
         if differences > 1:
             return False
     return differences == 1
