@@ -1,6 +1,7 @@
 """Fixed-date holidays: Christmas (Eve), New Year's Day and Eve, Valentine's Day, Halloween; 크리스마스,
 성탄절, 새해 첫날/신정, 삼일절, 어린이날, 현충일, 광복절, 개천절, 한글날; クリスマス(イブ), 元日/元旦,
-正月 (1 – 3 January, a ``span``), 大晦日, バレンタイン(デー), ハロウィン.
+正月 (1 – 3 January, a ``span``), お盆 (13 – 16 August), ゴールデンウィーク (29 April – 5 May),
+大晦日, バレンタイン(デー), ハロウィン.
 
 A holiday is read like a date without a year ("November 3"): the latest one that has begun, unless the
 query names the year ("작년 크리스마스", "去年のクリスマス", "Christmas 2025") or says last/this/next
@@ -41,6 +42,8 @@ HOLIDAYS: dict[str, tuple[tuple[int, int], tuple[int, int]]] = {
     "liberation_day": ((8, 15), (8, 16)),
     "foundation_day": ((10, 3), (10, 4)),
     "hangul_day": ((10, 9), (10, 10)),
+    "obon": ((8, 13), (8, 17)),
+    "golden_week": ((4, 29), (5, 6)),
 }
 
 # (written forms, holiday) per language; the longer form of a pair comes first.
@@ -96,6 +99,8 @@ _WORDS: dict[str, list[tuple[str, str]]] = {
         (r"大晦日|大みそか", "new_years_eve"),
         (r"元日|元旦", "new_years_day"),
         (r"お?正月", "shogatsu"),
+        (r"お盆休み|お盆|盆休み", "obon"),
+        (r"ゴールデンウィーク|ゴールデンウイーク", "golden_week"),
         (r"バレンタイン・?デー|バレンタイン", "valentines_day"),
         (r"ハロウィーン|ハロウィン", "halloween"),
     ],

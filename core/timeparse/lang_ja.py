@@ -221,7 +221,7 @@ RULES: list[Rule] = [
     rule("ja.this_year", "ja", r"今年|本年", years_from_this(0)),
     rule("ja.next_year", "ja", r"来年", years_from_this(1)),
     rule("ja.year_after_next", "ja", r"再来年", years_from_this(2)),
-    rule("ja.ago", "ja", NUM + r"\s*" + UNIT + r"\s*前", _ago),
+    rule("ja.ago", "ja", NUM + r"\s*" + UNIT + r"\s*(?:ほど|くらい|ぐらい)?\s*前", _ago),
     rule("ja.last_n", "ja", r"(?:過去|最近|ここ|直近|この)\s*" + NUM + r"\s*" + UNIT + r"(?:間)?", _last_n),
     rule(
         "ja.weekday",

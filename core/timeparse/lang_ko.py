@@ -295,7 +295,7 @@ RULES: list[Rule] = [
     rule("ko.last_year", "ko", r"작년|지난\s*해", years_from_this(-1)),
     rule("ko.this_year", "ko", r"올해|금년", years_from_this(0)),
     rule("ko.next_year", "ko", r"내년|다음\s*해", years_from_this(1)),
-    rule("ko.ago", "ko", COUNT + r"\s*" + UNIT + r"\s*전", _ago, guard=word_ends),
+    rule("ko.ago", "ko", COUNT + r"\s*" + UNIT + r"\s*(?:쯤|정도|가량)?\s*전", _ago, guard=word_ends),
     rule(
         "ko.ago_days",
         "ko",

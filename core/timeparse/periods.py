@@ -233,8 +233,11 @@ def _days_span(first: int, last: int) -> Builder:
 
 
 def few_ago(unit: str, ctx: Context) -> tuple[Piece, ...]:
-    """Two to five ``unit``s ago: "a few days ago", 며칠 전, 数日前."""
+    """Two to five ``unit``s ago: "a few days ago", 며칠 전, 数日前 (hours: one to five hours back)."""
     today = ctx.today
+    if unit == "hour":
+        start = ranges.elapsed(ctx.now, timedelta(hours=-5))
+        return (RangeP(ranges.span(start, ranges.elapsed(ctx.now, timedelta(hours=-1)))),)
     if unit == "day":
         first, end = today - timedelta(days=5), today - timedelta(days=1)
     elif unit == "week":
@@ -250,10 +253,11 @@ def few_ago(unit: str, ctx: Context) -> tuple[Piece, ...]:
 
 
 _EN_FEW_UNITS = {"day": "day", "week": "week", "month": "month", "year": "year"}
-_KO_FEW_UNITS = {"며칠": "day", "몇일": "day", "몇 주": "week", "몇주": "week", "몇 달": "month", "몇달": "month"}
+_KO_FEW_UNITS = {"며칠": "day", "몇일": "day", "몇 시간": "hour", "몇시간": "hour", "몇 주": "week", "몇주": "week"}
+_KO_FEW_UNITS |= {"몇 달": "month", "몇달": "month"}
 _KO_FEW_UNITS |= {"몇 개월": "month", "몇개월": "month", "몇 년": "year", "몇년": "year"}
 _JA_FEW_UNITS = {"日": "day", "週間": "week", "週": "week", "か月": "month", "ヶ月": "month", "カ月": "month"}
-_JA_FEW_UNITS |= {"年": "year"}
+_JA_FEW_UNITS |= {"年": "year", "時間": "hour"}
 
 
 def _en_few(found: re.Match[str], ctx: Context) -> tuple[Piece, ...]:
@@ -457,7 +461,7 @@ RULES: dict[str, list[Rule]] = {
         rule(
             "en.few_ago",
             "en",
-            START + r"(?:a\s+few|several|some)\s+(?P<unit>day|week|month|year)s\s+ago" + STOP,
+            START + r"(?:a\s+few|several|some)\s+(?P<unit>hour|day|week|month|year)s\s+ago" + STOP,
             _en_few,
         ),
         rule(
@@ -579,7 +583,7 @@ RULES: dict[str, list[Rule]] = {
         rule(
             "ko.few_ago",
             "ko",
-            r"(?P<unit>며칠|몇일|몇\s*주|몇\s*달|몇\s*개월|몇\s*년)\s*전",
+            r"(?P<unit>며칠|몇일|몇\s*시간|몇\s*주|몇\s*달|몇\s*개월|몇\s*년)\s*전",
             lambda m, c: few_ago(_KO_FEW_UNITS[" ".join(m.group("unit").split())], c),
             guard=lang_ko.word_ends,
         ),
@@ -691,7 +695,7 @@ RULES: dict[str, list[Rule]] = {
         rule(
             "ja.few_ago",
             "ja",
-            r"数\s*(?P<unit>日|週間|週|か月|ヶ月|カ月|年)\s*前",
+            r"数\s*(?P<unit>時間|日|週間|週|か月|ヶ月|カ月|年)\s*前",
             lambda m, c: few_ago(_JA_FEW_UNITS[m.group("unit")], c),
         ),
         rule(

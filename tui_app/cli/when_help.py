@@ -44,7 +44,8 @@ Conventions (English, Korean, Japanese)
                around this date a year back.
  Days          엊그제: yesterday and the day before; the other day, 先日:
                the 7 days before today; a few days ago, 며칠 전, 数日前: 2-5
-               days ago (weeks, months and years alike).
+               days ago (weeks, months and years alike; a few hours ago:
+               1-5 hours back).
  Seasons       meteorological, northern hemisphere: spring Mar-May, summer
                Jun-Aug, autumn Sep-Nov, winter Dec-Feb (a winter belongs to
                the year it starts in).
