@@ -290,8 +290,8 @@ def test_the_app_imports_neither_the_cli_nor_anything_heavy() -> None:
 
 @pytest.mark.parametrize("size", SIZES)
 async def test_every_key_of_the_home_footer_is_on_screen(demo: DemoHome, size: tuple[int, int]) -> None:
-    """The home screen has nine keys: at 80 columns the footer wraps onto a second line instead of
-    cutting the last ones off; from 100 columns it is one line."""
+    """The home screen has ten keys: at 80 and 100 columns the footer wraps onto a second line instead
+    of cutting the last ones off; at 200 columns it is one line."""
     app = make_app(demo)
     async with app.run_test(size=size) as pilot:
         await settle(pilot)
@@ -300,15 +300,16 @@ async def test_every_key_of_the_home_footer_is_on_screen(demo: DemoHome, size: t
         footer = screen.query_one(Footer)
         keys = list(screen.query("FooterKey"))
         shown = [str(key.render()) for key in keys]
-        for wanted in ("Review", "Memories", "Search", "Topics", "Curation", "Cold storage", "New draft", "Refresh"):
+        for wanted in ("Review", "Memories", "Search", "Topics", "Curation", "Cold storage", "New draft", "Import",
+                       "Refresh"):
             assert any(wanted in text for text in shown), (wanted, shown)
         assert on_screen(app, footer, *keys), [(text, key.region) for text, key in zip(shown, keys, strict=True)]
-        assert footer.region.height == (2 if size[0] < 100 else 1)
+        assert footer.region.height == (2 if size[0] <= 100 else 1)
         assert footer.region.bottom == size[1]
         panels = screen.query_one("#home-activity")
         assert panels.region.bottom <= footer.region.y  # the home panels are not under the footer
         if size[0] < 100:
-            await pilot.resize_terminal(120, 30)  # wider: back to one line
+            await pilot.resize_terminal(160, 30)  # wider: back to one line
             await settle(pilot)
             footer = app.screen.query_one(Footer)
             assert footer.region.height == 1 and on_screen(app, *app.screen.query("FooterKey"))
