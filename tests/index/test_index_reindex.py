@@ -305,3 +305,22 @@ def test_ctrl_c_while_embedding_keeps_what_is_stored_and_says_what_remains(paths
             report = reindexer.run()
         assert report.embedded == 14 and report.pending == 0 and not report.interrupted
         assert index.status().pending_vectors == 0
+
+
+def test_a_span_of_pending_turns_is_embedded_shortest_first(paths: HomePaths) -> None:
+    for n in range(20):
+        append(paths, turn(f"2026-10-0{1 + n % 3}T09:{n:02d}:00", "word " * (20 - n)))  # longest first in the log
+    seen: list[list[int]] = []
+
+    class Lengths(HashingEmbedder):
+        def embed(self, texts):  # type: ignore[no-untyped-def]
+            seen.append([len(t) for t in texts])
+            return super().embed(texts)
+
+    with (
+        SearchIndex.open(paths) as index,
+        Reindexer(index, HomeDayLogs(paths), embedder=Lengths, batch_size=2, window=6) as reindexer,
+    ):
+        assert reindexer.run().embedded == 20
+    flat = [n for call in seen for n in call]
+    assert [len(call) for call in seen] == [6, 6, 6, 2] and flat == sorted(flat)  # one span of 20, by length
