@@ -203,7 +203,7 @@ class Recaller:
         r = self.ranking
         turns = [key for key in ranked(scores) if key in pool.turns][: r.spread_sources]
         scores = spread(scores, pool.neighbours(turns), r.spread_semantic, r.spread_after, pool.asking(turns),
-                        r.answer_share)
+                        r.answer_share_semantic)
         return self._speakers(scores, pool, names, r.speaker_semantic)
 
     def _speakers(self, scores: Scores, pool: Pool, names: dict[str, str], factor: float) -> Scores:

@@ -30,7 +30,8 @@ class Ranking:
     spread_exact: tuple[float, ...] = (0.4, 0.16)  # share of a turn's score given to turns 1, 2 places away
     spread_semantic: tuple[float, ...] = (0.2,)
     spread_after: float = 1.0  # the share given to the turns after a source, times this
-    answer_share: float = 0.9  # at least this share to the turn after a turn that asks a question
+    answer_share: float = 0.9  # at least this share to the turn after a turn that asks a question (exact)
+    answer_share_semantic: float = 0.9  # the same for semantic scores
     spread_sources: int = 50  # only the best this many turns spread (each costs one session lookup)
     speaker_exact: float = 1.5
     speaker_semantic: float = 1.2
@@ -45,8 +46,8 @@ class Ranking:
             weights = getattr(self, name)
             if not all(isinstance(w, (int, float)) and 0 <= w <= 1 for w in weights):
                 raise ValueError(f"ranking.{name}: weights must be numbers from 0 to 1, got {weights!r}")
-        numbers = ("spread_after", "answer_share", "speaker_exact", "speaker_semantic", "session_of_named",
-                   "fusion_weight")
+        numbers = ("spread_after", "answer_share", "answer_share_semantic", "speaker_exact", "speaker_semantic",
+                   "session_of_named", "fusion_weight")
         for name in numbers:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
