@@ -8,10 +8,11 @@ vector, which made every command needing one (the duplicate check on capture, ``
 (``tests/bench/bench_embed.py`` measures it in a cold process). The graph is float32 and its
 vectors equal the torch vectors to rounding (cosine > 0.9999, recall@10 1.0 on the LoCoMo
 questions, same benchmark), so the index records them under the model's own name and an index
-built by sentence-transformers stays valid. On the shared two-core machine it embedded 3.1× the
-raw sentence-transformers rate on the same texts, 2.8× through a whole reindex (torch's threads
-suffer most when other work shares the cores; measured by the same benchmark). Int8 was faster
-still but did not keep recall (:mod:`core.embed.onnx_prepare`).
+built by sentence-transformers stays valid. On the shared two-core machine it embedded 1.4–3.1×
+the raw sentence-transformers rate on the same texts, 1.6–2.8× through a whole reindex, the more
+the busier the machine (torch's threads suffer most when other work shares the cores; same
+benchmark, tests/bench/README.md). Int8 was faster still but did not keep recall
+(:mod:`core.embed.onnx_prepare`).
 sentence-transformers remains the reference backend (``embedding.backend = "sentence-transformers"``):
 it runs any sentence-transformers model, and the tests check this backend against it.
 
