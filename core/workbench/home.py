@@ -250,11 +250,12 @@ class Workbench:
     # --- index, recaller, model -------------------------------------------------------------------
 
     def embedder(self) -> Embedder:
-        """The embedding model, loaded once per process; the person is told while it loads."""
+        """The embedding model, loaded once per process. The person is told at once when the load is
+        slow (``make_embedder`` says "loading the embedding model…" or "preparing… (once)" through
+        :attr:`notice`); the default backend loads in well under a second."""
         with self._model_lock:
             if self._embedder is None:
                 embedder = self._new_embedder()
-                self.notice(f"loading the embedding model {embedder.name}…")
                 _ = embedder.dim  # loads it
                 self._embedder = embedder
             return self._embedder
