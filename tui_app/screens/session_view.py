@@ -143,6 +143,12 @@ class SessionViewScreen(ReverieScreen):
             container.scroll_end(animate=False, immediate=True)
         else:
             self.action_to_hit()
+            self.call_after_refresh(self.hit_settled)  # once more when the wrapped turns have their heights
+            return
+        self.placed = True
+
+    def hit_settled(self) -> None:
+        self.action_to_hit()
         self.placed = True
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
