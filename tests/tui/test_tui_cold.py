@@ -58,9 +58,8 @@ async def test_cold_storage_lists_what_moved_when_and_why(demo: DemoHome) -> Non
         assert row_keys(app, "cold-table") == [item.stone.move_id]
         assert "1 record in cold storage" in text_of(app, "#cold-summary")
         detail = text_of(app, "#cold-detail-text")
-        assert (
-            f"{SCOPE}:{IN_COLD}" in detail and "moved 2026-11-02 12:00 (8 days ago), approved by you, rubric v1" in detail
-        )
+        assert f"{SCOPE}:{IN_COLD}" in detail
+        assert "moved 2026-11-02 12:00 (8 days ago), approved by you, rubric v1" in detail
         assert item.stone.sha256 in detail and "+ signal expired" in detail and "+ signal orphaned" in detail
         assert f"tombstone {IN_COLD}.tombstone beside where it was" in detail
         assert item.stone.cold_path in detail
