@@ -7,7 +7,7 @@ block, or a duplicate check) the workbench:
 1. compares the day files on disk with what the index last read of each (sizes and times only,
    nothing is read): the *lag* in bytes and days;
 2. catches the exact index up (catalog + FTS5, no model) when the lag is at most
-   :data:`CATCH_UP_BYTES` in at most :data:`CATCH_UP_DAYS` day files — under a second of work; a
+   :data:`CATCH_UP_BYTES` in at most :data:`CATCH_UP_DAYS` grown day files — under a second; a
    larger lag is answered from what the index holds, and the answer says how far behind it is and
    what brings it up to date;
 3. brings the vault's memories into the index when the vault is open and changed since the last
@@ -43,8 +43,9 @@ class LogLag:
     """How far the index is behind the day files: bytes not yet read, and days new, grown or gone."""
 
     bytes: int = 0
-    days: int = 0
+    days: int = 0  # day files new to the index or grown since it read them
     removed_days: int = 0
+    grown_days: int = 0  # of ``days``, those the index had read before (their read prefix is re-hashed)
 
     @property
     def behind(self) -> bool:
@@ -56,7 +57,7 @@ def log_lag(paths: HomePaths, index: SearchIndex) -> LogLag:
     from core.index import HomeDayLogs
 
     marks = index.file_marks()
-    behind = days = 0
+    behind = days = grown = 0
     on_disk = set()
     for entry in HomeDayLogs(paths).days():
         on_disk.add(entry.day)
@@ -67,8 +68,15 @@ def log_lag(paths: HomePaths, index: SearchIndex) -> LogLag:
         size, mtime_ns, offset = mark
         if (entry.size, entry.mtime_ns) != (size, mtime_ns):
             behind += entry.size - offset if entry.size >= offset else entry.size
-            days += 1
-    return LogLag(bytes=behind, days=days, removed_days=len(set(marks) - on_disk))
+            days, grown = days + 1, grown + 1
+    return LogLag(bytes=behind, days=days, removed_days=len(set(marks) - on_disk), grown_days=grown)
+
+
+def small_enough(lag: LogLag, max_bytes: int) -> bool:
+    """Whether a read catches this lag up by itself: at most ``max_bytes`` to read, and at most
+    :data:`CATCH_UP_DAYS` grown or removed day files (a grown file is re-hashed up to its read offset;
+    a new one costs only its bytes, so a fresh index of a small log is built on the first read)."""
+    return lag.behind and lag.bytes <= max_bytes and lag.grown_days + lag.removed_days <= CATCH_UP_DAYS
 
 
 def vault_fingerprint(paths: HomePaths) -> str:

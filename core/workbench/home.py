@@ -25,11 +25,11 @@ from core.paths import HomePaths
 from core.workbench.capture import CHOICES, CaptureOutcome, DuplicateChoice
 from core.workbench.freshness import (
     CATCH_UP_BYTES,
-    CATCH_UP_DAYS,
     VAULT_SEEN_KEY,
     Freshness,
     LogLag,
     log_lag,
+    small_enough,
     vault_fingerprint,
 )
 
@@ -325,7 +325,7 @@ class Workbench:
 
         caught_up, busy, synced, memory_note = 0, False, None, None
         lag = self.log_lag() if turns else LogLag()
-        if lag.behind and lag.bytes <= self.catch_up_bytes and lag.days + lag.removed_days <= CATCH_UP_DAYS:
+        if small_enough(lag, self.catch_up_bytes):
             try:
                 with self._reindexer(embed=False, memories=False) as reindexer:
                     report = reindexer.run(embed=False)

@@ -176,3 +176,24 @@ async def test_tui_ingest_then_search(paths: HomePaths, keys: VaultKeys, tmp_pat
         await press(pilot, "enter")
         assert screen.answer is not None and screen.answer.result is not None
         assert [item.id for item in screen.answer.result.results] == [f"{RARE}-0"]
+
+
+def test_a_fresh_index_of_a_small_log_is_built_on_the_first_read(workbench: Workbench) -> None:
+    """Thirty new day files (a cache deleted, or another cache folder): new files cost only their bytes,
+    so the first search builds the index instead of answering from an empty one."""
+    for day in range(1, 31):
+        append(workbench.paths, turn(f"2026-10-{day:02d}T09:00:00", f"day {day} of the {RARE} diary", id=f"d{day}"))
+    answer = workbench.search(RARE, limit=50)
+    assert answer.freshness.caught_up_turns == 30 and len(answer.result.results) == 30
+    assert not answer.freshness.lag.behind
+
+
+def test_many_grown_day_files_are_left_to_reindex_and_said(workbench: Workbench) -> None:
+    for day in range(1, 21):
+        append(workbench.paths, turn(f"2026-10-{day:02d}T09:00:00", f"first turn of day {day}", id=f"a{day}"))
+    workbench.search("first")
+    for day in range(1, 21):  # every day file grows: each would be re-hashed to its read offset
+        append(workbench.paths, turn(f"2026-10-{day:02d}T10:00:00", f"the {RARE} of day {day}", id=f"b{day}"))
+    answer = workbench.search(RARE)
+    assert answer.result.results == [] and answer.freshness.lag.grown_days == 20
+    assert any("the index is behind the log" in note for note in answer.notes)
