@@ -287,10 +287,8 @@ class Workbench:
 
     def reindexer(self, *, embed: bool, memories: bool) -> Reindexer:
         """A reindex of the day logs (and of the vault's memories with ``memories``, when the keys are at
-        hand without asking), for ``reverie watch``; close it (or use ``with``)."""
-        return self._reindexer(embed=embed, memories=memories)
-
-    def _reindexer(self, *, embed: bool, memories: bool) -> Reindexer:
+        hand without asking), for ``reverie watch`` and the workbench's own catch-ups; close it (or use
+        ``with``)."""
         from core.index import HomeDayLogs, Reindexer
 
         source = None
@@ -327,7 +325,7 @@ class Workbench:
         lag = self.log_lag() if turns else LogLag()
         if small_enough(lag, self.catch_up_bytes):
             try:
-                with self._reindexer(embed=False, memories=False) as reindexer:
+                with self.reindexer(embed=False, memories=False) as reindexer:
                     report = reindexer.run(embed=False)
                 caught_up = report.turns_added
                 lag = self.log_lag()
@@ -525,7 +523,7 @@ class Workbench:
 
         outcome = IngestOutcome(report)
         try:
-            with self._reindexer(embed=False, memories=False) as reindexer:
+            with self.reindexer(embed=False, memories=False) as reindexer:
                 outcome.index = reindexer.run(embed=False, should_stop=should_stop)
         except apsw.BusyError:
             outcome.index_note = "the index is busy (another process is writing it): the next search catches up"
@@ -558,7 +556,7 @@ class Workbench:
                 should_stop: ShouldStop | None = None) -> ReindexReport:
         """Bring the index up to date with the log (only changed day files) and the vault's memories
         (when the keys are at hand), with vectors unless ``embed`` is False."""
-        with self._reindexer(embed=embed, memories=True) as reindexer:
+        with self.reindexer(embed=embed, memories=True) as reindexer:
             report = reindexer.run(full=full, embed=embed, progress=progress, should_stop=should_stop)
         if report.memories is not None:
             self.index.put_meta(VAULT_SEEN_KEY, vault_fingerprint(self.paths))

@@ -21,11 +21,14 @@ class SearchAnswer:
     freshness: Freshness
 
     @property
+    def index_notes(self) -> list[str]:
+        """What the index did not hold for this answer (behind the log, vectors missing for its mode)."""
+        return self.freshness.notes(semantic=self.result.mode in USES_VECTORS)
+
+    @property
     def notes(self) -> list[str]:
         """The recall note (fallbacks, the time parser's readings) and the index's completeness."""
-        lines = [self.result.note] if self.result.note else []
-        lines += self.freshness.notes(semantic=self.result.mode in USES_VECTORS)
-        return lines
+        return ([self.result.note] if self.result.note else []) + self.index_notes
 
     def to_dict(self) -> dict[str, Any]:
         """The recall answer's JSON (``range``, ``mode``, ``results``), with ``notes`` and ``index``."""

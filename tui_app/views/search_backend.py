@@ -150,8 +150,7 @@ class SearchBackend:
                                           filters=request.filters.to_core(), refresh=False)
         except ReverieError as exc:
             return SearchAnswer(request, self.understood(request), error=str(exc))
-        return SearchAnswer(request, found.result, notes=tuple(found.freshness.notes(
-            semantic=found.result.mode in ("semantic", "hybrid"))))
+        return SearchAnswer(request, found.result, notes=tuple(found.index_notes))
 
     def understood(self, request: SearchRequest) -> RecallResult | None:
         """How the query was read (its range and the rest), without results: for an answer whose search
