@@ -32,8 +32,10 @@ import json
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 from hashlib import sha256
 from pathlib import Path
+from typing import Any
 
 from core.errors import HomeError, RecordError, WrongPassphrase
 from core.fsutil import atomic_write_bytes, file_lock, fsync_dir
@@ -103,28 +105,37 @@ class KdfParams:
 
 @dataclass(frozen=True)
 class VaultKeys:
-    """The derived keys of an unlocked vault. Never printed: ``repr`` hides them."""
+    """The derived keys of an unlocked vault. Never printed: ``repr`` hides them.
+
+    The AES-GCM object is built once per keys object (not once per record: a scan of 10,000 records
+    decrypts 20,000 times) and never pickled: a worker process builds its own."""
 
     encryption_key: bytes = field(repr=False)
     signing_key: bytes = field(repr=False)
 
-    def encrypt(self, plaintext: bytes, associated_data: bytes) -> tuple[bytes, bytes]:
+    @cached_property
+    def _aead(self) -> Any:
         from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
+        return AESGCM(self.encryption_key)
+
+    def __getstate__(self) -> dict[str, bytes]:
+        return {"encryption_key": self.encryption_key, "signing_key": self.signing_key}
+
+    def encrypt(self, plaintext: bytes, associated_data: bytes) -> tuple[bytes, bytes]:
         nonce = os.urandom(12)
-        return nonce, AESGCM(self.encryption_key).encrypt(nonce, plaintext, associated_data)
+        return nonce, self._aead.encrypt(nonce, plaintext, associated_data)
 
     def decrypt(self, nonce: bytes, ciphertext: bytes, associated_data: bytes, what: str) -> bytes:
         from cryptography.exceptions import InvalidTag
-        from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
         try:
-            return AESGCM(self.encryption_key).decrypt(nonce, ciphertext, associated_data)
+            return self._aead.decrypt(nonce, ciphertext, associated_data)
         except (InvalidTag, ValueError) as exc:
             raise RecordError(f"{what}: ciphertext does not authenticate (modified or moved)") from exc
 
     def sign(self, message: bytes) -> str:
-        return hmac.new(self.signing_key, message, sha256).hexdigest()
+        return hmac.digest(self.signing_key, message, "sha256").hex()
 
     def signature_ok(self, message: bytes, signature: object) -> bool:
         return isinstance(signature, str) and signature.isascii() and hmac.compare_digest(self.sign(message), signature)

@@ -29,13 +29,15 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+import msgspec
+
 from core.clock import utc_now_iso
 from core.errors import RecordError
 from core.fsutil import append_line_durably, atomic_write_bytes, atomic_write_text, file_lock, remove_stale_temps
 from core.integrity import Problem
 from core.paths import HomePaths
 from core.vault import ledger_prefix
-from core.vault.canonical import canonical_json, sha256_hex
+from core.vault.canonical import canonical_json, canonical_json_decoded, is_plain_json, no_floats, sha256_hex
 from core.vault.crypto import VaultKeys
 from core.vault.ledger_prefix import VerifiedPrefix
 
@@ -139,6 +141,24 @@ def _entry_from_json(obj: Any) -> LedgerEntry:
 def entry_line(entry: LedgerEntry) -> str:
     """The one byte form of an entry's line in ``ledger.jsonl`` (without its newline)."""
     return json.dumps(entry.to_dict(), ensure_ascii=False, sort_keys=True)
+
+
+def _line_bytes(entry: LedgerEntry, plain: bool) -> bytes:
+    """``entry_line(entry)`` as bytes, for an entry decoded from a line for which ``is_plain_json`` gave
+    ``plain``: msgspec writes the same bytes for such an entry without floats (keys sorted, ``", "`` and
+    ``": "`` between items); anything else is written by ``entry_line``."""
+    if plain and no_floats(entry.data):
+        return msgspec.json.format(msgspec.json.encode(entry.to_dict(), order="sorted"), indent=0)
+    return entry_line(entry).encode("utf-8")
+
+
+def _decode_line(line: bytes) -> Any:
+    """One ledger line's JSON: msgspec (C) first; whatever it refuses is read by ``json.loads``, which gives
+    the value (NaN, a UTF-16 line) or the error a ledger line always got."""
+    try:
+        return msgspec.json.decode(line)
+    except (msgspec.DecodeError, RecursionError):
+        return json.loads(line)
 
 
 def head_text(seq: int, digest: str, keys: VaultKeys) -> str:
@@ -433,7 +453,7 @@ class Ledger:
         for number, line in enumerate(lines, start=before + 1):
             subject = f"ledger line {number}"
             try:
-                entry = _entry_from_json(json.loads(line))
+                entry = _entry_from_json(_decode_line(line))
             except RecursionError:
                 reading.problems.append(Problem("unreadable", subject, "not a ledger entry: nested too deeply"))
                 continue
@@ -441,7 +461,8 @@ class Ledger:
                 reading.problems.append(Problem("unreadable", subject, f"not a ledger entry: {exc}"))
                 continue
             try:
-                body, written = canonical_json(entry.body()), entry_line(entry).encode("utf-8")
+                plain = is_plain_json(line)
+                body, written = canonical_json_decoded(entry.body(), plain), _line_bytes(entry, plain)
             except (UnicodeEncodeError, ValueError):
                 why = "holds a value no entry can (an unpaired surrogate, NaN or infinity)"
                 reading.problems.append(Problem("unreadable", subject, why))

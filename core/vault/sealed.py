@@ -22,7 +22,7 @@ from typing import Any
 import msgspec
 
 from core.errors import RecordError
-from core.vault.canonical import canonical_json
+from core.vault.canonical import canonical_json, canonical_json_decoded, is_plain_json
 from core.vault.crypto import VaultKeys, b64d, b64e
 
 FORMAT_VERSION = 1
@@ -52,8 +52,9 @@ class Envelope:
     payload: dict[str, Any]
 
 
-def _associated_data(fmt: str, record_id: str, version: int) -> bytes:
-    return canonical_json({"format": fmt, "id": record_id, "record_version": version})
+def _associated_data(fmt: str, record_id: str, version: int, plain: bool = False) -> bytes:
+    """``plain``: ``record_id`` was decoded from a record file for which ``is_plain_json`` holds."""
+    return canonical_json_decoded({"format": fmt, "id": record_id, "record_version": version}, plain)
 
 
 def seal(fmt: str, record_id: str, version: int, payload: dict[str, Any], keys: VaultKeys) -> bytes:
@@ -75,14 +76,16 @@ def _file_bytes(record: dict[str, Any]) -> bytes:
     return (json.dumps(record, indent=1, sort_keys=True) + "\n").encode("utf-8")
 
 
-def is_file_bytes(data: bytes, record: dict[str, Any]) -> bool:
-    """Whether ``data`` is exactly :func:`_file_bytes` of ``record``, without the pure-Python indenting
-    encoder in the common case: msgspec writes the same bytes (sorted keys, one-space indent) for values
-    that need no escaping, and Python's ``json`` escapes every non-ASCII character and DEL, so when
-    ``data`` holds no backslash, no DEL and only ASCII, and every value is a str or an int, the two agree.
+def is_file_bytes(data: bytes, record: dict[str, Any], plain: bool | None = None) -> bool:
+    """Whether ``data`` is exactly :func:`_file_bytes` of ``record`` (decoded from ``data``), without the
+    pure-Python indenting encoder in the common case: msgspec writes the same bytes (sorted keys, one-space
+    indent) for values that need no escaping, and Python's ``json`` escapes every non-ASCII character and
+    DEL, so when ``data`` is plain (:func:`core.vault.canonical.is_plain_json`: ASCII, no backslash, no
+    DEL; ``plain`` when the caller already knows) and every value is a str or an int, the two agree.
     Anything else is compared with the slow form, so the answer is always that of ``_file_bytes``."""
-    if data.isascii() and b"\\" not in data and b"\x7f" not in data and all(
-            type(v) is str or type(v) is int for v in record.values()):
+    if plain is None:
+        plain = is_plain_json(data)
+    if plain and all(type(v) is str or type(v) is int for v in record.values()):
         return data == msgspec.json.format(msgspec.json.encode(record, order="sorted"), indent=1) + b"\n"
     return data == _file_bytes(record)
 
@@ -120,9 +123,10 @@ def unseal_plaintext(data: bytes, fmt: str, keys: VaultKeys, where: str, expecte
     if set(record) != _KEYS:
         missing, extra = sorted(_KEYS - set(record)), sorted(set(record) - _KEYS)
         raise RecordError(f"{where}: record fields differ: missing {missing}, unexpected {extra}")
+    plain = is_plain_json(data)
     unsigned = {k: v for k, v in record.items() if k != "hmac"}
     try:
-        signed = canonical_json(unsigned)
+        signed = canonical_json_decoded(unsigned, plain)
     except (UnicodeEncodeError, ValueError) as exc:
         raise SignatureMismatch(f"{where}: a field holds a value no record can (an unpaired surrogate, NaN or "
                                 "infinity): modified") from exc
@@ -135,12 +139,12 @@ def unseal_plaintext(data: bytes, fmt: str, keys: VaultKeys, where: str, expecte
         raise SwappedRecord(f"{where}: holds the record of {record_id!r} (swapped)")
     if record["format_version"] != FORMAT_VERSION:
         raise RecordError(f"{where}: unsupported format_version {record['format_version']!r}")
-    if exact_bytes and not is_file_bytes(data, record):
+    if exact_bytes and not is_file_bytes(data, record, plain):
         raise RecordError(f"{where}: the file's bytes differ from the record they hold (changed outside Reverie)")
     plaintext = keys.decrypt(
         b64d(str(record["nonce"]), f"{where}: nonce"),
         b64d(str(record["ciphertext"]), f"{where}: ciphertext"),
-        _associated_data(fmt, record_id, version),
+        _associated_data(fmt, record_id, version, plain),
         where,
     )
     return record_id, version, plaintext

@@ -164,10 +164,11 @@ class MemoryVault:
         return ReviewDraft.from_dict(envelope.payload.get("draft"))
 
     def scan_drafts(self) -> DraftScan:
-        from core.vault.scan import open_draft_file, open_records, record_files
+        from core.vault.scan import open_draft_file, open_records, record_names
 
         scan = DraftScan()
-        for opened in open_records(record_files(self.paths.drafts), self.keys, open_draft_file):
+        folder = self.paths.drafts
+        for opened in open_records(folder, record_names(folder), self.keys, open_draft_file):
             if opened.error is None:
                 scan.drafts.append(opened.value)
             else:
@@ -422,10 +423,11 @@ class MemoryVault:
         return open_memory(data, self.keys, str(path), memory_id)
 
     def scan_memories(self) -> MemoryScan:
-        from core.vault.scan import open_memory_file, open_records, record_files
+        from core.vault.scan import open_memory_file, open_records, record_names
 
         scan = MemoryScan()
-        for opened in open_records(record_files(self.paths.vault, "mem_"), self.keys, open_memory_file):
+        folder = self.paths.vault
+        for opened in open_records(folder, record_names(folder, "mem_"), self.keys, open_memory_file):
             if opened.error is not None:
                 kind = "swapped" if "swapped" in opened.error else "modified"
                 scan.problems.append(Problem(kind, f"vault/{opened.name}", opened.error))

@@ -9,7 +9,7 @@ import pytest
 
 from core.paths import HomePaths
 from core.vault import scan
-from core.vault.scan import open_draft_file, open_memory_file, open_records, record_files
+from core.vault.scan import open_draft_file, open_memory_file, open_records, read_file, record_files, record_names
 from tests.helpers.vault import SENTENCES, finalize_reviewed, make_vault
 
 
@@ -35,19 +35,20 @@ def test_a_pool_gives_what_one_process_gives(damaged_home: tuple[HomePaths, str]
     if method == "spawn":  # another thread is running: the workers must not be forked
         monkeypatch.setattr(threading, "active_count", lambda: 2)
     for folder, prefix, opener in ((home.vault, "mem_", open_memory_file), (home.drafts, "", open_draft_file)):
-        files = record_files(folder, prefix)
-        assert all(not f.name.startswith(".") for f in files) and files == sorted(files)
-        alone = open_records(files, vault.keys, opener, workers=1)
-        pooled = open_records(files, vault.keys, opener, workers=2, chunk=2, min_parallel=0)
-        assert [o.name for o in alone] == [f.name for f in files]
+        names = record_names(folder, prefix)
+        assert all(not n.startswith(".") for n in names) and names == sorted(names)
+        assert record_files(folder, prefix) == [folder / n for n in names]
+        alone = open_records(folder, names, vault.keys, opener, workers=1)
+        pooled = open_records(folder, names, vault.keys, opener, workers=2, chunk=2, min_parallel=0)
+        assert [o.name for o in alone] == names
         assert pooled == alone
 
 
 def test_problems_are_named_one_line_each(damaged_home: tuple[HomePaths, str]) -> None:
     home, altered = damaged_home
     vault = make_vault(home)
-    files = record_files(home.vault, "mem_")
-    opened = {o.name: o for o in open_records(files, vault.keys, open_memory_file, workers=2, chunk=1,
+    names = record_names(home.vault, "mem_")
+    opened = {o.name: o for o in open_records(home.vault, names, vault.keys, open_memory_file, workers=2, chunk=1,
                                               min_parallel=0)}
     errors = {name: o.error for name, o in opened.items() if o.error}
     assert set(errors) == {altered, "mem_planted.json"}
@@ -65,3 +66,13 @@ def test_the_pool_is_used_only_when_a_core_is_idle(monkeypatch: pytest.MonkeyPat
     assert scan.default_workers() == 4
     monkeypatch.setattr(scan.os, "getloadavg", lambda: (3.8, 0.0, 0.0))
     assert scan.default_workers() == 1
+
+
+def test_read_file_gives_the_whole_file(tmp_path) -> None:
+    for size in (0, 1, 65_535, 65_536, 200_001):  # empty, one read, exactly one chunk, several chunks
+        path = tmp_path / f"f{size}"
+        data = bytes(i % 251 for i in range(size))
+        path.write_bytes(data)
+        assert read_file(str(path)) == data
+    with pytest.raises(FileNotFoundError):
+        read_file(str(tmp_path / "missing"))
