@@ -7,8 +7,7 @@ allocated and why a day is renumbered when a turn lands before turns it already 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from operator import attrgetter
+from dataclasses import dataclass, field
 
 import apsw
 
@@ -37,14 +36,12 @@ class Incoming:
         return (self.turn.ts, self.file_day, self.seq)
 
 
-_KEY = attrgetter("turn.ts", "file_day", "seq")  # Incoming.key, computed in C (a sort key per turn)
-
-
 @dataclass
 class InsertResult:
     added: int = 0
     duplicates: int = 0
     renumbered_days: int = 0
+    days: set[str] = field(default_factory=set)  # the days of the turns read (duplicates too)
 
 
 def fts_body(text: str) -> str:
@@ -62,16 +59,14 @@ def _fts_delete(conn: apsw.Connection, docs: Iterable[int]) -> None:
     conn.executemany("DELETE FROM fts WHERE rowid = ?", ((doc,) for doc in docs))
 
 
-def _insert_rows(conn: apsw.Connection, placed: Sequence[tuple[int, Incoming]], file_id: int) -> None:
-    rows = []
-    texts = []
-    for doc, item in placed:
-        t = item.turn
-        rows.append((doc, t.id, t.ts, t.actor, t.role, t.type, t.text, t.model, t.session, t.source, file_id,
-                     item.seq))
-        texts.append((doc, t.text))
-    conn.executemany(f"INSERT INTO turns({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
-    _fts_insert(conn, texts)
+def _insert_rows(conn: apsw.Connection, placed: Sequence[tuple[int, Turn, int]], file_id: int) -> None:
+    """Catalog and FTS5 rows for ``(doc, turn, seq)`` (one executemany each: no Python per-row SQL)."""
+    conn.executemany(
+        f"INSERT INTO turns({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [(doc, t.id, t.ts, t.actor, t.role, t.type, t.text, t.model, t.session, t.source, file_id, seq)
+         for doc, t, seq in placed],
+    )
+    _fts_insert(conn, [(doc, t.text) for doc, t, _ in placed])
 
 
 def _existing_keys(conn: apsw.Connection, lo: int, hi: int) -> list[tuple[int, SortKey]]:
@@ -120,37 +115,56 @@ def _known_ids(conn: apsw.Connection, ids: Sequence[str]) -> set[str]:
     return known
 
 
-def insert_turns(conn: apsw.Connection, file_id: int, incoming: Sequence[Incoming]) -> InsertResult:
-    """Add turns from one file. Ids already in the catalog (or repeated in ``incoming``) are skipped."""
+def insert_turns(
+    conn: apsw.Connection,
+    file_id: int,
+    file_day: str,
+    first_seq: int,
+    turns: Sequence[Turn],
+    *,
+    known: set[str] | None = None,
+) -> InsertResult:
+    """Add turns read from one day file: ``turns[i]`` is the file's turn number ``first_seq + i``.
+
+    Ids already in the catalog (or repeated in ``turns``) are skipped. ``known``: every id of the
+    catalog, held by a caller that builds it from empty (it saves a lookup per id); it is updated.
+    """
     result = InsertResult()
-    known = _known_ids(conn, [item.turn.id for item in incoming])
-    by_day: dict[str, list[Incoming]] = {}
-    for item in incoming:
-        turn_id = item.turn.id
+    if known is None:
+        known = _known_ids(conn, [t.id for t in turns])
+    by_day: dict[str, list[int]] = {}
+    for i, t in enumerate(turns):
+        turn_id = t.id
         if turn_id in known:
             result.duplicates += 1
+            result.days.add(t.ts[:10])
             continue
         known.add(turn_id)
-        day = item.turn.ts[:10]  # Turn.day
+        day = t.ts[:10]  # Turn.day
         group = by_day.get(day)
         if group is None:
-            by_day[day] = [item]
+            by_day[day] = [i]
         else:
-            group.append(item)
-    for day, fresh in by_day.items():
-        fresh.sort(key=_KEY)
+            group.append(i)
+    stamps = [t.ts for t in turns]
+    for day, positions in by_day.items():
+        # SortKey order (ts, file_day, seq): file_day is the same for all, and a stable sort by ts keeps
+        # file order (seq) among equal times
+        positions.sort(key=stamps.__getitem__)
         lo, hi = block_range(day)
         last = _existing_keys_last(conn, lo, hi)
-        if last is None or last[1] < fresh[0].key:
+        if last is None or last[1] < (stamps[positions[0]], file_day, first_seq + positions[0]):
             start = lo if last is None else last[0] + 1
-            if start + len(fresh) - 1 > hi:
+            if start + len(positions) - 1 > hi:
                 raise IndexDbError(f"index.db: day {day} holds more than {DAY_SLOTS} turns")
-            placed = [(start + i, item) for i, item in enumerate(fresh)]
+            placed = [(start + rank, turns[i], first_seq + i) for rank, i in enumerate(positions)]
         else:
-            placed = _renumber(conn, lo, hi, fresh)
+            fresh = [Incoming(turns[i], file_day, first_seq + i) for i in positions]
+            placed = [(doc, item.turn, item.seq) for doc, item in _renumber(conn, lo, hi, fresh)]
             result.renumbered_days += 1
         _insert_rows(conn, placed, file_id)
         result.added += len(placed)
+        result.days.add(day)
     return result
 
 

@@ -42,6 +42,7 @@ from core.fsutil import PRIVATE_FILE_MODE, ensure_private_dir
 
 BUSY_TIMEOUT_MS = 5000
 JOURNAL_SIZE_LIMIT = 64 * 1024 * 1024
+CACHE_KIB = 32 * 1024  # page cache per connection
 
 
 class IndexDbError(ReverieError):
@@ -78,7 +79,7 @@ def connect(path: Path, *, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> apsw.Conne
         conn.pragma("journal_size_limit", JOURNAL_SIZE_LIMIT)
         conn.pragma("synchronous", "normal")
         conn.pragma("temp_store", "memory")
-        conn.pragma("cache_size", -32768)  # 32 MiB of page cache per connection
+        conn.pragma("cache_size", -CACHE_KIB)
     except apsw.Error as exc:
         raise IndexDbError(f"{path}: cannot open the index: {exc}") from exc
     return conn

@@ -22,6 +22,7 @@ the vector table and embeds everything.
 from __future__ import annotations
 
 import hashlib
+import json
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -33,8 +34,7 @@ import apsw
 
 from core.fsutil import file_lock
 from core.index import catalog, memories, meta, snapshot_names, vectors
-from core.index.catalog import Incoming
-from core.index.connection import checkpoint, connect, write
+from core.index.connection import CACHE_KIB, checkpoint, connect, write
 from core.index.logsource import DayChunk, DayEntry, DayLogSource, SourceChanged
 from core.index.memories import MemorySync
 from core.index.model import MemoryDoc
@@ -48,6 +48,9 @@ Progress = Callable[[str, int, int], None]  # (phase "files" | "embed", done, to
 SNAPSHOT_MIN_ROWS = 20_000  # rewrite the memory-mapped snapshot once this many rows changed since it
 MAX_BAD_LINES_REPORTED = 50
 WRITE_BATCH_TURNS = 5_000
+BULK_BATCH_TURNS = 50_000  # turns per transaction in a build from empty (see sync_files)
+BULK_CACHE_KIB = 256 * 1024  # page cache of a build from empty
+DEFERRED_INDEXES = "deferred_indexes"  # meta key: SQL of catalog indexes a bulk build dropped for now
 WINDOW_BATCHES = 4  # model batches per embedding window (one transaction; what Ctrl-C can lose)
 SPAN_WINDOWS = 8  # windows read and sorted by length together
 
@@ -112,7 +115,7 @@ class FileRead:
     turns: int  # turns read from the file so far
     sha256: str  # of the bytes up to chunk.offset
     chunk: DayChunk
-    incoming: list[Incoming]
+    first_seq: int  # the file's turn number of chunk.turns[0]
 
 
 def _hash_prefix(path: Path, end: int) -> hashlib._Hash:
@@ -188,11 +191,13 @@ class Reindexer:
         with entry.path.open("rb") as handle:
             handle.seek(start)
             digest.update(handle.read(chunk.offset - start))
-        incoming = [Incoming(turn, entry.day, seq + i) for i, turn in enumerate(chunk.turns)]
-        return FileRead(entry, state, start, seq + len(chunk.turns), digest.hexdigest(), chunk, incoming)
+        return FileRead(entry, state, start, seq + len(chunk.turns), digest.hexdigest(), chunk, seq)
 
-    def _apply_file(self, read_: FileRead, report: ReindexReport, touched: set[str]) -> None:
-        """Write one file's changes (inside the caller's write transaction)."""
+    def _apply_file(
+        self, read_: FileRead, report: ReindexReport, touched: set[str], known: set[str] | None = None
+    ) -> None:
+        """Write one file's changes (inside the caller's write transaction). ``known``: every id of
+        the catalog, when this run builds it from empty (see ``catalog.insert_turns``)."""
         entry, state, chunk = read_.entry, read_.state, read_.chunk
         if state is None:
             file_id = self.conn.execute(
@@ -209,7 +214,7 @@ class Reindexer:
             ).fetchone()[0]
             kept = catalog.delete_file_turns(self.conn, file_id)
             report.replaced += 1
-        result = catalog.insert_turns(self.conn, file_id, read_.incoming)
+        result = catalog.insert_turns(self.conn, file_id, entry.day, read_.first_seq, chunk.turns, known=known)
         report.vectors_kept += catalog.restore_vectors(self.conn, file_id, kept)
         self.conn.execute(
             "UPDATE files SET path = ?, size = ?, mtime_ns = ?, read_offset = ?, sha256 = ?, turns = ?, "
@@ -234,7 +239,7 @@ class Reindexer:
         report.bad_line_count += len(chunk.bad_lines)
         room = MAX_BAD_LINES_REPORTED - len(report.bad_lines)
         report.bad_lines.extend(chunk.bad_lines[: max(room, 0)])
-        touched.update(item.turn.day for item in read_.incoming)
+        touched.update(result.days)
 
     def _remove_file(self, file_id: int, report: ReindexReport) -> None:
         with write(self.conn):
@@ -244,6 +249,39 @@ class Reindexer:
         report.removed += 1
         report.turns_removed += before
 
+    def _catalog_empty(self) -> bool:
+        return self.conn.execute("SELECT 1 FROM turns LIMIT 1").fetchone() is None
+
+    def _defer_indexes(self) -> None:
+        """Drop the catalog's secondary indexes for a build from empty (filled in one sort at the end,
+        :meth:`_restore_indexes`, instead of row by row). Their SQL is kept in ``meta`` first, in the
+        same transaction: a build that is killed leaves it there, and the next run restores them.
+        Until then searches are right, only slower (no ts index)."""
+        with write(self.conn):
+            rows = self.conn.execute(
+                "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'turns' AND sql IS NOT NULL"
+            ).fetchall()
+            if not rows:
+                return
+            meta.put(self.conn, DEFERRED_INDEXES, json.dumps([sql for _, sql in rows]))
+            for name, _ in rows:
+                self.conn.execute(f'DROP INDEX "{name}"')
+
+    def _restore_indexes(self) -> None:
+        """Create the indexes :meth:`_defer_indexes` dropped (no-op when none wait)."""
+        if meta.get(self.conn, DEFERRED_INDEXES) is None:
+            return
+        with write(self.conn):
+            waiting = meta.get(self.conn, DEFERRED_INDEXES)
+            if waiting is None:
+                return
+            existing = {name for (name,) in self.conn.execute("SELECT name FROM sqlite_master WHERE type = 'index'")}
+            for sql in json.loads(waiting):
+                name = sql.split()[2].strip('"')  # CREATE INDEX <name> ON ...
+                if name not in existing:
+                    self.conn.execute(sql)
+            meta.delete(self.conn, DEFERRED_INDEXES)
+
     def sync_files(
         self, *, full: bool = False, progress: Progress | None = None, should_stop: Callable[[], bool] | None = None
     ) -> tuple[ReindexReport, set[str]]:
@@ -252,35 +290,54 @@ class Reindexer:
         Files are written in batches (up to ``WRITE_BATCH_TURNS`` turns per transaction): one
         transaction per file costs more than the file itself on a first build of thousands of days,
         and a batch is as atomic as a file (files rows and their turns commit together).
+
+        A build from empty (no file recorded, no turn) is the bulk case: batches of
+        ``BULK_BATCH_TURNS``, ids checked against the ones this run inserted (in memory) instead of
+        the catalog, the secondary indexes created once at the end, a larger page cache, and one
+        FTS5 ``optimize`` (one segment: the fastest queries). Its semantics are the incremental
+        ones: each batch commits whole, a stopped or killed build keeps the files it committed and
+        the next run reads the rest (and restores the indexes first).
         """
         report = ReindexReport()
         touched: set[str] = set()
+        self._restore_indexes()  # a bulk build that was killed
         state = self._state()
         entries = self.source.days()
         report.files = len(entries)
+        bulk = not state and bool(entries) and self._catalog_empty()
+        known: set[str] | None = set() if bulk else None
+        limit = BULK_BATCH_TURNS if bulk else WRITE_BATCH_TURNS
         present = {entry.day for entry in entries}
         for day, row in state.items():
             if day not in present:
                 self._remove_file(row.id, report)
-        batch: list[FileRead] = []
-        batch_turns = 0
-        for done, entry in enumerate(entries, 1):
-            row = state.get(entry.day)
-            unchanged = row is not None and row.size == entry.size and row.mtime_ns == entry.mtime_ns
-            if full or not unchanged:
-                batch.append(self._read_file(entry, row, full))
-                batch_turns += len(batch[-1].incoming)
-            stop = should_stop is not None and should_stop()
-            if batch and (batch_turns >= WRITE_BATCH_TURNS or done == len(entries) or stop):
-                with write(self.conn):
-                    for item in batch:
-                        self._apply_file(item, report, touched)
-                batch, batch_turns = [], 0
-            if progress is not None:
-                progress("files", done, len(entries))
-            if stop:
-                break
-        if full:
+        if bulk:
+            self._defer_indexes()
+            self.conn.pragma("cache_size", -BULK_CACHE_KIB)
+        try:
+            batch: list[FileRead] = []
+            batch_turns = 0
+            for done, entry in enumerate(entries, 1):
+                row = state.get(entry.day)
+                unchanged = row is not None and row.size == entry.size and row.mtime_ns == entry.mtime_ns
+                if full or not unchanged:
+                    batch.append(self._read_file(entry, row, full))
+                    batch_turns += len(batch[-1].chunk.turns)
+                stop = should_stop is not None and should_stop()
+                if batch and (batch_turns >= limit or done == len(entries) or stop):
+                    with write(self.conn):
+                        for item in batch:
+                            self._apply_file(item, report, touched, known)
+                    batch, batch_turns = [], 0
+                if progress is not None:
+                    progress("files", done, len(entries))
+                if stop:
+                    break
+        finally:
+            if bulk:
+                self.conn.pragma("cache_size", -CACHE_KIB)
+                self._restore_indexes()
+        if full or (bulk and report.turns_added):
             with write(self.conn):
                 self.conn.execute("INSERT INTO fts(fts) VALUES ('optimize')")
         if touched:

@@ -79,17 +79,17 @@ def cjk_grams(run: str) -> list[str]:
     return [run[i : i + 2] for i in range(len(run) - 1)] + [run[-1]]
 
 
+def _run_body(match: re.Match[str]) -> str:
+    """A CJK run as its ``cjk_grams``, space-separated and set apart (bigrams joined in C)."""
+    run = match.group()
+    if len(run) == 1:
+        return f" {run} "
+    return " " + " ".join(map(str.__add__, run[:-1], run[1:])) + f" {run[-1]} "
+
+
 def index_text(text: str) -> str:
     """The ``body`` stored in FTS5 for ``text``: CJK runs as bigrams, the rest as written."""
-    text = normalize(text)
-    out: list[str] = []
-    last = 0
-    for match in _CJK_RUN.finditer(text):
-        out.append(text[last : match.start()])
-        out.append(" " + " ".join(cjk_grams(match.group())) + " ")
-        last = match.end()
-    out.append(text[last:])
-    return "".join(out)
+    return _CJK_RUN.sub(_run_body, normalize(text))
 
 
 def _quote(token: str) -> str:
