@@ -9,6 +9,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from core.errors import RecordError
+from core.typed import convert, to_builtins
+
 TIERS = ("high", "medium", "low")
 SIGNALS = ("superseded", "expired", "finished_project", "orphaned", "unused")
 GUARDS = ("preference", "pinned", "restored_recently", "indexed", "persona", "rejected")
@@ -78,78 +81,43 @@ class Thresholds:
     source: str  # "measured 2026-03-01 (n=412, jenks)" or why defaults are in use
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "unused_days": round(self.unused_days, 2),
-            "clearly_old_days": round(self.clearly_old_days, 2),
-            "measured": self.measured,
-            "source": self.source,
-        }
+        """The fields by msgspec; the ages are written rounded to 0.01 day (the stored form)."""
+        return {**to_builtins(self), "unused_days": round(self.unused_days, 2),
+                "clearly_old_days": round(self.clearly_old_days, 2)}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Candidate:
-    """The judgement on one record: its tier, every signal and guard that fired, and why."""
+    """The judgement on one record: its tier, every signal and guard that fired, and why.
+
+    The fields are declared in the order of the stored form (the last scan's ``candidates.json``),
+    which msgspec writes and reads; the defaults are what a candidate from an older scan lacks."""
 
     id: str
     scope: str
-    kind: str
-    rel: str
     path: Path
     tier: str
-    signals: tuple[str, ...]
-    guards: tuple[str, ...]
-    details: Mapping[str, str]
-    rubric_version: int
-    age_days: float
-    sha256: str
-    size: int
-    title: str
-    preview: str
+    signals: tuple[str, ...] = ()
+    guards: tuple[str, ...] = ()
+    rubric_version: int = 0
+    rel: str
+    kind: str = ""
+    details: Mapping[str, str] = field(default_factory=dict)
+    age_days: float = 0.0
+    sha256: str = ""
+    size: int = 0
+    title: str = ""
+    preview: str = ""
     decision: str | None = None  # "approved" / "rejected" by the person, for this exact content
     person_only: bool = False  # persona / identity / voice / tone: only a person may move it
     thresholds: Mapping[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "scope": self.scope,
-            "path": str(self.path),
-            "tier": self.tier,
-            "signals": list(self.signals),
-            "guards": list(self.guards),
-            "rubric_version": self.rubric_version,
-            "rel": self.rel,
-            "kind": self.kind,
-            "details": dict(self.details),
-            "age_days": round(self.age_days, 2),
-            "sha256": self.sha256,
-            "size": self.size,
-            "title": self.title,
-            "preview": self.preview,
-            "decision": self.decision,
-            "person_only": self.person_only,
-            "thresholds": dict(self.thresholds),
-        }
+        """The fields by msgspec, in declared order; the age is written rounded to 0.01 day."""
+        return {**to_builtins(self), "age_days": round(self.age_days, 2)}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Candidate:
-        return cls(
-            id=str(data["id"]),
-            scope=str(data["scope"]),
-            kind=str(data.get("kind", "")),
-            rel=str(data["rel"]),
-            path=Path(str(data["path"])),
-            tier=str(data["tier"]),
-            signals=tuple(data.get("signals", ())),
-            guards=tuple(data.get("guards", ())),
-            details=dict(data.get("details", {})),
-            rubric_version=int(data.get("rubric_version", 0)),
-            age_days=float(data.get("age_days", 0.0)),
-            sha256=str(data.get("sha256", "")),
-            size=int(data.get("size", 0)),
-            title=str(data.get("title", "")),
-            preview=str(data.get("preview", "")),
-            decision=data.get("decision"),
-            person_only=bool(data.get("person_only", False)),
-            thresholds=dict(data.get("thresholds", {})),
-        )
+        """A stored candidate; a field of the wrong JSON type is a ``RecordError`` naming it."""
+        where = f"candidate {data.get('id')!r}" if isinstance(data, Mapping) else "candidate"
+        return convert(data, cls, where, RecordError)

@@ -18,7 +18,7 @@ import json
 import re
 import secrets
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -28,12 +28,15 @@ from core.curate.kinds import TOMBSTONE_SUFFIX
 from core.curate.scopes import Scope, contained, safe_rel
 from core.errors import RecordError
 from core.paths import HomePaths
+from core.typed import convert, to_builtins
 
 FORMAT = "reverie.tombstone"
 FORMAT_VERSION = 1
 MIRROR_NAME = "tombstone.json"
 MOVE_ID = re.compile(r"^m-\d{8}T\d{6}-[0-9a-f]{12}$")
 SHA256 = re.compile(r"^[0-9a-f]{64}$")
+NOTE = ("Moved to cold storage by Reverie (nothing was deleted). "
+        "Bring it back with: reverie curate restore <this file>")
 
 
 def new_move_id(now: datetime) -> str:
@@ -56,22 +59,19 @@ class Tombstone:
     rubric_version: int
     tier: str
     approved: bool
-    signals: tuple[str, ...]
+    signals: tuple[str, ...] = ()
     details: Mapping[str, str] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        data = asdict(self)
-        data["signals"] = list(self.signals)
-        data["details"] = dict(self.details)
-        return {"format": FORMAT, "format_version": FORMAT_VERSION, **data,
-                "note": "Moved to cold storage by Reverie (nothing was deleted). "
-                        "Bring it back with: reverie curate restore <this file>"}
+        """The stored form: the fields (by msgspec, in declared order) between the format and the note."""
+        return {"format": FORMAT, "format_version": FORMAT_VERSION, **to_builtins(self), "note": NOTE}
 
     def to_bytes(self) -> bytes:
         return (json.dumps(self.to_dict(), ensure_ascii=False, indent=1, sort_keys=True) + "\n").encode("utf-8")
 
     @classmethod
     def from_bytes(cls, data: bytes, where: str) -> Tombstone:
+        """Each field's JSON type is checked by msgspec (``bool`` is no ``int``); a wrong one is named."""
         try:
             obj = json.loads(data.decode("utf-8"))
         except (UnicodeDecodeError, ValueError) as exc:
@@ -80,23 +80,12 @@ class Tombstone:
             raise RecordError(f"{where}: not a tombstone (field 'format')")
         if obj.get("format_version") != FORMAT_VERSION:
             raise RecordError(f"{where}: unsupported tombstone version {obj.get('format_version')!r}")
-        fields: dict[str, Any] = {}
-        for name, kind in (("move_id", str), ("scope", str), ("kind", str), ("path", str), ("tombstone", str),
-                           ("cold_path", str), ("sha256", str), ("size", int), ("mode", int), ("mtime_ns", int),
-                           ("moved_at", str), ("rubric_version", int), ("tier", str), ("approved", bool)):
-            value = obj.get(name)
-            if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-                raise RecordError(f"{where}: field {name!r} missing or of the wrong type")
-            fields[name] = value
-        signals, details = obj.get("signals", []), obj.get("details", {})
-        if not isinstance(signals, list) or not isinstance(details, dict):
-            raise RecordError(f"{where}: fields 'signals' / 'details' malformed")
-        if not MOVE_ID.match(fields["move_id"]):
-            raise RecordError(f"{where}: field 'move_id' malformed: {fields['move_id']!r}")
-        if not SHA256.match(fields["sha256"]):
+        stone = convert(obj, cls, where, RecordError)
+        if not MOVE_ID.match(stone.move_id):
+            raise RecordError(f"{where}: field 'move_id' malformed: {stone.move_id!r}")
+        if not SHA256.match(stone.sha256):
             raise RecordError(f"{where}: field 'sha256' is not a SHA-256")
-        return cls(signals=tuple(str(s) for s in signals), details={str(k): str(v) for k, v in details.items()},
-                   **fields)
+        return stone
 
 
 def tombstone_rel(rel: str, root: Path, move_id: str) -> str:
