@@ -19,31 +19,35 @@ import sys
 import time
 from asyncio import AbstractEventLoop
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from textual import events
+from textual import events, work
 from textual.app import App, AutopilotCallbackType, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.screen import ModalScreen, Screen
 from textual.widget import Widget
 from textual.widgets import LoadingIndicator
 
-from core.config import Config
 from core.errors import ReverieError
-from core.paths import HomePaths
-from core.vault.crypto import KdfParams, VaultKeys
-from core.vault.store import MemoryVault
 from core.workbench import Workbench
-from tui_app import messages
 from tui_app.commands import ScreenCommands
 from tui_app.screens.registry import HOME_SECTION, SECTIONS, Section
-from tui_app.screens.session import Session
+from tui_app.stylesheet import ReusingStylesheet
+from tui_app.ui_state import UiState, load_ui_state, save_ui_state, ui_state_path
 from tui_app.widgets.editor import ExternalEditor, edit_in_terminal_editor
 from tui_app.widgets.format import plural
 from tui_app.widgets.humane import use_language
 
 if TYPE_CHECKING:
+    from textual.theme import Theme
+
+    from core.config import Config
     from core.embed import Embedder
+    from core.paths import HomePaths
+    from core.vault.crypto import KdfParams, VaultKeys
+    from tui_app import messages
+    from tui_app.screens.session import Session
 
 GATE_MODE = "gate"
 IDLE_CHECK_SECONDS = 15.0
@@ -123,11 +127,22 @@ class ReverieApp(App[None], inherit_bindings=False):
         editor: ExternalEditor | None = None,
         label: str = "",
         embedder: Callable[[], Embedder] | None = None,
+        passphrase: str | None = None,
     ) -> None:
         """``keys`` opens the vault straight away; without them the app asks for the passphrase (or for a
-        new one when the home has no vault, created with ``kdf``). ``editor`` replaces $EDITOR and
+        new one when the home has no vault, created with ``kdf``). ``passphrase`` (one at hand without a
+        prompt: ``REVERIE_PASSPHRASE``, the keyring) is tried by the unlock screen as soon as it shows,
+        Argon2id running in its worker after the first frame. ``editor`` replaces $EDITOR and
         ``embedder`` the configured embedding model (tests)."""
         super().__init__()
+        self.ui_state_file = ui_state_path(paths.root)
+        self.ui_state, self.ui_state_problem = load_ui_state(self.ui_state_file)
+        if self.ui_state.theme in self.available_themes:
+            self.theme = self.ui_state.theme  # before the stylesheet: its variables come from the theme
+        elif self.ui_state.theme:
+            self.ui_state_problem = (f"{self.ui_state_file}: field 'theme': no theme named {self.ui_state.theme!r}; "
+                                     "the default theme is used")
+        self.stylesheet = ReusingStylesheet(variables=self.get_css_variables())
         self.paths = paths
         self.config = config
         self.kdf = kdf
@@ -139,6 +154,8 @@ class ReverieApp(App[None], inherit_bindings=False):
         self.gate_open = False
         self.last_input = time.monotonic()
         self._initial_keys = keys
+        self._initial_passphrase = passphrase
+        self.resume_section = HOME_SECTION  # where unlocking returns: the section shown when the app locked
         self.animation_level = "full" if config.tui.animations else "none"
 
     def run(
@@ -173,13 +190,33 @@ class ReverieApp(App[None], inherit_bindings=False):
         self.set_keymap(dict(self.config.tui.keymap))
         use_language(self.config.general.languages[0] if self.config.general.languages else "en")
         self.app_resume_signal.subscribe(self, lambda _app: self.touch())
+        self.theme_changed_signal.subscribe(self, self.remember_theme)
+        if self.ui_state_problem:
+            self.notify(self.ui_state_problem, title="Settings of the app", severity="warning", markup=False)
         keys, self._initial_keys = self._initial_keys, None
         if keys is not None:
-            self.start_session(MemoryVault.open(self.paths, keys))
+            self.start_session(keys)
         else:
-            self.show_gate()
+            passphrase, self._initial_passphrase = self._initial_passphrase, None
+            self.show_gate(passphrase=passphrase)
         if self.config.security.idle_lock_minutes:
             self.set_interval(IDLE_CHECK_SECONDS, self.check_idle_lock)
+
+    # --- remembered between runs --------------------------------------------------------------------
+
+    def remember_theme(self, theme: Theme) -> None:
+        """A theme picked from the command palette (or set by a key) is the next start's theme too."""
+        if theme.name != self.ui_state.theme and self.paths.root.is_dir():
+            self.ui_state = replace(self.ui_state, theme=theme.name)
+            self.write_ui_state(self.ui_state)
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="ui-state", description="remember the theme")
+    def write_ui_state(self, state: UiState) -> None:
+        try:
+            save_ui_state(self.ui_state_file, state)
+        except OSError as exc:
+            self.call_from_thread(self.notify, f"{self.ui_state_file}: not written ({exc.strerror or exc})",
+                                  title="The theme is not remembered", severity="warning", markup=False)
 
     # --- locked and unlocked ------------------------------------------------------------------------
 
@@ -187,12 +224,15 @@ class ReverieApp(App[None], inherit_bindings=False):
     def locked(self) -> bool:
         return self.session is None
 
-    def start_session(self, vault: MemoryVault) -> None:
-        self.workbench.adopt_keys(vault.keys)
+    def start_session(self, keys: VaultKeys) -> None:
+        """Open every section on the unlocked vault and show the one the app was locked on (Home at
+        first). The vault itself opens in the first screen's worker (``Session.vault``)."""
+        from tui_app.screens.session import Session
+
+        self.workbench.adopt_keys(keys)
         self.session = Session(
             paths=self.paths,
             config=self.config,
-            vault=self.workbench.vault,  # the one vault of the process: locking forgets its keys
             workbench=self.workbench,
             zone=self.config.zone(),
             label=self.label,
@@ -201,7 +241,8 @@ class ReverieApp(App[None], inherit_bindings=False):
         for section in SECTIONS:
             self.add_mode(section.name, self.section_factory(section))
             self.open_sections.append(section.name)
-        self.switch_mode(HOME_SECTION)
+        resume, self.resume_section = self.resume_section, HOME_SECTION
+        self.switch_mode(resume if resume in self.open_sections else HOME_SECTION)
         if self.gate_open:
             self.remove_mode(GATE_MODE)
             self.gate_open = False
@@ -215,14 +256,16 @@ class ReverieApp(App[None], inherit_bindings=False):
 
         return make
 
-    def show_gate(self, reason: str = "") -> None:
-        """Show the unlock screen (or create-vault when the home has none) and drop every section."""
+    def show_gate(self, reason: str = "", *, passphrase: str | None = None) -> None:
+        """Show the unlock screen (or create-vault when the home has none) and drop every section.
+        ``passphrase``: one at hand, which the unlock screen tries at once."""
         from tui_app.screens.create_vault import CreateVaultScreen
         from tui_app.screens.unlock import UnlockScreen
 
         blink = self.config.tui.animations
         if self.paths.vault_header.exists():
-            self.add_mode(GATE_MODE, lambda: UnlockScreen(self.paths, blink=blink, reason=reason))
+            self.add_mode(GATE_MODE, lambda: UnlockScreen(self.paths, blink=blink, reason=reason,
+                                                          passphrase=passphrase))
         else:
             self.add_mode(GATE_MODE, lambda: CreateVaultScreen(self.paths, self.kdf, blink=blink))
         self.gate_open = True
@@ -235,12 +278,14 @@ class ReverieApp(App[None], inherit_bindings=False):
         session, self.session = self.session, None
         if session is None:
             return
+        if self.current_mode in self.open_sections:
+            self.resume_section = self.current_mode
         self.clear_notifications()
         self.show_gate(reason)
         self.workbench.lock()
 
     def on_unlocked(self, message: messages.Unlocked) -> None:
-        self.start_session(message.vault)
+        self.start_session(message.vault.keys)
         if message.created:
             self.notify("Vault created. Capture a first draft with n.", title="Welcome")
             self.call_after_refresh(self.offer_import)
@@ -295,6 +340,13 @@ class ReverieApp(App[None], inherit_bindings=False):
     def action_lock(self) -> None:
         self.lock()
 
+    def action_passphrase(self) -> None:
+        """The passphrase screen: change it, or make a recovery key (p on the home screen, or the palette)."""
+        from tui_app.screens.passphrase import PassphraseScreen
+
+        if self.session is not None and not isinstance(self.screen, PassphraseScreen):
+            self.push_screen(PassphraseScreen(self.session))
+
     def action_keys(self) -> None:
         """The keymap page (F1 or ?), over the screen it was opened from."""
         from tui_app.screens.keymap import SUB_SCREENS, KeymapScreen, keymap_groups
@@ -325,3 +377,6 @@ class ReverieApp(App[None], inherit_bindings=False):
                 yield SystemCommand("Keys", "Every key of every screen on one page (F1 or ?)", self.action_keys)
             else:
                 yield command
+        if not self.locked:
+            yield SystemCommand("Passphrase", "Change the passphrase, or make a recovery key (p on Home)",
+                                self.action_passphrase)

@@ -150,7 +150,7 @@ async def test_lock_forgets_the_session_and_every_section(demo: DemoHome) -> Non
         assert isinstance(app.screen, UnlockScreen)
         await pilot.press(*DEMO_PASSPHRASE, "enter")
         await settle(pilot)
-        assert isinstance(app.screen, HomeScreen)
+        assert isinstance(app.screen, ReviewQueueScreen)  # back in the section it locked in, at its start
 
 
 async def test_idle_lock_after_the_configured_minutes(demo: DemoHome) -> None:

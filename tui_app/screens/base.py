@@ -18,7 +18,6 @@ from textual.widget import Widget
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from tui_app import messages
-from tui_app.screens.session import Session
 from tui_app.widgets.dialogs import ErrorDialog
 from tui_app.widgets.footer import WrappingFooter
 from tui_app.widgets.format import one_line, preview
@@ -27,6 +26,7 @@ from tui_app.widgets.section_bar import SectionBar
 if TYPE_CHECKING:
     from core.workbench.capture import DuplicateChoice
     from tui_app.screens.capture import Capture
+    from tui_app.screens.session import Session
 
 
 class WorkerScreen(Screen[None]):

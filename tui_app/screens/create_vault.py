@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from textual import work
 from textual.app import ComposeResult
@@ -11,11 +11,12 @@ from textual.containers import Center, Vertical
 from textual.widgets import Footer, Input, Label, Static
 
 from core.paths import HomePaths
-from core.vault.crypto import KdfParams
-from core.vault.store import MemoryVault
 from tui_app import messages
 from tui_app.screens.base import WorkerScreen
 from tui_app.widgets.format import short_path
+
+if TYPE_CHECKING:
+    from core.vault.crypto import KdfParams
 
 MIN_LENGTH = 8
 
@@ -85,6 +86,8 @@ class CreateVaultScreen(WorkerScreen):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="unlock", description="create the vault")
     def create_vault(self, passphrase: str) -> None:
+        from core.vault.store import MemoryVault
+
         keys = self.app.workbench.create_vault(passphrase)  # type: ignore[attr-defined]
         self.post_message(messages.Unlocked(MemoryVault.open(self.paths, keys), created=True))
 

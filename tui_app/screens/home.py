@@ -6,7 +6,7 @@ problems, and later an overdue curation review): providers listed in ``registry.
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from textual import work
 from textual.app import ComposeResult
@@ -17,11 +17,13 @@ from textual.widgets import Sparkline, Static
 
 from tui_app import messages
 from tui_app.screens.base import ReverieScreen
-from tui_app.screens.registry import HOME_NOTICES, SECTIONS
-from tui_app.screens.session import Session
+from tui_app.screens.registry import SECTIONS, notice_providers
 from tui_app.views.data import ACTIVITY_WEEKS, HomeSummary, load_home_summary
 from tui_app.widgets.activity import ActivityChart, turns_per_day
 from tui_app.widgets.format import plural
+
+if TYPE_CHECKING:
+    from tui_app.screens.session import Session
 
 NOTICE_MARK = {"error": ("✗", "bold $text-error"), "warning": ("!", "bold $text-warning"), "info": ("·", "")}
 
@@ -41,6 +43,13 @@ def _home_bindings() -> list[Binding]:
             "Import",
             id="home.import",
             tooltip="Import conversations (Claude Code, Codex, an export) or reindex, with progress",
+        ),
+        Binding(
+            "p",
+            "app.passphrase",
+            "Passphrase",
+            id="home.passphrase",
+            tooltip="Change the passphrase, or make a recovery key (shown once)",
         ),
         Binding("ctrl+r", "reload", "Refresh", id="refresh", tooltip="Count again and re-verify the home"),
     ]
@@ -139,7 +148,7 @@ class HomeScreen(ReverieScreen):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="load", description="load the home summary")
     def load_summary(self) -> None:
-        summary = load_home_summary(self.session, HOME_NOTICES)
+        summary = load_home_summary(self.session, notice_providers())
         if not self.cancelled():
             self.post_message(messages.HomeLoaded(summary))
 

@@ -15,11 +15,9 @@ import importlib
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from tui_app.screens.curation_notice import curation_notices
-from tui_app.views.data import NoticeProvider, index_notices, review_notices, verification_notices
-
 if TYPE_CHECKING:
     from tui_app.screens.base import ReverieScreen
+    from tui_app.views.data import NoticeProvider
 
 
 @dataclass(frozen=True)
@@ -104,8 +102,23 @@ SECTIONS: list[Section] = [
 HOME_SECTION = "home"
 
 # Lines for the home screen's banner (approved drafts waiting, verification problems; the curation
-# engine adds its overdue-review notice here). Each runs in a worker thread and only reads.
-HOME_NOTICES: list[NoticeProvider] = [verification_notices, review_notices, curation_notices, index_notices]
+# engine adds its overdue-review notice here), as "module:function" of a ``NoticeProvider``: each
+# is imported in the home screen's worker, off the first frame, and runs there, reading only.
+HOME_NOTICES: list[str] = [
+    "tui_app.views.data:verification_notices",
+    "tui_app.views.data:review_notices",
+    "tui_app.screens.curation_notice:curation_notices",
+    "tui_app.views.data:index_notices",
+]
+
+
+def notice_providers(names: list[str] | None = None) -> list[NoticeProvider]:
+    """The banner's providers named in ``HOME_NOTICES`` (or ``names``), imported now."""
+    providers: list[NoticeProvider] = []
+    for name in HOME_NOTICES if names is None else names:
+        module_name, _, function = name.partition(":")
+        providers.append(getattr(importlib.import_module(module_name), function))
+    return providers
 
 
 def section(name: str) -> Section:

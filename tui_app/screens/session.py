@@ -9,24 +9,32 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime, tzinfo
+from typing import TYPE_CHECKING
 
 from core import clock
-from core.config import Config
-from core.paths import HomePaths
-from core.vault.store import MemoryVault
-from core.workbench import Workbench
 from tui_app.widgets.editor import ExternalEditor, edit_in_terminal_editor
+
+if TYPE_CHECKING:  # the vault and the workbench load with the session, not with the screens' modules
+    from core.config import Config
+    from core.paths import HomePaths
+    from core.vault.store import MemoryVault
+    from core.workbench import Workbench
 
 
 @dataclass(frozen=True)
 class Session:
     paths: HomePaths
     config: Config
-    vault: MemoryVault = field(repr=False)
     workbench: Workbench = field(repr=False)  # every use case goes through it (capture, search, finalize…)
     zone: tzinfo
     label: str = ""  # shown in the section bar ("demo" for a demo home)
     editor: ExternalEditor = edit_in_terminal_editor  # $EDITOR through App.suspend; tests pass a fake
+
+    @property
+    def vault(self) -> MemoryVault:
+        """The one vault of the process (the workbench's: locking forgets its keys), opened on first
+        use, which is in a screen's worker: the first frame does not wait for the vault code."""
+        return self.workbench.vault
 
     @property
     def reviewer(self) -> str:

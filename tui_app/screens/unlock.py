@@ -1,5 +1,10 @@
 """Unlock: the passphrase opens the vault. It is never echoed, never logged, and a wrong one writes
-nothing. Argon2id runs in a worker, so the screen stays responsive while the keys are derived."""
+nothing. Argon2id runs in a worker, so the screen stays responsive while the keys are derived; a
+passphrase at hand (``REVERIE_PASSPHRASE``, the keyring) is tried the same way as soon as the
+screen shows, so the first frame never waits for the key derivation.
+
+The screen says what a forgotten passphrase means: a recovery key (``reverie passphrase
+recovery-key``) can set a new one; without either, nobody can open the vault."""
 
 from __future__ import annotations
 
@@ -13,7 +18,6 @@ from textual.widgets import Footer, Input, Label, Static
 
 from core.errors import HomeError, WrongPassphrase
 from core.paths import HomePaths
-from core.vault.store import MemoryVault
 from tui_app import messages
 from tui_app.screens.base import WorkerScreen
 from tui_app.widgets.format import short_path
@@ -27,12 +31,22 @@ class PassphraseInput(Input):
     ]
 
 
+LOST_PASSPHRASE = (
+    "Forgot it? `reverie passphrase change --recovery-key` sets a new one. With neither the passphrase "
+    "nor a recovery key, the vault cannot be opened, by you or anyone."
+)
+
+
 class UnlockScreen(WorkerScreen):
-    def __init__(self, paths: HomePaths, *, blink: bool = False, reason: str = "") -> None:
+    def __init__(
+        self, paths: HomePaths, *, blink: bool = False, reason: str = "", passphrase: str | None = None
+    ) -> None:
+        """``passphrase``: one at hand without a prompt, tried as soon as the screen shows."""
         super().__init__(classes="gate")
         self.paths = paths
         self.blink = blink
         self.reason = reason
+        self.at_hand = passphrase
 
     def compose(self) -> ComposeResult:
         with Center(), Vertical(classes="gate-box"):
@@ -43,10 +57,18 @@ class UnlockScreen(WorkerScreen):
             yield passphrase
             yield Static(self.reason, id="gate-message", markup=False)
             yield Static("Enter unlocks · ctrl+q quits · the passphrase is never shown or stored", classes="gate-hint")
+            yield Static(LOST_PASSPHRASE, id="gate-lost", classes="gate-hint", markup=False)
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
-        self.query_one(Input).focus()
+        field = self.query_one(Input)
+        passphrase, self.at_hand = self.at_hand, None
+        if passphrase:
+            self.say("Unlocking… (deriving the keys with Argon2id)")
+            field.disabled = True
+            self.call_after_refresh(self.unlock_vault, passphrase, True)  # the screen first, then the KDF
+        else:
+            field.focus()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
@@ -68,15 +90,19 @@ class UnlockScreen(WorkerScreen):
         message.set_class(error, "-error")
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="unlock", description="unlock the vault")
-    def unlock_vault(self, passphrase: str) -> None:
+    def unlock_vault(self, passphrase: str, at_hand: bool = False) -> None:
         try:
             keys = self.app.workbench.unlock(passphrase)  # type: ignore[attr-defined]
         except WrongPassphrase:
-            self.post_message(messages.UnlockFailed("Wrong passphrase. Nothing was changed; try again."))
+            self.post_message(messages.UnlockFailed(
+                "The passphrase from REVERIE_PASSPHRASE or the keyring is wrong. Nothing was changed; type it."
+                if at_hand else "Wrong passphrase. Nothing was changed; try again."))
             return
         except HomeError as exc:
             self.post_message(messages.UnlockFailed(str(exc)))
             return
+        from core.vault.store import MemoryVault
+
         self.post_message(messages.Unlocked(MemoryVault.open(self.paths, keys)))
 
     def on_unlock_failed(self, message: messages.UnlockFailed) -> None:

@@ -1,19 +1,22 @@
 """What the screens show, loaded from the core. Plain functions run inside worker threads; they read
-the vault and return frozen values that a message carries back to the app's thread."""
+the vault and return frozen values that a message carries back to the app's thread.
+
+The core modules are imported inside the functions: the home screen imports this module for its
+first frame, and the vault, ledger and verification code loads in its worker, after that frame."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
 
-from core.vault.canonical import sha256_hex
-from core.vault.ledger import LedgerEntry
-from core.vault.records import Memory
-from core.vault.store import MEMORY_KINDS
-from core.workbench.verify import verify_home
-from tui_app.screens.session import Session
 from tui_app.widgets.format import parse_time, plural
+
+if TYPE_CHECKING:
+    from core.vault.ledger import LedgerEntry
+    from core.vault.records import Memory
+    from tui_app.screens.session import Session
 
 ACTIVITY_WEEKS = 12
 
@@ -37,6 +40,8 @@ class VerificationState:
 
 
 def verification(session: Session) -> VerificationState:
+    from core.workbench.verify import verify_home
+
     report = verify_home(session.paths, session.vault.keys)
     return VerificationState(
         ok=report.ok,
@@ -70,7 +75,7 @@ class HomeSummary:
 
 
 # (session, summary so far) → notices for the banner. Runs in a worker thread: read, never write.
-NoticeProvider = Callable[[Session, HomeSummary], Iterable[Notice]]
+NoticeProvider = Callable[["Session", HomeSummary], Iterable[Notice]]
 
 
 def review_notices(session: Session, summary: HomeSummary) -> Iterable[Notice]:
@@ -139,6 +144,8 @@ class MemoryRow:
 
 def load_memory_rows(session: Session) -> tuple[list[MemoryRow], list[str]]:
     """Memories newest first, each with its verification state, and the records that failed."""
+    from core.vault.store import MEMORY_KINDS
+
     vault = session.vault
     scan = vault.scan_memories()
     placement = vault.ledger_placement()
@@ -159,6 +166,9 @@ class MemoryDetail:
 
 
 def load_memory_detail(session: Session, memory_id: str) -> MemoryDetail:
+    from core.vault.canonical import sha256_hex
+    from core.vault.store import MEMORY_KINDS
+
     vault = session.vault
     memory = vault.get_memory(memory_id)  # checks signature, ciphertext and content hash, or raises
     entry = vault.ledger_placement().get(memory_id)
