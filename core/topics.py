@@ -43,6 +43,8 @@ class Marker:
 
     @classmethod
     def from_dict(cls, obj: Any) -> Marker:
+        """Check a decoded line; written out for the reason :meth:`core.turns.Turn.from_dict` gives (a
+        bad line's reason is quarantined, and msgspec's depends on the line's key order)."""
         if not isinstance(obj, dict):
             raise MarkerError("not a JSON object")
         for name in ("ts", "text", "id"):

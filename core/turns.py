@@ -69,6 +69,11 @@ class Turn:
 
     @classmethod
     def from_dict(cls, obj: Any) -> Turn:
+        """Check a decoded line. Written out rather than by ``msgspec.convert``: the message becomes
+        the ``reason`` of a quarantine entry, and for a line with several faults msgspec names the
+        first in the line's own key order (``{"role": "robot", "id": 1}`` gives the role, the same
+        turn written the other way round the id), so the recorded reason would depend on how the
+        source wrote its keys; here the checks run in one fixed order with the log's own words."""
         if not isinstance(obj, dict):
             raise TurnError("not a JSON object")
         values: dict[str, Any] = {}

@@ -29,6 +29,7 @@ from core.errors import ReverieError
 from core.fsutil import file_lock
 from core.paths import HomePaths
 from core.turns import Turn
+from core.typed import to_builtins
 from core.vault.crypto import VaultKeys
 
 # Each reader: ``read(path, progress, *, latest)``; ``latest`` is the last ``ts`` it may accept.
@@ -78,22 +79,11 @@ class IngestReport:
         return f"{count} line{'' if count == 1 else 's'} already quarantined"
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "files": self.files,
-            "added": self.added,
-            "duplicates": self.duplicates,
-            "quarantined": [entry.to_dict() for entry in self.quarantined],
-            "already_quarantined": [entry.to_dict() for entry in self.already_quarantined],
-            "skipped": dict(sorted(self.skipped.items())),
-            "sealed": self.sealed,
-            "resealed": self.resealed,
-            "days": sorted(self.days),
-            "unsealed": self.unsealed,
-            "unsealed_reason": self.unsealed_reason,
-            "repaired": self.repaired,
-            "not_read": self.not_read,
-            "seal_problems": self.seal_problems,
-        }
+        """The fields in declared order (by msgspec); the quarantine entries in their own form, the
+        reasons skipped and the days sorted."""
+        return {**to_builtins(self), "quarantined": [entry.to_dict() for entry in self.quarantined],
+                "already_quarantined": [entry.to_dict() for entry in self.already_quarantined],
+                "skipped": dict(sorted(self.skipped.items())), "days": sorted(self.days)}
 
 
 class _Ingest:

@@ -1,6 +1,7 @@
 """``quarantine/``: a copy of every malformed line or record that was not imported.
 
-One JSONL file per source file (``<name>-<hash of its path>.jsonl``), one entry per rejected line::
+One JSONL file per source file (``<name>-<hash of its path>.jsonl``), one entry per rejected line
+(:class:`StoredEntry`)::
 
     {"source": "/abs/path.jsonl", "line": 12, "reason": "...", "sha256": "...", "bytes": 123,
      "raw": "the line as text"}                    # or "raw_base64" when it is not UTF-8,
@@ -24,12 +25,16 @@ import re
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
+
+import msgspec
 
 from core.clock import utc_now
 from core.conversation.items import Rejected
 from core.conversation.tail import Tail
 from core.fsutil import PRIVATE_FILE_MODE, append_line_durably, ensure_private_dir, fsync_dir
 from core.paths import HomePaths
+from core.typed import to_builtins
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 _COPY_CHUNK = 1024 * 1024
@@ -46,7 +51,30 @@ class QuarantineEntry:
         return f"{self.file}:{self.line}: {self.reason}"
 
     def to_dict(self) -> dict[str, object]:
-        return {"file": self.file, "line": self.line, "reason": self.reason}
+        """``file``, ``line``, ``reason`` (whether it was ``already`` there is the report's business)."""
+        return to_builtins(self, omit=("already",))
+
+
+class StoredEntry(msgspec.Struct, omit_defaults=True):
+    """One line of a quarantine file, written with sorted keys. Exactly one way of keeping the raw
+    bytes is set (``raw``, ``raw_base64`` or ``raw_file``), none for an empty record; an entry met
+    again by a later ingest is not written again, so ``quarantined_at`` is when it was first kept."""
+
+    source: str
+    line: int
+    reason: str
+    sha256: str
+    quarantined_at: str | None = None
+    bytes: int | None = None
+    raw: str | None = None
+    raw_base64: str | None = None
+    raw_file: str | None = None
+
+    def to_line(self) -> str:
+        return json.dumps(to_builtins(self), ensure_ascii=False, sort_keys=True)
+
+
+_DECODER = msgspec.json.Decoder(StoredEntry)
 
 
 def _slug(source: Path) -> str:
@@ -90,39 +118,38 @@ class Quarantine:
                 lines = []
             for text in lines:
                 try:
-                    entry = json.loads(text)
-                    known.add((int(entry["line"]), str(entry["sha256"])))
-                except (ValueError, KeyError, TypeError):
-                    continue
+                    entry = _DECODER.decode(text)
+                except (msgspec.DecodeError, msgspec.ValidationError):
+                    continue  # not an entry: it cannot say a line is already kept
+                known.add((entry.line, entry.sha256))
             self._seen[source] = known
         return known
 
     def add(self, source: Path, rejected: Rejected) -> QuarantineEntry:
         """Keep a durable copy of ``rejected`` (from ``source``) and return its one-line report."""
         ensure_private_dir(self.root)
-        entry: dict[str, object] = {"source": str(source), "line": rejected.line, "reason": rejected.reason}
+        raw: dict[str, Any] = {}
         if rejected.raw is not None:
             digest = hashlib.sha256(rejected.raw).hexdigest()
-            entry["bytes"] = len(rejected.raw)
+            raw["bytes"] = len(rejected.raw)
             try:
-                entry["raw"] = rejected.raw.decode("utf-8")
+                raw["raw"] = rejected.raw.decode("utf-8")
             except UnicodeDecodeError:
-                entry["raw_base64"] = base64.b64encode(rejected.raw).decode("ascii")
+                raw["raw_base64"] = base64.b64encode(rejected.raw).decode("ascii")
         elif rejected.span is not None:
             digest, size = _hash_span(source, rejected.span)
             name = _raw_name(source, rejected.line, digest)
             if (rejected.line, digest) not in self._known(source) or not (self.root / name).exists():
                 digest, size, name = self._copy_span(source, rejected)  # a re-ingest copies nothing again
-            entry["bytes"] = size
-            entry["raw_file"] = name
+            raw.update(bytes=size, raw_file=name)
         else:
             digest = hashlib.sha256(b"").hexdigest()
-        entry["sha256"] = digest
         known = self._known(source)
         already = (rejected.line, digest) in known
         if not already:
-            entry["quarantined_at"] = utc_now().isoformat(timespec="seconds")
-            append_line_durably(self.file_for(source), json.dumps(entry, ensure_ascii=False, sort_keys=True))
+            entry = StoredEntry(source=str(source), line=rejected.line, reason=rejected.reason, sha256=digest,
+                                quarantined_at=utc_now().isoformat(timespec="seconds"), **raw)
+            append_line_durably(self.file_for(source), entry.to_line())
             known.add((rejected.line, digest))
         return QuarantineEntry(file=str(source), line=rejected.line, reason=rejected.reason, already=already)
 

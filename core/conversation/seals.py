@@ -41,6 +41,7 @@ from core.conversation.store import day_record_id, is_whole_turn, list_day_files
 from core.fsutil import atomic_write_text, file_lock
 from core.integrity import Problem
 from core.paths import HomePaths
+from core.typed import to_builtins
 from core.vault.canonical import canonical_json
 from core.vault.crypto import VaultKeys
 from core.vault.ledger import Ledger, LedgerEntry, LedgerReading
@@ -155,7 +156,7 @@ class SealReport:
     refused: list[Problem] = field(default_factory=list)  # sealed days that changed otherwise
 
     def to_dict(self) -> dict[str, Any]:
-        return {"sealed": self.sealed, "resealed": self.resealed, "refused": [p.to_dict() for p in self.refused]}
+        return to_builtins(self)
 
 
 def seal_closed_days_locked(paths: HomePaths, keys: VaultKeys, now: datetime | None = None,
