@@ -27,6 +27,7 @@ an unreadable header falls back to it and migrates again.
 from __future__ import annotations
 
 import base64
+import binascii
 import hmac
 import json
 import os
@@ -65,9 +66,10 @@ def b64e(data: bytes) -> str:
 
 
 def b64d(text: str, what: str) -> bytes:
+    """Strict base64 (what ``base64.b64decode(..., validate=True)`` does, without its wrapper)."""
     try:
-        return base64.b64decode(text.encode("ascii"), validate=True)
-    except (ValueError, UnicodeEncodeError) as exc:
+        return binascii.a2b_base64(text, strict_mode=True)
+    except (ValueError, TypeError) as exc:
         raise RecordError(f"{what}: not valid base64") from exc
 
 

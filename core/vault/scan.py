@@ -28,12 +28,13 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from core.errors import RecordError, ReviewError
 from core.vault.canonical import sha256_hex
 from core.vault.crypto import VaultKeys
-from core.vault.records import open_draft, open_memory
+from core.vault.records import Memory, open_draft, open_memory
+from core.vault.review import ReviewDraft
 
 MIN_PARALLEL = 400  # fewer records than this: a pool's start-up costs more than it saves
 CHUNK = 250  # records per task: large enough to amortize the pickling, small enough to balance
@@ -53,12 +54,41 @@ class Opened:
     error: str | None = None
 
 
-def open_memory_file(keys: VaultKeys, folder: Path, name: str, data: bytes) -> Any:
+def open_memory_file(keys: VaultKeys, folder: Path, name: str, data: bytes) -> Memory:
     return open_memory(data, keys, f"vault/{name}", name.removesuffix(".json"))
 
 
-def open_draft_file(keys: VaultKeys, folder: Path, name: str, data: bytes) -> Any:
+def open_draft_file(keys: VaultKeys, folder: Path, name: str, data: bytes) -> ReviewDraft:
     return open_draft(data, keys, os.path.join(folder, name), name.removesuffix(".json"))
+
+
+class MemoryFacts(NamedTuple):
+    """What ``reverie verify`` needs of a memory record that opened (so every check of it ran): a few
+    strings, where the whole memory would cost a pool's workers more to send back than to build."""
+
+    memory_id: str
+    draft_id: str | None  # the draft its review provenance names, if any
+
+
+class DraftFacts(NamedTuple):
+    """What ``reverie verify`` needs of a draft record that opened (every invariant checked)."""
+
+    draft_id: str
+    state: str
+    finalized_memory_id: str | None
+
+
+def memory_facts_file(keys: VaultKeys, folder: Path, name: str, data: bytes) -> MemoryFacts:
+    """:func:`open_memory_file`, every check included, returning only the memory's facts."""
+    memory = open_memory_file(keys, folder, name, data)
+    draft_id = (memory.review or {}).get("draft_id")
+    return MemoryFacts(memory.memory_id, draft_id if isinstance(draft_id, str) else None)
+
+
+def draft_facts_file(keys: VaultKeys, folder: Path, name: str, data: bytes) -> DraftFacts:
+    """:func:`open_draft_file`, every check included, returning only the draft's facts."""
+    draft = open_draft_file(keys, folder, name, data)
+    return DraftFacts(draft.draft_id, draft.state, draft.finalized_memory_id)
 
 
 def record_names(folder: Path, prefix: str = "", suffix: str = ".json") -> list[str]:
@@ -114,9 +144,10 @@ def _init_worker(keys: VaultKeys) -> None:
     _WORKER_KEYS = keys
 
 
-def _work(opener: Opener, folder: Path, names: list[str]) -> list[Opened]:
+def _work(opener: Opener, folder: Path, names: list[str]) -> list[tuple[str, str, Any, str | None]]:
+    """One task of a worker: the files ``names``, sent back as plain tuples (the cheapest to pickle)."""
     assert _WORKER_KEYS is not None, "the pool's initializer sets the keys"
-    return _open_all(_WORKER_KEYS, opener, folder, names)
+    return [(o.name, o.sha256, o.value, o.error) for o in _open_all(_WORKER_KEYS, opener, folder, names)]
 
 
 def usable_cores() -> int:
@@ -162,7 +193,7 @@ def open_records(folder: Path, names: list[str], keys: VaultKeys, opener: Opener
     try:
         with pool:
             for part in pool.map(_work, [opener] * len(chunks), [folder] * len(chunks), chunks):
-                opened.extend(part)
+                opened.extend([Opened(*fields) for fields in part])
     except BrokenProcessPool:  # a worker could not start or was killed: read them here instead
         return _open_all(keys, opener, folder, names)
     return opened

@@ -56,6 +56,16 @@ class MemoryScan:
     file_sha256: dict[str, str] = field(default_factory=dict)  # memory id → sha256 of its record file
 
 
+@dataclass
+class RecordCheck:
+    """A folder of records checked for ``verify``: the facts of each record that opened, by id; the SHA-256
+    of each of those files, by id; a problem for each file that did not open."""
+
+    facts: dict[str, Any] = field(default_factory=dict)
+    file_sha256: dict[str, str] = field(default_factory=dict)
+    problems: list[Problem] = field(default_factory=list)
+
+
 class ForgottenKeys:
     """What a locked vault holds instead of its keys."""
 
@@ -163,19 +173,38 @@ class MemoryVault:
             raise NotFound(f"no draft {draft_id!r} in {self.paths.drafts}")
         return ReviewDraft.from_dict(envelope.payload.get("draft"))
 
-    def scan_drafts(self) -> DraftScan:
-        from core.vault.scan import open_draft_file, open_records, record_names
+    def _open_folder(self, folder: Path, prefix: str, opener: Any) -> tuple[list[Any], list[Problem]]:
+        """Every record file of ``folder`` named ``prefix``…``.json``, opened by ``opener`` (a function of
+        ``core.vault.scan``): those that opened, and a problem for each that did not."""
+        from core.vault.scan import open_records, record_names
 
-        scan = DraftScan()
-        folder = self.paths.drafts
-        for opened in open_records(folder, record_names(folder), self.keys, open_draft_file):
+        label = folder.name
+        opened_ok: list[Any] = []
+        problems: list[Problem] = []
+        for opened in open_records(folder, record_names(folder, prefix), self.keys, opener):
             if opened.error is None:
-                scan.drafts.append(opened.value)
+                opened_ok.append(opened)
             else:
                 kind = "swapped" if "swapped" in opened.error else "modified"
-                scan.problems.append(Problem(kind, f"drafts/{opened.name}", opened.error))
+                problems.append(Problem(kind, f"{label}/{opened.name}", opened.error))
+        return opened_ok, problems
+
+    def scan_drafts(self) -> DraftScan:
+        from core.vault.scan import open_draft_file
+
+        opened, problems = self._open_folder(self.paths.drafts, "", open_draft_file)
+        scan = DraftScan(drafts=[o.value for o in opened], problems=problems)
         scan.drafts.sort(key=lambda d: d.created_at)
         return scan
+
+    def check_drafts(self) -> RecordCheck:
+        """Every draft record checked as :meth:`scan_drafts` checks it, keeping only what ``verify`` needs
+        (:class:`core.vault.scan.DraftFacts`, by draft id)."""
+        from core.vault.scan import draft_facts_file
+
+        opened, problems = self._open_folder(self.paths.drafts, "", draft_facts_file)
+        return RecordCheck({o.value.draft_id: o.value for o in opened},
+                           {o.value.draft_id: o.sha256 for o in opened}, problems)
 
     def list_drafts(self, state: str | None = None) -> list[ReviewDraft]:
         """Drafts in creation order, optionally only those in ``state`` (open, approved, finalized).
@@ -423,19 +452,23 @@ class MemoryVault:
         return open_memory(data, self.keys, str(path), memory_id)
 
     def scan_memories(self) -> MemoryScan:
-        from core.vault.scan import open_memory_file, open_records, record_names
+        from core.vault.scan import open_memory_file
 
-        scan = MemoryScan()
-        folder = self.paths.vault
-        for opened in open_records(folder, record_names(folder, "mem_"), self.keys, open_memory_file):
-            if opened.error is not None:
-                kind = "swapped" if "swapped" in opened.error else "modified"
-                scan.problems.append(Problem(kind, f"vault/{opened.name}", opened.error))
-                continue
-            scan.memories.append(opened.value)
-            scan.file_sha256[opened.value.memory_id] = opened.sha256
+        opened, problems = self._open_folder(self.paths.vault, "mem_", open_memory_file)
+        scan = MemoryScan(memories=[o.value for o in opened], problems=problems,
+                          file_sha256={o.value.memory_id: o.sha256 for o in opened})
         scan.memories.sort(key=lambda m: (parse_ts(m.time), m.memory_id))
         return scan
+
+    def check_memories(self) -> RecordCheck:
+        """Every memory record checked as :meth:`scan_memories` checks it, keeping only what ``verify``
+        needs (:class:`core.vault.scan.MemoryFacts`, by memory id): in a pool of processes, the facts cost
+        little to send back, where whole memories cost more than building them."""
+        from core.vault.scan import memory_facts_file
+
+        opened, problems = self._open_folder(self.paths.vault, "mem_", memory_facts_file)
+        return RecordCheck({o.value.memory_id: o.value for o in opened},
+                           {o.value.memory_id: o.sha256 for o in opened}, problems)
 
     def list_memories(self) -> list[Memory]:
         """Memories that verify, oldest first. Damaged records are reported by ``verify``, not returned."""

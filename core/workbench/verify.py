@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -37,8 +38,8 @@ from core.paths import HomePaths
 from core.vault.canonical import sha256_hex
 from core.vault.crypto import VaultKeys
 from core.vault.ledger import Checkpoint, LedgerReading
-from core.vault.review import ReviewDraft
-from core.vault.store import MEMORY_KINDS, PENDING_DIR, MemoryScan, MemoryVault
+from core.vault.scan import DraftFacts, record_names
+from core.vault.store import MEMORY_KINDS, PENDING_DIR, MemoryVault, RecordCheck
 
 _MEMORY_FILE = re.compile(r"^mem_[A-Za-z0-9_-]+\.json$")
 # Checks other parts of the home add (day-log seals, cold storage): (paths, keys, ledger reading) → problems.
@@ -67,27 +68,26 @@ class VerifyReport:
 # --- memories -----------------------------------------------------------------------------------------
 
 
-def _interrupted_finalize(vault: MemoryVault, scan: MemoryScan, memory_id: str,
-                          drafts: dict[str, ReviewDraft]) -> str | None:
+def _interrupted_finalize(vault: MemoryVault, memories: RecordCheck, memory_id: str,
+                          drafts: dict[str, DraftFacts]) -> str | None:
     """The draft whose interrupted finalization wrote ``memory_id``, if that is what it is."""
-    memory = next((m for m in scan.memories if m.memory_id == memory_id), None)
+    memory = memories.facts.get(memory_id)
     if memory is None:
         return None
-    draft_id = (memory.review or {}).get("draft_id")
-    draft = drafts.get(draft_id) if isinstance(draft_id, str) else None
+    draft = drafts.get(memory.draft_id) if memory.draft_id is not None else None
     if draft is None or draft.state != "approved" or vault.memory_id_for_draft(draft.draft_id) != memory_id:
         return None
     return draft.draft_id
 
 
-def _check_memories(vault: MemoryVault, reading: LedgerReading, drafts: dict[str, ReviewDraft],
+def _check_memories(vault: MemoryVault, reading: LedgerReading, drafts: dict[str, DraftFacts],
                     pending: dict[str, PendingMove]) -> tuple[list[Problem], dict[str, int]]:
     problems: list[Problem] = []
-    scan = vault.scan_memories()
+    scan = vault.check_memories()
     problems.extend(scan.problems)
     damaged = {p.subject for p in scan.problems}
     latest = {e.record_id: e for e in reading.entries if e.record_id.startswith("mem_")}
-    on_disk = {path.stem for path in vault.paths.vault.glob("mem_*.json")}
+    on_disk = {name.removesuffix(".json") for name in record_names(vault.paths.vault, "mem_")}
     intents = vault.pending_adds()
     archived = 0
     for memory_id, entry in latest.items():
@@ -130,11 +130,11 @@ def _check_memories(vault: MemoryVault, reading: LedgerReading, drafts: dict[str
                                                            "vault (or opening the app) records it"))
         else:
             problems.append(Problem("inserted", subject, "not recorded in the ledger"))
-    counts = {"memories": len(scan.memories), "memories_in_cold_storage": archived}
+    counts = {"memories": len(scan.facts), "memories_in_cold_storage": archived}
     return problems, counts
 
 
-def _check_finalized_drafts(reading: LedgerReading, drafts: dict[str, ReviewDraft],
+def _check_finalized_drafts(reading: LedgerReading, drafts: dict[str, DraftFacts],
                             damaged: set[str]) -> list[Problem]:
     """A draft the ledger finalized is provenance: it stays, and says it was finalized as that memory."""
     problems: list[Problem] = []
@@ -187,29 +187,29 @@ def check_stray_files(paths: HomePaths) -> tuple[list[Problem], int]:
     problems: list[Problem] = []
     temps = 0
     quarantine_raw = _quarantine_references(paths.quarantine) if paths.quarantine.is_dir() else set()
-    folders: tuple[tuple[Path, Callable[[Path], bool]], ...] = (
-        (paths.vault, lambda p: (p.name == PENDING_DIR and p.is_dir() and not p.is_symlink())
-         or (_regular(p) and (_MEMORY_FILE.match(p.name) is not None or p.name.endswith(TOMBSTONE_SUFFIX)))),
-        (paths.vault / PENDING_DIR, lambda p: _regular(p) and _MEMORY_FILE.match(p.name) is not None),
-        (paths.quarantine, lambda p: _regular(p) and (p.suffix == ".jsonl" or p.name in quarantine_raw)),
+    memory_file = _MEMORY_FILE.match
+    folders: tuple[tuple[Path, Callable[[os.DirEntry[str]], bool]], ...] = (
+        (paths.vault, lambda e: (e.name == PENDING_DIR and e.is_dir(follow_symlinks=False))
+         or (e.is_file(follow_symlinks=False) and (memory_file(e.name) is not None
+                                                   or e.name.endswith(TOMBSTONE_SUFFIX)))),
+        (paths.vault / PENDING_DIR, lambda e: e.is_file(follow_symlinks=False) and memory_file(e.name) is not None),
+        (paths.quarantine, lambda e: e.is_file(follow_symlinks=False)
+         and ((e.name.endswith(".jsonl") and len(e.name) > 6) or e.name in quarantine_raw)),
     )
     for folder, expected in folders:
         try:
-            children = sorted(folder.iterdir())
+            with os.scandir(folder) as listing:
+                children = sorted(listing, key=lambda e: e.name)
         except OSError:
             continue
+        where = folder.relative_to(paths.root).as_posix()
         for child in children:
-            subject = str(child.relative_to(paths.root))
-            if child.name.startswith(".") and child.name.endswith(".tmp") and _regular(child):
+            if child.name.startswith(".") and child.name.endswith(".tmp") and child.is_file(follow_symlinks=False):
                 temps += 1  # counted, not a problem: a write in progress has one too
             elif not expected(child):
-                what = "folder" if child.is_dir() and not child.is_symlink() else "file"
-                problems.append(Problem("inserted", subject, f"a {what} Reverie does not write here"))
+                what = "folder" if child.is_dir(follow_symlinks=False) else "file"
+                problems.append(Problem("inserted", f"{where}/{child.name}", f"a {what} Reverie does not write here"))
     return problems, temps
-
-
-def _regular(path: Path) -> bool:
-    return path.is_file() and not path.is_symlink()
 
 
 # --- verify -------------------------------------------------------------------------------------------
@@ -249,8 +249,8 @@ def _verify(paths: HomePaths, keys: VaultKeys, checkpoint: Checkpoint | None,
     reading = vault.ledger.read()
     report = VerifyReport(head=reading.head())
     report.problems.extend(reading.problems)
-    drafts = vault.scan_drafts()
-    by_id = {d.draft_id: d for d in drafts.drafts}
+    drafts = vault.check_drafts()
+    by_id: dict[str, DraftFacts] = drafts.facts
     memory_problems, counts = _check_memories(vault, reading, by_id, pending_moves(paths))
     report.problems.extend(memory_problems)
     report.problems.extend(drafts.problems)
@@ -264,7 +264,7 @@ def _verify(paths: HomePaths, keys: VaultKeys, checkpoint: Checkpoint | None,
     sealed_days = {e.record_id for e in reading.entries if e.kind in ("seal_day", "reseal_day")}
     report.counts = {
         **counts,
-        "drafts": len(drafts.drafts),
+        "drafts": len(drafts.facts),
         "sealed_days": len(sealed_days),
         "ledger_entries": len(reading.entries),
         "leftover_temporary_files": temps,
