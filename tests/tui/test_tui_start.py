@@ -1,0 +1,95 @@
+"""What the app does before its first frame, and what a first switch to a section costs: the
+stylesheet is parsed once (not again for each new mode), and the vault, verification and curation
+code is not imported to draw the first screen. Speed itself is measured by
+``tests/bench/bench_tui_start.py``, never by a timed test."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from textual.widgets import Static
+
+from core.demo.build import DemoHome
+from core.vault.store import MemoryVault
+from tests.helpers.tui import demo_fixture, frozen_clock_fixture, make_app, press, settle  # noqa: F401
+from tui_app.screens.registry import SECTIONS
+from tui_app.stylesheet import ReusingStylesheet
+
+ROOT = Path(__file__).resolve().parents[2]
+# loaded by the home screen's worker, after the first frame; never by importing the app
+AFTER_THE_FIRST_FRAME = ("core.vault.store", "core.vault.ledger", "core.workbench.verify", "core.curate",
+                         "core.index", "core.recall", "tui_app.screens.curation_notice")
+
+
+async def test_the_stylesheet_is_parsed_once_for_every_section(demo: DemoHome) -> None:
+    app = make_app(demo)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        sheet = app.stylesheet
+        assert isinstance(sheet, ReusingStylesheet)
+        first = [rule for rule in sheet.rules if not rule.is_default_rules]  # app.tcss; held, so no id is reused
+        for section in SECTIONS:
+            await press(pilot, section.key)
+            assert app.current_mode == section.name
+        await press(pilot, "f2")
+        now = {id(rule) for rule in sheet.rules}
+        assert first and all(id(rule) in now for rule in first)  # the same parsed rules: not parsed again
+        assert sheet.full_parses == 1  # Textual alone parses app.tcss from scratch twice per new mode
+        bar = app.screen.query_one("#section-bar")
+        assert bar.region.height == 1 and bar.styles.background.a > 0  # app.tcss still styles every screen
+
+
+async def test_a_new_theme_parses_again_and_restyles(demo: DemoHome) -> None:
+    app = make_app(demo)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        before = app.screen.styles.background
+        app.theme = "gruvbox"
+        await settle(pilot)
+        assert app.stylesheet.full_parses == 2  # type: ignore[attr-defined]
+        assert app.screen.styles.background != before
+        assert app.screen.styles.background.hex.lower() == app.current_theme.background.lower()
+
+
+async def test_a_source_added_later_is_parsed_and_applied(demo: DemoHome) -> None:
+    app = make_app(demo)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        sheet = app.stylesheet
+        sheet.add_source("#home-review { color: #123456; }", read_from=("test", "late"))
+        app.refresh_css()
+        await settle(pilot)
+        assert app.screen.query_one("#home-review", Static).styles.color.hex.lower() == "#123456"
+        assert sheet.full_parses == 1  # type: ignore[attr-defined]  # only the new source was parsed
+
+
+def test_importing_the_app_loads_no_storage_code() -> None:
+    code = "import sys, tui_app.app; print('\\n'.join(sorted(sys.modules)))"
+    loaded = set(subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
+                                check=True).stdout.split())
+    early = sorted(m for m in loaded if m.startswith(AFTER_THE_FIRST_FRAME))
+    assert not early, f"importing the app loads {early[:5]}"
+
+
+async def test_the_home_screen_is_drawn_before_the_vault_is_opened(
+    demo: DemoHome, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The first frame is composed from the session alone: the vault opens in the home screen's worker."""
+    from core.workbench.home import Workbench
+
+    app = make_app(demo)
+    composed_first: list[bool] = []
+    real = Workbench.vault
+
+    def spy(workbench: Workbench) -> MemoryVault:
+        composed_first.append(bool(app.screen.query("#home-review")))  # was the home screen already composed?
+        return real.fget(workbench)  # type: ignore[attr-defined]
+
+    monkeypatch.setattr(Workbench, "vault", property(spy))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        assert composed_first and composed_first[0]
+        assert "8 memories" in str(app.screen.query_one("#home-vault", Static).render())
