@@ -15,6 +15,7 @@ into the project's one line naming the field (``field 'size': expected int, got 
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Collection, Mapping
 from pathlib import PurePath
@@ -54,12 +55,12 @@ def to_json_bytes(obj: Any) -> bytes:
 
 def to_builtins(obj: Any, *, omit: Collection[str] = ()) -> Any:
     """The JSON values of ``obj`` (a dataclass gives a dict of its fields in declared order, tuples
-    give lists, paths give strings); ``omit``: top-level keys left out."""
-    data = _DECODER.decode(to_json_bytes(obj))
+    give lists, paths give strings); ``omit``: fields of a dataclass left out (never encoded)."""
     if omit:
-        for name in omit:
-            data.pop(name, None)
-    return data
+        if not dataclasses.is_dataclass(obj) or isinstance(obj, type):
+            raise TypeError(f"omit= needs a dataclass instance, got {type(obj).__name__}")
+        obj = {f.name: getattr(obj, f.name) for f in dataclasses.fields(obj) if f.name not in omit}
+    return _DECODER.decode(to_json_bytes(obj))
 
 
 _AT = re.compile(r"\s*-\s*at\s*`\$(?P<path>[^`]*)`$")

@@ -58,6 +58,7 @@ from core.curate.tombstone import (
 from core.errors import NotFound, RecordError
 from core.fsutil import atomic_write_bytes, atomic_write_text, fsync_dir
 from core.paths import HomePaths
+from core.typed import to_builtins
 from core.vault.ledger import Ledger, LedgerEntry
 
 StepHook = Callable[[str], None]
@@ -176,6 +177,8 @@ class Moved:
     places: Places
 
     def to_dict(self) -> dict[str, Any]:
+        """A view over the tombstone and its places (which of their fields, under the names a move
+        report uses), so written out: msgspec serialises a type's own fields, and these are others'."""
         return {"path": str(self.places.target), "cold_path": str(self.places.cold),
                 "tombstone": str(self.places.tombstone), "sha256": self.stone.sha256, "scope": self.stone.scope,
                 "rel": self.stone.path, "move_id": self.stone.move_id, "tier": self.stone.tier,
@@ -288,8 +291,9 @@ class Restored:
     already: bool = False  # it was already back (an idempotent second restore)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"restored": str(self.path), "sha256": self.sha256, "scope": self.scope, "rel": self.rel,
-                "move_id": self.move_id, "already_restored": self.already}
+        """The fields by msgspec; ``path`` is reported as ``restored``, ``already`` as ``already_restored``."""
+        return {"restored": str(self.path), **to_builtins(self, omit=("path", "already")),
+                "already_restored": self.already}
 
 
 def _read_stone(path: Path) -> Tombstone:
@@ -546,7 +550,7 @@ class Recovery:
     detail: str
 
     def to_dict(self) -> dict[str, str]:
-        return {"move_id": self.move_id, "op": self.op, "outcome": self.outcome, "detail": self.detail}
+        return to_builtins(self)
 
 
 def pending_operations(paths: HomePaths) -> list[Path]:
@@ -652,6 +656,8 @@ class ColdItem:
     intact: bool | None  # checksum of the cold copy, when asked for
 
     def to_dict(self) -> dict[str, Any]:
+        """A view over the tombstone and its places (the places' paths when its scope still validates,
+        else the tombstone's own), so written out: msgspec serialises a type's own fields."""
         s = self.stone
         return {
             "move_id": s.move_id, "scope": s.scope, "rel": s.path,

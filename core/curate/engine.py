@@ -81,6 +81,8 @@ class ScopeScan:
         return {tier: sum(1 for c in self.candidates if c.tier == tier) for tier in TIERS}
 
     def to_dict(self) -> dict[str, Any]:
+        """A view: the scope's own form, the counts per tier instead of the candidates (the report
+        lists those once), so written out; each part it holds converts itself."""
         return {**self.scope.to_dict(), "records": self.records, "counts": self.counts(),
                 "thresholds": self.thresholds.to_dict() if self.thresholds else None,
                 "calibration": self.calibration, "problem": self.problem}
@@ -100,6 +102,7 @@ class ScanReport:
         return sorted(found, key=lambda c: (order[c.tier], -c.age_days, c.scope, c.rel))
 
     def to_dict(self) -> dict[str, Any]:
+        """A view: every scope's candidates in one list in tier order, then the scopes without them."""
         return {"candidates": [c.to_dict() for c in self.candidates], "rubric_version": self.rubric_version,
                 "scanned_at": self.scanned_at, "scopes": [s.to_dict() for s in self.scopes],
                 "pending_operations": self.pending_operations}
@@ -247,6 +250,7 @@ class PlannedMove:
     approved: bool
 
     def to_dict(self) -> dict[str, Any]:
+        """A view: the candidate's fields a plan shows (flat, age rounded) beside the plan's own."""
         c = self.candidate
         return {"path": str(c.path), "scope": c.scope, "id": c.id, "rel": c.rel, "tier": c.tier,
                 "signals": list(c.signals), "guards": list(c.guards), "sha256": c.sha256,
@@ -266,6 +270,7 @@ class ApplyReport:
     planned: int = 0  # how many records this run set out to move
 
     def to_dict(self) -> dict[str, Any]:
+        """A view: each move, plan and recovery in its own form, the scan only as its rubric version."""
         return {"dry_run": self.dry_run, "moved": [m.to_dict() for m in self.moved],
                 "would_move": [p.to_dict() for p in self.would_move],
                 "recovered": [r.to_dict() for r in self.recovered], "errors": self.errors,

@@ -22,6 +22,7 @@ from pathlib import Path
 
 from core.curate.errors import CurationError
 from core.paths import HomePaths
+from core.typed import to_builtins
 
 UNIT = "reverie-curate"
 CRON_MARK = "# reverie weekly curation"
@@ -85,7 +86,7 @@ class Installed:
     already: bool
 
     def to_dict(self) -> dict[str, object]:
-        return {"method": self.method, "written": self.written, "commands": self.commands, "already": self.already}
+        return to_builtins(self)
 
 
 def install(paths: HomePaths, method: str, *, executable: str | None = None, unit_dir: Path | None = None,

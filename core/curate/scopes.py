@@ -9,7 +9,7 @@ inside the scope's resolved root.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path, PurePosixPath
 
 from core.config import SCOPE_KINDS, Config, ScopeConfig, load_config, save_config
@@ -18,6 +18,7 @@ from core.curate.kinds import Kind, kind_named
 from core.errors import ConfigError, NotFound
 from core.fsutil import file_lock
 from core.paths import HomePaths
+from core.typed import convert, to_builtins
 
 SCOPE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
 
@@ -32,6 +33,8 @@ class Scope:
         return self.root.resolve()
 
     def to_dict(self) -> dict[str, str]:
+        """``name``, ``kind`` (its name) and ``path`` (the root): the configured form, not the fields
+        (the kind is an object with behaviour), so written out."""
         return {"name": self.name, "kind": self.kind.name, "path": str(self.root)}
 
 
@@ -87,11 +90,16 @@ def removed_scopes(paths: HomePaths) -> list[ScopeConfig]:
     file = removed_scopes_file(paths)
     if not file.exists():
         return []
+    where = f"{file}: not a list of removed scopes"
     try:
         items = json.loads(file.read_text(encoding="utf-8"))
-        return [ScopeConfig(name=str(i["name"]), kind=str(i["kind"]), path=str(i["path"])) for i in items]
-    except (ValueError, TypeError, KeyError) as exc:
-        raise ConfigError(f"{file}: not a list of removed scopes ({type(exc).__name__}: {exc})") from exc
+    except ValueError as exc:
+        raise ConfigError(f"{where} ({type(exc).__name__}: {exc})") from exc
+    kept = convert(items, list[ScopeConfig], where, ConfigError)
+    for number, item in enumerate(items):  # each was written whole: a missing field is damage, not a default
+        if missing := [f.name for f in fields(ScopeConfig) if f.name not in item]:
+            raise ConfigError(f"{where}: field '[{number}].{missing[0]}' missing")
+    return kept
 
 
 @dataclass(frozen=True)
@@ -119,7 +127,7 @@ def remove_scope(paths: HomePaths, name: str) -> RemovedScope:
         scope = scope_from_config(item, paths)
         kept = [i for i in removed_scopes(paths) if i.name != name]
         kept.append(item)
-        body = [{"name": i.name, "kind": i.kind, "path": i.path} for i in kept]
+        body = to_builtins(kept)
         paths.curation.mkdir(parents=True, exist_ok=True)
         atomic_write_text(removed_scopes_file(paths), json.dumps(body, ensure_ascii=False, indent=1) + "\n")
         config.curation.scopes = [i for i in config.curation.scopes if i.name != name]

@@ -224,3 +224,50 @@ def test_the_candidates_file_round_trips(paths: HomePaths) -> None:
 def test_thresholds_keep_their_rounded_form() -> None:
     assert THRESHOLDS.to_dict() == {"unused_days": 91.23, "clearly_old_days": 365.0, "measured": True,
                                     "source": "measured 2026-03-01 (n=412, jenks)"}
+
+
+REMOVED_SCOPES_JSON = (
+    '[\n {\n  "name": "old-notes",\n  "kind": "markdown",\n  "path": "@ROOT@/노트"\n },\n'
+    ' {\n  "name": "notes",\n  "kind": "markdown",\n  "path": "@ROOT@/notes"\n }\n]\n'
+)
+
+
+def test_removed_scopes_are_unchanged_and_load_back(paths: HomePaths, tmp_path: Path) -> None:
+    from core.curate.scopes import remove_scope, removed_scopes
+    from tests.helpers.curate import configure
+
+    for name in ("노트", "notes"):
+        (tmp_path / name).mkdir()
+    configure(paths, ("old-notes", "markdown", tmp_path / "노트"), ("notes", "markdown", tmp_path / "notes"))
+    remove_scope(paths, "old-notes")
+    remove_scope(paths, "notes")
+    expected = REMOVED_SCOPES_JSON.replace("@ROOT@", str(tmp_path))
+    assert (paths.curation / "removed_scopes.json").read_text(encoding="utf-8") == expected
+    assert [(s.name, s.kind, s.path) for s in removed_scopes(paths)] == [
+        ("old-notes", "markdown", f"{tmp_path}/노트"), ("notes", "markdown", f"{tmp_path}/notes")]
+
+
+@pytest.mark.parametrize("document", ['[{"name": "a", "kind": "markdown"}]', '{"name": "a"}',
+                                      '[{"name": "a", "kind": "markdown", "path": 3}]'])
+def test_a_damaged_removed_scopes_file_is_one_error(paths: HomePaths, document: str) -> None:
+    from core.curate.scopes import removed_scopes
+    from core.errors import ConfigError
+
+    paths.curation.mkdir(parents=True, exist_ok=True)
+    (paths.curation / "removed_scopes.json").write_text(document)
+    with pytest.raises(ConfigError, match=r"removed_scopes\.json: not a list of removed scopes"):
+        removed_scopes(paths)
+
+
+def test_the_curation_reports_keep_their_keys(tmp_path: Path) -> None:
+    from core.curate.cold import Recovery, Restored
+    from core.curate.schedule import Installed
+
+    restored = Restored(tmp_path / "a.md", "ab" * 32, "notes", "a.md", "m-1", already=True)
+    assert restored.to_dict() == {"restored": str(tmp_path / "a.md"), "sha256": "ab" * 32, "scope": "notes",
+                                  "rel": "a.md", "move_id": "m-1", "already_restored": True}
+    assert next(iter(restored.to_dict())) == "restored"
+    assert Recovery("m-1", "move", "finished", "done").to_dict() == {
+        "move_id": "m-1", "op": "move", "outcome": "finished", "detail": "done"}
+    assert Installed("cron", [], ["crontab -"], False).to_dict() == {
+        "method": "cron", "written": [], "commands": ["crontab -"], "already": False}
