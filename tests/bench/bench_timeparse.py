@@ -2,7 +2,7 @@
 
     .venv/bin/python tests/bench/bench_timeparse.py [--repeat 20] [--json]
 
-The case tables are ``tests/timeparse/test_timeparse_cases.py`` (330 cases: en, ko, ja with a fixed
+The case tables are ``tests/helpers/timeparse_cases.py`` (330 cases: en, ko, ja with a fixed
 Sunday 15:00 in Seoul, a New York DST week, a UTC table) and the broad table of
 ``tests/timeparse/cases/*.txt`` (one row per file: Seoul, New York and Berlin across both DST changes,
 Tokyo, UTC). For each case both parsers are timed (warm, per call, ``--repeat`` calls per case) and
@@ -100,8 +100,10 @@ def run(repeat: int) -> dict[str, Any]:
     import_ms = (time.perf_counter() - started) * 1000
     from core.timeparse import parse_time
     from core.timeparse.model import instant
-    from tests.timeparse.test_timeparse_cases import TABLES, check, expected_time
-    from tests.timeparse.test_timeparse_table import CASES, expected_range, problems
+    from tests.helpers.timeparse_cases import TABLES, check, expected_time
+    from tests.helpers.timeparse_table import expected_range, load, problems
+
+    CASES = load()
 
     started = time.perf_counter()
     import dateparser.search  # noqa: F401 - timing the import

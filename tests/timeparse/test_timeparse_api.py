@@ -12,7 +12,7 @@ import pytest
 
 from core.errors import ReverieError
 from core.timeparse import TimeParse, TimeParseError, TimeRange, find_time_expressions, parse_time
-from tests.timeparse.test_timeparse_cases import SEOUL, SEOUL_NOW
+from tests.helpers.timeparse_cases import SEOUL, SEOUL_NOW
 
 
 def test_to_dict_has_exactly_the_four_keys_with_offsets() -> None:
@@ -195,7 +195,7 @@ def test_hours_with_parts_of_day() -> None:
 
 
 def test_the_case_checker_reports_a_wrong_expectation() -> None:
-    from tests.timeparse.test_timeparse_cases import Case, check
+    from tests.helpers.timeparse_cases import Case, check
 
     wrong = Case("en", "yesterday", "2026-11-27T00:00", "2026-11-28T00:00", "week", "yday", "x")
     problems = check(wrong, SEOUL_NOW, SEOUL)

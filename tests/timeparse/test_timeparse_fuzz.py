@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from core.timeparse import TimeParse, find_time_expressions, parse_time
-from tests.timeparse.test_timeparse_cases import SEOUL, SEOUL_NOW
+from tests.helpers.timeparse_cases import SEOUL, SEOUL_NOW
 
 ZONES = [
     ZoneInfo(name)

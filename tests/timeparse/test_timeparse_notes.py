@@ -10,7 +10,7 @@ import pytest
 from core.timeparse import find_time_expressions, parse_time
 from core.timeparse import typos as typo_module
 from core.timeparse.movable import chinese_lunar, dates, easter, korean_lunar, nth_weekday
-from tests.timeparse.test_timeparse_cases import SEOUL, SEOUL_NOW
+from tests.helpers.timeparse_cases import SEOUL, SEOUL_NOW
 
 
 def test_a_typo_is_read_and_noted_with_the_words_as_written() -> None:

@@ -9,7 +9,7 @@ import pytest
 
 from core.timeparse import GRAINS, TimeParseError, TimeRange, parse_time, ranges
 from core.timeparse.parts import PARTS
-from tests.timeparse.test_timeparse_cases import SEOUL, SEOUL_NOW
+from tests.helpers.timeparse_cases import SEOUL, SEOUL_NOW
 
 NEW_YORK = ZoneInfo("America/New_York")
 
