@@ -26,6 +26,7 @@ import numpy as np
 from core.embed.protocol import Embedder
 from core.errors import ReverieError
 from core.index import Filters, MemoryDoc, SearchIndex
+from core.typed import to_builtins
 
 Choice = Literal["replace", "keep_both", "cancel"]
 CHOICES: tuple[str, ...] = ("replace", "keep_both", "cancel")
@@ -46,8 +47,8 @@ class DuplicateMatch:
     ts: str
 
     def to_dict(self) -> dict[str, Any]:
-        return {"memory_id": self.memory_id, "text": self.text, "similarity": round(self.similarity, 4),
-                "reviewed": self.reviewed, "ts": self.ts}
+        """The fields by msgspec, the similarity rounded to four places."""
+        return {**to_builtins(self), "similarity": round(self.similarity, 4)}
 
 
 @dataclass(frozen=True)
@@ -68,6 +69,8 @@ class DuplicateCheck:
         return found[0] if found else None
 
     def to_dict(self) -> dict[str, Any]:
+        """A view: the threshold, the nearest duplicate (a property) and the choices it opens, beside
+        the matches; written out because two of its four keys are no fields."""
         best = self.duplicate
         return {"threshold": self.threshold, "duplicate": best.to_dict() if best else None,
                 "matches": [m.to_dict() for m in self.matches], "choices": list(CHOICES) if best else []}
@@ -82,7 +85,7 @@ class DuplicateDecision:
     supersedes: str | None  # the memory the new one replaces (to be archived by the caller), if any
 
     def to_dict(self) -> dict[str, Any]:
-        return {"choice": self.choice, "keep_new": self.keep_new, "supersedes": self.supersedes}
+        return to_builtins(self)
 
 
 def _cosines(embedder: Embedder, text: str, others: Sequence[str]) -> np.ndarray:

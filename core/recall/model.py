@@ -33,6 +33,9 @@ class RecallItem:
     source: str | None = None  # turns only (not part of the JSON answer)
 
     def to_dict(self) -> dict[str, Any]:
+        """The published form, written out: its key order (``id, ts, text, session, actor, role,
+        kind, reviewed, score``, which interfaces and tests fix) is not the fields' order, which the
+        ranking's constructors follow, and ``tags`` and ``source`` are left out."""
         return {
             "id": self.id,
             "ts": self.ts,
@@ -64,7 +67,8 @@ class RecallResult:
     notes: tuple[str, ...] = ()  # the time parser's notes on the query, in order
 
     def to_dict(self) -> dict[str, Any]:
-        """Exactly ``{"range": {start, end, grain} | null, "mode": ..., "results": [...]}``."""
+        """Exactly ``{"range": {start, end, grain} | null, "mode": ..., "results": [...]}``: a view of
+        three of the fields (the rest reach interfaces through ``notes`` and the search answer)."""
         return {
             "range": self.range.to_dict() if self.range is not None else None,
             "mode": self.mode,

@@ -7,6 +7,7 @@ from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 from core.errors import ReverieError
+from core.typed import to_builtins
 
 GRAINS = ("hour", "part_of_day", "day", "week", "month", "year", "span")
 
@@ -59,6 +60,8 @@ class TimeRange:
         return instant(self.start) <= instant(moment) < instant(self.end)
 
     def to_dict(self) -> dict[str, str]:
+        """Written out: the published form is ``datetime.isoformat`` (``+00:00``), and msgspec writes a
+        UTC time as ``Z``; a time range in a UTC home would change form."""
         return {"start": self.start.isoformat(), "end": self.end.isoformat(), "grain": self.grain}
 
     def describe(self, reference: datetime | None = None) -> str:
@@ -122,7 +125,7 @@ class TimeMatch:
     end: int
 
     def to_dict(self) -> dict[str, Any]:
-        return {"range": self.range.to_dict(), "expression": self.expression, "start": self.start, "end": self.end}
+        return {**to_builtins(self), "range": self.range.to_dict()}
 
 
 @dataclass(frozen=True)
@@ -140,9 +143,4 @@ class TimeParse:
     notes: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "range": self.range.to_dict() if self.range is not None else None,
-            "expression": self.expression,
-            "rest": self.rest,
-            "notes": list(self.notes),
-        }
+        return {**to_builtins(self), "range": self.range.to_dict() if self.range is not None else None}

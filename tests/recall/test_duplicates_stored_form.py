@@ -1,0 +1,28 @@
+"""The JSON forms of the duplicate check keep their keys and order (the CLI, MCP and the TUI show them)."""
+
+from __future__ import annotations
+
+from core.duplicates import CHOICES, DuplicateCheck, DuplicateDecision, DuplicateMatch
+
+NEAR = DuplicateMatch("m-1", "Kate skis in Niseko", 0.9712345, True, "2026-11-03T10:00:00Z")
+FAR = DuplicateMatch("m-2", "The report is due Friday", 0.41, False, "2026-11-01T09:00:00Z")
+
+
+def test_a_match_rounds_its_similarity_and_keeps_its_order() -> None:
+    data = NEAR.to_dict()
+    assert data == {"memory_id": "m-1", "text": "Kate skis in Niseko", "similarity": 0.9712, "reviewed": True,
+                    "ts": "2026-11-03T10:00:00Z"}
+    assert list(data) == ["memory_id", "text", "similarity", "reviewed", "ts"]
+
+
+def test_a_check_names_the_nearest_duplicate_and_the_choices() -> None:
+    data = DuplicateCheck(0.95, [NEAR, FAR]).to_dict()
+    assert data == {"threshold": 0.95, "duplicate": NEAR.to_dict(), "matches": [NEAR.to_dict(), FAR.to_dict()],
+                    "choices": list(CHOICES)}
+    assert DuplicateCheck(0.99, [NEAR]).to_dict()["choices"] == []
+
+
+def test_a_decision_keeps_its_keys() -> None:
+    assert DuplicateDecision("replace", True, "m-1").to_dict() == {"choice": "replace", "keep_new": True,
+                                                                    "supersedes": "m-1"}
+    assert list(DuplicateDecision("cancel", False, None).to_dict()) == ["choice", "keep_new", "supersedes"]
