@@ -11,7 +11,8 @@ Public API (for recall, the TUI, the CLI and the vault):
   ``get_memories``, ``session_context``, ``activity``, ``upsert_memories``, ``sync_memories``,
   ``remove_memory``, ``vector_model``, ``status``.
 - :class:`Reindexer` with :class:`HomeDayLogs` — ``run(full=, embed=, progress=, should_stop=)``;
-  it holds its own connection (``with Reindexer(...) as r``).
+  it holds its own connection (``with Reindexer(...) as r``). Ctrl-C while embedding raises
+  :class:`ReindexInterrupted` (a ``KeyboardInterrupt``) carrying the :class:`ReindexReport`.
 - :class:`Watcher` — keeps the index current (``reverie watch``).
 - :class:`Hit`, :class:`Filters`, :class:`MemoryDoc`; :func:`build_match`; :func:`purge`.
 
@@ -26,7 +27,7 @@ from __future__ import annotations
 from core.index.logsource import DayLogSource, HomeDayLogs
 from core.index.memories import MemorySync
 from core.index.model import Filters, Hit, MemoryDoc
-from core.index.reindex import Reindexer, ReindexReport
+from core.index.reindex import Reindexer, ReindexInterrupted, ReindexReport
 from core.index.searchindex import IndexStatus, SearchIndex, purge
 from core.index.tokenize import build_match, index_text
 from core.index.vectors import VectorModel, VectorModelMismatch
@@ -40,6 +41,7 @@ __all__ = [
     "IndexStatus",
     "MemoryDoc",
     "MemorySync",
+    "ReindexInterrupted",
     "ReindexReport",
     "Reindexer",
     "SearchIndex",

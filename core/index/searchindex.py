@@ -54,6 +54,15 @@ class IndexStatus:
     files_changed_at: str | None
 
 
+@dataclass(frozen=True)
+class _Counts:
+    files: int
+    turns: int
+    memories: int
+    vectors: int
+    pending_vectors: int
+
+
 def index_files(paths: HomePaths) -> list[Path]:
     """Everything the index keeps in the cache folder (database, WAL, snapshots, lock)."""
     db = paths.index_db
@@ -82,6 +91,7 @@ class SearchIndex:
         self.lock_path = path.parent / "reindex.lock"
         self._view: VectorView | None = None
         self._lock = threading.RLock()
+        self._counted: tuple[tuple[int, int], _Counts] | None = None  # see _counts
 
     @classmethod
     def open(cls, paths: HomePaths) -> SearchIndex:
@@ -261,6 +271,16 @@ class SearchIndex:
         with self._lock:
             return catalog.session_context(self.conn, turn_id, before, after)
 
+    def turn_at(self, ts: datetime | str) -> Turn | None:
+        """The latest text turn at or before ``ts`` (else the first after): where a conversation was then."""
+        with self._lock, read(self.conn):
+            return catalog.turn_at(self.conn, normalize_ts(ts))
+
+    def session_summaries(self, sessions: Sequence[str]) -> dict[str, catalog.SessionSummary]:
+        """session → its project and first prompt, for the sessions the catalog knows."""
+        with self._lock, read(self.conn):
+            return catalog.session_summaries(self.conn, sessions)
+
     def activity(self, start: date, end: date, zone: tzinfo | str) -> list[tuple[date, int]]:
         """Turns per local day in ``zone`` for each day from ``start`` up to (not including) ``end``."""
         tz = ZoneInfo(zone) if isinstance(zone, str) else zone
@@ -336,8 +356,31 @@ class SearchIndex:
         with self._lock, write(self.conn):
             meta.put(self.conn, key, value)
 
+    def _counts(self, cached: bool) -> _Counts:
+        """The row counts of :meth:`status`, counted again only when the database changed since the
+        last count: ``PRAGMA data_version`` moves when another connection commits (the reindexer's,
+        another process's), ``total_changes`` when this one writes. Counting is not free: the vectors
+        still pending are a scan of every turn (about 0.1 s at 1M turns), and a search asks for them
+        every time for its coverage note."""
+        with self._lock:
+            mark = (self.conn.pragma("data_version"), self.conn.total_changes())
+            if cached and self._counted is not None and self._counted[0] == mark:
+                return self._counted[1]
+            with read(self.conn):
+                counts = _Counts(
+                    files=self.conn.execute("SELECT count(*) FROM files").fetchone()[0],
+                    turns=self.conn.execute("SELECT count(*) FROM turns").fetchone()[0],
+                    memories=self.conn.execute("SELECT count(*) FROM memories").fetchone()[0],
+                    vectors=vectors.count(self.conn),
+                    pending_vectors=vectors.pending_count(self.conn),
+                )
+            # the mark read before the snapshot: a commit in between only makes the next call count again
+            self._counted = (mark, counts)
+            return counts
 
-    def status(self) -> IndexStatus:
+    def status(self, *, cached: bool = True) -> IndexStatus:
+        """What the index holds. ``cached=False`` counts the rows again even if nothing changed."""
+        counts = self._counts(cached)
         with self._lock, read(self.conn):
             model = vectors.current_model(self.conn)
             epoch = meta.get_int(self.conn, "vec_epoch")
@@ -349,11 +392,11 @@ class SearchIndex:
             return IndexStatus(
                 path=str(self.path),
                 bytes=size,
-                files=self.conn.execute("SELECT count(*) FROM files").fetchone()[0],
-                turns=self.conn.execute("SELECT count(*) FROM turns").fetchone()[0],
-                memories=self.conn.execute("SELECT count(*) FROM memories").fetchone()[0],
-                vectors=vectors.count(self.conn),
-                pending_vectors=vectors.pending_count(self.conn),
+                files=counts.files,
+                turns=counts.turns,
+                memories=counts.memories,
+                vectors=counts.vectors,
+                pending_vectors=counts.pending_vectors,
                 model=None if model is None else model.name,
                 dim=None if model is None else model.dim,
                 snapshot=f"e{epoch}-g{snap_gen}" if snap_gen else None,

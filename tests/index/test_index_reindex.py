@@ -9,7 +9,7 @@ import apsw
 import pytest
 
 from core.embed.hashing import HashingEmbedder
-from core.index import MemoryDoc, Reindexer, SearchIndex, purge
+from core.index import MemoryDoc, Reindexer, ReindexInterrupted, SearchIndex, purge
 from core.index.connection import connect
 from core.index.logsource import HomeDayLogs
 from core.index.migrations import MIGRATIONS, applied, migrate
@@ -286,8 +286,6 @@ def test_embedding_windows_span_day_boundaries(paths: HomePaths) -> None:
 
 
 def test_ctrl_c_while_embedding_keeps_what_is_stored_and_says_what_remains(paths: HomePaths) -> None:
-    from core.index.reindex import ReindexInterrupted
-
     _days_of_three(paths, 10)
     embedder = _Batches(interrupt_at=3)
     with SearchIndex.open(paths) as index:
