@@ -15,7 +15,11 @@ Modes (the answer's ``mode`` is always the one that produced its results):
   ``semantic`` if exact matched nothing, else ``hybrid``, and its note says so. Without vectors
   auto stays exact and the note says why.
 
-With a range, the best ``limit`` inside it are chosen by relevance and shown in time order; without,
+With a range, the best ``limit`` inside it are chosen by relevance and shown in time order. A question's
+range is a strong prior, not a wall: when none of its words matched inside the range and the range
+holds fewer than ``limit`` candidates (a date that names when something happened rather than when it
+was said, a misremembered week), the best of other times follow the range's own, and the note says
+so; keywords keep the range as a wall. Without a range,
 by relevance, memories boosted by recency (half-life ``recall.half_life_days``). A query with a range
 and nothing to rank by ("yesterday", "어제 뭐 했지") lists the range's latest turns and memories.
 """
@@ -44,6 +48,7 @@ from core.recall.scoring import (
     Scores,
     boost,
     fuse,
+    normalized,
     ranked,
     recency,
     spread,
@@ -140,20 +145,72 @@ class Recaller:
 
     def _ranked(self, plan: QueryPlan, terms: list[str], gate: Gate, mode: str, limit: int,
                 now: datetime) -> RecallResult:
+        pool, scores, used, note, matched = self._scored(plan, terms, gate, mode, limit)
+        if self._widens(plan, scores, matched, limit):
+            return self._widened(plan, terms, gate, mode, limit, now, (pool, scores, used, note, matched))
+        if plan.range is None:
+            times = {key: parse_ts(pool.memories[key].ts) for key in scores if key in pool.memories}
+            scores = recency(scores, times, now, self.config.half_life_days)
+        return self._answer(plan, used, self._items(pool, scores, limit, plan), note=note, matched=matched)
+
+    def _widens(self, plan: QueryPlan, scores: Scores, matched: int, limit: int) -> bool:
+        """Whether a question's time range left too little: none of its words matched in it (what it
+        holds, if anything, is only near in meaning) and it holds fewer candidates than asked for."""
+        return (plan.range is not None and plan.is_question and self.ranking.widen
+                and matched == 0 and len(scores) < limit)
+
+    def _scored(self, plan: QueryPlan, terms: list[str], gate: Gate, mode: str,
+                limit: int) -> tuple[Pool, Scores, str, str | None, int]:
+        """One ranked search inside ``gate``: the pool, the scores, the mode used, its note and how
+        many documents exact search matched."""
         pool = Pool(self.index, gate)
         exact, matched, names = self._exact(plan, terms, gate, pool, limit, rank=mode != "semantic")
         note = None
         if mode == "exact":
             scores, used = exact, "exact"
         elif mode in ("semantic", "hybrid"):
-            semantic = self._semantic(plan, gate, pool, names, limit)
+            semantic = self._semantic(plan, gate, pool, names, limit, alone=mode == "semantic")
             scores, used = (semantic, "semantic") if mode == "semantic" else (self._fuse(exact, semantic), "hybrid")
         else:
             scores, used, note = self._auto(plan, gate, pool, names, limit, exact, matched)
-        if plan.range is None:
-            times = {key: parse_ts(pool.memories[key].ts) for key in scores if key in pool.memories}
-            scores = recency(scores, times, now, self.config.half_life_days)
-        return self._answer(plan, used, self._items(pool, scores, limit, plan), note=note, matched=matched)
+        return pool, scores, used, note, matched
+
+    def _widened(self, plan: QueryPlan, terms: list[str], gate: Gate, mode: str, limit: int, now: datetime,
+                 inside: tuple[Pool, Scores, str, str | None, int]) -> RecallResult:
+        """The answer when a question's time range left too little (:meth:`_widens`): what it holds
+        first, then the best of any other time. A range read from the question is a strong prior, not a
+        wall: a person misremembers when something was said, and a date in a question may name when
+        it happened rather than when it was talked about ("what did Kate do on 9 June 2023?").
+
+        Scores: ``1 + s / best`` inside the range, ``s / best`` outside (each part divided by its own
+        best), so every result from the range ranks above every other one; the range's results are
+        shown first, each part in time order."""
+        pool, scores, used, note, matched = inside
+        assert plan.range is not None
+        wide = replace(gate, start=None, end=None)
+        out_pool, outside, out_used, out_note, out_matched = self._scored(plan, terms, wide, mode, limit)
+        outside = {key: value for key, value in outside.items() if key not in scores}
+        times = {key: parse_ts(out_pool.memories[key].ts) for key in outside if key in out_pool.memories}
+        outside = recency(outside, times, now, self.config.half_life_days)
+        merged = {key: 1.0 + value for key, value in normalized(scores).items()} if scores else {}
+        room = limit - len(merged)
+        best_outside = ranked(outside, {key: out_pool.ts(key) for key in outside})[:room]
+        extra = normalized({key: outside[key] for key in best_outside})
+        merged.update(extra)
+        pool.turns.update((key, out_pool.turns[key]) for key in extra if key in out_pool.turns)
+        pool.memories.update((key, out_pool.memories[key]) for key in extra if key in out_pool.memories)
+        where = plan.range.describe(now)
+        if not extra:
+            why = None
+        elif scores:
+            why = f"no words matched in {where}, only {len(scores)} near in meaning: {len(extra)} more from other times"
+        else:
+            why = f"nothing in {where}: results from other times"
+        said = "; ".join(n for n in (note if scores else None, out_note, why) if n) or None
+        order = [*sorted(scores, key=pool.ts), *sorted(extra, key=pool.ts)]
+        items = [self._item(pool, key, merged[key]) for key in order]
+        return self._answer(plan, used if scores else out_used, items, note=said,
+                            matched=max(matched, out_matched))  # the wide search holds the range too
 
     def _auto(self, plan: QueryPlan, gate: Gate, pool: Pool, names: dict[str, str], limit: int,
               exact: Scores, matched: int) -> tuple[Scores, str, str | None]:
@@ -164,7 +221,7 @@ class Recaller:
         if enough and not (self.ranking.auto_fuse and plan.is_question and self.index.vector_model() is not None):
             return exact, "exact", None
         try:
-            semantic = self._semantic(plan, gate, pool, names, limit)
+            semantic = self._semantic(plan, gate, pool, names, limit, alone=matched == 0)
         except ReverieError as exc:
             if enough:
                 return exact, "exact", f"semantic search unavailable ({exc}): exact results only"
@@ -194,16 +251,24 @@ class Recaller:
         names = named_actors(plan, pool.actors())  # the speakers of the matches and of their neighbours
         return self._speakers(scores, pool, names, r.speaker_exact), matched, names
 
-    def _semantic(self, plan: QueryPlan, gate: Gate, pool: Pool, names: dict[str, str], limit: int) -> Scores:
+    def _semantic(self, plan: QueryPlan, gate: Gate, pool: Pool, names: dict[str, str], limit: int,
+                  alone: bool = False) -> Scores:
+        """Semantic scores; ``alone``: they are the answer (not fused with exact scores), so the turn
+        after a matching question gets at least, not in addition, its share (``answer_max_semantic``)."""
         embedder = self._vector_model()
         vector = embedder.embed([plan.semantic_text(names.values())])[0]
         hits = self.index.vector_search(vector, gate.start, gate.end, k=max(self.ranking.vector_pool, 2 * limit),
                                         filters=gate.filters)
         scores = {key: max(value, 0.0) for key, value in pool.admit(hits).items()}
         r = self.ranking
+        if r.semantic_floor and scores:
+            # cosine similarities sit on a floor (unrelated turns score 0.1–0.3): what spreads to a
+            # neighbour, and what fusion normalises, is how far a turn stands above the worst hit
+            floor = min(scores.values())
+            scores = {key: value - floor for key, value in scores.items()}
         turns = [key for key in ranked(scores) if key in pool.turns][: r.spread_sources]
         scores = spread(scores, pool.neighbours(turns), r.spread_semantic, r.spread_after, pool.asking(turns),
-                        r.answer_share_semantic)
+                        r.answer_share_semantic, alone and r.answer_max_semantic)
         return self._speakers(scores, pool, names, r.speaker_semantic)
 
     def _speakers(self, scores: Scores, pool: Pool, names: dict[str, str], factor: float) -> Scores:

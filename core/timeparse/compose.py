@@ -20,12 +20,14 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass
+from datetime import date, timedelta, tzinfo
 
 from core.timeparse import ranges
 from core.timeparse.model import TimeRange, instant
 from core.timeparse.pieces import ClockP, ClockSpanP, Context, DomP, PartP, Piece
 from core.timeparse.resolve import resolve
 from core.timeparse.rules import Atom
+from core.timeparse.text import number
 
 _CONNECTOR = re.compile(r"[\s,]*(?:(?:at|on|in|of|during|around|about|the)\s+){0,3}|\s*(?:의|에|の|、|,)?\s*")
 _MAX_GAP = 24
@@ -123,7 +125,108 @@ def expressions(compounds: list[Compound], text: str, ctx: Context, languages: C
         result = _since(first, first_range, text, ctx, languages)
         found.append(result)
         plain = first if (result.start, result.end) == (first.start, first.end) else None
-    return found
+    return _anchored(found, text, ctx) if "en" in languages else found
+
+
+_EN_COUNT = (r"(?:\d{1,3}|a\s+few|a\s+couple\s+of|a|an|one|two|three|four|five|six|seven|eight|nine|ten|"
+             r"eleven|twelve)")
+_EN_WEEKDAY = r"monday|tuesday|wednesday|thursday|friday|saturday|sunday"
+_EN_OFFSET = re.compile(
+    rf"(?<![\w])(?:(?:the|last)\s+)?(?:(?P<count>{_EN_COUNT})\s+)?"
+    rf"(?P<unit>days?|weeks?|weekend|{_EN_WEEKDAY})\s+(?P<dir>before|after|prior\s+to|following)\s+$"
+)
+_EN_EDGE = re.compile(
+    rf"(?<![\w])(?:the\s+)?(?P<edge>last|final|first)\s+(?:(?P<count>{_EN_COUNT})\s+)?(?P<unit>days?|weeks?|weekend)"
+    r"\s+of\s+(?:the\s+)?$"
+)
+_FEW = {"a few": 3, "a couple of": 2}
+_WEEKDAY_NUMBER = {name: number for number, name in enumerate(_EN_WEEKDAY.split("|"))}
+
+
+def _count(raw: str | None) -> int | None:
+    if raw is None:
+        return 1
+    token = " ".join(raw.split())
+    return _FEW.get(token) or number(token)
+
+
+def _anchored(found: list[Found], text: str, ctx: Context) -> list[Found]:
+    """Expressions counted from another one rather than from now: "the week before 9 June 2023",
+    "two days after May 5", "the Monday before July 24, 2023", "the weekend after Easter", "last
+    week before 23 January" (the week before it), and the edge of a period: "the last two weeks of
+    August 2023", "the first week of May". An expression the lead words held ("the Monday", "last
+    week", read from now) gives way to the anchored one."""
+    out: list[Found] = []
+    for item in found:
+        before = text[max(0, item.start - 48) : item.start]
+        offset = _EN_OFFSET.search(before)
+        edge = None if offset is not None else _EN_EDGE.search(before)
+        hit = offset or edge
+        count = _count(hit.group("count")) if hit is not None else None
+        if hit is None or count is None or not 1 <= count <= 366:
+            out.append(item)
+            continue
+        zone = ctx.zone
+        first = item.range.start.date()
+        last = (instant(item.range.end) - timedelta(microseconds=1)).astimezone(zone).date()
+        unit = hit.group("unit")
+        if offset is not None:
+            rng = _offset_range(unit, count, offset.group("dir") in ("before", "prior to"), first, last, zone)
+        else:
+            assert edge is not None
+            found_edge = _edge_range(unit, count, edge.group("edge") == "first", first, last, zone)
+            if found_edge is None:
+                out.append(item)
+                continue
+            rng = found_edge
+        start = item.start - (len(before) - hit.start())
+        while out and out[-1].end > start:  # "the Monday" or "last week", read on its own
+            out.pop()
+        out.append(Found(start, item.end, rng))
+    return out
+
+
+def _edge_range(unit: str, count: int, opening: bool, first: date, last: date, zone: tzinfo) -> TimeRange | None:
+    """The first (``opening``) or last ``count`` days or weeks of the period ``first``–``last``, or its
+    first or last weekend (Saturday and Sunday both inside it); ``None`` when they do not fit in it."""
+    if unit == "weekend":
+        if count != 1:
+            return None
+        day = first if opening else last - timedelta(days=1)
+        while day.weekday() != 5:
+            day += timedelta(days=1 if opening else -1)
+        if not first <= day <= last - timedelta(days=1):
+            return None
+        return ranges.span(ranges.midnight(day, zone), ranges.midnight(day + timedelta(days=2), zone))
+    days = count * (7 if unit.startswith("week") else 1)
+    if days > (last - first).days + 1:
+        return None
+    begin = first if opening else last + timedelta(days=1 - days)
+    if days == 1:
+        return ranges.day_range(begin, zone)
+    return ranges.span(ranges.midnight(begin, zone), ranges.midnight(begin + timedelta(days=days), zone))
+
+
+def _offset_range(unit: str, count: int, back: bool, first: date, last: date, zone: tzinfo) -> TimeRange:
+    """``count`` ``unit`` before ``first`` (``back``) or after ``last``: a day, a week of seven days,
+    the Saturday–Sunday weekend, or a weekday (the ``count``-th one, strictly before or after)."""
+    step = -1 if back else 1
+    edge = first if back else last
+    if unit.startswith("day"):
+        return ranges.day_range(edge + timedelta(days=step * count), zone)
+    if unit.startswith("week") and unit != "weekend":
+        near = edge + timedelta(days=step * 7 * (count - 1)) if back else edge + timedelta(days=7 * (count - 1) + 1)
+        begin = near - timedelta(days=7) if back else near
+        return ranges.span(ranges.midnight(begin, zone), ranges.midnight(begin + timedelta(days=7), zone))
+    target = 5 if unit == "weekend" else _WEEKDAY_NUMBER[unit]
+    length = 2 if unit == "weekend" else 1
+    day = edge
+    for _ in range(count):
+        day += timedelta(days=step)
+        while day.weekday() != target or (back and day + timedelta(days=length - 1) >= first):
+            day += timedelta(days=step)
+    return ranges.span(ranges.midnight(day, zone), ranges.midnight(day + timedelta(days=length), zone)) \
+        if length > 1 else ranges.day_range(day, zone)
 
 
 def _since(first: Compound, rng: TimeRange, text: str, ctx: Context, languages: Collection[str]) -> Found:

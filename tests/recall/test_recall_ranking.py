@@ -12,7 +12,8 @@ import core.recall.query as query_module
 from core.config import RecallConfig
 from core.recall import Recaller, analyze
 from core.recall.scoring import DEFAULT_RANKING, Ranking, spread
-from tests.helpers.recall import NOW, ConceptEmbedder, conversation, indexed, recaller
+from core.turns import parse_ts
+from tests.helpers.recall import NOW, ConceptEmbedder, conversation, indexed, recaller, turn
 
 
 @pytest.fixture
@@ -171,3 +172,85 @@ def test_the_time_parsers_own_notes_reach_the_answer(office):
     unread = recaller(index, embedder).search("report deadline 3 dasy ago", now=NOW, zone=UTC)
     assert unread.range is None and any("dasy" in note for note in unread.notes)
     assert unread.notes[0] in (unread.note or "") and unread.results
+
+
+# -- a question's time range is a strong prior, not a wall ----------------------------------------
+
+
+@pytest.fixture
+def trips(paths):
+    turns = conversation(NOW - timedelta(days=40), [
+        ("kate", "We finally booked the ferry to the islands"),
+        ("tom", "The ferry leaves at dawn, bring a jacket"),
+    ], session="t")
+    turns += conversation(NOW - timedelta(days=1), [
+        ("kate", "The printer jammed again"),
+        ("tom", "Try the other tray"),
+    ], session="p")
+    index = indexed(paths, turns)
+    yield index
+    index.close()
+
+
+def test_a_question_whose_range_holds_no_match_ranks_other_times(trips):
+    answer = recaller(trips).search("what did Kate say about the ferry yesterday?", now=NOW, zone=UTC)
+    assert answer.range is not None and answer.range.grain == "day"
+    texts = [item.text for item in answer.results]
+    assert "We finally booked the ferry to the islands" in texts
+    assert all(parse_ts(item.ts) not in answer.range for item in answer.results if "ferry" in item.text)
+    assert answer.note is not None and "from other times" in answer.note
+
+
+def test_what_the_range_holds_ranks_first_when_it_widens(paths):
+    turns = [turn(NOW - timedelta(days=40), "Our skiing trip is booked", session="old"),
+             turn(NOW - timedelta(days=1), "We spent the day on the slopes", session="new")]
+    embedder = ConceptEmbedder()
+    index = indexed(paths, turns, embedder)
+    answer = recaller(index, embedder).search("what about skiing yesterday?", now=NOW, zone=UTC)
+    # no word of the question is in yesterday's turn, only its meaning: it comes first, then other times
+    assert [item.text for item in answer.results] == ["We spent the day on the slopes", "Our skiing trip is booked"]
+    assert answer.results[0].score > answer.results[1].score
+    assert answer.note is not None and "only 1 near in meaning: 1 more from other times" in answer.note
+    index.close()
+
+
+def test_a_word_matched_in_the_range_keeps_it_a_wall(trips):
+    answer = recaller(trips).search("what did tom say about the tray yesterday?", now=NOW, zone=UTC)
+    assert answer.results and all(parse_ts(item.ts) in answer.range for item in answer.results)
+    assert "other times" not in (answer.note or "")
+
+
+def test_keywords_keep_the_range_as_a_wall(trips):
+    answer = recaller(trips).search("ferry yesterday", now=NOW, zone=UTC)
+    assert answer.range is not None and answer.results == []
+
+
+def test_widening_can_be_switched_off(trips):
+    answer = Recaller(trips, RecallConfig(), zone=UTC, ranking=Ranking(widen=False)).search(
+        "what did Kate say about the ferry yesterday?", now=NOW, zone=UTC)
+    assert answer.results == [] and "other times" not in (answer.note or "")
+
+
+def test_a_range_with_enough_matches_does_not_widen(paths):
+    turns = [turn(NOW - timedelta(days=1, minutes=i), f"ferry note {i}", session=f"s{i}") for i in range(4)]
+    turns.append(turn(NOW - timedelta(days=30), "ferry plans for the summer", session="old"))
+    index = indexed(paths, turns)
+    answer = recaller(index).search("what about the ferry yesterday?", now=NOW, zone=UTC)
+    assert len(answer.results) == 4 and all(parse_ts(item.ts) in answer.range for item in answer.results)
+    assert "other times" not in (answer.note or "")
+    index.close()
+
+
+def test_a_date_a_question_counts_from_is_read_as_its_range():
+    """"the Monday before July 24, 2023" is Monday 17 July 2023, not the last Monday before now."""
+    plan = analyze("what did Andrew do on the Monday before July 24, 2023?", NOW, UTC)
+    assert plan.range is not None and plan.range.start.date().isoformat() == "2023-07-17"
+    assert plan.rest == "what did Andrew do?"
+
+
+def test_the_answer_share_as_a_floor():
+    near = {"q": [("a", 1)]}
+    added = spread({"q": 0.5, "a": 0.4}, near, (0.2,), asking={"q"}, answer_share=0.9)
+    floored = spread({"q": 0.5, "a": 0.4}, near, (0.2,), asking={"q"}, answer_share=0.9, answer_max=True)
+    assert added["a"] == pytest.approx(0.85)
+    assert floored["a"] == pytest.approx(0.5)  # max(own 0.4 + 0.2 × 0.5, 0.9 × 0.5)
