@@ -543,6 +543,7 @@ def run(args: argparse.Namespace) -> dict[str, object]:
 
     exact["week, raw FTS5 joined to ts (for reference)"] = latencies(join_query, 20, warm=3)
     result["exact"] = exact
+    result["search"] = workbench_search(paths, queries, rng, args.queries)
 
     # vectors
     doc_vectors, question_vectors, rate = real_embeddings(workdir, docs, questions, args.threads)
@@ -615,6 +616,35 @@ def run(args: argparse.Namespace) -> dict[str, object]:
     if not args.keep:
         shutil.rmtree(home, ignore_errors=True)
     return result
+
+
+def workbench_search(
+    paths: HomePaths, queries: Sequence[str], rng: np.random.Generator, count: int
+) -> dict[str, object]:
+    """A whole search through the application layer (``Workbench.search``: freshness check, recall,
+    the coverage note from the index's counts), a week in scope ("in the week of <date>"), exact mode.
+    "counted every time" drops the index's cached counts before each search, as every search counted
+    them before the cache (a bench-only reach into ``SearchIndex._counted``)."""
+    from core.workbench import Workbench
+
+    workbench = Workbench(paths)
+    starts = rng.integers(0, YEARS * 365 - 7, count + 10)
+    asks = [f"{queries[i % len(queries)]} between {(START + timedelta(days=int(d))).date()} and "
+            f"{(START + timedelta(days=int(d) + 7)).date()}" for i, d in enumerate(starts)]
+    out: dict[str, object] = {}
+    try:
+        out["cached"] = latencies(lambda i: workbench.search(asks[i], mode="exact"), count)
+
+        def uncounted(i: int) -> object:
+            workbench.index._counted = None
+            return workbench.search(asks[i], mode="exact")
+
+        out["counted every time"] = latencies(uncounted, count)
+        out["status() counted"] = latencies(lambda i: workbench.index.status(cached=False), min(count, 50), warm=2)
+        out["status() cached"] = latencies(lambda i: workbench.index.status(), min(count, 50), warm=2)
+    finally:
+        workbench.close()
+    return out
 
 
 def index_span(index: SearchIndex, start: str | None, end: str | None) -> tuple[int, int] | None:
@@ -747,6 +777,10 @@ def print_tables(r: dict) -> None:  # type: ignore[type-arg]
         print(
             f"| {label} | {fmt_ms(row['ours'])} | {fmt_ms(row['raw'])} | {ratio} | {fmt_ms(row['cjk_ours'])} | {hits} |"
         )
+    if "search" in r:
+        print("\n| Workbench.search, a week, exact, p50 / p95 ms | |\n|---|---|")
+        for label, row in r["search"].items():
+            print(f"| {label} | {fmt_ms(row)} |")
     vec, q = r["vectors"], r["real_text_quality"]
     print(
         f"\nvectors: {vec['count']:,} text turns, stored in {vec['store_s']:.1f} s, snapshot written in "
