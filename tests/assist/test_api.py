@@ -5,10 +5,7 @@ repository equal to what the server serves."""
 from __future__ import annotations
 
 import json
-import os
 import stat
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -16,7 +13,7 @@ import pytest
 
 from core.config import load_config
 from core.paths import HomePaths
-from tests.helpers.api import Api, running_api
+from tests.helpers.api import Api, reverie, running_api
 from tests.helpers.sharing_world import PRIVATE_SECRETS, World, build_world
 from tests.helpers.vault import PASSPHRASE
 from tui_app.api.openapi import openapi_json
@@ -35,14 +32,6 @@ def world(paths: HomePaths) -> World:
 def api(world: World, monkeypatch: pytest.MonkeyPatch) -> Iterator[Api]:
     with running_api(world.paths, monkeypatch) as running:
         yield running
-
-
-def reverie(*args: str, passphrase: str | None = PASSPHRASE) -> subprocess.CompletedProcess:
-    env = {k: v for k, v in os.environ.items() if k != "REVERIE_PASSPHRASE"}
-    if passphrase is not None:
-        env["REVERIE_PASSPHRASE"] = passphrase
-    return subprocess.run([sys.executable, "-m", "tui_app.cli.main", *args], capture_output=True, text=True,
-                          env=env, input="", timeout=60, cwd=ROOT)
 
 
 def test_the_token_is_created_once_stored_0600_and_rotated(paths: HomePaths) -> None:

@@ -11,14 +11,12 @@ import socket
 import subprocess
 import sys
 import time
-import urllib.request
-from collections.abc import Iterator
 from pathlib import Path
 
 import aiohttp
 import pytest
 
-from core.demo.build import DemoHome, build_demo_home
+from core.demo.build import DemoHome
 from tui_app import serve
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
@@ -105,42 +103,6 @@ def test_requests_are_checked_for_host_and_origin() -> None:
 
 
 # --- the real server ----------------------------------------------------------------------------------
-
-
-@pytest.fixture
-def served(tmp_path: Path) -> Iterator[tuple[DemoHome, int]]:
-    """``reverie serve`` on a free loopback port, started with REVERIE_PASSPHRASE in its environment."""
-    home = build_demo_home(tmp_path / "demo")
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    process = subprocess.Popen(
-        [sys.executable, "-m", "tui_app.cli.main", "--home", str(home.paths.root), "serve", "--port", str(port)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        env={**os.environ, "REVERIE_PASSPHRASE": home.passphrase},
-        start_new_session=True,
-    )
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2):
-                    break
-            except OSError:
-                if process.poll() is not None or time.monotonic() > deadline:
-                    raise
-                time.sleep(0.2)
-        yield home, port
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-        assert process.stderr is not None
-        process.stderr.close()
 
 
 async def test_the_server_refuses_foreign_hosts_and_origins(served: tuple[DemoHome, int]) -> None:

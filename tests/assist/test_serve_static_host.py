@@ -6,10 +6,9 @@ from __future__ import annotations
 import aiohttp
 
 from core.demo.build import DemoHome
-from tests.assist.test_serve import served  # noqa: F401  (the fixture: the real server in a subprocess)
 
 
-async def test_static_files_are_refused_for_a_foreign_host(served: tuple[DemoHome, int]) -> None:  # noqa: F811
+async def test_static_files_are_refused_for_a_foreign_host(served: tuple[DemoHome, int]) -> None:
     _, port = served
     base = f"http://127.0.0.1:{port}"
     async with aiohttp.ClientSession() as http:

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 from core.paths import HomePaths
-from tests.embed.test_suggest_embedding_backend import FakeServer
+from tests.helpers.embedding_server import FakeServer
 from tests.helpers.vault import PASSPHRASE, make_vault
 
 ROOT = Path(__file__).resolve().parents[2]

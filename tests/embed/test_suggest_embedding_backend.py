@@ -3,73 +3,21 @@ fake server on loopback that answers in that API's shape; and the tag suggester 
 
 from __future__ import annotations
 
-import http.server
 import json
-import threading
-from collections.abc import Callable, Iterator
-from typing import Any
+from collections.abc import Iterator
 
 import numpy as np
 import pytest
 
 from core.config import Config, EmbeddingConfig
 from core.embed import EmbeddingError, make_embedder
-from core.embed.hashing import HashingEmbedder
 from core.embed.openai_compatible import OpenAICompatibleEmbedder
 from core.paths import HomePaths
 from core.suggest import SuggestContext
 from core.suggest.tags import TagSuggester
 from core.vault.review import ReviewDraft
+from tests.helpers.embedding_server import HASHING, FakeServer, Reply
 from tests.helpers.vault import make_vault
-
-Reply = Callable[[dict[str, Any], dict[str, str]], tuple[int, dict[str, str], bytes]]
-HASHING = HashingEmbedder()
-
-
-def openai_reply(body: dict[str, Any], headers: dict[str, str]) -> tuple[int, dict[str, str], bytes]:
-    """What /v1/embeddings answers: rows in shuffled order, each with its index (as real servers may)."""
-    texts = body["input"] if isinstance(body["input"], list) else [body["input"]]
-    vectors = HASHING.embed(texts)
-    data = [{"object": "embedding", "index": i, "embedding": vectors[i].tolist()} for i in range(len(texts))]
-    payload = {"object": "list", "data": data[::-1], "model": body["model"],
-               "usage": {"prompt_tokens": 1, "total_tokens": 1}}
-    return 200, {"Content-Type": "application/json"}, json.dumps(payload).encode()
-
-
-class FakeServer:
-    def __init__(self) -> None:
-        self.reply: Reply = openai_reply
-        self.requests: list[tuple[str, dict[str, Any], dict[str, str]]] = []
-        outer = self
-
-        class Handler(http.server.BaseHTTPRequestHandler):
-            def do_POST(self) -> None:
-                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-                headers = {k.lower(): v for k, v in self.headers.items()}
-                outer.requests.append((self.path, body, headers))
-                status, extra, payload = outer.reply(body, headers)
-                self.send_response(status)
-                for key, value in extra.items():
-                    self.send_header(key, value)
-                self.send_header("Content-Length", str(len(payload)))
-                self.end_headers()
-                self.wfile.write(payload)
-
-            def log_message(self, *args: object) -> None:
-                pass
-
-        self.httpd = http.server.HTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
-        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
-
-    def __enter__(self) -> FakeServer:
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.httpd.shutdown()
-        self.httpd.server_close()
-        self.thread.join(timeout=5)
 
 
 @pytest.fixture

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 import threading
 import time
 import urllib.error
@@ -10,6 +13,7 @@ import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -64,3 +68,16 @@ def running_api(paths: HomePaths, monkeypatch: pytest.MonkeyPatch, profile: str 
         server.stop()
         thread.join(timeout=20)
         assert not thread.is_alive(), "the API server did not stop"
+
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def reverie(*args: str, passphrase: str | None = PASSPHRASE) -> subprocess.CompletedProcess:
+    """`reverie ARGS` as a real process from the repository, with the test vault's passphrase in its
+    environment (none at all when ``passphrase`` is None) and an empty stdin."""
+    env = {k: v for k, v in os.environ.items() if k != "REVERIE_PASSPHRASE"}
+    if passphrase is not None:
+        env["REVERIE_PASSPHRASE"] = passphrase
+    return subprocess.run([sys.executable, "-m", "tui_app.cli.main", *args], capture_output=True, text=True,
+                          env=env, input="", timeout=60, cwd=ROOT)
