@@ -265,6 +265,19 @@ def session_context(conn: apsw.Connection, turn_id: str, before: int, after: int
     return [turn_from_row(r) for r in reversed(earlier)] + [turn_from_row(r) for r in this_and_later]
 
 
+def turn_at(conn: apsw.Connection, ts: str) -> Turn | None:
+    """The conversation at time ``ts``: the latest text turn said at or before it, else the first one
+    after it (``None`` when the index holds no text turn)."""
+    for sql in (
+        f"SELECT {_TURN_FIELDS} FROM turns WHERE ts <= ? AND type = 'text' ORDER BY ts DESC, doc DESC LIMIT 1",
+        f"SELECT {_TURN_FIELDS} FROM turns WHERE ts > ? AND type = 'text' ORDER BY ts, doc LIMIT 1",
+    ):
+        row = conn.execute(sql, (ts,)).fetchone()
+        if row is not None:
+            return turn_from_row(row)
+    return None
+
+
 def doc_range(conn: apsw.Connection, start: str | None, end: str | None) -> tuple[int, int] | None:
     """The [first, last] turn docs with ``start <= ts < end`` (``None`` if no turn is in the range).
 
@@ -317,4 +330,47 @@ def session_summaries(conn: apsw.Connection, sessions: Sequence[str]) -> dict[st
         if header is None and first is None:
             continue
         out[session] = SessionSummary(session, header[0] if header else None, first[0] if first else None)
+    return out
+
+
+@dataclass(frozen=True)
+class SessionInfo:
+    """A session as a listing shows it: when it ran, how many turns, and its :class:`SessionSummary`."""
+
+    session: str
+    first_ts: str
+    last_ts: str
+    turns: int
+    header: str | None
+    first_prompt: str | None
+
+
+def recent_sessions(conn: apsw.Connection, limit: int, source: str | None = None) -> list[SessionInfo]:
+    """The ``limit`` sessions with the latest turns, newest first (``source``: only that importer's).
+
+    Walks the catalog from its last doc down and stops once ``limit`` sessions are seen (a few pages
+    on a large log), then two ``turns(session, doc)`` lookups per session for its span and count.
+    """
+    if limit < 1:
+        return []
+    where, params = ("WHERE source = ?", (source,)) if source is not None else ("", ())
+    seen: dict[str, None] = {}
+    for (session,) in conn.execute(f"SELECT session FROM turns {where} ORDER BY doc DESC", params):
+        if session not in seen:
+            seen[session] = None
+            if len(seen) == limit:
+                break
+    summaries = session_summaries(conn, list(seen))
+    out = []
+    for session in seen:
+        count, first_ts, last_ts = conn.execute(
+            "SELECT count(*), "
+            "(SELECT ts FROM turns WHERE session = :s ORDER BY doc LIMIT 1), "
+            "(SELECT ts FROM turns WHERE session = :s ORDER BY doc DESC LIMIT 1) "
+            "FROM turns WHERE session = :s",
+            {"s": session},
+        ).fetchone()
+        summary = summaries.get(session)
+        out.append(SessionInfo(session, first_ts, last_ts, count, summary.header if summary else None,
+                               summary.first_prompt if summary else None))
     return out

@@ -281,6 +281,12 @@ class SearchIndex:
         with self._lock, read(self.conn):
             return catalog.session_summaries(self.conn, sessions)
 
+    def recent_sessions(self, limit: int = 20, *, source: str | None = None) -> list[catalog.SessionInfo]:
+        """The ``limit`` most recently active sessions, newest first, each with its span, turn count,
+        project header and first prompt (``source``: only sessions imported by that importer)."""
+        with self._lock, read(self.conn):
+            return catalog.recent_sessions(self.conn, limit, source)
+
     def activity(self, start: date, end: date, zone: tzinfo | str) -> list[tuple[date, int]]:
         """Turns per local day in ``zone`` for each day from ``start`` up to (not including) ``end``."""
         tz = ZoneInfo(zone) if isinstance(zone, str) else zone

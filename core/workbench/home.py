@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     from core.conversation.follow import Follower
     from core.embed import Embedder
     from core.index import Filters, Reindexer, ReindexReport, SearchIndex
+    from core.index.catalog import SessionInfo
     from core.index.memories import MemorySync
     from core.recall import Recaller
     from core.suggest.runner import SuggestRun
@@ -354,6 +355,12 @@ class Workbench:
         result = sync_vault(self.index, self.vault, self.zone)
         self.index.put_meta(VAULT_SEEN_KEY, seen)
         return result
+
+    def sessions(self, *, limit: int = 20, source: str | None = None) -> list[SessionInfo]:
+        """The most recently active sessions, newest first, with project header and first prompt
+        (after the freshness policy's catch-up of the exact index, as a search does)."""
+        self.refresh(memories=False)
+        return self.index.recent_sessions(limit, source=source)
 
     # --- recall -----------------------------------------------------------------------------------
 

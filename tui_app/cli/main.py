@@ -64,13 +64,14 @@ def _register() -> None:
         passphrase_cmds,
         search_cmds,
         serve_cmds,
+        session_cmds,
         topic_cmds,
         vault_cmds,
         when_cmds,
     )
 
     for module in (app_cmds, vault_cmds, log_cmds, topic_cmds, index_cmds, curate_cmds, when_cmds, search_cmds,
-                   assist_cmds, serve_cmds, passphrase_cmds):
+                   assist_cmds, serve_cmds, passphrase_cmds, session_cmds):
         module.register(cli)
 
 
