@@ -33,6 +33,7 @@ from core.index import Filters
 from core.recall import Recaller, RecallItem
 from core.topics import Marker
 from core.turns import parse_ts
+from core.typed import to_builtins
 
 ELLIPSIS = "…"
 MIN_CUT_TOKENS = 12  # a cut item shorter than this is left out instead
@@ -90,17 +91,9 @@ class ContextBlock:
     mode: str | None = None  # the recall mode behind the turns and memories (None without a query)
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "text": self.text,
-            "tokens": self.tokens,
-            "budget": self.budget,
-            "markers": [{"ts": m.ts, "text": m.text, "id": m.id} for m in self.markers],
-            "memories": [item.to_dict() for item in self.memories],
-            "turns": [item.to_dict() for item in self.turns],
-            "cut": self.cut,
-            "left_out": self.left_out,
-            "mode": self.mode,
-        }
+        """The fields by msgspec (markers as ``ts, text, id``); memories and turns in recall's form."""
+        return {**to_builtins(self), "memories": [item.to_dict() for item in self.memories],
+                "turns": [item.to_dict() for item in self.turns]}
 
 
 class _Budget:

@@ -15,8 +15,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import msgspec
+
 from core.errors import ReverieError
 from core.frozen import thaw
+from core.typed import to_builtins
 from core.vault.records import Memory
 from core.vault.store import MemoryVault
 
@@ -39,19 +42,19 @@ class RagChunk:
     metadata: dict[str, Any]
 
     def to_dict(self) -> dict[str, Any]:
-        return {"chunk_id": self.chunk_id, "text": self.text, "metadata": self.metadata}
+        return to_builtins(self)
 
 
-@dataclass(frozen=True)
-class GraphNode:
+class GraphNode(msgspec.Struct, frozen=True, rename={"node_id": "id", "node_type": "type"}):
+    """A node of the exported graph; written as ``id, type, label, properties`` (msgspec renames)."""
+
     node_id: str
     node_type: str  # memory | tag | person | location
     label: str
-    properties: dict[str, Any] = field(default_factory=dict)
+    properties: dict[str, Any] = msgspec.field(default_factory=dict)
 
 
-@dataclass(frozen=True)
-class GraphEdge:
+class GraphEdge(msgspec.Struct, frozen=True):
     source: str
     target: str
     relation: str  # tagged | mentions | located_at
@@ -63,12 +66,7 @@ class KnowledgeGraph:
     edges: list[GraphEdge] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "nodes": [
-                {"id": n.node_id, "type": n.node_type, "label": n.label, "properties": n.properties} for n in self.nodes
-            ],
-            "edges": [{"source": e.source, "target": e.target, "relation": e.relation} for e in self.edges],
-        }
+        return to_builtins(self)
 
 
 def _chunks(text: str, words: int = CHUNK_WORDS) -> list[str]:

@@ -64,6 +64,8 @@ class LimitReached(ReverieError):
         self.retry_after = retry_after
 
     def to_dict(self) -> dict[str, object]:
+        """The error body the assistant surface answers with. Written out: this is an exception (its
+        message is ``error``), not a typed record msgspec could walk."""
         return {"error": str(self), "limit": self.limit, "count": self.count, "max": self.maximum,
                 "resets_at": _iso(self.resets_at) if self.resets_at else None, "retry_after": self.retry_after}
 

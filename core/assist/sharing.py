@@ -148,8 +148,10 @@ class SharedRecall:
     tokens: int = 0
 
     def to_dict(self) -> dict[str, Any]:
-        """``{"query", "range", "expression", "mode", "note", "results"}``; each result says whether it
-        is reviewed (turns never are: they are the raw conversation)."""
+        """``{"range", "expression", "mode", "note", "results"}``; each result says whether it is
+        reviewed (turns never are: they are the raw conversation). A view of the recall answer (which of
+        its fields an assistant may see, each result through the profile's form), so written out: what
+        is withheld and cut is for the person only, never in this form."""
         answer = self.result
         return {
             "range": answer.range.to_dict() if answer.range is not None else None,
