@@ -43,6 +43,8 @@ class CaptureOutcome:
         return self.decision is not None and not self.decision.keep_new
 
     def to_dict(self) -> dict[str, Any]:
+        """A view, written out: the draft by its id, the duplicate check by its nearest duplicate,
+        and ``needs_choice`` (a property) beside the suggestions and notes."""
         return {
             "draft_id": self.draft.draft_id if self.draft is not None else None,
             "suggestions": [s.to_dict() for s in self.suggestions],

@@ -129,6 +129,8 @@ class Freshness:
         return lines
 
     def to_dict(self) -> dict[str, Any]:
+        """A view, written out: vectors as the coverage (at most the documents) with the document
+        count, the log's lag flattened (``behind_bytes``…), the memory note left to ``notes``."""
         covered, total = self.vector_coverage
         return {
             "turns": self.turns,

@@ -29,6 +29,8 @@ class IngestOutcome:
         return self.index is not None
 
     def to_dict(self) -> dict[str, Any]:
+        """A view: the log's report in its own form, then ``index`` (how far the index followed, in the
+        words the interfaces print: ``turns_added`` of the catch-up, ``vectors_embedded``…), so written out."""
         return {
             **self.report.to_dict(),
             "index": {
