@@ -11,15 +11,18 @@ question or filler words are dropped (뭐, 언제, 얘기); a Japanese run keeps
 parts and the hiragana parts of three or more characters that are not grammar (会議で何を決めた →
 会議, 決). CJK terms still match inside longer words: the index cuts them into character bigrams.
 
-Word forms. The index stems English words itself (FTS5's porter tokenizer: painting, painted →
-paint), so a query term is searched as typed. :func:`word_forms` spells out regular inflections
-for display only (the search screen marks "Decided" for "decide"); nothing is searched with them.
+Stems. The index stems English words itself (FTS5's porter tokenizer: painting, painted → paint),
+so a query term is searched as typed. :func:`stem` gives a word's stem with that same tokenizer
+(SQLite's own, through apsw), so an interface marks exactly the words the index matched ("decide"
+marks "Decided", "happy" marks "happiness").
 """
 
 from __future__ import annotations
 
 import re
+import threading
 import unicodedata
+from functools import lru_cache
 
 from core.errors import ReverieError
 from core.index.tokenize import STOPWORDS
@@ -123,54 +126,37 @@ def search_terms(text: str) -> list[str]:
     return list(dict.fromkeys(kept))[:MAX_TERMS]
 
 
-_VOWELS = frozenset("aeiou")
+# The tokenizer of the index's FTS5 table (core.index.migrations.m005_fts_porter); a test reads the
+# table's own definition and checks that the two agree.
+INDEX_TOKENIZER = ("porter", "unicode61", "remove_diacritics", "2")
+_TOKENIZER_LOCK = threading.Lock()
+_tokenizer: object | None = None
 
 
-def _stems(word: str) -> set[str]:
-    """Plausible bases of a regularly inflected English word (painting → paint, painte; tries → try;
-    planning → plan); the word itself when it carries no regular ending."""
-    for suffix in ("ing", "ies", "ied", "ers", "ed", "es", "er", "s"):
-        if not word.endswith(suffix) or len(word) - len(suffix) < 3:
-            continue
-        base = word[: -len(suffix)]
-        if suffix in ("ies", "ied"):
-            return {base + "y"}
-        if suffix == "s" and word.endswith(("ss", "us", "is")):
-            return {word}
-        if suffix == "es":
-            return {base, base + "e"}  # classes → class, games → game
-        if suffix == "s":
-            return {base}
-        if len(base) >= 2 and base[-1] == base[-2] and base[-1] not in _VOWELS and base[-1] not in "lsz":
-            return {base[:-1]}  # planning → plan
-        return {base, base + "e"}  # painting → paint, baking → bake
-    return {word}
+def _index_tokenizer() -> object:
+    """FTS5's porter tokenizer as the index builds it, on a private in-memory connection."""
+    global _tokenizer
+    with _TOKENIZER_LOCK:
+        if _tokenizer is None:
+            import apsw
+
+            _tokenizer = apsw.Connection(":memory:").fts5_tokenizer(INDEX_TOKENIZER[0], list(INDEX_TOKENIZER[1:]))
+        return _tokenizer
 
 
-def _inflections(stem: str) -> set[str]:
-    if stem.endswith("y") and stem[-2] not in _VOWELS:
-        return {stem[:-1] + "ies", stem[:-1] + "ied", stem + "ing"}
-    if stem.endswith("e"):
-        return {stem + "s", stem + "d", stem[:-1] + "ing", stem + "r", stem + "rs"}
-    plural = "es" if stem.endswith(("s", "x", "z", "ch", "sh")) else "s"
-    out = {stem + plural, stem + "ed", stem + "ing", stem + "ings", stem + "er", stem + "ers"}
-    if stem[-1] not in _VOWELS and stem[-1] not in "wxy" and stem[-2] in _VOWELS and stem[-3] not in _VOWELS:
-        out |= {stem + stem[-1] + "ed", stem + stem[-1] + "ing"}  # plan → planned, planning
-    return out
+@lru_cache(maxsize=4096)
+def stem(word: str) -> str:
+    """The token the index holds for ``word``: case folded, diacritics removed, English words by their
+    Porter stem (``Decided`` → ``decid``, ``happiness`` → ``happi``); other scripts are left as they
+    are. A text of several words gives the first word's token; a text with no word gives ``""``."""
+    import apsw
+
+    tokenizer = _index_tokenizer()
+    with _TOKENIZER_LOCK:  # one connection: calls from TUI workers take turns
+        tokens = tokenizer(word.encode("utf-8", "surrogatepass"), apsw.FTS5_TOKENIZE_DOCUMENT, None)  # type: ignore[operator]
+    return str(tokens[0][2]) if tokens else ""
 
 
-def word_forms(word: str) -> list[str]:
-    """``word`` and its regular English inflections (only for ASCII words of four letters or more)."""
-    if len(word) < 4 or not (word.isascii() and word.isalpha()):
-        return [word]
-    forms = {word}
-    for stem in _stems(word):
-        if len(stem) >= 3:
-            forms |= {stem, *_inflections(stem)}
-    return [word, *sorted(forms - {word})]
-
-
-def expanded_query(terms: list[str]) -> str:
-    """The text handed to the index's exact search: every term with its word forms."""
-    return " ".join(dict.fromkeys(form for term in terms for form in word_forms(term)))
-
+def same_stem(word: str, terms: frozenset[str] | set[str]) -> bool:
+    """Whether ``word`` is searched by one of the stems in ``terms`` (see :func:`stem`)."""
+    return stem(word) in terms

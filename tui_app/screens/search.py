@@ -14,7 +14,6 @@ build resumes later): that is when the embedding model first loads, never at sta
 
 from __future__ import annotations
 
-import re
 from typing import ClassVar
 
 from textual import events, on, work
@@ -31,6 +30,7 @@ from tui_app.screens.base import ReverieScreen
 from tui_app.screens.memory_detail import MemoryDetailScreen
 from tui_app.screens.search_filters import FilterDialog
 from tui_app.screens.search_view import (
+    TermMarks,
     detail_text,
     filter_bar,
     index_text,
@@ -303,7 +303,7 @@ class SearchScreen(ReverieScreen):
             return []
         return self.answer.result.results
 
-    def pattern(self) -> re.Pattern[str] | None:
+    def pattern(self) -> TermMarks | None:
         """The query's words as they are highlighted in the results."""
         result = self.answer.result if self.answer is not None else None
         return term_pattern(result.rest) if result is not None else None

@@ -5,13 +5,14 @@ text is never read as markup."""
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from datetime import datetime, tzinfo
 
-from textual.content import Content
+from textual.content import Content, Span
 from textual.screen import Screen
 
 from core.recall import RecallItem, RecallResult
-from core.recall.text import expanded_query, search_terms
+from core.recall.text import search_terms, stem
 from core.textsafe import visible
 from core.turns import parse_ts
 from tui_app.views.search_backend import MODES, IndexState, SearchAnswer, SearchFilters
@@ -151,34 +152,64 @@ def kind_text(item: RecallItem) -> Content:
     return Content.styled("✓ memory", "$text-success") if item.reviewed else Content.styled("· memory", "$text-warning")
 
 
-def term_pattern(rest: str) -> re.Pattern[str] | None:
-    """What to highlight in results: the query's terms as the exact index matched them. Latin words
-    with their word forms, as whole words ("decide" marks "Decided"); Korean and Japanese by runs of
-    two or more characters, as they are indexed by pairs ("결정했지" marks "결정했" in "결정했어")."""
+@dataclass(frozen=True)
+class TermMarks:
+    """What to highlight in results: the query's terms as the exact index matched them. Latin words by
+    the index's own stems (core.recall.text.stem: "decide" marks "Decided", "happy" marks
+    "happiness"); Korean and Japanese by the runs of ``pattern``."""
+
+    stems: frozenset[str]
+    pattern: re.Pattern[str] | None
+
+    def spans(self, text: str) -> list[tuple[int, int]]:
+        """``[start, end)`` of every marked stretch of ``text``, in order, none overlapping."""
+        found = [(m.start(), m.end()) for m in _WORD.finditer(text) if self.stems and stem(m.group()) in self.stems]
+        if self.pattern is not None:
+            found += [m.span() for m in self.pattern.finditer(text) if m.end() > m.start()]
+        out: list[tuple[int, int]] = []
+        for start, end in sorted(found, key=lambda span: (span[0], -span[1])):
+            if not out or start >= out[-1][1]:
+                out.append((start, end))
+        return out
+
+
+_WORD = re.compile(r"[^\W_]+")
+
+
+def term_pattern(rest: str) -> TermMarks | None:
+    """The :class:`TermMarks` of a query's rest (what was ranked): Latin terms by their stems, as
+    whole words; Korean and Japanese by runs of two or more characters, as they are indexed by pairs
+    ("결정했지" marks "결정했" in "결정했어"). ``None`` when nothing is to be marked."""
+    stems: set[str] = set()
     pieces: set[str] = set()
     for term in search_terms(rest):
         if term.isascii():
-            pieces.update(rf"\b{re.escape(form)}\b" for form in expanded_query([term]).split() if len(form) >= 2)
+            if len(term) >= 2:
+                stems.add(stem(term))
         elif len(term) <= 2:
             pieces.add(re.escape(term))
         else:  # every run of two or more of its characters: the longest one found is marked whole
             short = term[:MAX_MARKED]
             pieces.update(re.escape(short[i:j]) for i in range(len(short)) for j in range(i + 2, len(short) + 1))
-    if not pieces:
+    stems.discard("")
+    if not stems and not pieces:
         return None
-    return re.compile("|".join(sorted(pieces, key=len, reverse=True)), re.IGNORECASE)
+    pattern = re.compile("|".join(sorted(pieces, key=len, reverse=True)), re.IGNORECASE) if pieces else None
+    return TermMarks(frozenset(stems), pattern)
 
 
-def highlighted(text: str, pattern: re.Pattern[str] | None) -> Content:
-    """``text`` with the matches of ``pattern`` marked. A space right after a match is marked with it, so
+def highlighted(text: str, marks: TermMarks | None) -> Content:
+    """``text`` with what ``marks`` marks highlighted. A space right after a mark is marked with it, so
     that the plain text after it does not start with a space (see :func:`assemble`)."""
-    content = Content(text)
-    if pattern is None:
-        return content
-    return content.highlight_regex(re.compile(f"(?:{pattern.pattern}) ?", pattern.flags), style=HIGHLIGHT)
+    if marks is None:
+        return Content(text)
+    spans = []
+    for start, end in marks.spans(text):
+        spans.append(Span(start, end + 1 if text[end : end + 1] == " " else end, HIGHLIGHT))
+    return Content(text, spans)
 
 
-def result_text(item: RecallItem, width: int, pattern: re.Pattern[str] | None) -> Content:
+def result_text(item: RecallItem, width: int, pattern: TermMarks | None) -> Content:
     return highlighted(preview(item.text, width), pattern)
 
 
@@ -203,7 +234,7 @@ def detail_text(
     item: RecallItem | None,
     zone: tzinfo,
     now: datetime,
-    pattern: re.Pattern[str] | None,
+    pattern: TermMarks | None,
     width: int,
     lines: int = DETAIL_LINES,
 ) -> Content:

@@ -7,7 +7,6 @@ to the hit. The text is the log's own, never summarized; the query's words are h
 
 from __future__ import annotations
 
-import re
 from datetime import datetime, tzinfo
 from typing import ClassVar
 
@@ -22,7 +21,7 @@ from core.textsafe import visible
 from core.turns import Turn
 from tui_app import messages
 from tui_app.screens.base import ReverieScreen
-from tui_app.screens.search_view import assemble, exact_time, highlighted
+from tui_app.screens.search_view import TermMarks, assemble, exact_time, highlighted
 from tui_app.screens.session import Session
 from tui_app.views.search_backend import SearchBackend
 from tui_app.widgets.format import age, plural
@@ -31,7 +30,7 @@ AROUND = 8  # turns shown on each side of the hit at first
 MORE = 10  # turns added by each press of e or l
 
 
-def turn_text(turn: Turn, zone: tzinfo, now: datetime, pattern: re.Pattern[str] | None, hit: bool) -> Content:
+def turn_text(turn: Turn, zone: tzinfo, now: datetime, pattern: TermMarks | None, hit: bool) -> Content:
     """``Tue 3 Nov 18:12 · claude (assistant, claude-sonnet-4.5) · 6d ago`` over the turn's text."""
     speaker_style = {"user": "bold", "assistant": "bold $text-accent"}.get(turn.role, "bold dim")
     about = ", ".join(part for part in (turn.role, turn.model, turn.type if turn.type != "text" else "") if part)
@@ -60,7 +59,7 @@ class SessionViewScreen(ReverieScreen):
     ]
 
     def __init__(
-        self, session: Session, backend: SearchBackend, turn_id: str, pattern: re.Pattern[str] | None = None
+        self, session: Session, backend: SearchBackend, turn_id: str, pattern: TermMarks | None = None
     ) -> None:
         super().__init__(session)
         self.backend = backend
