@@ -22,6 +22,7 @@ from pathlib import PurePath
 from typing import Any, TypeVar
 
 import msgspec
+import msgspec.inspect as mi
 
 T = TypeVar("T")
 
@@ -99,3 +100,92 @@ def convert(data: Any, kind: type[T], where: str, error: type[Exception] = Value
         return msgspec.convert(data, kind, dec_hook=_dec_hook)
     except msgspec.ValidationError as exc:
         raise error(f"{where}: {field_error(exc)}") from exc
+
+
+_EMPTY_FACTORIES = (list, dict, tuple, set, frozenset, str)
+
+
+def _optional_in_documents(f: mi.Field) -> bool:
+    """Whether a stored document may leave this field out: its default is empty (``None``, ``""``,
+    ``()``, an empty collection). A default made at construction (a new id, the current time) or a
+    meaningful one (a state) must be written, so loading never invents it."""
+    if f.required:
+        return False
+    if f.default_factory is not msgspec.NODEFAULT:
+        return f.default_factory in _EMPTY_FACTORIES
+    return f.default is None or (isinstance(f.default, (str, tuple, list, dict, frozenset)) and not f.default)
+
+
+def _record_fields(info: mi.Type) -> tuple[mi.Field, ...] | None:
+    if isinstance(info, (mi.DataclassType, mi.StructType)):
+        return info.fields
+    return None
+
+
+def document_problem(data: Any, kind: Any, *, complete: bool = False) -> tuple[str, str] | None:
+    """The first problem msgspec's own conversion does not report, as ``(kind, dotted field)``:
+    ``("unknown", name)`` for a key no dataclass field has (msgspec ignores those for dataclasses),
+    and with ``complete`` ``("missing", name)`` for a field a stored document must hold although the
+    constructor has a default for it (see :func:`_optional_in_documents`). Walked in document order
+    against msgspec's type description (``msgspec.inspect``), so the field lists stay the types'."""
+    return _problem(data, mi.type_info(kind), "", complete)
+
+
+def _problem(data: Any, info: mi.Type, prefix: str, complete: bool) -> tuple[str, str] | None:
+    while isinstance(info, mi.Metadata):
+        info = info.type
+    if isinstance(info, mi.UnionType):
+        for member in info.types:
+            if _record_fields(member) is not None and isinstance(data, dict):
+                return _problem(data, member, prefix, complete)
+        return None
+    fields = _record_fields(info)
+    if fields is not None:
+        if not isinstance(data, dict):
+            return None  # msgspec names the wrong type
+        by_name = {f.encode_name: f for f in fields}
+        for key, value in data.items():
+            dotted = f"{prefix}.{key}" if prefix else str(key)
+            if key not in by_name:
+                if isinstance(info, mi.StructType) and not info.forbid_unknown_fields:
+                    continue
+                return ("unknown", dotted)
+            if (found := _problem(value, by_name[key].type, dotted, complete)) is not None:
+                return found
+        if complete:
+            for f in fields:
+                if f.encode_name not in data and not _optional_in_documents(f):
+                    return ("missing", f"{prefix}.{f.encode_name}" if prefix else f.encode_name)
+        return None
+    item = getattr(info, "item_type", None)
+    if item is not None and isinstance(data, (list, tuple)):
+        for i, value in enumerate(data):
+            if (found := _problem(value, item, f"{prefix}[{i}]", complete)) is not None:
+                return found
+    return None
+
+
+def convert_as_python(data: Any, kind: type[T], where: str, *, complete: bool = False) -> T:
+    """``kind`` built from ``data`` by msgspec, failing with Python's own errors the way a hand-written
+    ``cls(**data)`` loader does (an API that promises them keeps them): ``KeyError`` for a missing
+    field, ``TypeError`` for an unknown field or a wrong JSON type, ``ValueError`` for a value its type
+    refuses (an enum); what a type's ``__post_init__`` raises is raised as it was. Each message names
+    ``where`` and the field."""
+    found = document_problem(data, kind, complete=complete)
+    if found is not None:
+        problem, name = found
+        if problem == "missing":
+            raise KeyError(f"{where}: field '{name}' missing")
+        raise TypeError(f"{where}: unknown field '{name}'")
+    try:
+        return msgspec.convert(data, kind, dec_hook=_dec_hook)
+    except msgspec.ValidationError as exc:
+        cause = exc.__cause__
+        if isinstance(cause, (ValueError, TypeError)) and not isinstance(cause, msgspec.ValidationError):
+            raise cause from None  # the type's own check, e.g. an invariant in __post_init__
+        message = f"{where}: {field_error(exc)}"
+        if _MISSING.match(_AT.sub("", " ".join(str(exc).split()))):
+            raise KeyError(message) from exc
+        if "expected " in message:
+            raise TypeError(message) from exc
+        raise ValueError(message) from exc

@@ -10,23 +10,15 @@ from __future__ import annotations
 
 import json
 import uuid
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
 from core.clock import utc_now_iso
+from core.typed import convert_as_python, to_builtins
 
 
 def _new_id() -> str:
     return str(uuid.uuid4())
-
-
-def _known(cls: type, data: Any, where: str) -> dict[str, Any]:
-    if not isinstance(data, dict):
-        raise TypeError(f"{where}: expected a JSON object, got {type(data).__name__}")
-    unknown = sorted(set(data) - set(cls.__dataclass_fields__))  # type: ignore[attr-defined]
-    if unknown:
-        raise TypeError(f"{where}: unknown field {unknown[0]!r}")
-    return dict(data)
 
 
 @dataclass
@@ -41,14 +33,15 @@ class ContextRequest:
     requested_at: str = field(default_factory=utc_now_iso)
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return to_builtins(self)
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), indent=2, ensure_ascii=False)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ContextRequest:
-        return cls(**_known(cls, data, "context request"))
+        """By msgspec: an unknown field or a wrong type is a ``TypeError`` naming it."""
+        return convert_as_python(data, cls, "context request")
 
     @classmethod
     def from_json(cls, json_str: str) -> ContextRequest:
@@ -68,7 +61,7 @@ class SharedMemory:
     verified: bool = False
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return to_builtins(self)
 
 
 @dataclass
@@ -103,19 +96,16 @@ class ContextResponse:
         return all(m.verified for m in self.shared_memories)
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return to_builtins(self)
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), indent=2, ensure_ascii=False)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ContextResponse:
-        values = _known(cls, data, "context response")
-        values["shared_memories"] = [
-            SharedMemory(**_known(SharedMemory, m, f"shared_memories[{i}]")) if isinstance(m, dict) else m
-            for i, m in enumerate(values.get("shared_memories", []))
-        ]
-        return cls(**values)
+        """By msgspec, the shared memories included: an unknown field or a wrong type is a
+        ``TypeError`` naming it."""
+        return convert_as_python(data, cls, "context response")
 
     @classmethod
     def from_json(cls, json_str: str) -> ContextResponse:

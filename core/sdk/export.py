@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from core.frozen import thaw
 from core.fsutil import atomic_write_text
+from core.typed import to_builtins
 from core.vault.review import review_summary
 
 if TYPE_CHECKING:
@@ -94,11 +95,8 @@ class KnowledgeGraph:
         return len(self.edges)
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "nodes": [n.to_dict() for n in self.nodes],
-            "edges": [e.to_dict() for e in self.edges],
-            "stats": {"node_count": self.node_count, "edge_count": self.edge_count},
-        }
+        """The fields by msgspec and the counts (``stats``)."""
+        return {**to_builtins(self), "stats": {"node_count": self.node_count, "edge_count": self.edge_count}}
 
     def to_json(self, indent: int = 2) -> str:
         return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)

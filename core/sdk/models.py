@@ -16,6 +16,7 @@ from enum import StrEnum
 from typing import Any
 
 from core.clock import utc_now_iso
+from core.typed import convert_as_python, to_builtins
 
 DVMEM_VERSION = "1.0"
 
@@ -85,12 +86,10 @@ class Memory:
         return bool(self.anchors)
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain JSON-ready fields (bytes as hex). Includes the plaintext content: a disclosure."""
-        data = asdict(self)
-        data["status"] = MemoryStatus(self.status).value
-        data["encrypted_content"] = self.encrypted_content.hex() if self.encrypted_content else None
-        data["nonce"] = self.nonce.hex() if self.nonce else None
-        return data
+        """Plain JSON-ready fields by msgspec, bytes as hex (msgspec's own form is base64; the upstream
+        documents hold hex). Includes the plaintext content: a disclosure."""
+        sealed = self.encrypted_content.hex() if self.encrypted_content else None
+        return {**to_builtins(self), "encrypted_content": sealed, "nonce": self.nonce.hex() if self.nonce else None}
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), indent=2, ensure_ascii=False, default=str)
@@ -112,30 +111,16 @@ class Memory:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Memory:
-        """Rebuild a view from :meth:`to_dict` output; unknown fields are a ``TypeError`` naming them."""
-        if not isinstance(data, dict):
-            raise TypeError(f"memory: expected a JSON object, got {type(data).__name__}")
-        values = dict(data)
-        unknown = sorted(set(values) - set(cls.__dataclass_fields__))
-        if unknown:
-            raise TypeError(f"memory: unknown field {unknown[0]!r}")
-        if isinstance(values.get("status"), str):
-            values["status"] = MemoryStatus(values["status"])
+        """Rebuild a view from :meth:`to_dict` output by msgspec (metadata and anchors included): an
+        unknown field or a wrong type is a ``TypeError`` naming it; the bytes are read from hex first."""
+        values = dict(data) if isinstance(data, dict) else data
         for name in ("encrypted_content", "nonce"):
-            if isinstance(values.get(name), str):
+            if isinstance(values, dict) and isinstance(values.get(name), str):
                 try:
                     values[name] = bytes.fromhex(values[name])
                 except ValueError as exc:
                     raise ValueError(f"memory.{name}: not hex") from exc
-        if isinstance(values.get("metadata"), dict):
-            meta = values["metadata"]
-            extra = sorted(set(meta) - set(MemoryMetadata.__dataclass_fields__))
-            if extra:
-                raise TypeError(f"memory.metadata: unknown field {extra[0]!r}")
-            values["metadata"] = MemoryMetadata(**meta)
-        if isinstance(values.get("anchors"), list):
-            values["anchors"] = [MemoryAnchor(**a) if isinstance(a, dict) else a for a in values["anchors"]]
-        return cls(**values)
+        return convert_as_python(values, cls, "memory")
 
     @classmethod
     def from_dvmem(cls, dvmem_str: str) -> Memory:

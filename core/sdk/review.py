@@ -29,6 +29,7 @@ from typing import Any
 
 from core.clock import utc_now_iso
 from core.frozen import thaw
+from core.typed import convert_as_python, to_builtins
 
 __all__ = ["DecisionOutcome", "ReviewDecision", "ReviewDraft", "ReviewState", "Revision", "Suggestion"]
 
@@ -86,14 +87,7 @@ class Revision:
         object.__setattr__(self, "value", _frozen(self.value, "revision.value"))
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "action": self.action,
-            "occurred_at": self.occurred_at,
-            "actor": self.actor,
-            "field_name": self.field_name,
-            "value": thaw(self.value),
-            "suggestion_id": self.suggestion_id,
-        }
+        return to_builtins(self)
 
 
 @dataclass(frozen=True)
@@ -106,7 +100,7 @@ class Suggestion:
     suggestion_id: str = field(default_factory=_new_id)
     model: str | None = None
     process_version: str | None = None
-    confidence: float | None = None
+    confidence: int | float | None = None  # a JSON 1 stays 1 through a load and a save
     created_at: str = field(default_factory=utc_now_iso)
 
     def __post_init__(self) -> None:
@@ -121,29 +115,12 @@ class Suggestion:
         object.__setattr__(self, "value", _frozen(self.value, f"suggestion {self.suggestion_id!r} value"))
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "suggestion_id": self.suggestion_id,
-            "field_name": self.field_name,
-            "value": thaw(self.value),
-            "source": self.source,
-            "model": self.model,
-            "process_version": self.process_version,
-            "confidence": self.confidence,
-            "created_at": self.created_at,
-        }
+        """The fields by msgspec, the id first (the upstream order)."""
+        return {"suggestion_id": self.suggestion_id, **to_builtins(self)}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Suggestion:
-        return cls(
-            suggestion_id=data["suggestion_id"],
-            field_name=data["field_name"],
-            value=data["value"],
-            source=data["source"],
-            model=data.get("model"),
-            process_version=data.get("process_version"),
-            confidence=data.get("confidence"),
-            created_at=data["created_at"],
-        )
+        return convert_as_python(data, cls, "suggestion", complete=True)
 
 
 @dataclass(frozen=True)
@@ -165,23 +142,11 @@ class ReviewDecision:
             raise ValueError("rejected decisions must not carry an accepted value")
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "suggestion_id": self.suggestion_id,
-            "outcome": self.outcome.value,
-            "reviewer": self.reviewer,
-            "accepted_value": thaw(self.accepted_value),
-            "decided_at": self.decided_at,
-        }
+        return to_builtins(self)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ReviewDecision:
-        return cls(
-            suggestion_id=data["suggestion_id"],
-            outcome=DecisionOutcome(data["outcome"]),
-            reviewer=data["reviewer"],
-            accepted_value=data.get("accepted_value"),
-            decided_at=data["decided_at"],
-        )
+        return convert_as_python(data, cls, "decision", complete=True)
 
 
 @dataclass(frozen=True)
@@ -358,37 +323,18 @@ class ReviewDraft:
     # -- serialisation ------------------------------------------------------------------------------
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "draft_id": self.draft_id,
-            "content": self.content,
-            "tags": list(self.tags),
-            "suggestions": [s.to_dict() for s in self.suggestions],
-            "decisions": [d.to_dict() for d in self.decisions],
-            "state": self.state.value,
-            "completed_by": self.completed_by,
-            "completed_at": self.completed_at,
-            "created_at": self.created_at,
-        }
+        """The fields by msgspec, the id first and each suggestion in its own form (the upstream order)."""
+        return {"draft_id": self.draft_id, **to_builtins(self), "suggestions": [s.to_dict() for s in self.suggestions]}
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), ensure_ascii=False, indent=2)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ReviewDraft:
-        """Rebuild a draft; the same invariants as construction apply (a missing key is a ``KeyError``)."""
-        if not isinstance(data, dict):
-            raise TypeError(f"draft: expected a JSON object, got {type(data).__name__}")
-        return cls(
-            draft_id=data["draft_id"],
-            content=data["content"],
-            tags=tuple(data.get("tags", [])),
-            suggestions=tuple(Suggestion.from_dict(s) for s in data.get("suggestions", [])),
-            decisions=tuple(ReviewDecision.from_dict(d) for d in data.get("decisions", [])),
-            state=ReviewState(data["state"]),
-            completed_by=data.get("completed_by"),
-            completed_at=data.get("completed_at"),
-            created_at=data["created_at"],
-        )
+        """Rebuild a draft by msgspec; the same invariants as construction apply. A missing key is a
+        ``KeyError`` (only the empty ones may be left out: tags, suggestions, decisions, completion),
+        a wrong type a ``TypeError``, as upstream."""
+        return convert_as_python(data, cls, "draft", complete=True)
 
     @classmethod
     def from_json(cls, value: str) -> ReviewDraft:
