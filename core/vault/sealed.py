@@ -15,6 +15,7 @@ reading a record file of the home refuses it (``exact_bytes``).
 
 from __future__ import annotations
 
+import binascii
 import json
 from dataclasses import dataclass
 from typing import Any
@@ -22,7 +23,7 @@ from typing import Any
 import msgspec
 
 from core.errors import RecordError
-from core.vault.canonical import canonical_json, canonical_json_decoded, is_plain_json
+from core.vault.canonical import canonical_json, is_plain_json
 from core.vault.crypto import VaultKeys, b64d, b64e
 
 FORMAT_VERSION = 1
@@ -53,8 +54,10 @@ class Envelope:
 
 
 def _associated_data(fmt: str, record_id: str, version: int, plain: bool = False) -> bytes:
-    """``plain``: ``record_id`` was decoded from a record file for which ``is_plain_json`` holds."""
-    return canonical_json_decoded({"format": fmt, "id": record_id, "record_version": version}, plain)
+    """``plain``: ``fmt`` and ``record_id`` were decoded from a record file for which ``is_plain_json``
+    holds, so msgspec writes them exactly as ``canonical_json`` does (strings without escapes, an int)."""
+    value = {"format": fmt, "id": record_id, "record_version": version}
+    return msgspec.json.encode(value, order="sorted") if plain else canonical_json(value)
 
 
 def seal(fmt: str, record_id: str, version: int, payload: dict[str, Any], keys: VaultKeys) -> bytes:
@@ -76,16 +79,16 @@ def _file_bytes(record: dict[str, Any]) -> bytes:
     return (json.dumps(record, indent=1, sort_keys=True) + "\n").encode("utf-8")
 
 
-def is_file_bytes(data: bytes, record: dict[str, Any], plain: bool | None = None) -> bool:
+def is_file_bytes(data: bytes, record: dict[str, Any], simple: bool | None = None) -> bool:
     """Whether ``data`` is exactly :func:`_file_bytes` of ``record`` (decoded from ``data``), without the
     pure-Python indenting encoder in the common case: msgspec writes the same bytes (sorted keys, one-space
     indent) for values that need no escaping, and Python's ``json`` escapes every non-ASCII character and
     DEL, so when ``data`` is plain (:func:`core.vault.canonical.is_plain_json`: ASCII, no backslash, no
-    DEL; ``plain`` when the caller already knows) and every value is a str or an int, the two agree.
-    Anything else is compared with the slow form, so the answer is always that of ``_file_bytes``."""
-    if plain is None:
-        plain = is_plain_json(data)
-    if plain and all(type(v) is str or type(v) is int for v in record.values()):
+    DEL) and every value is a str or an int (``simple``, when the caller already knows both), the two
+    agree. Anything else is compared with the slow form, so the answer is always that of ``_file_bytes``."""
+    if simple is None:
+        simple = is_plain_json(data) and all(type(v) is str or type(v) is int for v in record.values())
+    if simple:
         return data == msgspec.json.format(msgspec.json.encode(record, order="sorted"), indent=1) + b"\n"
     return data == _file_bytes(record)
 
@@ -116,17 +119,22 @@ def unseal(data: bytes, fmt: str, keys: VaultKeys, where: str, expected_id: str 
 def unseal_plaintext(data: bytes, fmt: str, keys: VaultKeys, where: str, expected_id: str | None = None, *,
                      exact_bytes: bool = False) -> tuple[str, int, bytes]:
     """:func:`unseal` up to the decrypted payload's bytes (record id, record version, plaintext), for a
-    caller that decodes them straight into its own types."""
+    caller that decodes them straight into its own types.
+
+    A record file as :func:`seal` writes it is plain JSON (``is_plain_json``: ASCII, no escapes) whose
+    values are strings and ints: then the signed bytes, the exact file bytes and the associated data are
+    written by msgspec, which gives exactly what ``json`` gives for such values (``canonical_json_decoded``,
+    ``is_file_bytes``); anything else goes through ``json``. Either way every check runs."""
     record = _decode_json(data, where, "unreadable record")
     if not isinstance(record, dict) or record.get("format") != fmt:
         raise RecordError(f"{where}: not a {fmt} record (field 'format')")
-    if set(record) != _KEYS:
+    if record.keys() != _KEYS:
         missing, extra = sorted(_KEYS - set(record)), sorted(set(record) - _KEYS)
         raise RecordError(f"{where}: record fields differ: missing {missing}, unexpected {extra}")
-    plain = is_plain_json(data)
+    simple = is_plain_json(data) and all(type(v) is str or type(v) is int for v in record.values())
     unsigned = {k: v for k, v in record.items() if k != "hmac"}
     try:
-        signed = canonical_json_decoded(unsigned, plain)
+        signed = msgspec.json.encode(unsigned, order="sorted") if simple else canonical_json(unsigned)
     except (UnicodeEncodeError, ValueError) as exc:
         raise SignatureMismatch(f"{where}: a field holds a value no record can (an unpaired surrogate, NaN or "
                                 "infinity): modified") from exc
@@ -139,12 +147,14 @@ def unseal_plaintext(data: bytes, fmt: str, keys: VaultKeys, where: str, expecte
         raise SwappedRecord(f"{where}: holds the record of {record_id!r} (swapped)")
     if record["format_version"] != FORMAT_VERSION:
         raise RecordError(f"{where}: unsupported format_version {record['format_version']!r}")
-    if exact_bytes and not is_file_bytes(data, record, plain):
+    if exact_bytes and not is_file_bytes(data, record, simple):
         raise RecordError(f"{where}: the file's bytes differ from the record they hold (changed outside Reverie)")
-    plaintext = keys.decrypt(
-        b64d(str(record["nonce"]), f"{where}: nonce"),
-        b64d(str(record["ciphertext"]), f"{where}: ciphertext"),
-        _associated_data(fmt, record_id, version, plain),
-        where,
-    )
+    nonce, ciphertext = record["nonce"], record["ciphertext"]
+    try:
+        nonce_bytes, ciphertext_bytes = binascii.a2b_base64(nonce, strict_mode=True), \
+            binascii.a2b_base64(ciphertext, strict_mode=True)
+    except (ValueError, TypeError):  # which one, in the words of b64d
+        nonce_bytes = b64d(str(nonce), f"{where}: nonce")
+        ciphertext_bytes = b64d(str(ciphertext), f"{where}: ciphertext")
+    plaintext = keys.decrypt(nonce_bytes, ciphertext_bytes, _associated_data(fmt, record_id, version, simple), where)
     return record_id, version, plaintext
