@@ -127,7 +127,7 @@ async def test_escape_stops_between_batches_and_keeps_what_was_imported(
             outcome = real_ingest(*args, **kwargs)  # type: ignore[arg-type]
             calls.append(1)
             if len(calls) == 1:
-                app.call_from_thread(screen.action_stop_or_back)  # Esc while the first batch runs
+                app.call_from_thread(screen.action_stop)  # Esc while the first batch runs
             return outcome
 
         monkeypatch.setattr(workbench, "ingest", ingest_then_escape)

@@ -143,7 +143,7 @@ class CurationScreen(DecidingScreen):
         for tier in TIERS:
             members = [c for c in self.visible() if c.tier == tier]
             if grouped and members:
-                name, meaning = tier_heading(tier, len(members))
+                name, meaning = tier_heading(tier, len(members), self.high_rules()[1])
                 table.add_row("", "", name, meaning, "", key=HEADER_PREFIX + tier)
             for c in members:
                 table.add_row(
@@ -174,6 +174,10 @@ class CurationScreen(DecidingScreen):
         scopes = {c.scope for c in self.candidates() if c.tier == "high"}
         left = max((self.shown.report_only_left.get(scope, 0) for scope in scopes), default=0)
         return self.shown.auto_move_cap, left
+
+    def report_only_left(self, candidate: Candidate) -> int:
+        """The report-only apply runs left in ``candidate``'s scope (none once it has had them)."""
+        return self.shown.report_only_left.get(candidate.scope, 0) if self.shown is not None else 0
 
     def scopes_line(self) -> Content:
         if self.shown is None:
@@ -229,7 +233,7 @@ class CurationScreen(DecidingScreen):
         candidate = self.highlighted()
         key = self.highlighted_key() or ""
         if candidate is not None:
-            text.update(candidate_detail(candidate, self.size.width - 4))
+            text.update(candidate_detail(candidate, self.size.width - 4, self.report_only_left(candidate)))
         elif key.startswith(HEADER_PREFIX):
             text.update(self.tier_help(key.removeprefix(HEADER_PREFIX)))
         elif self.shown is not None and self.shown.report.scopes:
@@ -271,7 +275,7 @@ class CurationScreen(DecidingScreen):
 
         candidate = self.highlighted()
         if candidate is not None:
-            self.app.push_screen(CandidateScreen(self.session, candidate))
+            self.app.push_screen(CandidateScreen(self.session, candidate, self.report_only_left(candidate)))
 
     def action_calibration(self) -> None:
         from tui_app.screens.calibration import CalibrationScreen
@@ -303,7 +307,8 @@ class CurationScreen(DecidingScreen):
             self.shown = message.candidates
             self.fill()
         confirmed = [p for p in report.would_move if p.will_move]
-        self.app.push_screen(MovePlanDialog(report), lambda yes: self.start_moving(confirmed) if yes else None)
+        left = self.shown.report_only_left if self.shown is not None else {}
+        self.app.push_screen(MovePlanDialog(report, left), lambda yes: self.start_moving(confirmed) if yes else None)
 
     def start_moving(self, confirmed: list[PlannedMove]) -> None:
         self.moving = confirmed

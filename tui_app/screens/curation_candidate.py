@@ -27,9 +27,11 @@ class CandidateScreen(DecidingScreen):
         Binding("escape", "back", "Back", id="back", tooltip="Back to the candidates"),
     ]
 
-    def __init__(self, session: Session, candidate: Candidate) -> None:
+    def __init__(self, session: Session, candidate: Candidate, report_only_left: int = 0) -> None:
+        """``report_only_left``: the apply runs its scope still only reports in (the detail says so)."""
         super().__init__(session)
         self.candidate = candidate
+        self.report_only_left = report_only_left
 
     def compose_body(self) -> ComposeResult:
         with Vertical(id="candidate"):
@@ -45,7 +47,8 @@ class CandidateScreen(DecidingScreen):
         self.query_one("#candidate-text-box").focus()
 
     def show_meta(self) -> None:
-        self.query_one("#candidate-meta", Static).update(candidate_detail(self.candidate, self.size.width - 4))
+        self.query_one("#candidate-meta", Static).update(candidate_detail(self.candidate, self.size.width - 4,
+                                                                         self.report_only_left))
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="load", description="read the record")
     def load_text(self) -> None:

@@ -7,6 +7,7 @@ Esc moves nothing. With nothing to move it only reports, and closes.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import ClassVar
 
 from textual.app import ComposeResult
@@ -71,13 +72,28 @@ class MovePlanDialog(ModalScreen[bool]):
         Binding("down", "scroll_plan(1)", "Down", id="dialog.plan_down", tooltip="Scroll the list down", show=False),
     ]
 
-    def __init__(self, report: ApplyReport) -> None:
+    def __init__(self, report: ApplyReport, report_only_left: Mapping[str, int] | None = None) -> None:
+        """``report_only_left``: scope → apply runs that still only report (high-tier records held
+        by them are why a dry run may move nothing, and the title says so)."""
         super().__init__(classes="dialog")
         self.report = report
         self.count = sum(1 for p in report.would_move if p.will_move)
+        left = report_only_left or {}
+        self.held_by_report_only = [
+            p for p in report.would_move
+            if not p.will_move and p.candidate.tier == "high" and not p.approved and left.get(p.candidate.scope, 0)
+        ]
+
+    def title_text(self) -> str:
+        if self.count:
+            return f"Move {plural(self.count, 'record')} to cold storage?"
+        if self.held_by_report_only:
+            held = plural(len(self.held_by_report_only), "high-tier record")
+            return f"Nothing moves yet: {held} held by the scope's report-only runs"
+        return "Dry run: nothing would move"
 
     def compose(self) -> ComposeResult:
-        title = f"Move {plural(self.count, 'record')} to cold storage?" if self.count else "Dry run: nothing would move"
+        title = self.title_text()
         with Vertical(classes="dialog-box move-plan-box"):
             yield Label(title, classes="dialog-title", markup=False)
             with VerticalScroll(id="move-plan", classes="dialog-body"):

@@ -14,7 +14,7 @@ from textual.content import Content
 
 from core.curate.cold import ColdItem
 from core.curate.model import Candidate
-from tui_app.widgets.format import local_time, preview
+from tui_app.widgets.format import local_time, plural, preview
 from tui_app.widgets.humane import ago
 
 ContentPart = Content | tuple[str, str] | str
@@ -71,10 +71,26 @@ def decision_mark(candidate: Candidate) -> Content:
     return Content.styled(mark, style)
 
 
-def tier_heading(tier: str, count: int) -> tuple[Content, Content]:
+def tier_meaning(tier: str, report_only_left: int = 0) -> str:
+    """What a tier does now, short enough for a table cell. The high tier moves by itself only after
+    its scope's first ``curation.report_only_runs`` apply runs: while some are left it says so."""
+    if tier == "high" and report_only_left:
+        return f"report-only, {plural(report_only_left, 'run')} left"
+    return TIER_MEANING[tier]
+
+
+def report_only_note(report_only_left: int) -> str:
+    """Why a high-tier record has not moved, and how to change it (as ``reverie curate apply`` says)."""
+    return (
+        f"not yet: this scope's first apply runs only report ({plural(report_only_left, 'report-only run')} "
+        "left, then high-tier records move; curation.report_only_runs in config.toml sets how many)"
+    )
+
+
+def tier_heading(tier: str, count: int, report_only_left: int = 0) -> tuple[Content, Content]:
     """The two cells of a tier's header row: its name and count, and what the tier means."""
     return Content.styled(f"{tier.upper()} · {count}", TIER_STYLE[tier]), Content.styled(
-        TIER_MEANING[tier], "dim italic"
+        tier_meaning(tier, report_only_left), "dim italic"
     )
 
 
@@ -87,16 +103,20 @@ def reasons(details: Mapping[str, str], names: Sequence[str], kind: str, style: 
     return parts
 
 
-def candidate_detail(c: Candidate, width: int) -> Content:
-    """Everything the rubric said about one candidate, and the start of its text."""
+def candidate_detail(c: Candidate, width: int, report_only_left: int = 0) -> Content:
+    """Everything the rubric said about one candidate, and the start of its text. ``report_only_left``:
+    the report-only apply runs its scope still has (a high-tier record does not move during them)."""
     head: list[ContentPart] = [
         (c.title or c.rel, "bold"),
         (f"  {c.scope}:{c.rel}", "dim"),
         "\n",
         (c.tier.upper(), TIER_STYLE[c.tier]),
-        f" {TIER_MEANING[c.tier]} · {days(c.age_days)} since last change or use · {c.size} B · "
+        f" {tier_meaning(c.tier, report_only_left if c.decision != 'approved' else 0)} · "
+        f"{days(c.age_days)} since last change or use · {c.size} B · "
         f"rubric v{c.rubric_version} · sha256 {short_sha(c.sha256)}",
     ]
+    if c.tier == "high" and report_only_left and c.decision != "approved":
+        head += ["\n", ("! ", "bold $text-warning"), report_only_note(report_only_left)]
     if c.decision:
         mark, style = DECISION_MARK[c.decision]
         head += ["\n", (f"{mark} {c.decision} by you", style)]

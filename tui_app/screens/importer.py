@@ -93,6 +93,14 @@ class ExportPathDialog(ModalScreen[Path | None]):
         self.dismiss(None)
 
 
+class SourceTable(RecordTable):
+    """The sources found: Enter imports the highlighted one (and says so in the footer, not "Open")."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "select_cursor", "Import", id="import.one", tooltip="Import the highlighted source"),
+    ]
+
+
 class ImportScreen(ReverieScreen):
     SECTION = "home"
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -100,8 +108,9 @@ class ImportScreen(ReverieScreen):
         Binding("a", "import_all", "All", id="import.all", tooltip="Import every source found on this machine"),
         Binding("o", "import_other", "Other…", id="import.other", tooltip="Import an export you point at"),
         Binding("r", "reindex", "Reindex", id="import.reindex", tooltip="Bring the index up to date with the log"),
-        Binding("escape", "stop_or_back", "Stop / Back", id="import.stop",
-                tooltip="Stop after the current batch (what was imported stays); otherwise back"),
+        Binding("escape", "stop", "Stop", id="import.stop",
+                tooltip="Stop after the current batch (what was imported stays)"),
+        Binding("escape", "back", "Back", id="back", tooltip="Back to the home screen"),
     ]
 
     def __init__(self, session: Session, *, home: Path | None = None, first_run: bool = False) -> None:
@@ -123,7 +132,7 @@ class ImportScreen(ReverieScreen):
             )
             yield Static(intro, id="import-intro")
             yield Static(id="import-status")
-            yield RecordTable(id="import-sources", cursor_type="row", zebra_stripes=True)
+            yield SourceTable(id="import-sources", cursor_type="row", zebra_stripes=True)
             with Horizontal(id="import-progress"):
                 yield Static(id="import-progress-label")
                 yield ProgressBar(id="import-progress-bar", show_eta=False)
@@ -158,6 +167,7 @@ class ImportScreen(ReverieScreen):
         for source in self.sources:
             table.add_row(source.label, self.shown_path(source.path), f"{source.files:,}", size_text(source.bytes),
                           key=str(source.path))
+        self.refresh_bindings()
         if not self.sources:
             where = " or ".join(f"~/{relative}" for _, relative in _known())
             self.query_one("#import-report", Static).update(
@@ -171,8 +181,14 @@ class ImportScreen(ReverieScreen):
             return str(path)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in ("import_highlighted", "import_all", "import_other", "reindex"):
+        if action in ("import_highlighted", "import_all"):
+            return True if self.sources and not self.running else None  # dimmed: nothing found, or running
+        if action in ("import_other", "reindex"):
             return None if self.running else True  # shown dimmed while an import runs
+        if action == "stop":
+            return self.running  # Esc is "Stop" while an import runs, "Back" otherwise
+        if action == "back":
+            return not self.running
         return True
 
     # --- importing --------------------------------------------------------------------------------
@@ -254,12 +270,14 @@ class ImportScreen(ReverieScreen):
         self.query_one("#import-progress").display = False
         self.refresh_bindings()
 
-    def action_stop_or_back(self) -> None:
+    def action_stop(self) -> None:
         if self.running:
             self.query_one("#import-progress-label", Static).update("Stopping after the current batch…")
             self.stop.set()
-            return
-        self.dismiss()
+
+    def action_back(self) -> None:
+        if not self.running:
+            self.dismiss()
 
 
 def _known() -> tuple[tuple[str, str], ...]:

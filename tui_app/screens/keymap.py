@@ -28,6 +28,7 @@ SUB_SCREENS: tuple[tuple[str, str], ...] = (
     ("Session (from a search result)", "tui_app.screens.session_view:SessionViewScreen"),
     ("Curation candidate", "tui_app.screens.curation_candidate:CandidateScreen"),
     ("Calibration", "tui_app.screens.calibration:CalibrationScreen"),
+    ("Passphrase", "tui_app.screens.passphrase:PassphraseScreen"),
 )
 
 

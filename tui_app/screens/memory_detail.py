@@ -21,6 +21,7 @@ from tui_app.screens.base import ReverieScreen
 from tui_app.screens.session import Session
 from tui_app.views.data import MemoryDetail, load_memory_detail
 from tui_app.widgets.format import confidence_text, field_value_text, local_time, value_text
+from tui_app.widgets.longtext import LongText
 
 Parts = list[Content | tuple[str, str] | str]
 
@@ -98,6 +99,14 @@ class MemoryDetailScreen(ReverieScreen):
     RELOAD_ON_RESUME = False
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("v", "reload", "Verify again", id="memory.verify", tooltip="Read and verify this record again"),
+        Binding(
+            "c",
+            "read_content",
+            "Content",
+            id="memory.content",
+            tooltip="Read the whole content on the full screen (Esc comes back)",
+        ),
+        Binding("escape", "minimize", "Back to the memory", id="memory.minimize", tooltip="Back to the memory"),
         Binding("escape", "back", "Back", id="back", tooltip="Back to the list"),
     ]
 
@@ -109,17 +118,13 @@ class MemoryDetailScreen(ReverieScreen):
     def compose_body(self) -> ComposeResult:
         with VerticalScroll(id="memory"):
             yield Static(id="memory-fields")
-            content = Static(id="memory-content", markup=False)
-            content.border_title = "Content"
-            yield content
+            yield LongText(id="memory-content", title="Content", hint="c reads all")
             yield Static(id="memory-verification")
             yield Static(id="memory-review")
             table: DataTable[str | Content] = DataTable(id="memory-suggestions", cursor_type="row")
             table.border_title = "Suggestions and decisions"
             yield table
-            original = Static(id="memory-original", markup=False)
-            original.border_title = "Original capture"
-            yield original
+            yield LongText(id="memory-original", title="Original capture", hint="Tab, then ↓")
 
     def on_mount(self) -> None:
         self.reload()
@@ -135,6 +140,29 @@ class MemoryDetailScreen(ReverieScreen):
     def action_back(self) -> None:
         self.dismiss()
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Esc restores the full-screen content first, then goes back (each shown as what it does)."""
+        if action == "minimize":
+            return self.maximized is not None
+        if action == "back":
+            return self.maximized is None
+        return True
+
+    def action_read_content(self) -> None:
+        """The content on the full screen (c again, or Esc, comes back)."""
+        if self.maximized is not None:
+            self.minimize()
+            return
+        box = self.query_one("#memory-content", LongText)
+        self.maximize(box, container=False)
+        box.focus()
+        self.refresh_bindings()
+
+    def minimize(self) -> None:
+        super().minimize()
+        self.query_one("#memory").focus()
+        self.refresh_bindings()
+
     @work(thread=True, exclusive=True, exit_on_error=False, group="load", description="open the memory")
     def load_detail(self) -> None:
         detail = load_memory_detail(self.session, self.memory_id)
@@ -147,7 +175,7 @@ class MemoryDetailScreen(ReverieScreen):
         zone = self.session.zone
         memory = detail.memory
         self.query_one("#memory-fields", Static).update(fields_text(detail, zone))
-        self.query_one("#memory-content", Static).update(visible(memory.content))
+        self.query_one("#memory-content", LongText).update(visible(memory.content))
         self.query_one("#memory-verification", Static).update(verification_text(detail, zone))
         review = thaw(memory.review) if memory.review else None
         self.query_one("#memory-review", Static).update(review_text(review, zone))
@@ -178,7 +206,7 @@ class MemoryDetailScreen(ReverieScreen):
                 confidence_text(suggestion.get("confidence")),
                 decision_cell(decisions.get(suggestion.get("suggestion_id"))),
             )
-        original = self.query_one("#memory-original", Static)
+        original = self.query_one("#memory-original", LongText)
         original_content = (review or {}).get("original_content")
         original.display = bool(original_content and original_content != memory.content)
         original.update(visible(original_content or ""))
