@@ -7,7 +7,7 @@ shows. Messages bubble, so :class:`Unlocked` reaches the app from whichever gate
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from textual.message import Message
@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from core.workbench import CaptureOutcome
     from tui_app.views.data import HomeSummary, MemoryDetail, MemoryRow
     from tui_app.views.imports import FoundSource
+    from tui_app.views.turns import SessionAbout
 
 
 @dataclass
@@ -219,12 +220,21 @@ class VectorsBuilt(Message):
 @dataclass
 class SessionTurnsLoaded(Message):
     turns: list[Turn]  # the hit and its neighbours in the session, in order
+    about: SessionAbout | None = None  # the session's project header and first prompt, when the index has them
 
 
 @dataclass
 class MarkersLoaded(Message):
     markers: list[Marker]  # newest first
     problems: list[str]
+
+
+@dataclass
+class MarkerTurnFound(Message):
+    """The conversation at a topic marker's time: the turn to open it at (None: no turn in the index)."""
+
+    marker: Marker
+    turn: Turn | None
 
 
 @dataclass
@@ -257,26 +267,3 @@ class ImportFinished(Message):
 
     lines: list[str]
     stopped: bool = False
-
-
-@dataclass
-class PassphraseChanged(Message):
-    """The new passphrase is written (one header, atomically); ``notes``: the keyring, an environment
-    variable still holding the old one."""
-
-    notes: list[str]
-
-
-@dataclass
-class PassphraseRefused(Message):
-    """A passphrase change or a recovery key was refused; nothing was written. One line, naming the field."""
-
-    reason: str
-    input_id: str  # the input to type again
-
-
-@dataclass
-class RecoveryKeyMade(Message):
-    """A new recovery key, to be shown once (it is held only by the dialog that shows it)."""
-
-    key: str = field(repr=False)

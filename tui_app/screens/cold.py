@@ -4,7 +4,8 @@ rubric version) and its checksum; restore puts it back byte for byte.
 A restore shows the SHA-256 the tombstone recorded and the cold copy's checksum computed just
 before, asks, then the core writes the bytes back (never over a different file: that is refused,
 and said so, with nothing changed), checks them, and the screen hashes the file once more.
-Space marks several records to restore at once; ``v`` hashes every cold copy again.
+Space marks several records to restore at once; ``v`` hashes every cold copy again; ``/`` filters
+the list by its text.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
+from textual.notifications import SeverityLevel
 from textual.widgets import DataTable, Static
 
 from core.curate.cold import ColdItem
@@ -26,6 +28,7 @@ from tui_app.screens.session import Session
 from tui_app.views import curation_data as data
 from tui_app.widgets.dialogs import ConfirmDialog, ErrorDialog
 from tui_app.widgets.format import local_time, plural, preview, short_path
+from tui_app.widgets.list_filter import FILTER_BINDING, ListFilter
 from tui_app.widgets.tables import cursor_key
 
 SHOWN_IN_DIALOG = 3
@@ -36,6 +39,21 @@ def intact_cell(item: ColdItem) -> Content:
     if item.intact is None:
         return Content("")
     return Content.styled("✓ ok", "$text-success") if item.intact else Content.styled("✗ bad", "bold $text-error")
+
+
+def verify_message(items: list[ColdItem]) -> tuple[str, SeverityLevel]:
+    """What a fresh hash of every cold copy found, worded for one copy and for many, and its severity."""
+    bad = sum(1 for i in items if i.intact is False)
+    if bad and len(items) == 1:
+        return "The cold copy does not match its recorded checksum.", "error"
+    if bad:
+        verb = "does" if bad == 1 else "do"
+        return f"{bad} of {len(items)} cold copies {verb} not match the recorded checksums.", "error"
+    if not items:
+        return "Cold storage is empty: nothing to check.", "information"
+    if len(items) == 1:
+        return "The cold copy matches its recorded checksum.", "information"
+    return f"All {len(items)} cold copies match their recorded checksums.", "information"
 
 
 def restore_body(checks: list[data.RestoreCheck]) -> str:
@@ -67,6 +85,7 @@ class ColdStorageScreen(ReverieScreen):
         Binding("r", "restore", "Restore…", id="cold.restore", tooltip="Put the marked or highlighted record back"),
         Binding("space", "mark", "Mark", id="cold.mark", tooltip="Mark the highlighted record to restore several"),
         Binding("v", "verify", "Verify", id="cold.verify", tooltip="Hash every cold copy again"),
+        FILTER_BINDING,
         Binding("ctrl+r", "reload", "Refresh", id="refresh", tooltip="Read cold storage again"),
     ]
 
@@ -78,6 +97,7 @@ class ColdStorageScreen(ReverieScreen):
     def compose_body(self) -> ComposeResult:
         with Vertical(id="cold"):
             yield Static(id="cold-summary")
+            yield ListFilter("#cold-table", blink=self.blink, id="cold-find")
             yield DataTable(id="cold-table", cursor_type="row")
             with VerticalScroll(id="cold-detail"):
                 yield Static(id="cold-detail-text")
@@ -108,11 +128,8 @@ class ColdStorageScreen(ReverieScreen):
         self.marked &= {i.stone.move_id for i in message.items}
         self.fill()
         if message.verified:
-            bad = sum(1 for i in message.items if i.intact is False)
-            if bad:
-                self.notify(f"{plural(bad, 'cold copy', 'cold copies')} do not match", severity="error")
-            else:
-                self.notify(f"All {plural(len(message.items), 'cold copy', 'cold copies')} match their checksums.")
+            text, severity = verify_message(message.items)
+            self.notify(text, severity=severity)
 
     # --- showing -------------------------------------------------------------------------------------
 
@@ -128,7 +145,8 @@ class ColdStorageScreen(ReverieScreen):
         record = max(self.size.width - sum(size for _, size in fixed) - 2 * (len(fixed) + 1) - 4, 16)
         for label, size in (*fixed[:2], ("Record", record), *fixed[2:]):
             table.add_column(label, width=size)
-        for item in self.items or []:
+        shown = self.visible()
+        for item in shown:
             s = item.stone
             mark = Content.styled("●", "bold $text-accent") if s.move_id in self.marked else Content("")
             table.add_row(
@@ -139,11 +157,34 @@ class ColdStorageScreen(ReverieScreen):
                 intact_cell(item),
                 key=s.move_id,
             )
-        ids = [i.stone.move_id for i in self.items or []]
+        ids = [i.stone.move_id for i in shown]
         if keep in ids:
             table.move_cursor(row=ids.index(keep))
+        self.query_one(ListFilter).show_count(len(shown), len(self.items or []))
         self.query_one("#cold-summary", Static).update(self.summary())
         self.show_detail()
+
+    def visible(self) -> list[ColdItem]:
+        """The records the filter keeps (by what their row shows)."""
+        found = self.query_one(ListFilter)
+        zone = self.session.zone
+        return [
+            i
+            for i in self.items or []
+            if found.keeps(
+                local_time(i.stone.moved_at, zone),
+                f"{i.stone.scope}:{i.stone.path}",
+                signal_list(i.stone.signals),
+                intact_cell(i),
+            )
+        ]
+
+    def action_filter(self) -> None:
+        self.query_one(ListFilter).open()
+
+    def on_list_filter_changed(self) -> None:
+        if self.items is not None:
+            self.fill()
 
     def summary(self) -> Content:
         items = self.items or []
@@ -152,6 +193,9 @@ class ColdStorageScreen(ReverieScreen):
         parts: list[ContentPart] = [(plural(len(items), "record") + " in cold storage", "bold")]
         if self.marked:
             parts.append((f" · {len(self.marked)} marked for restore", "$text-accent"))
+        typed = self.query_one(ListFilter).text.strip()
+        if typed and not self.visible():
+            parts.append((f" · none match “{typed}” (Esc clears the filter)", "$text-warning"))
         parts.append((" · nothing here was deleted: r puts one back", "dim"))
         return Content.assemble(*parts)
 

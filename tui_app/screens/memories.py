@@ -1,5 +1,5 @@
 """Memories: every finalized or added memory, newest first, with its reviewed badge and whether its
-record verifies against the ledger; Enter opens its provenance."""
+record verifies against the ledger; Enter opens its provenance, ``/`` filters the list by its text."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from tui_app.screens.base import ReverieScreen
 from tui_app.screens.session import Session
 from tui_app.views.data import MemoryRow, load_memory_rows
 from tui_app.widgets.format import local_time, preview
+from tui_app.widgets.list_filter import FILTER_BINDING, ListFilter
 from tui_app.widgets.tables import RecordTable, cursor_key
 
 SHOW = Binding.Group("Show")
@@ -53,6 +54,7 @@ class MemoriesScreen(ReverieScreen):
             tooltip="Show memories stored without review",
             group=SHOW,
         ),
+        FILTER_BINDING,
         Binding("ctrl+r", "reload", "Refresh", id="refresh", tooltip="Load and verify the memories again"),
     ]
 
@@ -65,6 +67,7 @@ class MemoriesScreen(ReverieScreen):
     def compose_body(self) -> ComposeResult:
         with Vertical(id="memories"):
             yield Static(id="memories-filter")
+            yield ListFilter("#memories-table", blink=self.blink, id="memories-find")
             table = RecordTable(id="memories-table", cursor_type="row", zebra_stripes=True)
             yield table
             yield Static(id="memories-problems")
@@ -89,10 +92,26 @@ class MemoriesScreen(ReverieScreen):
         self.problems = message.problems
         self.fill()
 
-    def visible(self) -> list[MemoryRow]:
+    def of_kind(self) -> list[MemoryRow]:
         if self.filter == "all":
             return self.rows
         return [r for r in self.rows if r.memory.reviewed == (self.filter == "reviewed")]
+
+    def visible(self) -> list[MemoryRow]:
+        """The memories of the kind shown that the filter keeps (by what their row shows)."""
+        found = self.query_one(ListFilter)
+        zone = self.session.zone
+        return [
+            r
+            for r in self.of_kind()
+            if found.keeps(
+                reviewed_badge(r),
+                verified_badge(r),
+                local_time(r.memory.time, zone),
+                r.title,
+                ", ".join(r.memory.metadata.tags),
+            )
+        ]
 
     def fill(self) -> None:
         table = self.query_one(DataTable)
@@ -101,7 +120,8 @@ class MemoriesScreen(ReverieScreen):
         width = max(self.size.width - 52, 20)
         for label, size in (("Review", 12), ("Record", 7), ("When", 16), ("Memory", width)):
             table.add_column(label, width=size)
-        for row in self.visible():
+        shown = self.visible()
+        for row in shown:
             title = preview(row.title, width)
             tags = row.memory.metadata.tags
             text = Content.assemble(title, (f"  {', '.join(tags)}", "dim") if tags else "")
@@ -112,10 +132,11 @@ class MemoriesScreen(ReverieScreen):
                 text,
                 key=row.memory.memory_id,
             )
-        ids = [r.memory.memory_id for r in self.visible()]
+        ids = [r.memory.memory_id for r in shown]
         if keep in ids:
             table.move_cursor(row=ids.index(keep))
         self.query_one("#memories-filter", Static).update(self.filter_line())
+        self.query_one(ListFilter).show_count(len(shown), len(self.of_kind()))
         problems = self.query_one("#memories-problems", Static)
         problems.update(Content.assemble(*[(f"✗ {p}\n", "$text-error") for p in self.problems[:4]]))
         problems.display = bool(self.problems)
@@ -138,6 +159,12 @@ class MemoriesScreen(ReverieScreen):
 
     def action_show(self, name: str) -> None:
         self.filter = name
+        self.fill()
+
+    def action_filter(self) -> None:
+        self.query_one(ListFilter).open()
+
+    def on_list_filter_changed(self) -> None:
         self.fill()
 
     @on(DataTable.RowSelected)

@@ -1,9 +1,11 @@
-"""The review queue: drafts by state (open, approved, finalized), newest first; Enter opens one."""
+"""The review queue: drafts by state (open, approved, finalized), newest first; Enter opens one, ``/``
+filters the list by its text."""
 
 from __future__ import annotations
 
 from typing import ClassVar
 
+from rich.cells import cell_len
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -15,10 +17,13 @@ from core.vault.review import ReviewDraft
 from tui_app import messages
 from tui_app.screens.base import ReverieScreen
 from tui_app.screens.session import Session
-from tui_app.widgets.format import age, plural, preview, wrap_lines
+from tui_app.widgets.format import plural, preview, wrap_lines
+from tui_app.widgets.humane import age
+from tui_app.widgets.list_filter import FILTER_BINDING, ListFilter
 from tui_app.widgets.tables import RecordTable, cursor_key
 
 STATES = ("open", "approved", "finalized", "all")
+AGE_WIDTH = 15  # the longest age humanize says ("1 year, 1 month"); longer ones end in …
 DETAIL_LINES = 4  # the highlighted draft below the table: its text (wrapped, cut with …), then what it is
 SHOW = Binding.Group("Show")
 
@@ -49,6 +54,7 @@ class ReviewQueueScreen(ReverieScreen):
             group=SHOW,
         ),
         Binding("0", "show('all')", "All", id="queue.show_all", tooltip="Show every draft", group=SHOW),
+        FILTER_BINDING,
         Binding("ctrl+r", "reload", "Refresh", id="refresh", tooltip="Load the drafts again"),
     ]
 
@@ -60,6 +66,7 @@ class ReviewQueueScreen(ReverieScreen):
     def compose_body(self) -> ComposeResult:
         with Vertical(id="queue"):
             yield Static(id="queue-filter")
+            yield ListFilter("#queue-table", blink=self.blink, id="queue-find")
             table = RecordTable(id="queue-table", cursor_type="row", zebra_stripes=True)
             yield table
             yield Static(id="queue-detail")
@@ -85,31 +92,45 @@ class ReviewQueueScreen(ReverieScreen):
         self.drafts = sorted(message.drafts, key=lambda d: d.created_at, reverse=True)
         self.fill()
 
-    def visible(self) -> list[ReviewDraft]:
+    def in_state(self) -> list[ReviewDraft]:
         return [d for d in self.drafts if self.state == "all" or d.state == self.state]
+
+    def visible(self) -> list[ReviewDraft]:
+        """The drafts of the state shown that the filter keeps (by what their row shows)."""
+        found = self.query_one(ListFilter)
+        now = self.session.now()
+        return [
+            d
+            for d in self.in_state()
+            if found.keeps(d.state, age(d.created_at, now), draft_status(d), ", ".join(d.tags), d.content)
+        ]
 
     def fill(self) -> None:
         table = self.query_one(DataTable)
         keep = self.highlighted_id()
         table.clear(columns=True)
         tags = 14 if self.size.width >= 96 else 10
-        fixed = (("State", 9), ("Age", 4), ("Suggestions", 14), ("Tags", tags))
+        now = self.session.now()
+        shown = self.visible()
+        ages = {d.draft_id: age(d.created_at, now) for d in shown}
+        age_width = min(max((cell_len(a) for a in ages.values()), default=3), AGE_WIDTH)
+        fixed = (("State", 9), ("Age", max(age_width, 3)), ("Suggestions", 14), ("Tags", tags))
         width = max(self.size.width - sum(size for _, size in fixed) - 2 * 5 - 5, 16)
         for label, size in (*fixed, ("Content", width)):
             table.add_column(label, width=size)
-        now = self.session.now()
-        for draft in self.visible():
+        for draft in shown:
             table.add_row(
                 draft.state,
-                age(draft.created_at, now),
+                Content(preview(ages[draft.draft_id], age_width)),
                 draft_status(draft),
                 Content(preview(", ".join(draft.tags), tags)),
                 Content(preview(draft.content, width)),
                 key=draft.draft_id,
             )
-        if keep is not None and any(d.draft_id == keep for d in self.visible()):
+        if keep is not None and any(d.draft_id == keep for d in shown):
             table.move_cursor(row=table.get_row_index(keep))
         self.query_one("#queue-filter", Static).update(self.filter_line())
+        self.query_one(ListFilter).show_count(len(shown), len(self.in_state()))
         self.show_detail()
 
     def filter_line(self) -> Content:
@@ -132,6 +153,10 @@ class ReviewQueueScreen(ReverieScreen):
         draft_id = self.highlighted_id()
         draft = next((d for d in self.drafts if d.draft_id == draft_id), None)
         if draft is None:
+            typed = self.query_one(ListFilter).text.strip()
+            if typed and self.in_state():
+                detail.update(Content.assemble(f"No drafts match “{typed}”.", (" Esc clears the filter.", "dim")))
+                return
             empty = "No drafts here." if self.state == "all" else f"No {self.state} drafts."
             detail.update(Content.assemble(empty, (" Press n to capture one, 0 to show all.", "dim")))
             return
@@ -154,6 +179,12 @@ class ReviewQueueScreen(ReverieScreen):
 
     def action_show(self, state: str) -> None:
         self.state = state
+        self.fill()
+
+    def action_filter(self) -> None:
+        self.query_one(ListFilter).open()
+
+    def on_list_filter_changed(self) -> None:
         self.fill()
 
     @on(DataTable.RowSelected)

@@ -38,6 +38,7 @@ from tui_app.screens.search_view import (
     live_key,
     mode_text,
     result_text,
+    speaker_name,
     speaker_text,
     term_pattern,
     understood_text,
@@ -52,9 +53,11 @@ from tui_app.views.search_backend import (
     SearchFilters,
     SearchRequest,
 )
+from tui_app.widgets.format import speaker_labels, speaker_width
 from tui_app.widgets.tables import RecordTable
 
 RESULT_LIMIT = 20
+WIDE_SCREEN = 96  # from this many columns the When and Speaker columns may take more room
 FILTER = Binding.Group("Filter")  # ctrl+f, t, r and s share one footer entry: "^f t r s Filter"
 SEMANTIC_MODES = ("semantic", "hybrid")
 RESULTS_ONLY = ("filters", "clear_filters", "focus_query")  # letter keys: the query field types letters
@@ -330,15 +333,21 @@ class SearchScreen(ReverieScreen):
         room = table.size.height - 1  # rows below the header; more results than that bring a scrollbar
         if not room > 0 or len(self.results) > room:
             width -= table.styles.scrollbar_size_vertical  # which would hide the end of the text and its …
-        text_width = max(width - 21 - 9 - 8 - 8, 16)
-        for label, size in (("When", 21), ("Speaker", 9), ("Kind", 8), ("Text", text_width)):
+        now, zone = self.session.now(), self.session.zone
+        whens = [when_text(item.ts, zone, now) for item in self.results]
+        wide = self.size.width >= WIDE_SCREEN
+        when_width = max(min(max((w.cell_length for w in whens), default=0), 27 if wide else 24), 15)
+        names = [speaker_name(item) for item in self.results]
+        speaker = speaker_width(names, 7, 16 if wide else 9)  # whole names when the column allows
+        labels = speaker_labels(names, speaker)  # else abbreviated, different names kept different
+        text_width = max(width - when_width - speaker - 8 - 8, 16)
+        for label, size in (("When", when_width), ("Speaker", speaker), ("Kind", 8), ("Text", text_width)):
             table.add_column(label, width=size)
         pattern = self.pattern()
-        now, zone = self.session.now(), self.session.zone
         for index, item in enumerate(self.results):
             table.add_row(
-                when_text(item.ts, zone, now),
-                speaker_text(item),
+                whens[index].truncate(when_width, ellipsis=True),
+                speaker_text(item, labels[names[index]]),
                 kind_text(item),
                 result_text(item, text_width, pattern),
                 key=f"{index}:{item.kind}:{item.id}",

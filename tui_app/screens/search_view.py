@@ -16,7 +16,8 @@ from core.recall.text import search_terms, stem
 from core.textsafe import visible
 from core.turns import parse_ts
 from tui_app.views.search_backend import MODES, IndexState, SearchAnswer, SearchFilters
-from tui_app.widgets.format import age, plural, preview, wrap_lines
+from tui_app.widgets.format import plural, preview, wrap_lines
+from tui_app.widgets.humane import age
 
 Parts = list[Content | tuple[str, str] | str]
 HINT = "Type a question. Time words bound it: yesterday · last Tuesday night · 지난주 화요일 밤 · 先週の火曜日の夜"
@@ -62,9 +63,9 @@ def exact_time(stamp: str, zone: tzinfo, now: datetime) -> str:
 
 
 def when_text(stamp: str, zone: tzinfo, now: datetime) -> Content:
-    """Exact and humanized: ``Tue 3 Nov 18:12 7d`` (``now`` for the last minute)."""
-    ago = age(stamp, now)
-    return assemble(exact_time(stamp, zone, now), (f" {'now' if ago == 'just now' else ago}", "dim"))
+    """Exact, then how long ago in the person's language: ``Tue 3 Nov 18:12 7 days`` (``3일``, ``7日``;
+    ``now`` for the last minute)."""
+    return assemble(exact_time(stamp, zone, now), (f" {age(stamp, now)}", "dim"))
 
 
 def understood_text(result: RecallResult | None, query: str, now: datetime) -> Content:
@@ -139,11 +140,18 @@ def index_text(state: IndexState | None, mode_key: str) -> Content:
     )
 
 
-def speaker_text(item: RecallItem) -> Content:
+def speaker_name(item: RecallItem) -> str:
+    """Who said it, as the results show it: the turn's actor, ``you`` for a memory."""
+    return "you" if item.kind == "memory" else (item.actor or "—")
+
+
+def speaker_text(item: RecallItem, label: str | None = None) -> Content:
+    """The speaker, styled by role; ``label`` is the name as a narrow column shows it
+    (:func:`~tui_app.widgets.format.speaker_labels`)."""
     if item.kind == "memory":
         return Content.styled("you", "bold")
     style = {"user": "bold", "assistant": "$text-accent", "system": "dim"}.get(item.role or "", "")
-    return Content.styled(item.actor or "—", style)
+    return Content.styled(label or visible(speaker_name(item)), style)
 
 
 def kind_text(item: RecallItem) -> Content:

@@ -1,8 +1,10 @@
-"""The turns around a search result, in the order they were said, the result itself marked.
+"""The turns around a search result (or a topic marker), in the order they were said, that turn marked.
 
-Opened with Enter on a turn in the search results. It shows up to :data:`AROUND` turns of the same
-session before and after the hit; ``e`` and ``l`` reach further back or forward, ``h`` scrolls back
-to the hit. The text is the log's own, never summarized; the query's words are highlighted.
+Opened with Enter on a turn in the search results, or on a topic marker (the conversation at the
+marker's time). It shows up to :data:`AROUND` turns of the same session before and after the hit,
+under the session's project and first prompt when the index has them; ``e`` and ``l`` reach further
+back or forward, ``h`` scrolls back to the hit. The text is the log's own, never summarized; the query's
+words are highlighted.
 """
 
 from __future__ import annotations
@@ -23,26 +25,29 @@ from tui_app import messages
 from tui_app.screens.base import ReverieScreen
 from tui_app.screens.search_view import TermMarks, assemble, exact_time, highlighted
 from tui_app.screens.session import Session
-from tui_app.views.search_backend import SearchBackend
-from tui_app.widgets.format import age, plural
+from tui_app.views.turns import SessionAbout, TurnSource, session_about
+from tui_app.widgets.format import plural, preview
+from tui_app.widgets.humane import ago
 
 AROUND = 8  # turns shown on each side of the hit at first
 MORE = 10  # turns added by each press of e or l
 
 
-def turn_text(turn: Turn, zone: tzinfo, now: datetime, pattern: TermMarks | None, hit: bool) -> Content:
-    """``Tue 3 Nov 18:12 · claude (assistant, claude-sonnet-4.5) · 6d ago`` over the turn's text."""
+def turn_text(
+    turn: Turn, zone: tzinfo, now: datetime, pattern: TermMarks | None, hit: bool, mark: str = "▶ found "
+) -> Content:
+    """``Tue 3 Nov 18:12 · claude (assistant, claude-sonnet-4.5) · 6 days ago`` over the turn's text."""
     speaker_style = {"user": "bold", "assistant": "bold $text-accent"}.get(turn.role, "bold dim")
     about = ", ".join(part for part in (turn.role, turn.model, turn.type if turn.type != "text" else "") if part)
     body = highlighted(visible(turn.text.strip()), pattern)  # a turn's controls shown, never obeyed
     if turn.type != "text":
         body = body.stylize("dim")
     return assemble(
-        ("▶ found " if hit else "", "bold $text-warning"),
+        (mark if hit else "", "bold $text-warning"),
         (exact_time(turn.ts, zone, now), "dim"),
         " · ",
         (turn.actor, speaker_style),
-        (f" ({about}) · {age(turn.ts, now)} ago", "dim"),
+        (f" ({about}) · {ago(turn.ts, now)}", "dim"),
         "\n",
         body,
     )
@@ -54,14 +59,23 @@ class SessionViewScreen(ReverieScreen):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("e", "more('before')", "Earlier", id="session.earlier", tooltip=f"Show {MORE} more turns before"),
         Binding("l", "more('after')", "Later", id="session.later", tooltip=f"Show {MORE} more turns after"),
-        Binding("h", "to_hit", "Found turn", id="session.hit", tooltip="Scroll back to the turn the search found"),
-        Binding("escape", "back", "Back", id="back", tooltip="Back to the results"),
+        Binding("h", "to_hit", "Found turn", id="session.hit", tooltip="Scroll back to the turn it was opened at"),
+        Binding("escape", "back", "Back", id="back", tooltip="Back to the results (or the topics)"),
     ]
 
     def __init__(
-        self, session: Session, backend: SearchBackend, turn_id: str, pattern: TermMarks | None = None
+        self,
+        session: Session,
+        backend: TurnSource,
+        turn_id: str,
+        pattern: TermMarks | None = None,
+        *,
+        mark: str = "▶ found ",
     ) -> None:
+        """``mark`` labels the turn it opens at ("▶ found ", "▶ at the marker ")."""
         super().__init__(session)
+        self.mark = mark
+        self.about = SessionAbout()
         self.backend = backend
         self.turn_id = turn_id
         self.pattern = pattern
@@ -76,20 +90,24 @@ class SessionViewScreen(ReverieScreen):
     def compose_body(self) -> ComposeResult:
         with Vertical(id="session-view"):
             yield Static(id="session-head")
+            yield Static(id="session-about")  # the project and the first prompt, when the index has them
             yield VerticalScroll(id="session-turns", can_focus=True)
 
     def on_mount(self) -> None:
+        self.query_one("#session-about").display = False
         self.query_one("#session-turns").focus()
         self.load_turns()
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="load", description="load the turns around it")
     def load_turns(self) -> None:
         turns = self.backend.session_turns(self.turn_id, self.before, self.after)
+        about = session_about(self.session.workbench, turns[0].session) if turns else SessionAbout()
         if not self.cancelled():
-            self.post_message(messages.SessionTurnsLoaded(turns))
+            self.post_message(messages.SessionTurnsLoaded(turns, about))
 
     async def on_session_turns_loaded(self, message: messages.SessionTurnsLoaded) -> None:
         self.turns, self.placed = message.turns, False
+        self.about = message.about or SessionAbout()
         hit = next((i for i, t in enumerate(self.turns) if t.id == self.turn_id), 0)
         self.at_start = hit < self.before
         self.at_end = len(self.turns) - hit - 1 < self.after
@@ -98,13 +116,16 @@ class SessionViewScreen(ReverieScreen):
         now, zone = self.session.now(), self.session.zone
         widgets = [
             Static(
-                turn_text(turn, zone, now, self.pattern, turn.id == self.turn_id),
+                turn_text(turn, zone, now, self.pattern, turn.id == self.turn_id, self.mark),
                 classes=f"turn -{turn.role}" + (" -hit" if turn.id == self.turn_id else ""),
             )
             for turn in self.turns
         ]
         await container.mount_all(widgets)
         self.query_one("#session-head", Static).update(self.head_text())
+        about = self.query_one("#session-about", Static)
+        about.update(Content("\n").join(self.about_lines()))
+        about.display = bool(self.about.header or self.about.first_prompt)
         self.refresh_bindings()
         self.call_after_refresh(self.scroll_into_place)
 
@@ -132,6 +153,16 @@ class SessionViewScreen(ReverieScreen):
             f"{start} – {end}",
             (f" · {edges}", "dim"),
         )
+
+    def about_lines(self) -> list[Content]:
+        """The session's project (the importer's header) and the person's first prompt, a line each."""
+        width = max(self.size.width - 4, 20)
+        lines = []
+        if self.about.header:
+            lines.append(Content.styled(preview(self.about.header, width), "dim"))
+        if self.about.first_prompt:
+            lines.append(assemble(("first prompt ", "dim"), f"“{preview(self.about.first_prompt, width - 15)}”"))
+        return lines
 
     def scroll_into_place(self) -> None:
         """After a load, once laid out: to the hit, or to the turns just added (``placed`` then says so)."""
@@ -172,3 +203,9 @@ class SessionViewScreen(ReverieScreen):
 
     def action_back(self) -> None:
         self.app.pop_screen()
+
+
+class MarkerSessionScreen(SessionViewScreen):
+    """The conversation at a topic marker's time, opened from Topics: it stays in the topics section."""
+
+    SECTION = "topics"

@@ -3,6 +3,9 @@
 ``m`` adds one in the person's own words (kept exactly as written, apart from surrounding spaces),
 timestamped now, through the same core function as ``reverie mark``. Assistants read markers (MCP,
 context blocks) and never write them; this screen is the person's.
+
+Enter on a marker opens the conversation at that time: the session of the latest turn said at or
+before the marker, scrolled to that turn. ``/`` filters the markers by their text.
 """
 
 from __future__ import annotations
@@ -22,8 +25,10 @@ from tui_app import messages
 from tui_app.screens.base import ReverieScreen
 from tui_app.screens.search_view import assemble, live_key, when_text
 from tui_app.screens.session import Session
+from tui_app.views.turns import IndexTurns
 from tui_app.widgets.format import plural, preview
-from tui_app.widgets.tables import cursor_key
+from tui_app.widgets.list_filter import FILTER_BINDING, ListFilter
+from tui_app.widgets.tables import RecordTable, cursor_key
 
 
 class MarkerDialog(ModalScreen[str | None]):
@@ -79,6 +84,7 @@ class TopicsScreen(ReverieScreen):
     SECTION = "topics"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("m", "mark", "Mark", id="topics.mark", tooltip="Add a topic marker: where we are now, in your words"),
+        FILTER_BINDING,
         Binding("ctrl+r", "reload", "Refresh", id="refresh", tooltip="Read the markers again"),
     ]
 
@@ -88,11 +94,13 @@ class TopicsScreen(ReverieScreen):
         self.problems: list[str] = []
         self.loaded = False
         self.select_next: str | None = None  # the marker just added: highlighted once the list is read
+        self.turns = IndexTurns(session.workbench)
 
     def compose_body(self) -> ComposeResult:
         with Vertical(id="topics"):
             yield Static(id="topics-head")
-            yield DataTable(id="topics-table", cursor_type="row", zebra_stripes=True)
+            yield ListFilter("#topics-table", blink=self.blink, id="topics-find")
+            yield RecordTable(id="topics-table", cursor_type="row", zebra_stripes=True)
             yield Static(id="topics-detail")
             yield Static(id="topics-problems")
 
@@ -127,15 +135,21 @@ class TopicsScreen(ReverieScreen):
         table = self.query_one("#topics-table", DataTable)
         keep = select or self.highlighted_id()
         table.clear(columns=True)
-        width = max(self.size.width - 2 - 21 - 4, 20)
-        table.add_column("When", width=21)
-        table.add_column("Marker", width=width)
         now, zone = self.session.now(), self.session.zone
-        for marker in self.markers:
-            table.add_row(when_text(marker.ts, zone, now), Content(preview(marker.text, width)), key=marker.id)
-        ids = [m.id for m in self.markers]
+        found = self.query_one(ListFilter)
+        whens = {m.id: when_text(m.ts, zone, now) for m in self.markers}
+        shown = [m for m in self.markers if found.keeps(whens[m.id], m.text)]
+        when_width = max(min(max((whens[m.id].cell_length for m in shown), default=0), 27), 15)
+        width = max(self.size.width - 2 - when_width - 4, 20)
+        table.add_column("When", width=when_width)
+        table.add_column("Marker", width=width)
+        for marker in shown:
+            when = whens[marker.id].truncate(when_width, ellipsis=True)
+            table.add_row(when, Content(preview(marker.text, width)), key=marker.id)
+        ids = [m.id for m in shown]
         if keep in ids:
             table.move_cursor(row=ids.index(keep))
+        found.show_count(len(shown), len(self.markers))
         self.query_one("#topics-head", Static).update(self.head_text())
         problems = self.query_one("#topics-problems", Static)
         problems.update(Content.assemble(*[(f"✗ {p}\n", "$text-error") for p in self.problems[:3]]))
@@ -151,6 +165,7 @@ class TopicsScreen(ReverieScreen):
         return assemble(
             ("Topics ", "bold"),
             (f"· {plural(len(self.markers), 'marker')}, newest first · your words; assistants only read them", "dim"),
+            (" · Enter opens the conversation then", "dim"),
         )
 
     def highlighted_id(self) -> str | None:
@@ -162,6 +177,34 @@ class TopicsScreen(ReverieScreen):
         detail = self.query_one("#topics-detail", Static)
         detail.update(Content(marker.text) if marker is not None else Content(""))
         detail.display = marker is not None
+
+    def action_filter(self) -> None:
+        self.query_one(ListFilter).open()
+
+    def on_list_filter_changed(self) -> None:
+        self.fill()
+
+    # --- the conversation at a marker's time -----------------------------------------------------------
+
+    @on(DataTable.RowSelected, "#topics-table")
+    def open_marker(self) -> None:
+        marker = next((m for m in self.markers if m.id == self.highlighted_id()), None)
+        if marker is not None:
+            self.find_turn(marker)
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="open", description="find the conversation")
+    def find_turn(self, marker: Marker) -> None:
+        turn = self.turns.turn_at(marker.ts)
+        self.post_message(messages.MarkerTurnFound(marker, turn))
+
+    def on_marker_turn_found(self, message: messages.MarkerTurnFound) -> None:
+        from tui_app.screens.session_view import MarkerSessionScreen
+
+        if message.turn is None:
+            self.notify("No conversation is in the index yet: import one first (i on Home).", severity="warning")
+            return
+        screen = MarkerSessionScreen(self.session, self.turns, message.turn.id, mark="▶ at the marker ")
+        self.app.push_screen(screen)
 
     # --- adding a marker ------------------------------------------------------------------------------
 

@@ -1,4 +1,5 @@
-"""Plain-text formatting shared by the screens: ages, local times, field values, confidences.
+"""Plain-text formatting shared by the screens: local times, field values, confidences, speaker names.
+Ages and sizes are said through ``humanize`` in :mod:`tui_app.widgets.humane`.
 
 Pure functions (no Textual), so they are cheap to test and safe to call from worker threads.
 """
@@ -6,6 +7,8 @@ Pure functions (no Textual), so they are cheap to test and safe to call from wor
 from __future__ import annotations
 
 import json
+import re
+from collections.abc import Iterable
 from datetime import datetime, tzinfo
 from pathlib import Path
 from typing import Any
@@ -14,35 +17,10 @@ from rich.cells import cell_len, set_cell_size
 
 from core.frozen import thaw
 from core.textsafe import visible
-from core.vault.review import LIST_FIELDS
 
 
 def parse_time(stamp: str) -> datetime:
     return datetime.fromisoformat(stamp.replace("Z", "+00:00"))
-
-
-def age(stamp: str | None, now: datetime) -> str:
-    """``just now``, ``5m``, ``3h``, ``2d``, ``3w``, ``4mo``, ``2y``; ``in 4d`` for future times."""
-    if not stamp:
-        return "—"
-    seconds = (now - parse_time(stamp)).total_seconds()
-    future = seconds < 0
-    seconds = abs(seconds)
-    if seconds < 60:
-        return "just now"
-    for unit, size in (("y", 365 * 86400), ("mo", 30 * 86400), ("w", 7 * 86400), ("d", 86400), ("h", 3600)):
-        if seconds >= size:
-            text = f"{int(seconds // size)}{unit}"
-            break
-    else:
-        text = f"{int(seconds // 60)}m"
-    return f"in {text}" if future else text
-
-
-def ago(stamp: str | None, now: datetime) -> str:
-    """``age`` as a phrase: ``5m ago``, ``just now``, ``in 4d``."""
-    text = age(stamp, now)
-    return text if text in ("just now", "—") or text.startswith("in ") else f"{text} ago"
 
 
 def local_time(stamp: str | None, zone: tzinfo) -> str:
@@ -76,6 +54,8 @@ def field_value_text(field_name: str, value: Any, zone: tzinfo) -> str:
 def value_from_text(field_name: str, text: str, original: Any) -> Any:
     """The inverse of :func:`value_text` for an edit of ``original``: lists split on commas, text stays
     text, other JSON values are parsed as JSON (falling back to text)."""
+    from core.vault.review import LIST_FIELDS  # the vault's review code loads with the first draft, not at start
+
     plain = thaw(original)
     if field_name in LIST_FIELDS or (isinstance(plain, list) and all(isinstance(v, str) for v in plain)):
         return [part.strip() for part in text.replace("\n", ",").split(",") if part.strip()]
@@ -166,3 +146,79 @@ def short_path(path: Path) -> str:
 
 def plural(count: int, word: str, many: str | None = None) -> str:
     return f"{count} {word if count == 1 else (many or word + 's')}"
+
+
+# --- speaker names in a narrow column ------------------------------------------------------------------
+
+_SEPARATED = re.compile(r"([-_:./ ]+)")  # name words and what stands between them ("claude-opus-4-5")
+_DATE_WORD = re.compile(r"\d{6,}")  # a release date or build number at the end of a model name
+
+
+def speaker_forms(name: str, width: int) -> list[str]:
+    """Ways to show ``name`` in ``width`` cells, the most readable first; each fits.
+
+    The whole name; without a trailing date (``claude-opus-4-5-20251101`` → ``claude-opus-4-5``);
+    with its first word cut to its initial (``c-opus-4-5``), then cut at the end with ``…``
+    (``c-opus-4…``), keeping the words that tell one model from another; then more leading words cut
+    to initials; last, the start and the end of the name around ``…`` (a distinguishing suffix kept)."""
+    width = max(width, 2)
+    parts = _SEPARATED.split(visible(name))  # words at even positions, separators at odd ones
+    while len(parts) > 2 and _DATE_WORD.fullmatch(parts[-1]):
+        parts = parts[:-2]
+    bases = ["".join(parts)]
+    shrunk = list(parts)
+    for index in range(0, len(parts) - 2, 2):  # every word but the last may shrink to its initial
+        if shrunk[index].isdigit() or len(shrunk[index]) < 2:
+            continue
+        shrunk[index] = shrunk[index][:1]
+        bases.append("".join(shrunk))
+
+    def cut(form: str) -> str:
+        return form if cell_len(form) <= width else set_cell_size(form, width - 1).rstrip() + "…"
+
+    forms = [visible(name), bases[0]]
+    for base in bases[1:]:
+        forms += [base, cut(base)]
+    forms += [cut(bases[0]), cut(visible(name))]
+    whole = visible(name)
+    for tail in range(width - 2, 0, -1):
+        forms.append(set_cell_size(whole, width - 1 - tail).rstrip() + "…" + whole[-tail:])
+    return list(dict.fromkeys(f for f in forms if cell_len(f) <= width and f.strip("…")))
+
+
+def speaker_labels(names: Iterable[str], width: int) -> dict[str, str]:
+    """Each distinct name → how it shows in a column of ``width`` cells: whole when it fits, else
+    abbreviated (:func:`speaker_forms`) so that different names of the same table stay different
+    (``claude-opus-4-5-20251101`` and ``claude-code`` in 9 cells: ``c-opus-4…`` and ``c-code``)."""
+    forms = {name: speaker_forms(name, width) or [preview(name, width)] for name in dict.fromkeys(names)}
+    choice = dict.fromkeys(forms, 0)
+    everyone_else = {name: {f for other, fs in forms.items() if other != name for f in fs} for name in forms}
+    for _ in range(4 * width + 8):  # each round moves every clashing name to its next form
+        shown: dict[str, list[str]] = {}
+        for name, index in choice.items():
+            shown.setdefault(forms[name][index], []).append(name)
+        clashes = [names for names in shown.values() if len(names) > 1]
+        if not clashes:
+            break
+        taken = set(shown)
+        moved = False
+        for group in clashes:
+            for name in group:
+                if forms[name][choice[name]] == visible(name):
+                    continue  # a name shown whole keeps it: the others move
+                later = [i for i in range(choice[name] + 1, len(forms[name])) if forms[name][i] not in taken]
+                own = [i for i in later if forms[name][i] not in everyone_else[name]]  # no other name has it
+                later = own or later
+                if later:
+                    choice[name] = later[0]
+                    taken.add(forms[name][later[0]])
+                    moved = True
+        if not moved:
+            break  # no form left that differs: the width is too small to tell them apart
+    return {name: forms[name][index] for name, index in choice.items()}
+
+
+def speaker_width(names: Iterable[str], least: int, most: int) -> int:
+    """A speaker column just wide enough for the longest name, between ``least`` and ``most`` cells."""
+    longest = max((cell_len(visible(name)) for name in names), default=0)
+    return max(least, min(most, longest))
