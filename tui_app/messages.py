@@ -7,7 +7,7 @@ shows. Messages bubble, so :class:`Unlocked` reaches the app from whichever gate
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from textual.message import Message
@@ -267,3 +267,26 @@ class ImportFinished(Message):
 
     lines: list[str]
     stopped: bool = False
+
+
+@dataclass
+class PassphraseChanged(Message):
+    """The new passphrase is written (one header, atomically); ``notes``: the keyring, an environment
+    variable still holding the old one."""
+
+    notes: list[str]
+
+
+@dataclass
+class PassphraseRefused(Message):
+    """A passphrase change or a recovery key was refused; nothing was written. One line, naming the field."""
+
+    reason: str
+    input_id: str  # the input to type again
+
+
+@dataclass
+class RecoveryKeyMade(Message):
+    """A new recovery key, to be shown once (it is held only by the dialog that shows it)."""
+
+    key: str = field(repr=False)

@@ -8,8 +8,10 @@ by the core from the draft's own timestamps.
 
 from __future__ import annotations
 
+from datetime import datetime, tzinfo
 from typing import Any, ClassVar
 
+from rich.cells import cell_len
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -29,6 +31,7 @@ from tui_app.widgets.format import (
     confidence_text,
     editor_text,
     field_value_text,
+    local_time,
     one_line,
     plural,
     preview,
@@ -37,10 +40,12 @@ from tui_app.widgets.format import (
 )
 from tui_app.widgets.history import history_text
 from tui_app.widgets.humane import age, ago
+from tui_app.widgets.longtext import LongText
 from tui_app.widgets.tables import cursor_key
 
 SUGGESTION_ACTIONS = ("accept", "edit", "edit_external", "reject")
 EDIT = Binding.Group("Edit")  # e and ctrl+o share one footer entry: "e ^o Edit"
+AGE_WIDTH = 12  # humanize's ages ("6 days", "2 months"); longer ones end in …
 WIDE_SCREEN = 96  # from this many columns the suggestions show source and model apart
 SHORT_SCREEN = 28  # below this many rows the history panel starts hidden (h shows it)
 DECISION_WARNING = "Decisions are recorded in the draft's history and cannot be undone."
@@ -77,6 +82,25 @@ def provenance(suggestion: Suggestion) -> str:
     return " · ".join(parts)
 
 
+def state_text(draft: ReviewDraft, now: datetime, zone: tzinfo) -> Content:
+    """What is true of a draft with no suggestion to show: what the next step is, or that it is
+    sealed and read-only."""
+    sealed_at = local_time(draft.finalized_at, zone) if draft.finalized_at else "earlier"
+    if draft.state == "finalized":
+        return Content.assemble(
+            ("Sealed", "bold $text-success"),
+            f" as memory {draft.finalized_memory_id or '?'} on {sealed_at}.",
+            (" Read-only: a finalized draft never changes. o opens the memory.", "dim"),
+        )
+    approval = draft.approval
+    if draft.state == "approved":
+        by = f" by {approval.reviewer}, {ago(approval.approved_at, now)}" if approval is not None else ""
+        return Content.assemble(
+            ("Approved", "bold"), f"{by}.", (" f finalizes it as a memory (once, sealed and signed).", "dim")
+        )
+    return Content.assemble(("No suggestions.", ""), (" Approve with A when the draft is right.", "dim"))
+
+
 class DraftReviewScreen(ReverieScreen):
     SECTION = "queue"
     RELOAD_ON_RESUME = False  # loads once, then each stored change comes back in its own message
@@ -100,6 +124,16 @@ class DraftReviewScreen(ReverieScreen):
         Binding("f", "finalize", "Finalize", id="draft.finalize", tooltip="Seal the approved draft as a memory, once"),
         Binding("o", "open_memory", "Memory", id="draft.open_memory", tooltip="Open the memory this draft became"),
         Binding("h", "toggle_history", "History", id="draft.history", tooltip="Show or hide the revision history"),
+        Binding(
+            "c",
+            "read_content",
+            "Content",
+            id="draft.content",
+            tooltip="Read the whole content on the full screen (Esc comes back)",
+        ),
+        Binding(
+            "escape", "minimize", "Back to the draft", id="draft.minimize", tooltip="Back to the draft", show=True
+        ),
         Binding("ctrl+r", "reload", "Refresh", id="refresh", tooltip="Load the draft again", show=False),
         Binding("escape", "back", "Back", id="back", tooltip="Back to the list"),
     ]
@@ -113,9 +147,7 @@ class DraftReviewScreen(ReverieScreen):
     def compose_body(self) -> ComposeResult:
         with Vertical(id="draft"):
             yield Static(id="draft-meta")
-            with VerticalScroll(id="draft-content-box") as box:
-                box.border_title = "Content"
-                yield Static(id="draft-content", markup=False)
+            yield LongText(id="draft-content-box", title="Content", hint="c reads all", body_id="draft-content")
             table: DataTable[str | Content] = DataTable(id="suggestions", cursor_type="row", zebra_stripes=True)
             table.border_title = "Suggestions"
             yield table
@@ -171,15 +203,22 @@ class DraftReviewScreen(ReverieScreen):
         self.draft = draft
         now = self.session.now()
         pending = len(draft.pending_suggestions())
-        meta: list[Content | tuple[str, str] | str] = [
-            (draft.state.capitalize(), "bold"),
-            f" · {pending} of {len(draft.suggestions)} pending",
-            f" · captured {ago(draft.created_at, now)} by {draft.created_by}",
-        ]
+        meta: list[Content | tuple[str, str] | str] = [(draft.state.capitalize(), "bold")]
+        if draft.state == "finalized":
+            meta.append(f" · sealed as memory {draft.finalized_memory_id} · read-only")
+        elif draft.state == "approved":
+            by = f" by {draft.approval.reviewer}" if draft.approval else ""
+            meta.append(f"{by} · ready to finalize")
+        else:
+            meta.append(f" · {pending} of {len(draft.suggestions)} pending")
+        meta.append(f" · captured {ago(draft.created_at, now)} by {draft.created_by}")
         if draft.tags:
             meta.append((f" · {', '.join(draft.tags)}", "dim"))
         self.query_one("#draft-meta", Static).update(Content.assemble(*meta))
-        self.query_one("#draft-content", Static).update(visible(draft.content))  # controls shown, not obeyed
+        self.query_one("#draft-content-box", LongText).update(visible(draft.content))  # controls shown, not obeyed
+        self.query_one("#draft").set_class(not draft.suggestions, "-no-suggestions")
+        if not draft.suggestions:
+            self.query_one("#draft-content-box").focus()  # nothing to decide: the arrows read the content
         self.fill_suggestions(draft)
         self.query_one("#draft-history-text", Static).update(
             history_text(reversed(draft.revision_history()), self.session.zone)
@@ -192,11 +231,13 @@ class DraftReviewScreen(ReverieScreen):
         table.clear(columns=True)
         wide = self.size.width >= WIDE_SCREEN  # narrower: one "By" column (the model, else the source)
         who = (("Source", 11), ("Model", 17)) if wide else (("By", 14),)
-        fixed = 11 + sum(size for _, size in who) + 4 + 4 + 8 + 2 * (4 + len(who)) + 6
-        columns = (("Field", 11), ("Value", max(self.size.width - fixed, 12)), *who)
-        for label, size in (*columns, ("Conf", 4), ("Age", 4), ("Decision", 8)):
-            table.add_column(label, width=size)
         now = self.session.now()
+        ages = {s.suggestion_id: age(s.created_at, now) for s in draft.suggestions}
+        age_width = min(max((cell_len(a) for a in ages.values()), default=3), AGE_WIDTH)
+        fixed = 11 + sum(size for _, size in who) + 4 + age_width + 8 + 2 * (4 + len(who)) + 6
+        columns = (("Field", 11), ("Value", max(self.size.width - fixed, 12)), *who)
+        for label, size in (*columns, ("Conf", 4), ("Age", max(age_width, 3)), ("Decision", 8)):
+            table.add_column(label, width=size)
         for suggestion in draft.suggestions:
             decision = draft.decision_for(suggestion.suggestion_id)
             shown = decision.value if decision is not None and decision.edited else suggestion.value
@@ -210,7 +251,7 @@ class DraftReviewScreen(ReverieScreen):
                 Content(field_value_text(suggestion.field_name, shown, self.session.zone)),
                 *by,
                 confidence_text(suggestion.confidence),
-                age(suggestion.created_at, now),
+                Content(preview(ages[suggestion.suggestion_id], age_width)),
                 Content.styled(*decision_label(draft, suggestion)),
                 key=suggestion.suggestion_id,
             )
@@ -236,9 +277,7 @@ class DraftReviewScreen(ReverieScreen):
         if self.draft is None:
             return
         if suggestion is None:
-            detail.update(
-                Content.assemble(("No suggestions.", ""), (" Approve with A when the draft is right.", "dim"))
-            )
+            detail.update(state_text(self.draft, self.session.now(), self.session.zone))
             self.refresh_bindings()
             return
         now = self.session.now()
@@ -268,8 +307,12 @@ class DraftReviewScreen(ReverieScreen):
         """Hide what this draft's state rules out (False); dim what waits for something (None)."""
         draft = self.draft
         state = draft.state if draft is not None else None
+        if action == "minimize":
+            return self.maximized is not None
+        if action == "back":
+            return self.maximized is None
         if action in SUGGESTION_ACTIONS:
-            if state != "open":
+            if state != "open" or not draft.suggestions:  # type: ignore[union-attr]
                 return False
             suggestion = self.highlighted()
             return True if suggestion is not None and draft.decision_for(suggestion.suggestion_id) is None else None  # type: ignore[union-attr]
@@ -397,6 +440,22 @@ class DraftReviewScreen(ReverieScreen):
 
         if self.draft is not None and self.draft.finalized_memory_id:
             self.app.push_screen(MemoryDetailScreen(self.session, self.draft.finalized_memory_id))
+
+    def action_read_content(self) -> None:
+        """The content on the full screen (c again, or Esc, comes back to the draft)."""
+        if self.maximized is not None:
+            self.minimize()
+            return
+        box = self.query_one("#draft-content-box", LongText)
+        self.maximize(box, container=False)
+        box.focus()
+        self.refresh_bindings()
+
+    def minimize(self) -> None:
+        """Back from the full-screen content: the suggestions have the keys again."""
+        super().minimize()
+        self.query_one(DataTable).focus()
+        self.refresh_bindings()
 
     def action_toggle_history(self) -> None:
         history = self.query_one("#draft-history")
