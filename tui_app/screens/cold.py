@@ -46,9 +46,10 @@ def verify_message(items: list[ColdItem]) -> tuple[str, SeverityLevel]:
     bad = sum(1 for i in items if i.intact is False)
     if bad and len(items) == 1:
         return "The cold copy does not match its recorded checksum.", "error"
+    if bad == 1:
+        return f"1 of {len(items)} cold copies does not match its recorded checksum.", "error"
     if bad:
-        verb = "does" if bad == 1 else "do"
-        return f"{bad} of {len(items)} cold copies {verb} not match the recorded checksums.", "error"
+        return f"{bad} of {len(items)} cold copies do not match their recorded checksums.", "error"
     if not items:
         return "Cold storage is empty: nothing to check.", "information"
     if len(items) == 1:
