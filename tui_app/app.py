@@ -13,6 +13,7 @@ would be hidden, and the app would outlive the connection (:func:`require_termin
 
 from __future__ import annotations
 
+import gc
 import os
 import re
 import sys
@@ -143,6 +144,10 @@ class ReverieApp(App[None], inherit_bindings=False):
             self.ui_state_problem = (f"{self.ui_state_file}: field 'theme': no theme named {self.ui_state.theme!r}; "
                                      "the default theme is used")
         self.stylesheet = ReusingStylesheet(variables=self.get_css_variables())
+        # Everything imported so far lives as long as the process: out of the cyclic collector's sight,
+        # whose full passes over it took 50-200 ms each, before the first frame and in section switches
+        # (measured in bench_tui_start.py). Given back to it when the app closes (on_unmount).
+        gc.freeze()
         self.paths = paths
         self.config = config
         self.kdf = kdf
@@ -156,6 +161,7 @@ class ReverieApp(App[None], inherit_bindings=False):
         self._initial_keys = keys
         self._initial_passphrase = passphrase
         self.resume_section = HOME_SECTION  # where unlocking returns: the section shown when the app locked
+        self.sections_warm = False
         self.animation_level = "full" if config.tui.animations else "none"
 
     def run(
@@ -202,6 +208,9 @@ class ReverieApp(App[None], inherit_bindings=False):
         if self.config.security.idle_lock_minutes:
             self.set_interval(IDLE_CHECK_SECONDS, self.check_idle_lock)
 
+    def on_unmount(self) -> None:
+        gc.unfreeze()  # what the app held can be collected again (a test process runs many apps)
+
     # --- remembered between runs --------------------------------------------------------------------
 
     def remember_theme(self, theme: Theme) -> None:
@@ -247,6 +256,25 @@ class ReverieApp(App[None], inherit_bindings=False):
             self.remove_mode(GATE_MODE)
             self.gate_open = False
         self.touch()
+
+    def warm_up_sections(self) -> None:
+        """Import every section's screen module in a worker while the person reads the home screen, so
+        that a first switch builds its screen instead of importing half the core (the search screen's
+        time grammar, curation's rubric). Started once, after the home screen has shown its data."""
+        if not self.sections_warm:
+            self.sections_warm = True
+            self.import_sections()
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="warm-up", description="prepare the sections")
+    def import_sections(self) -> None:
+        for section in SECTIONS:
+            if self.locked:
+                return
+            try:
+                section.load()
+            except Exception:  # the switch to that section imports it again and says why
+                continue
+        gc.freeze()  # the modules just imported join the start-up's objects: out of the collector's sight
 
     def section_factory(self, section: Section) -> Callable[[], Screen[None]]:
         def make() -> Screen[None]:

@@ -93,3 +93,42 @@ async def test_the_home_screen_is_drawn_before_the_vault_is_opened(
         await settle(pilot)
         assert composed_first and composed_first[0]
         assert "8 memories" in str(app.screen.query_one("#home-vault", Static).render())
+
+
+async def test_home_shown_again_loads_again_only_when_something_stored_changed(
+    demo: DemoHome, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tui_app.screens import home
+
+    loads: list[int] = []
+    real = home.load_home_summary
+
+    def counted(*args: object, **kwargs: object) -> object:
+        loads.append(1)
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(home, "load_home_summary", counted)
+    app = make_app(demo)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        assert len(loads) == 1
+        await press(pilot, "f4", "f2")
+        assert len(loads) == 1  # nothing stored changed: the counts on screen are still true
+        app.workbench.capture("A new thought, captured elsewhere", ["habit"], check_duplicates=False)
+        await press(pilot, "f4", "f2")
+        assert len(loads) == 2
+        assert "5 open drafts" in str(app.screen.query_one("#home-review", Static).render())
+        await press(pilot, "ctrl+r")
+        assert len(loads) == 3  # asked for: always
+
+
+def test_the_stamp_moves_with_any_write_in_the_home_and_with_the_minute(demo: DemoHome) -> None:
+    from tui_app.views.data import home_stamp
+
+    now = 1_800_000_000.0
+    first = home_stamp(demo.paths, now)
+    assert home_stamp(demo.paths, now + 1) == first
+    assert home_stamp(demo.paths, now + 61) != first
+    with demo.paths.topics.open("a", encoding="utf-8") as topics:
+        topics.write("\n")
+    assert home_stamp(demo.paths, now) != first

@@ -64,11 +64,16 @@ class ReverieScreen(WorkerScreen):
 
     SECTION: ClassVar[str] = ""
     RELOAD_ON_RESUME: ClassVar[bool] = True  # reload whenever the screen comes back into view
+    # Only when something stored changed since the last load (``views.data.home_stamp``: stat calls in a
+    # worker). For screens whose data all lives in the data home and its index; a screen that also
+    # reads elsewhere (curation scopes) keeps reloading on every resume.
+    RESUME_ONLY_IF_CHANGED: ClassVar[bool] = False
 
     def __init__(self, session: Session) -> None:
         super().__init__()
         self.session = session
         self.reload_scheduled = False
+        self.loaded_stamp: tuple[object, ...] | None = None  # the home's stamp when the last resume load began
 
     def compose(self) -> ComposeResult:
         from tui_app.screens.registry import SECTIONS
@@ -87,8 +92,28 @@ class ReverieScreen(WorkerScreen):
             self.call_after_refresh(self.scheduled_reload)  # paint first: a worker would compete for the GIL
 
     def scheduled_reload(self) -> None:
+        if self.RESUME_ONLY_IF_CHANGED:
+            self.check_stamp()
+            return
         self.reload_scheduled = False
         self.reload()
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="stamp", description="look for changes")
+    def check_stamp(self) -> None:
+        from tui_app.views.data import home_stamp
+
+        try:
+            stamp: tuple[object, ...] | None = home_stamp(self.session.paths)
+        except Exception:  # no stamp: load, as a screen without this check would
+            stamp = None
+        if not self.cancelled():
+            self.app.call_from_thread(self.stamp_checked, stamp)
+
+    def stamp_checked(self, stamp: tuple[object, ...] | None) -> None:
+        self.reload_scheduled = False
+        if stamp is None or stamp != self.loaded_stamp:
+            self.loaded_stamp = stamp
+            self.reload()
 
     def loading_now(self) -> bool:
         return any(w.node is self and w.group == "load" and w.is_running for w in self.app.workers)

@@ -97,6 +97,7 @@ def notices_text(summary: HomeSummary) -> Content:
 
 class HomeScreen(ReverieScreen):
     SECTION = "home"
+    RESUME_ONLY_IF_CHANGED = True  # counts, verification and notices all come from the home and its index
     BINDINGS: ClassVar[list[BindingType]] = _home_bindings()
 
     def compose_body(self) -> ComposeResult:
@@ -169,6 +170,7 @@ class HomeScreen(ReverieScreen):
             )
         )
         self.load_turn_activity()
+        self.app.warm_up_sections()  # type: ignore[attr-defined]
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="activity", description="count turns per day")
     def load_turn_activity(self) -> None:

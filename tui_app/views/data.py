@@ -6,19 +6,52 @@ first frame, and the vault, ledger and verification code loads in its worker, af
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from tui_app.widgets.format import parse_time, plural
 
 if TYPE_CHECKING:
+    from core.paths import HomePaths
     from core.vault.ledger import LedgerEntry
     from core.vault.records import Memory
     from tui_app.screens.session import Session
 
 ACTIVITY_WEEKS = 12
+STAMP_SECONDS = 60  # a screen shown again within the same minute, nothing stored having changed, is not reloaded
+
+
+def home_stamp(paths: HomePaths, now: float | None = None) -> tuple[object, ...]:
+    """What the stored data a screen shows depends on, in stat calls only: every file and folder of
+    the data home (name, size, modification time) and the current minute. Equal stamps: nothing was
+    written to the home since, by this process or another (``reverie watch``, the CLI). The derived
+    index is left out: it changes when the home does (the screens' own loads write it too, a vault
+    sync, a catch-up), and what it adds on its own (vectors built in the background) shows within
+    the minute. Runs in a worker thread."""
+    entries: list[tuple[str, int, int]] = []
+    pending = [paths.root]
+    while pending:
+        folder = pending.pop()
+        try:
+            with os.scandir(folder) as scan:
+                for entry in scan:
+                    try:
+                        info = entry.stat(follow_symlinks=False)
+                    except OSError:
+                        continue
+                    entries.append((entry.path, info.st_size, info.st_mtime_ns))
+                    if entry.is_dir(follow_symlinks=False):
+                        pending.append(Path(entry.path))
+        except OSError:
+            continue
+    from core import clock
+
+    minute = int((clock.utc_now().timestamp() if now is None else now) // STAMP_SECONDS)
+    return (minute, *sorted(entries))
 
 
 @dataclass(frozen=True)

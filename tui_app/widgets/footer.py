@@ -16,6 +16,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.compose import compose
 from textual.containers import HorizontalGroup
+from textual.screen import Screen
 from textual.widgets import Footer
 
 PALETTE_CLASS = "-command-palette"
@@ -52,9 +53,29 @@ class WrappingFooter(Footer):
     def __init__(self) -> None:
         super().__init__(compact=True)
         self.rows: list[int] = []
+        self.composed_keys: tuple[object, ...] | None = None  # what the keys on show were composed from
+
+    def bindings_changed(self, screen: Screen[object]) -> None:
+        """Textual recomposes the footer whenever the bindings may have changed (each focus change, each
+        screen shown): about ten new key widgets each time. Only when the keys on show did change."""
+        if self.composed_keys is not None and screen is self.screen and self.keys_on_show() == self.composed_keys:
+            return
+        super().bindings_changed(screen)
+
+    def keys_on_show(self) -> tuple[object, ...]:
+        return tuple(
+            (b.key, self.app.get_key_display(b), b.description, b.action, b.group, active.enabled, active.tooltip)
+            for active in self.screen.active_bindings.values()
+            for b in (active.binding,)
+            if b.show or b.action == "app.command_palette" or b.key == self.app.COMMAND_PALETTE_BINDING
+        )
 
     def compose(self) -> ComposeResult:
         items = compose(self, super().compose())
+        self.composed_keys = self.keys_on_show() if items else None
+        for item in items:  # a key's class, as the compact footer's data binding will set it: now, no restyle
+            if hasattr(item, "key_display"):
+                item.add_class("-compact", update=False)
         palette = [item for item in items if item.has_class(PALETTE_CLASS)]
         keys = [item for item in items if not item.has_class(PALETTE_CLASS)]
         self.rows = self.layout_rows()
