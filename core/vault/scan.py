@@ -59,7 +59,7 @@ def open_memory_file(keys: VaultKeys, folder: Path, name: str, data: bytes) -> M
 
 
 def open_draft_file(keys: VaultKeys, folder: Path, name: str, data: bytes) -> ReviewDraft:
-    return open_draft(data, keys, os.path.join(folder, name), name.removesuffix(".json"))
+    return open_draft(data, keys, f"{folder}{os.sep}{name}", name.removesuffix(".json"))
 
 
 class MemoryFacts(NamedTuple):
@@ -122,10 +122,10 @@ def read_file(path: str) -> bytes:
 
 def _open_all(keys: VaultKeys, opener: Opener, folder: Path, names: list[str]) -> list[Opened]:
     opened: list[Opened] = []
-    where = os.fspath(folder)
+    where = os.fspath(folder) + os.sep
     for name in names:
         try:
-            data = read_file(os.path.join(where, name))
+            data = read_file(where + name)
         except FileNotFoundError:
             continue  # removed while scanning: not a record this time
         digest = sha256_hex(data)

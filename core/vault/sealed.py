@@ -93,6 +93,14 @@ def is_file_bytes(data: bytes, record: dict[str, Any], simple: bool | None = Non
     return data == _file_bytes(record)
 
 
+def _simple_values(record: dict[str, Any]) -> bool:
+    """Whether every value of an envelope (its seven keys checked) is a str or an int, as :func:`seal`
+    writes them (``all(...)`` over the values, spelt out: this runs for every record of a scan)."""
+    return (type(record["format_version"]) is int and type(record["record_version"]) is int
+            and type(record["id"]) is str and type(record["nonce"]) is str and type(record["ciphertext"]) is str
+            and type(record["hmac"]) is str and type(record["format"]) is str)
+
+
 def _decode_json(data: bytes, where: str, what: str) -> Any:
     """JSON by msgspec (C, several times faster than ``json.loads`` here); a repeated key keeps the last
     value as ``json`` does, and NaN or infinity is refused (no record can hold them)."""
@@ -131,7 +139,7 @@ def unseal_plaintext(data: bytes, fmt: str, keys: VaultKeys, where: str, expecte
     if record.keys() != _KEYS:
         missing, extra = sorted(_KEYS - set(record)), sorted(set(record) - _KEYS)
         raise RecordError(f"{where}: record fields differ: missing {missing}, unexpected {extra}")
-    simple = is_plain_json(data) and all(type(v) is str or type(v) is int for v in record.values())
+    simple = is_plain_json(data) and _simple_values(record)
     unsigned = {k: v for k, v in record.items() if k != "hmac"}
     try:
         signed = msgspec.json.encode(unsigned, order="sorted") if simple else canonical_json(unsigned)

@@ -70,3 +70,25 @@ def test_a_ledger_line_msgspec_refuses_is_read_by_json() -> None:
         assert "Expecting value" in str(exc)
     else:
         raise AssertionError("a broken line must not decode")
+
+
+def _outcome(read: Any, line: bytes) -> Any:
+    try:
+        return read(line)
+    except (ValueError, RecursionError) as exc:
+        return (type(exc).__name__, str(exc))
+
+
+def test_a_ledger_line_decoded_in_one_call_is_what_the_long_way_gives() -> None:
+    from core.vault.ledger import _entry_from_json, _entry_from_line
+
+    good = {"seq": 3, "ts": "2026-12-01T00:00:00Z", "kind": "finalize", "record_id": "mem_x",
+            "record_sha256": "a" * 64, "data": {"draft_id": "d"}, "prev": "b" * 64, "hash": "c" * 64, "sig": "d" * 64}
+    variants = [good, {**good, "seq": True}, {**good, "seq": 3.0}, {**good, "seq": 2**70}, {**good, "data": []},
+                {k: v for k, v in good.items() if k != "data"}, {k: v for k, v in good.items() if k != "sig"},
+                {**good, "prev": "B" * 64}, {**good, "sig": "d" * 63}, {**good, "kind": 7}, {**good, "extra": 1}]
+    lines = [json.dumps(v).encode() for v in variants]
+    lines += [b"[]", b"{", b'{"seq": NaN}', json.dumps(good).encode()[:-1] + b', "hash": "' + b"e" * 64 + b'"}',
+              b"[" * 5000 + b"]" * 5000, "\ufeff".encode() + json.dumps(good).encode()]
+    for line in lines:
+        assert _outcome(_entry_from_line, line) == _outcome(lambda raw: _entry_from_json(_decode_line(raw)), line), line
