@@ -59,14 +59,41 @@ def _fts_delete(conn: apsw.Connection, docs: Iterable[int]) -> None:
     conn.executemany("DELETE FROM fts WHERE rowid = ?", ((doc,) for doc in docs))
 
 
-def _insert_rows(conn: apsw.Connection, placed: Sequence[tuple[int, Turn, int]], file_id: int) -> None:
-    """Catalog and FTS5 rows for ``(doc, turn, seq)`` (one executemany each: no Python per-row SQL)."""
+class FtsRows:
+    """FTS5 rows to write in one executemany at the end of a write batch (:meth:`flush`).
+
+    FTS5 writes the terms it holds in memory to disk at every statement savepoint, which SQLite
+    opens for any later write with a constraint to check (the next day file's ``files`` row, the
+    next catalog insert). Inserting each file's FTS rows between catalog writes therefore made one
+    small segment per day file, and merging them was a third of a first build's FTS5 work; written
+    together they make segments as large as FTS5's own buffer. Whatever else touches FTS rows
+    (renumbering a day, deleting a file's turns) flushes first, so the table is never out of step.
+    """
+
+    def __init__(self) -> None:
+        self.rows: list[tuple[int, str]] = []
+
+    def flush(self, conn: apsw.Connection) -> None:
+        if self.rows:
+            _fts_insert(conn, self.rows)
+            self.rows = []
+
+
+def _insert_rows(
+    conn: apsw.Connection, placed: Sequence[tuple[int, Turn, int]], file_id: int, fts: FtsRows | None = None
+) -> None:
+    """Catalog and FTS5 rows for ``(doc, turn, seq)`` (one executemany each: no Python per-row SQL);
+    the FTS5 rows go to ``fts`` when given, to be written with the rest of the batch."""
     conn.executemany(
         f"INSERT INTO turns({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         [(doc, t.id, t.ts, t.actor, t.role, t.type, t.text, t.model, t.session, t.source, file_id, seq)
          for doc, t, seq in placed],
     )
-    _fts_insert(conn, [(doc, t.text) for doc, t, _ in placed])
+    rows = [(doc, t.text) for doc, t, _ in placed]
+    if fts is None:
+        _fts_insert(conn, rows)
+    else:
+        fts.rows += rows
 
 
 def _existing_keys(conn: apsw.Connection, lo: int, hi: int) -> list[tuple[int, SortKey]]:
@@ -123,11 +150,13 @@ def insert_turns(
     turns: Sequence[Turn],
     *,
     known: set[str] | None = None,
+    fts: FtsRows | None = None,
 ) -> InsertResult:
     """Add turns read from one day file: ``turns[i]`` is the file's turn number ``first_seq + i``.
 
     Ids already in the catalog (or repeated in ``turns``) are skipped. ``known``: every id of the
     catalog, held by a caller that builds it from empty (it saves a lookup per id); it is updated.
+    ``fts``: where the FTS5 rows wait for the end of the caller's batch (see :class:`FtsRows`).
     """
     result = InsertResult()
     if known is None:
@@ -159,10 +188,12 @@ def insert_turns(
                 raise IndexDbError(f"index.db: day {day} holds more than {DAY_SLOTS} turns")
             placed = [(start + rank, turns[i], first_seq + i) for rank, i in enumerate(positions)]
         else:
+            if fts is not None:
+                fts.flush(conn)  # the day's rows move: FTS5 must hold them first
             fresh = [Incoming(turns[i], file_day, first_seq + i) for i in positions]
             placed = [(doc, item.turn, item.seq) for doc, item in _renumber(conn, lo, hi, fresh)]
             result.renumbered_days += 1
-        _insert_rows(conn, placed, file_id)
+        _insert_rows(conn, placed, file_id, fts)
         result.added += len(placed)
         result.days.add(day)
     return result
@@ -177,11 +208,16 @@ def _existing_keys_last(conn: apsw.Connection, lo: int, hi: int) -> tuple[int, S
     return None if row is None else (row[0], (row[1], row[2], row[3]))
 
 
-def delete_file_turns(conn: apsw.Connection, file_id: int) -> dict[tuple[str, str], bytes]:
-    """Remove every turn read from ``file_id``, closing the gaps left in their days.
+def delete_file_turns(
+    conn: apsw.Connection, file_id: int, fts: FtsRows | None = None
+) -> dict[tuple[str, str], bytes]:
+    """Remove every turn read from ``file_id``, closing the gaps left in their days (``fts``: rows
+    waiting for FTS5 are written first).
 
     Returns the vectors they had, keyed by (id, text), so turns read again unchanged keep theirs.
     """
+    if fts is not None:
+        fts.flush(conn)
     rows = conn.execute("SELECT doc, id, text FROM turns WHERE file_id = ?", (file_id,)).fetchall()
     if not rows:
         return {}

@@ -194,10 +194,16 @@ class Reindexer:
         return FileRead(entry, state, start, seq + len(chunk.turns), digest.hexdigest(), chunk, seq)
 
     def _apply_file(
-        self, read_: FileRead, report: ReindexReport, touched: set[str], known: set[str] | None = None
+        self,
+        read_: FileRead,
+        report: ReindexReport,
+        touched: set[str],
+        known: set[str] | None = None,
+        fts: catalog.FtsRows | None = None,
     ) -> None:
         """Write one file's changes (inside the caller's write transaction). ``known``: every id of
-        the catalog, when this run builds it from empty (see ``catalog.insert_turns``)."""
+        the catalog, when this run builds it from empty; ``fts``: the batch's FTS5 rows, written by
+        the caller before it commits (see ``catalog.insert_turns``)."""
         entry, state, chunk = read_.entry, read_.state, read_.chunk
         if state is None:
             file_id = self.conn.execute(
@@ -212,9 +218,10 @@ class Reindexer:
             report.turns_removed += self.conn.execute(
                 "SELECT count(*) FROM turns WHERE file_id = ?", (file_id,)
             ).fetchone()[0]
-            kept = catalog.delete_file_turns(self.conn, file_id)
+            kept = catalog.delete_file_turns(self.conn, file_id, fts)
             report.replaced += 1
-        result = catalog.insert_turns(self.conn, file_id, entry.day, read_.first_seq, chunk.turns, known=known)
+        result = catalog.insert_turns(self.conn, file_id, entry.day, read_.first_seq, chunk.turns, known=known,
+                                      fts=fts)
         report.vectors_kept += catalog.restore_vectors(self.conn, file_id, kept)
         self.conn.execute(
             "UPDATE files SET path = ?, size = ?, mtime_ns = ?, read_offset = ?, sha256 = ?, turns = ?, "
@@ -326,8 +333,10 @@ class Reindexer:
                 stop = should_stop is not None and should_stop()
                 if batch and (batch_turns >= limit or done == len(entries) or stop):
                     with write(self.conn):
+                        fts = catalog.FtsRows()
                         for item in batch:
-                            self._apply_file(item, report, touched, known)
+                            self._apply_file(item, report, touched, known, fts)
+                        fts.flush(self.conn)
                     batch, batch_turns = [], 0
                 if progress is not None:
                     progress("files", done, len(entries))

@@ -9,6 +9,7 @@ import pytest
 
 from core.index import HomeDayLogs, MemoryDoc, Reindexer, SearchIndex
 from core.index.reindex import DEFERRED_INDEXES
+from core.index.tokenize import build_match
 from core.paths import HomePaths
 from tests.helpers.index import append, reindex, turn
 
@@ -20,6 +21,14 @@ def _catalog(index: SearchIndex) -> list[tuple]:
 def _indexes(index: SearchIndex) -> set[str]:
     rows = index.conn.execute("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'turns'")
     return {name for (name,) in rows if not name.startswith("sqlite_autoindex")}
+
+
+def _every_turn_found_at_its_doc(index: SearchIndex) -> None:
+    """FTS5 holds each turn under its catalog doc (day renumbering moved some inside the batch)."""
+    for doc, turn_id, text in index.conn.execute("SELECT doc, id, text FROM turns").fetchall():
+        match = build_match(text, "all")
+        docs = [d for (d,) in index.conn.execute("SELECT rowid FROM fts WHERE fts MATCH ?", (match,))]
+        assert doc in docs, (turn_id, text)
 
 
 def _log(paths: HomePaths) -> None:
@@ -48,6 +57,7 @@ def test_a_build_from_empty_equals_one_file_at_a_time(paths: HomePaths, tmp_path
         assert index.get_meta(DEFERRED_INDEXES) is None
         found = index.exact_search("서울숲", "2026-03-01T00:00:00.000000Z", "2026-03-02T00:00:00.000000Z")
         assert [hit.id for hit in found] == ["a"]
+        _every_turn_found_at_its_doc(index)
     # the same files one by one into a non-empty catalog (the incremental path)
     other = HomePaths(root=tmp_path / "h2", cache=tmp_path / "c2").ensure()
     with SearchIndex.open(other) as index:
@@ -58,6 +68,7 @@ def test_a_build_from_empty_equals_one_file_at_a_time(paths: HomePaths, tmp_path
             target.write_bytes(day.read_bytes())
             reindex(index, other)
         assert _catalog(index) == bulk
+        _every_turn_found_at_its_doc(index)
     assert [row[1] for row in bulk] == ["e", "b", "c", "a", "d", "f"]
 
 
