@@ -46,10 +46,14 @@ def text_of(app: ReverieApp, selector: str) -> str:
     return str(app.screen.query_one(selector, Static).render())
 
 
-async def type_into(pilot: object, app: ReverieApp, field_id: str, text: str) -> None:
-    field = app.screen.query_one(f"#{field_id}", Input)
-    assert field.has_focus, f"#{field_id} should have the focus"
-    assert field.password  # never echoed
+async def type_into(pilot: object, app: ReverieApp, step: str, text: str) -> None:
+    """Type ``text`` as the answer the dialog asks for now (``step``), then Enter."""
+    screen = app.screen
+    field_id = "recovery-passphrase" if isinstance(screen, RecoveryKeyDialog) else "secret"
+    field = screen.query_one(f"#{field_id}", Input)
+    if isinstance(screen, ChangePassphraseDialog):
+        assert screen.step == step, (screen.step, step)
+    assert field.has_focus and field.password  # never echoed
     await pilot.press(*text, "enter")  # type: ignore[attr-defined]
     await settle(pilot)  # type: ignore[arg-type]
 
@@ -98,8 +102,9 @@ async def test_a_wrong_current_passphrase_is_one_line_and_writes_nothing(demo: D
         assert isinstance(dialog, ChangePassphraseDialog)
         message = text_of(app, "#passphrase-message")
         assert message == "Current passphrase: wrong for this vault; nothing was changed."
-        assert all(field.value == "" and not field.disabled for field in dialog.query(Input))  # nothing lingers
-        assert dialog.query_one("#current", Input).has_focus
+        field = dialog.query_one("#secret", Input)
+        assert field.value == "" and not field.disabled and field.has_focus  # nothing lingers
+        assert dialog.step == "current" and not dialog.answers
         await press(pilot, "escape")
         assert isinstance(app.screen, PassphraseScreen)
     assert stored(demo) == before
@@ -116,8 +121,7 @@ async def test_two_new_passphrases_that_differ_are_refused_before_any_work(demo:
         await type_into(pilot, app, "again", NEW + "!")
         dialog = app.screen
         assert text_of(app, "#passphrase-message") == "New passphrase: the two differ; type it twice again."
-        assert dialog.query_one("#new", Input).has_focus
-        assert dialog.query_one("#current", Input).value == DEMO_PASSPHRASE  # only the new ones are retyped
+        assert dialog.step == "new" and dialog.answers == {"current": DEMO_PASSPHRASE}  # only the new ones again
         assert not [w for w in app.workers if w.group == "passphrase"]  # no KDF ran
         await press(pilot, "escape")
     assert stored(demo) == before
@@ -129,13 +133,23 @@ async def test_the_dialog_says_changing_while_the_kdf_runs(demo: DemoHome) -> No
         await open_change_dialog(pilot, app)
         dialog = app.screen
         assert isinstance(dialog, ChangePassphraseDialog)
-        for name, value in (("current", DEMO_PASSPHRASE), ("new", NEW), ("again", NEW)):
-            dialog.query_one(f"#{name}", Input).value = value
+        dialog.answers = {"current": DEMO_PASSPHRASE, "new": NEW, "again": NEW}
         dialog.submit()  # the worker starts; the line is there before it ends
         assert text_of(app, "#passphrase-message").startswith("Changing…")
-        assert all(field.disabled for field in dialog.query(Input))
+        assert dialog.query_one("#secret", Input).disabled
         dialog.action_cancel()  # Esc while the header is written: it waits, it does not leave half-done
         assert app.screen is dialog or isinstance(app.screen, PassphraseScreen)
+        await settle(pilot)
+        assert isinstance(app.screen, PassphraseScreen)
+    unlock(demo.paths.vault_header, NEW)
+
+
+async def test_keys_typed_in_one_burst_land_in_their_own_answers(demo: DemoHome) -> None:
+    """Over SSH keys arrive in bursts: what follows an Enter belongs to the next answer."""
+    app = make_app(demo)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_change_dialog(pilot, app)
+        await pilot.press(*DEMO_PASSPHRASE, "enter", *NEW, "enter", *NEW, "enter")  # no pause in between
         await settle(pilot)
         assert isinstance(app.screen, PassphraseScreen)
     unlock(demo.paths.vault_header, NEW)
@@ -149,7 +163,10 @@ async def test_recovery_key_is_shown_once_and_sets_a_new_passphrase(demo: DemoHo
         dialog = app.screen
         assert isinstance(dialog, RecoveryKeyDialog)
         await type_into(pilot, app, "recovery-passphrase", DEMO_PASSPHRASE)
-        key = text_of(app, "#recovery-key")
+        shown = text_of(app, "#recovery-key")
+        assert all(len(line) <= 40 for line in shown.splitlines())  # copied by hand at 80 columns
+        key = dialog.key
+        assert key is not None and shown.replace("\n", "") == key
         assert re.fullmatch(r"RVK1(-[A-Z2-7]{4}){13}", key)
         assert has_recovery_key(demo.paths.vault_header)
         assert "Shown once." in text_of(app, "#recovery-intro") and "cannot show this again" in text_of(

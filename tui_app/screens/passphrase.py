@@ -11,13 +11,15 @@ notification; a new recovery key is shown once, in its dialog, and dropped when 
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import ClassVar
 
-from textual import work
+from textual import events, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.content import Content
+from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label, Static
 from textual.worker import Worker, WorkerState
@@ -40,6 +42,14 @@ def looks_like_recovery_key(text: str) -> bool:
     return "".join(text.split()).upper().startswith(RECOVERY_PREFIX)
 
 
+def key_lines(key: str, per_line: int = 7) -> str:
+    """The recovery key in lines of ``per_line`` groups, broken after a dash (never inside a group), so
+    it can be copied by hand at 80 columns; typed back, the line breaks do not matter."""
+    groups = key.split("-")
+    lines = ["-".join(groups[i:i + per_line]) for i in range(0, len(groups), per_line)]
+    return "-\n".join(lines)
+
+
 def refusal_line(exc: Exception, field_name: str) -> str:
     """One line for a refused change, naming the field, without the header's path (the screen shows it)."""
     text = one_line(exc)
@@ -50,16 +60,48 @@ def refusal_line(exc: Exception, field_name: str) -> str:
 
 
 class SecretInput(Input):
-    """A masked field whose Enter is listed in the footer as what it does."""
+    """A masked field that hands over what was typed the moment Enter is pressed, and is empty again at
+    once: keys typed right after Enter (a fast typist, a burst over SSH) belong to the next answer, never
+    to this one. Its Enter is listed in the footer as what it does."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "submit", "Next", id="passphrase.next", tooltip="The next field, or change after the last"),
+        Binding("enter", "submit", "Next", id="passphrase.next", tooltip="Give this answer and go on"),
     ]
+
+    @dataclass
+    class Entered(Message):
+        """What was typed before Enter (the field is already empty)."""
+
+        secret_input: SecretInput
+        value: str = field(repr=False)
+
+    def on_key(self, event: events.Key) -> None:
+        """Enter is taken here, in the field's own queue, in order with the keys typed around it (as
+        a binding it would run only after bubbling to the app, behind the next answer's first keys)."""
+        if event.key == "enter":
+            event.stop()
+            event.prevent_default()
+            self.hand_over()
+
+    async def action_submit(self) -> None:
+        self.hand_over()
+
+    def hand_over(self) -> None:
+        value, self.value = self.value, ""
+        self.post_message(self.Entered(self, value))
+
+
+STEPS: tuple[tuple[str, str], ...] = (
+    ("current", "Current passphrase (or the recovery key)"),
+    ("new", "New passphrase"),
+    ("again", "New passphrase again"),
+)
 
 
 class ChangePassphraseDialog(ModalScreen[list[str] | None]):
-    """Current passphrase (or the recovery key), the new one, the new one again. Enter moves on, and on
-    the last field changes it; Esc cancels (not while the new header is being written)."""
+    """Current passphrase (or the recovery key), the new one, the new one again, asked one after the
+    other in one masked field: Enter gives each answer, and after the last one changes the passphrase.
+    Esc cancels (not while the new header is being written)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", "Cancel", id="passphrase.cancel", tooltip="Change nothing"),
@@ -70,45 +112,58 @@ class ChangePassphraseDialog(ModalScreen[list[str] | None]):
         self.workbench = workbench
         self.blink = blink
         self.changing = False
+        self.answers: dict[str, str] = {}
+        self.step = STEPS[0][0]
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog-box"):
             yield Label("Change the passphrase", classes="dialog-title")
-            for field_id, placeholder in (
-                ("current", "current passphrase (or the recovery key)"),
-                ("new", "new passphrase"),
-                ("again", "new passphrase again"),
-            ):
-                field = SecretInput(password=True, placeholder=placeholder, id=field_id)
-                field.cursor_blink = self.blink
-                yield field
+            yield Static(id="passphrase-step", markup=False)
+            secret = SecretInput(password=True, id="secret", compact=True)
+            secret.cursor_blink = self.blink
+            yield secret
             yield Static(id="passphrase-message", markup=False)
             yield Static(
+                "Enter gives each answer, and changes the passphrase after the last · Esc cancels\n"
                 "The old passphrase stops working at once; a recovery key keeps working. " + NO_WAY_BACK,
                 classes="dialog-hint",
             )
 
     def on_mount(self) -> None:
-        self.query_one("#current", Input).focus()
+        self.ask("current")
+        self.query_one(SecretInput).focus()
+
+    def ask(self, step: str) -> None:
+        """Ask for ``step``'s answer next (what the field holds now is typed for it)."""
+        self.step = step
+        number = [name for name, _ in STEPS].index(step) + 1
+        label = dict(STEPS)[step]
+        self.query_one("#passphrase-step", Static).update(f"{number} of {len(STEPS)} · {label}")
+        self.query_one(SecretInput).placeholder = label.lower()
 
     def say(self, text: str, *, error: bool = False) -> None:
         message = self.query_one("#passphrase-message", Static)
         message.update(text)
         message.set_class(error, "-error")
 
-    def on_input_submitted(self, event: Input.Submitted) -> None:
+    def on_secret_input_entered(self, event: SecretInput.Entered) -> None:
         event.stop()
-        following = {"current": "#new", "new": "#again"}
-        if event.input.id in following and not event.input.value:
-            self.say("Type it first, then Enter.", error=True)
+        if self.changing:
             return
-        if event.input.id in following:
-            self.query_one(following[event.input.id], Input).focus()
+        if not event.value:
+            self.say(f"{dict(STEPS)[self.step]}: type it first, then Enter.", error=True)
+            return
+        self.answers[self.step] = event.value
+        names = [name for name, _ in STEPS]
+        following = names.index(self.step) + 1
+        if following < len(names):
+            self.say("")
+            self.ask(names[following])
             return
         self.submit()
 
     def submit(self) -> None:
-        current, new, again = (self.query_one(f"#{name}", Input).value for name in ("current", "new", "again"))
+        current, new, again = (self.answers.get(name, "") for name, _ in STEPS)
         problem, retry = "", ""
         if not current:
             problem, retry = "Current passphrase: type it (or the recovery key) first.", "current"
@@ -121,8 +176,7 @@ class ChangePassphraseDialog(ModalScreen[list[str] | None]):
         if problem:
             self.refused(problem, retry)
             return
-        for field in self.query(Input):
-            field.disabled = True
+        self.query_one(SecretInput).disabled = True
         self.changing = True
         self.say("Changing… deriving the new key with Argon2id; until it is written the old passphrase works.")
         self.change(current, new)
@@ -151,14 +205,15 @@ class ChangePassphraseDialog(ModalScreen[list[str] | None]):
         self.refused(message.reason, message.input_id)
 
     def refused(self, reason: str, retry: str) -> None:
-        """Nothing was written: say why in one line, clear what must be typed again, focus it."""
+        """Nothing was written: say why in one line, forget the answers from ``retry`` on, ask again."""
         self.changing = False
-        clear = ("current", "new", "again") if retry == "current" else ("new", "again")
-        for field in self.query(Input):
-            field.disabled = False
-            if field.id in clear:
-                field.value = ""
-        self.query_one(f"#{retry}", Input).focus()
+        names = [name for name, _ in STEPS]
+        for name in names[names.index(retry):]:
+            self.answers.pop(name, None)
+        secret = self.query_one(SecretInput)
+        secret.disabled = False
+        secret.focus()
+        self.ask(retry)
         self.say(reason, error=True)
 
     def on_passphrase_changed(self, message: messages.PassphraseChanged) -> None:
@@ -200,9 +255,10 @@ class RecoveryKeyDialog(ModalScreen[bool]):
                 id="recovery-intro",
                 classes="dialog-body",
             )
-            field = Input(password=True, placeholder="current passphrase", id="recovery-passphrase")
-            field.cursor_blink = self.blink
-            yield field
+            secret = SecretInput(password=True, placeholder="current passphrase", id="recovery-passphrase",
+                                 compact=True)
+            secret.cursor_blink = self.blink
+            yield secret
             yield Static(id="recovery-key", markup=False)
             yield Static(id="passphrase-message", markup=False)
             yield Static("Enter makes the key · Esc cancels", id="recovery-hint", classes="dialog-hint")
@@ -221,14 +277,15 @@ class RecoveryKeyDialog(ModalScreen[bool]):
             return self.key is not None
         return True
 
-    def on_input_submitted(self, event: Input.Submitted) -> None:
+    def on_secret_input_entered(self, event: SecretInput.Entered) -> None:
         event.stop()
-        passphrase = event.input.value
+        passphrase = event.value
+        if self.making or self.key is not None:
+            return
         if not passphrase:
             self.say("Current passphrase: type it first.", error=True)
             return
-        event.input.value = ""
-        event.input.disabled = True
+        event.secret_input.disabled = True
         self.making = True
         self.say("Making the recovery key… deriving the keys with Argon2id.")
         self.make(passphrase)
@@ -270,7 +327,7 @@ class RecoveryKeyDialog(ModalScreen[bool]):
             )
         )
         shown = self.query_one("#recovery-key", Static)
-        shown.update(message.key)
+        shown.update(key_lines(message.key))
         shown.display = True
         self.say("")
         self.query_one("#recovery-hint", Static).update(
