@@ -22,6 +22,7 @@ from tests.helpers.tui import (  # the *_fixture names are pytest fixtures (demo
 )
 from tui_app.screens.capture import CaptureScreen
 from tui_app.screens.cold import ColdStorageScreen
+from tui_app.screens.keymap import KeymapScreen
 from tui_app.screens.memories import MemoriesScreen
 from tui_app.screens.queue import ReviewQueueScreen
 from tui_app.screens.topics import TopicsScreen
@@ -174,3 +175,15 @@ def test_one_widget_serves_every_list() -> None:
         keys = [(b.id, b.key) for b in screen.BINDINGS if isinstance(b, Binding)]
         assert ("list.filter", "slash") in keys, screen
         assert screen.action_filter is not None and screen.on_list_filter_changed is not None
+
+
+async def test_the_keymap_page_lists_the_filter_and_its_keys(demo: DemoHome) -> None:
+    app = make_app(demo)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await press(pilot, "f3", "question_mark")
+        assert isinstance(app.screen, KeymapScreen)
+        groups = {group.title: group.rows for group in app.screen.groups}
+        this = next(rows for title, rows in groups.items() if title.startswith("This screen"))
+        assert any(row.keys == "/" and row.name == "Filter" for row in this)
+        keys = groups["List filter (/ on Review, Memories, Topics, Cold storage)"]
+        assert [(row.keys, row.name) for row in keys][:1] == [("esc", "Clear")]

@@ -15,7 +15,7 @@ from textual.content import Content
 from core.curate.cold import ColdItem
 from core.curate.model import Candidate
 from tui_app.widgets.format import local_time, plural, preview
-from tui_app.widgets.humane import ago
+from tui_app.widgets.humane import ago, size_text
 
 ContentPart = Content | tuple[str, str] | str
 
@@ -112,7 +112,7 @@ def candidate_detail(c: Candidate, width: int, report_only_left: int = 0) -> Con
         "\n",
         (c.tier.upper(), TIER_STYLE[c.tier]),
         f" {tier_meaning(c.tier, report_only_left if c.decision != 'approved' else 0)} · "
-        f"{days(c.age_days)} since last change or use · {c.size} B · "
+        f"{days(c.age_days)} since last change or use · {size_text(c.size)} · "
         f"rubric v{c.rubric_version} · sha256 {short_sha(c.sha256)}",
     ]
     if c.tier == "high" and report_only_left and c.decision != "approved":
@@ -142,7 +142,7 @@ def cold_detail(item: ColdItem, now: datetime, zone: tzinfo) -> Content:
         "\n",
         ("sha256 ", "dim"),
         s.sha256,
-        (f"  {s.size} B", "dim"),
+        (f"  {size_text(s.size)}", "dim"),
     ]
     if item.intact is True:
         parts.append(("  ✓ cold copy intact", "$text-success"))

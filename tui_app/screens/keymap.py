@@ -21,11 +21,13 @@ from textual.dom import DOMNode
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-# The screens that are not sections but open from one (Enter on a row, a dialog's screen).
+# The screens that are not sections but open from one (Enter on a row, a dialog's screen), and the
+# list filter, whose keys work while it has the focus.
 SUB_SCREENS: tuple[tuple[str, str], ...] = (
     ("Draft review", "tui_app.screens.draft:DraftReviewScreen"),
     ("Memory", "tui_app.screens.memory_detail:MemoryDetailScreen"),
-    ("Session (from a search result)", "tui_app.screens.session_view:SessionViewScreen"),
+    ("Session (from a search result or a topic marker)", "tui_app.screens.session_view:SessionViewScreen"),
+    ("List filter (/ on Review, Memories, Topics, Cold storage)", "tui_app.widgets.list_filter:ListFilter"),
     ("Curation candidate", "tui_app.screens.curation_candidate:CandidateScreen"),
     ("Calibration", "tui_app.screens.calibration:CalibrationScreen"),
     ("Passphrase", "tui_app.screens.passphrase:PassphraseScreen"),

@@ -336,7 +336,7 @@ class SearchScreen(ReverieScreen):
         now, zone = self.session.now(), self.session.zone
         whens = [when_text(item.ts, zone, now) for item in self.results]
         wide = self.size.width >= WIDE_SCREEN
-        when_width = max(min(max((w.cell_length for w in whens), default=0), 27 if wide else 24), 15)
+        when_width = max(min(max((w.cell_length for w in whens), default=0), 30 if wide else 26), 15)
         names = [speaker_name(item) for item in self.results]
         speaker = speaker_width(names, 7, 16 if wide else 9)  # whole names when the column allows
         labels = speaker_labels(names, speaker)  # else abbreviated, different names kept different

@@ -139,7 +139,7 @@ class TopicsScreen(ReverieScreen):
         found = self.query_one(ListFilter)
         whens = {m.id: when_text(m.ts, zone, now) for m in self.markers}
         shown = [m for m in self.markers if found.keeps(whens[m.id], m.text)]
-        when_width = max(min(max((whens[m.id].cell_length for m in shown), default=0), 27), 15)
+        when_width = max(min(max((whens[m.id].cell_length for m in shown), default=0), 30), 15)
         width = max(self.size.width - 2 - when_width - 4, 20)
         table.add_column("When", width=when_width)
         table.add_column("Marker", width=width)
@@ -165,7 +165,6 @@ class TopicsScreen(ReverieScreen):
         return assemble(
             ("Topics ", "bold"),
             (f"· {plural(len(self.markers), 'marker')}, newest first · your words; assistants only read them", "dim"),
-            (" · Enter opens the conversation then", "dim"),
         )
 
     def highlighted_id(self) -> str | None:
