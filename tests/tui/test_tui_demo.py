@@ -8,10 +8,11 @@ import pytest
 from click.testing import CliRunner
 
 from core.demo.build import DEMO_PASSPHRASE, DEMO_STEPS, DemoContext, build_demo_home
-from core.errors import HomeError, WrongPassphrase
+from core.errors import HomeError
 from core.paths import HomePaths
 from core.vault.crypto import read_header, unlock
 from core.vault.store import MemoryVault
+from tui_app.app import ReverieApp
 from tui_app.cli.app_cmds import open_app
 from tui_app.cli.main import cli
 from tui_app.cli.state import CliState
@@ -74,23 +75,36 @@ def test_reverie_demo_opens_the_app_unlocked_and_removes_the_temporary_home(
     assert not paths.root.exists() and "Demo home removed" in result.output
 
 
-def test_open_app_unlocks_with_the_environment_passphrase(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_open_app_hands_the_environment_passphrase_to_the_unlock_screen(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Argon2id runs in the unlock screen's worker after the first frame, not before the app draws."""
     demo = build_demo_home(tmp_path / "home")
-    opened: list[object] = []
-    monkeypatch.setattr("tui_app.app.ReverieApp.run", lambda self, **run: opened.append(self._initial_keys))
+    opened: list[tuple[object, object]] = []
+    monkeypatch.setattr("tui_app.app.ReverieApp.run",
+                        lambda self, **run: opened.append((self._initial_keys, self._initial_passphrase)))
+    monkeypatch.setattr("core.vault.crypto.unlock", lambda *a, **k: pytest.fail("no key derivation before the app"))
     monkeypatch.setenv("REVERIE_PASSPHRASE", DEMO_PASSPHRASE)
     open_app(CliState(paths=HomePaths.at(demo.paths.root)))
-    assert opened == [demo.keys]
+    assert opened == [(None, DEMO_PASSPHRASE)]
     monkeypatch.delenv("REVERIE_PASSPHRASE")
     open_app(CliState(paths=HomePaths.at(demo.paths.root)))
-    assert opened[-1] is None  # the app asks for it itself
+    assert opened[-1] == (None, None)  # the app asks for it itself
 
 
-def test_open_app_wrong_environment_passphrase_is_a_clear_error(
+async def test_a_wrong_environment_passphrase_is_one_line_on_the_unlock_screen(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     demo = build_demo_home(tmp_path / "home")
-    monkeypatch.setattr("tui_app.app.ReverieApp.run", lambda self, **run: pytest.fail("the app must not open"))
+    apps: list[ReverieApp] = []
+    monkeypatch.setattr("tui_app.app.ReverieApp.run", lambda self, **run: apps.append(self))
     monkeypatch.setenv("REVERIE_PASSPHRASE", "not it")
-    with pytest.raises(WrongPassphrase, match="wrong passphrase"):
-        open_app(CliState(paths=HomePaths.at(demo.paths.root)))
+    open_app(CliState(paths=HomePaths.at(demo.paths.root)))
+    (app,) = apps
+    async with app.run_test(size=(100, 30)) as pilot:
+        for _ in range(20):
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+        assert app.locked
+        message = str(app.screen.query_one("#gate-message").render())
+        assert "REVERIE_PASSPHRASE or the keyring is wrong" in message and "\n" not in message

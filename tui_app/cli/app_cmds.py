@@ -18,14 +18,17 @@ NO_MOUSE_HELP = "Never ask the terminal for mouse events (as tui.mouse = false):
 
 def open_app(state: CliState, *, mouse: bool | None = None) -> None:
     """Open the app on the home. A passphrase available without a prompt (``REVERIE_PASSPHRASE`` or
-    the keyring) unlocks the vault first, and a wrong one is a one-line error before anything is
-    drawn; otherwise the app asks for it itself (or offers to create a vault when there is none).
-    ``mouse=False`` (``--no-mouse``) overrides ``tui.mouse``; None follows it."""
+    the keyring) is handed to the unlock screen, which derives the keys in its worker after the first
+    frame ("Unlocking…"); a wrong one is said there in one line, and the field asks for the right one.
+    Otherwise the app asks for it itself (or offers to create a vault when there is none). Keys
+    already held by the workbench open it straight away. ``mouse=False`` (``--no-mouse``) overrides
+    ``tui.mouse``; None follows it."""
     from tui_app.app import ReverieApp
 
     workbench = state.workbench
-    keys: VaultKeys | None = workbench.unlock() if workbench.can_unlock_quietly() else None
-    ReverieApp(state.paths, workbench.config, keys, kdf=state.options.kdf).run(mouse=mouse)
+    keys: VaultKeys | None = workbench.unlock() if workbench.unlocked else None
+    at_hand = workbench.passphrase_at_hand() if keys is None and workbench.has_vault else None
+    ReverieApp(state.paths, workbench.config, keys, kdf=state.options.kdf, passphrase=at_hand).run(mouse=mouse)
 
 
 @click.command("demo")
