@@ -271,3 +271,37 @@ def test_the_curation_reports_keep_their_keys(tmp_path: Path) -> None:
         "move_id": "m-1", "op": "move", "outcome": "finished", "detail": "done"}
     assert Installed("cron", [], ["crontab -"], False).to_dict() == {
         "method": "cron", "written": [], "commands": ["crontab -"], "already": False}
+
+
+ARCHIVE_ENTRY_DATA = (
+    '{"approved": false, "cold_path": "cold/notes/m-20261103T101500-0123456789ab/record/old plan.md", '
+    '"move_id": "m-20261103T101500-0123456789ab", "path": "proj/old plan.md", "rubric_version": 3, '
+    '"scope": "notes", "signals": ["expired", "unused"], "tier": "high", "tombstone": "proj/old plan.md.tombstone", '
+    '"tombstone_sha256": "727b797856d549abb65eb85f6e8589ec692ab5d41a6374ca548e2f24ad767a89"}'
+)
+
+
+def test_an_archive_ledger_entry_records_the_same_data() -> None:
+    """The ledger signs its entries' canonical JSON (sorted keys): the data of an archive entry, with the
+    SHA-256 of the tombstone's bytes, must not change, or old entries would no longer match their moves."""
+    from core.curate.cold import _archive_data
+
+    assert json.dumps(_archive_data(STONE), ensure_ascii=False, sort_keys=True) == ARCHIVE_ENTRY_DATA
+
+
+def test_the_schedule_files_are_unchanged() -> None:
+    from core.curate.schedule import cron_line, systemd_units
+
+    home = HomePaths.at(Path("/home/me/.local/share/reverie"))
+    command = "/usr/bin/reverie --home /home/me/.local/share/reverie curate apply --scheduled"
+    assert systemd_units(home, "/usr/bin/reverie") == {
+        "reverie-curate.service": (
+            "[Unit]\nDescription=Reverie weekly curation (moves only what the tier rules allow; never deletes)\n\n"
+            f"[Service]\nType=oneshot\nExecStart={command}\n"),
+        "reverie-curate.timer": (
+            "[Unit]\nDescription=Run Reverie's curation once a week\n\n[Timer]\nOnCalendar=weekly\n"
+            "Persistent=true\nRandomizedDelaySec=1h\n\n[Install]\nWantedBy=timers.target\n"),
+    }
+    assert cron_line(home, "/usr/bin/reverie") == (
+        f"17 9 * * 1 {command} >> /home/me/.local/share/reverie/curation/scheduled.log 2>&1 "
+        "# reverie weekly curation /home/me/.local/share/reverie")
