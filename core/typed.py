@@ -11,6 +11,17 @@ becomes ``null`` (msgspec's JSON has no ``NaN``); no stored or printed form here
 :func:`convert` builds a dataclass from a decoded document (``msgspec.convert``: each field's JSON
 type, required fields, ``bool`` is not an ``int``), and :func:`field_error` rewrites msgspec's message
 into the project's one line naming the field (``field 'size': expected int, got str``).
+:func:`convert_as_python` does the same with the errors a hand-written ``cls(**data)`` loader raises
+(``KeyError``, ``TypeError``, ``ValueError``), for APIs that promise them (the SDK).
+
+The types stay dataclasses (msgspec converts into them and calls their ``__post_init__``), because
+their callers copy them with ``dataclasses.replace`` and positional construction is public API.
+What msgspec does not do for dataclasses, :func:`document_problem` does from msgspec's own type
+description (``msgspec.inspect``): refuse unknown keys (``forbid_unknown_fields`` is a Struct option),
+and, for stored documents, require a field whose default is made at construction (a new id, the
+current time), so loading never invents it. msgspec cannot rename a dataclass field or write a
+``datetime`` as ``isoformat`` does (``+00:00``; msgspec writes ``Z``): the few forms that need either
+say so where they stay written out.
 """
 
 from __future__ import annotations
