@@ -18,7 +18,7 @@ from tests.helpers.tui import (  # the *_fixture names are pytest fixtures (demo
     press,
 )
 from tests.helpers.tui_curation import SCOPE, row_keys, text_of
-from tui_app.screens.calibration import CalibrationScreen
+from tui_app.screens.calibration import CalibrationScreen, reason_text
 from tui_app.screens.curation import CurationScreen
 from tui_app.widgets.histogram import BLOCKS, Bin, Histogram, Marker, column_counts, draw
 
@@ -54,10 +54,23 @@ async def test_calibration_view_shows_the_picture_the_thresholds_and_the_data(de
         oldest = [str(cell) for cell in table.get_row_at(0)]
         assert oldest[:2] == ["reference_old_laptop.md", "392d"] and oldest[-1] == "clearly old"
         assert len(row_keys(app, "calibration-data")) == 22
+        assert text_of(app, "#calibration-title").endswith(" · when you asked (m)")  # why, in words
         await press(pilot, "m")  # measure again now: the same files, eight days older, no shift
         assert "measured 2026-11-10" in text_of(app, "#calibration-title")
+        assert "requested" not in text_of(app, "#calibration-title")
         await press(pilot, "escape")
         assert isinstance(app.screen, CurationScreen)
+
+
+def test_the_reason_for_a_measurement_reads_as_a_reason() -> None:
+    assert reason_text("first scan") == "at the first scan"
+    assert reason_text("requested") == "when you asked (m)"
+    assert reason_text("requested; shifted: record count changed from 3 to 9") == (
+        "when you asked (m), after a change: record count changed from 3 to 9"
+    )
+    assert reason_text("record count changed from 3 to 9") == (
+        "again by a scan, after a change: record count changed from 3 to 9"
+    )
 
 
 def test_every_count_lands_in_some_column_at_any_width() -> None:

@@ -73,6 +73,20 @@ def how_text(view: data.CalibrationView) -> Content:
     return Content.assemble(*parts)
 
 
+def reason_text(reason: str) -> str:
+    """Why the thresholds were (re-)measured, as the calibration file records it ("first scan",
+    "requested", "requested; shifted: …", or the shift a scan found), said after "measured … from N
+    records"."""
+    if reason == "first scan":
+        return "at the first scan"
+    if reason == "requested":
+        return "when you asked (m)"
+    shift = reason.removeprefix("requested; shifted: ")
+    if shift != reason:
+        return f"when you asked (m), after a change: {shift}"
+    return f"again by a scan, after a change: {reason}"
+
+
 class CalibrationScreen(ReverieScreen):
     SECTION = "curation"
     RELOAD_ON_RESUME = False
@@ -137,7 +151,7 @@ class CalibrationScreen(ReverieScreen):
         if not picture.get("measured"):
             parts.append((" · too few records to measure: defaults apply", "$text-warning"))
         if view.reason:
-            parts.append((f" · {view.reason}", "dim"))
+            parts.append((f" · {reason_text(view.reason)}", "dim"))
         if len(view.scopes) > 1:
             parts.append((f" · scope {view.scopes.index(view.scope) + 1} of {len(view.scopes)} (n: next)", "dim"))
         return Content.assemble(*parts)
