@@ -82,6 +82,7 @@ def restore_body(checks: list[data.RestoreCheck]) -> str:
 
 class ColdStorageScreen(ReverieScreen):
     SECTION = "cold"
+    RESUME_ONLY_IF_CHANGED = True  # shown again, reloaded only when something in the data home changed
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("r", "restore", "Restore…", id="cold.restore", tooltip="Put the marked or highlighted record back"),
         Binding("space", "mark", "Mark", id="cold.mark", tooltip="Mark the highlighted record to restore several"),

@@ -36,6 +36,7 @@ def verified_badge(row: MemoryRow) -> Content:
 
 class MemoriesScreen(ReverieScreen):
     SECTION = "memories"
+    RESUME_ONLY_IF_CHANGED = True  # shown again, reloaded only when something in the data home changed
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("1", "show('all')", "All", id="memories.show_all", tooltip="Show every memory", group=SHOW),
         Binding(

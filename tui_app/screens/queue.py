@@ -39,6 +39,7 @@ def draft_status(draft: ReviewDraft) -> str:
 
 class ReviewQueueScreen(ReverieScreen):
     SECTION = "queue"
+    RESUME_ONLY_IF_CHANGED = True  # shown again, reloaded only when something in the data home changed
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("n", "capture", "New draft", id="capture", tooltip="Capture a new draft for review"),
         Binding("1", "show('open')", "Open", id="queue.show_open", tooltip="Show open drafts", group=SHOW),

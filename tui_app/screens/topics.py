@@ -82,6 +82,7 @@ class MarkerDialog(ModalScreen[str | None]):
 
 class TopicsScreen(ReverieScreen):
     SECTION = "topics"
+    RESUME_ONLY_IF_CHANGED = True  # shown again, reloaded only when something in the data home changed
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("m", "mark", "Mark", id="topics.mark", tooltip="Add a topic marker: where we are now, in your words"),
         FILTER_BINDING,
