@@ -135,13 +135,16 @@ async def test_cancelling_the_move_confirmation_moves_nothing(demo: DemoHome, fr
 
 
 async def test_nothing_to_move_only_reports(demo: DemoHome) -> None:
+    config = load_config(demo.paths.config)
+    config.curation.report_only_runs, config.curation.auto_move_cap = 0, 0  # high records held by the cap
+    save_config(demo.paths.config, config)
     app = make_app(demo)
     async with app.run_test(size=SIZE) as pilot:
         await press(pilot, "f7", "m")
         assert isinstance(app.screen, MovePlanDialog)
         assert [button.id for button in app.screen.query(Button)] == ["no"]  # no Move button at all
-        title = str(app.screen.query_one(".dialog-title", Static).render())
-        assert title.startswith("Nothing moves yet: ") and "report-only runs" in title  # why, not only that
+        assert "Dry run: nothing would move" in str(app.screen.query_one(".dialog-title", Static).render())
+        assert "over the cap of 0 automatic moves per run" in str(app.screen.query_one("#move-plan-lines").render())
         await press(pilot, "y")  # y does nothing here
         assert isinstance(app.screen, MovePlanDialog)
         await press(pilot, "escape")

@@ -1,13 +1,15 @@
 """Report-only runs, as the curation screen says them: the high tier's heading and each high
 candidate say that the scope's first apply runs only report and how many are left (not "moves
 automatically"), and a dry run that moves nothing says why in its title, as `reverie curate apply`
-does. With no report-only run left, the heading says the tier moves by itself again."""
+does, and y records one such run (moving nothing). With no report-only run left, the heading says the
+tier moves by itself again."""
 
 from __future__ import annotations
 
-from textual.widgets import DataTable, Static
+from textual.widgets import Button, DataTable, Static
 
 from core.config import load_config, save_config
+from core.curate.runs import apply_runs, read_runs
 from core.demo.build import DemoHome
 from tests.helpers.tui import (  # the *_fixture names are pytest fixtures (demo, frozen_clock)
     demo_fixture,  # noqa: F401
@@ -15,7 +17,7 @@ from tests.helpers.tui import (  # the *_fixture names are pytest fixtures (demo
     make_app,
     press,
 )
-from tests.helpers.tui_curation import HIGH, cid, highlight, text_of
+from tests.helpers.tui_curation import HIGH, cid, highlight, records, scope_root, text_of
 from tui_app.screens.curation import CurationScreen
 from tui_app.screens.curation_candidate import CandidateScreen
 from tui_app.screens.curation_dialogs import MovePlanDialog
@@ -58,8 +60,36 @@ async def test_the_screen_says_high_records_are_only_reported_and_why(demo: Demo
         dialog = app.screen
         assert isinstance(dialog, MovePlanDialog) and dialog.count == 0
         title = str(dialog.query_one(".dialog-title").render())
-        assert title == f"Nothing moves yet: {len(HIGH)} high-tier records held by the scope's report-only runs"
+        assert title == f"Nothing moves yet: {len(HIGH)} high-tier records held by report-only runs"
         assert "curation.report_only_runs" in str(dialog.query_one("#move-plan-lines", Static).render())
+
+
+async def test_y_records_a_report_only_run_until_none_is_left(demo: DemoHome) -> None:
+    root = scope_root(demo)
+    before = records(root)
+    app = make_app(demo)
+    async with app.run_test(size=SIZE) as pilot:
+        await press(pilot, "f7")
+        screen = app.screen
+        assert isinstance(screen, CurationScreen)
+        left = screen.shown.report_only_left["reverie-memory"]  # type: ignore[union-attr]
+        runs = apply_runs(read_runs(demo.paths), "reverie-memory")
+        for step in range(left):
+            await press(pilot, "m")
+            dialog = app.screen
+            assert isinstance(dialog, MovePlanDialog) and dialog.can_record_run
+            assert [button.id for button in dialog.query(Button)] == ["yes", "no"]
+            assert "nothing moves now" in str(dialog.query_one(".dialog-warning", Static).render())
+            await press(pilot, "y")
+            assert app.screen is screen
+            assert apply_runs(read_runs(demo.paths), "reverie-memory") == runs + step + 1
+            assert records(root) == before  # nothing moved
+            now_left = left - step - 1
+            assert heading(app, "high") == tier_meaning("high", now_left)
+        await press(pilot, "m")  # none left: the dry run now moves the high tier
+        assert isinstance(app.screen, MovePlanDialog) and app.screen.count > 0
+        await press(pilot, "n")
+    assert records(root) == before
 
 
 async def test_with_no_report_only_run_left_the_high_tier_moves_automatically(demo: DemoHome) -> None:

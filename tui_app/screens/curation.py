@@ -73,6 +73,7 @@ class CurationScreen(DecidingScreen):
         self.stop_requested = threading.Event()
         self.records_done = 0  # records the move under way has handled (moved or not)
         self.progress_timer: Timer | None = None
+        self.recorded_scopes: list[str] = []  # the scopes of the report-only run being recorded
 
     def compose_body(self) -> ComposeResult:
         with Vertical(id="curation"):
@@ -174,6 +175,16 @@ class CurationScreen(DecidingScreen):
         scopes = {c.scope for c in self.candidates() if c.tier == "high"}
         left = max((self.shown.report_only_left.get(scope, 0) for scope in scopes), default=0)
         return self.shown.auto_move_cap, left
+
+    def report_only_note(self, message: messages.MovesDone) -> str:
+        """What the recorded run changed, per scope: how many report-only runs are left now."""
+        left = self.shown.report_only_left if self.shown is not None else {}
+        parts = []
+        for scope in self.recorded_scopes:
+            remaining = left.get(scope, 0)
+            after = f"{plural(remaining, 'report-only run')} left" if remaining else "high-tier records now move"
+            parts.append(f"{scope}: nothing moved; {after}")
+        return "; ".join(parts) or "Nothing moved."
 
     def report_only_left(self, candidate: Candidate) -> int:
         """The report-only apply runs left in ``candidate``'s scope (none once it has had them)."""
@@ -308,7 +319,26 @@ class CurationScreen(DecidingScreen):
             self.fill()
         confirmed = [p for p in report.would_move if p.will_move]
         left = self.shown.report_only_left if self.shown is not None else {}
-        self.app.push_screen(MovePlanDialog(report, left), lambda yes: self.start_moving(confirmed) if yes else None)
+        dialog = MovePlanDialog(report, left)
+        held = sorted({p.candidate.scope for p in dialog.held_by_report_only})
+        self.app.push_screen(dialog, lambda yes: self.plan_confirmed(bool(yes), confirmed, held))
+
+    def plan_confirmed(self, yes: bool, confirmed: list[PlannedMove], report_only_scopes: list[str]) -> None:
+        if not yes:
+            return
+        if confirmed:
+            self.start_moving(confirmed)
+        elif report_only_scopes:
+            self.recorded_scopes = report_only_scopes
+            self.set_busy(True, self.query_one(DataTable))
+            self.record_report_only_runs(report_only_scopes)
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="move", description="record a report-only run")
+    def record_report_only_runs(self, scopes: list[str]) -> None:
+        """One apply run per scope that moves nothing (no record is confirmed): the report-only count."""
+        reports = [data.move_scope(self.session, scope, set()) for scope in scopes]
+        shown = data.after_moves(self.session, self.shown, reports) if self.shown is not None else None
+        self.post_message(messages.MovesDone(reports, shown, 0, False))
 
     def start_moving(self, confirmed: list[PlannedMove]) -> None:
         self.moving = confirmed
@@ -364,6 +394,13 @@ class CurationScreen(DecidingScreen):
 
     def on_moves_done(self, message: messages.MovesDone) -> None:
         self.end_moving()
+        if message.confirmed == 0:  # a report-only run was recorded: nothing moved, by design
+            self.set_busy(False)
+            if message.candidates is not None:
+                self.shown = message.candidates
+                self.fill()
+            self.notify(self.report_only_note(message), title="Report-only run recorded", markup=False, timeout=8)
+            return
         moved = [m for report in message.reports for m in report.moved]
         errors = [e for report in message.reports for e in report.errors]
         if message.candidates is not None:

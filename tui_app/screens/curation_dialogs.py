@@ -2,7 +2,8 @@
 
 It lists what will move (each with its tier or approval, signals and checksum), what the tier rules
 hold back and why, and any error the dry run met. ``y`` moves exactly the listed records; ``n`` or
-Esc moves nothing. With nothing to move it only reports, and closes.
+Esc moves nothing. When only the scope's report-only runs hold records back, ``y`` records one such
+run (moving nothing), as ``reverie curate apply`` does; with nothing else to do it only reports.
 """
 
 from __future__ import annotations
@@ -25,6 +26,12 @@ ROOM_FOR_THE_REST = 14  # rows for the box's border and padding, the title, the 
 MOVE_WARNING = (
     "Nothing is deleted: each record is copied to cold storage, its checksum verified, a tombstone "
     "written where it was, and only then removed. Restore any one from Cold storage (F8)."
+)
+
+
+RUN_NOTE = (
+    "y records this as one of the scope's report-only runs, as `reverie curate apply` would: nothing "
+    "moves now; once the report-only runs are done, high-tier records move by themselves (within the cap)."
 )
 
 
@@ -84,12 +91,17 @@ class MovePlanDialog(ModalScreen[bool]):
             if not p.will_move and p.candidate.tier == "high" and not p.approved and left.get(p.candidate.scope, 0)
         ]
 
+    @property
+    def can_record_run(self) -> bool:
+        """Nothing would move only because of report-only runs: y records one (moving nothing)."""
+        return not self.count and bool(self.held_by_report_only)
+
     def title_text(self) -> str:
         if self.count:
             return f"Move {plural(self.count, 'record')} to cold storage?"
         if self.held_by_report_only:
             held = plural(len(self.held_by_report_only), "high-tier record")
-            return f"Nothing moves yet: {held} held by the scope's report-only runs"
+            return f"Nothing moves yet: {held} held by report-only runs"
         return "Dry run: nothing would move"
 
     def compose(self) -> ComposeResult:
@@ -100,22 +112,26 @@ class MovePlanDialog(ModalScreen[bool]):
                 yield Static(plan_lines(self.report), id="move-plan-lines")
             if self.count:
                 yield Static(MOVE_WARNING, classes="dialog-warning", markup=False)
+            elif self.can_record_run:
+                yield Static(RUN_NOTE, classes="dialog-warning", markup=False)
             with Horizontal(classes="dialog-buttons"):
                 if self.count:
                     yield Button(f"Move {self.count} (y)", id="yes", variant="warning")
-                yield Button("Cancel (n)" if self.count else "Close (n)", id="no")
+                elif self.can_record_run:
+                    yield Button("Record the run (y)", id="yes", variant="primary")
+                yield Button("Cancel (n)" if self.count or self.can_record_run else "Close (n)", id="no")
 
     def on_mount(self) -> None:
         self.query_one("#no", Button).focus()  # a stray Enter moves nothing
 
     def on_resize(self) -> None:
         """The list scrolls; the title, the warning and the buttons always stay in view."""
-        fixed = ROOM_FOR_THE_REST if self.count else ROOM_FOR_THE_REST - 4
+        fixed = ROOM_FOR_THE_REST if self.count or self.can_record_run else ROOM_FOR_THE_REST - 4
         self.query_one("#move-plan").styles.max_height = max(3, int(self.size.height * 0.9) - fixed)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "answer" and parameters == (True,):
-            return self.count > 0
+            return self.count > 0 or self.can_record_run
         return True
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
@@ -126,4 +142,4 @@ class MovePlanDialog(ModalScreen[bool]):
         self.query_one("#move-plan", VerticalScroll).scroll_relative(y=lines, animate=False)
 
     def action_answer(self, answer: bool) -> None:
-        self.dismiss(answer and self.count > 0)
+        self.dismiss(answer and (self.count > 0 or self.can_record_run))
