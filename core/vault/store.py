@@ -22,7 +22,7 @@ import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from core.clock import utc_now_iso
 from core.errors import DraftChanged, HomeError, NotFound, RecordError, ReviewError, VaultLocked
@@ -37,6 +37,9 @@ from core.vault.ledger import Ledger, LedgerEntry
 from core.vault.records import Memory, MemoryMetadata, open_memory, seal_memory
 from core.vault.review import ReviewDraft, check_field_value, draft_from_capture, new_id, review_record
 from core.vault.sealed import Envelope, seal, unseal
+
+if TYPE_CHECKING:
+    from core.vault.scan import Opened, Opener
 
 DRAFT_FORMAT = "reverie.draft"
 MEMORY_KINDS = ("finalize", "add", "import", "restore")  # ledger kinds that place a memory in vault/
@@ -173,13 +176,13 @@ class MemoryVault:
             raise NotFound(f"no draft {draft_id!r} in {self.paths.drafts}")
         return ReviewDraft.from_dict(envelope.payload.get("draft"))
 
-    def _open_folder(self, folder: Path, prefix: str, opener: Any) -> tuple[list[Any], list[Problem]]:
+    def _open_folder(self, folder: Path, prefix: str, opener: Opener) -> tuple[list[Opened], list[Problem]]:
         """Every record file of ``folder`` named ``prefix``…``.json``, opened by ``opener`` (a function of
         ``core.vault.scan``): those that opened, and a problem for each that did not."""
         from core.vault.scan import open_records, record_names
 
         label = folder.name
-        opened_ok: list[Any] = []
+        opened_ok: list[Opened] = []
         problems: list[Problem] = []
         for opened in open_records(folder, record_names(folder, prefix), self.keys, opener):
             if opened.error is None:
