@@ -38,7 +38,6 @@ from tui_app.stylesheet import ReusingStylesheet
 from tui_app.ui_state import UiState, load_ui_state, save_ui_state, ui_state_path
 from tui_app.widgets.editor import ExternalEditor, edit_in_terminal_editor
 from tui_app.widgets.format import plural
-from tui_app.widgets.humane import use_language
 
 if TYPE_CHECKING:
     from textual.theme import Theme
@@ -194,7 +193,7 @@ class ReverieApp(App[None], inherit_bindings=False):
 
     def on_mount(self) -> None:
         self.set_keymap(dict(self.config.tui.keymap))
-        use_language(self.config.general.languages[0] if self.config.general.languages else "en")
+        self.call_after_refresh(self.use_language)  # humanize loads after the first frame, which says no age
         self.app_resume_signal.subscribe(self, lambda _app: self.touch())
         self.theme_changed_signal.subscribe(self, self.remember_theme)
         if self.ui_state_problem:
@@ -207,6 +206,12 @@ class ReverieApp(App[None], inherit_bindings=False):
             self.show_gate(passphrase=passphrase)
         if self.config.security.idle_lock_minutes:
             self.set_interval(IDLE_CHECK_SECONDS, self.check_idle_lock)
+
+    def use_language(self) -> None:
+        """Ages and sizes in the person's first language (``general.languages``), where humanize has it."""
+        from tui_app.widgets.humane import use_language
+
+        use_language(self.config.general.languages[0] if self.config.general.languages else "en")
 
     def on_unmount(self) -> None:
         gc.unfreeze()  # what the app held can be collected again (a test process runs many apps)

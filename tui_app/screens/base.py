@@ -17,7 +17,6 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.worker import Worker, WorkerState, get_current_worker
 
-from tui_app import messages
 from tui_app.widgets.dialogs import ErrorDialog
 from tui_app.widgets.footer import WrappingFooter
 from tui_app.widgets.format import one_line, preview
@@ -25,6 +24,7 @@ from tui_app.widgets.section_bar import SectionBar
 
 if TYPE_CHECKING:
     from core.workbench.capture import DuplicateChoice
+    from tui_app import messages
     from tui_app.screens.capture import Capture
     from tui_app.screens.session import Session
 
@@ -140,6 +140,8 @@ class ReverieScreen(WorkerScreen):
     @work(thread=True, exclusive=True, exit_on_error=False, group="capture", description="save the new draft")
     def save_capture(self, capture: Capture, choice: DuplicateChoice = "ask") -> None:
         """The workbench's capture: near-duplicate check, then the draft and the local suggesters."""
+        from tui_app import messages  # the app's messages load with the first worker that posts one
+
         outcome = self.session.workbench.capture(capture.content, capture.tags, on_duplicate=choice, suggest=True,
                                                  created_by=self.session.reviewer)
         self.post_message(messages.CaptureDone(capture.content, capture.tags, outcome))

@@ -11,7 +11,6 @@ from textual.containers import Center, Vertical
 from textual.widgets import Footer, Input, Label, Static
 
 from core.paths import HomePaths
-from tui_app import messages
 from tui_app.screens.base import WorkerScreen
 from tui_app.widgets.format import short_path
 
@@ -87,6 +86,7 @@ class CreateVaultScreen(WorkerScreen):
     @work(thread=True, exclusive=True, exit_on_error=False, group="unlock", description="create the vault")
     def create_vault(self, passphrase: str) -> None:
         from core.vault.store import MemoryVault
+        from tui_app import messages
 
         keys = self.app.workbench.create_vault(passphrase)  # type: ignore[attr-defined]
         self.post_message(messages.Unlocked(MemoryVault.open(self.paths, keys), created=True))

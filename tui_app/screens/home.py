@@ -15,7 +15,6 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.widgets import Sparkline, Static
 
-from tui_app import messages
 from tui_app.screens.base import ReverieScreen
 from tui_app.screens.registry import SECTIONS, notice_providers
 from tui_app.views.data import ACTIVITY_WEEKS, HomeSummary, load_home_summary
@@ -23,6 +22,7 @@ from tui_app.widgets.activity import ActivityChart, turns_per_day
 from tui_app.widgets.format import plural
 
 if TYPE_CHECKING:
+    from tui_app import messages
     from tui_app.screens.session import Session
 
 NOTICE_MARK = {"error": ("✗", "bold $text-error"), "warning": ("!", "bold $text-warning"), "info": ("·", "")}
@@ -126,6 +126,8 @@ class HomeScreen(ReverieScreen):
     @work(thread=True, exclusive=True, exit_on_error=False, group="finish", description="finish interrupted work")
     def complete_interrupted(self) -> None:
         """A finalization a crash cut short is completed (and said) when the vault is opened."""
+        from tui_app import messages  # loaded in the worker, after the first frame
+
         lines = self.session.vault.complete_interrupted()
         if lines:
             self.post_message(messages.InterruptedCompleted(lines))
@@ -149,6 +151,8 @@ class HomeScreen(ReverieScreen):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="load", description="load the home summary")
     def load_summary(self) -> None:
+        from tui_app import messages
+
         summary = load_home_summary(self.session, notice_providers())
         if not self.cancelled():
             self.post_message(messages.HomeLoaded(summary))
@@ -174,6 +178,8 @@ class HomeScreen(ReverieScreen):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="activity", description="count turns per day")
     def load_turn_activity(self) -> None:
+        from tui_app import messages
+
         today = self.session.now().astimezone(self.session.zone).date()
         days = turns_per_day(self.session.paths, self.session.zone, today)
         if not self.cancelled():

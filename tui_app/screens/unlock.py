@@ -8,7 +8,7 @@ recovery-key``) can set a new one; without either, nobody can open the vault."""
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from textual import work
 from textual.app import ComposeResult
@@ -18,9 +18,11 @@ from textual.widgets import Footer, Input, Label, Static
 
 from core.errors import HomeError, WrongPassphrase
 from core.paths import HomePaths
-from tui_app import messages
 from tui_app.screens.base import WorkerScreen
 from tui_app.widgets.format import short_path
+
+if TYPE_CHECKING:
+    from tui_app import messages
 
 
 class PassphraseInput(Input):
@@ -91,6 +93,8 @@ class UnlockScreen(WorkerScreen):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="unlock", description="unlock the vault")
     def unlock_vault(self, passphrase: str, at_hand: bool = False) -> None:
+        from tui_app import messages  # loaded in the worker, after the first frame
+
         try:
             keys = self.app.workbench.unlock(passphrase)  # type: ignore[attr-defined]
         except WrongPassphrase:
