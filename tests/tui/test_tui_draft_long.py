@@ -80,6 +80,7 @@ async def test_c_reads_the_content_on_the_full_screen_and_esc_comes_back(demo: D
         await press(pilot, "c")
         assert screen.maximized is box
         assert box.scrollable_content_region.height > before
+        assert box.size.height >= app.size.height - 4  # the whole screen but the footer (one or two lines)
         footer = {b.binding.action for b in screen.active_bindings.values()}
         assert "minimize" in footer and "back" not in footer
         await press(pilot, "escape")
@@ -102,6 +103,10 @@ async def test_a_draft_with_suggestions_keeps_its_table_and_cuts_long_content(de
         await settle(pilot)
         assert box.border_subtitle.startswith("▼ ")
         assert screen.query_one("#suggestions", DataTable).size.height >= 5
+        await press(pilot, "c")  # the full screen, though the box had a third of it
+        assert screen.maximized is box and box.size.height >= app.size.height - 4
+        await press(pilot, "escape")
+        assert screen.query_one("#suggestions", DataTable).has_focus  # the keys act on suggestions again
 
 
 async def test_a_finalized_draft_says_it_is_sealed_and_read_only(demo: DemoHome) -> None:
@@ -149,7 +154,9 @@ async def test_long_memory_scrolls_with_a_more_marker(demo: DemoHome) -> None:
         box.focus()
         await press(pilot, "pagedown")
         assert box.scroll_y > 0 and "▲" in box.border_title
+        shown = box.scrollable_content_region.height
         await press(pilot, "c")
         assert screen.maximized is box
+        assert box.size.height >= app.size.height - 4 > shown  # the whole screen but the footer (one or two lines)
         await press(pilot, "escape")
         assert screen.maximized is None and app.screen is screen

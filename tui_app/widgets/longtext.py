@@ -4,7 +4,7 @@ border says what is cut (``▲ 3 above`` in the title, ``▼ 312 more lines`` in
 The draft review and the memory detail show a record's content in one of these: a 31,000-character
 draft is read a screenful at a time instead of showing its first four lines with no sign of the
 rest. The box takes the focus (Tab), then ↑ ↓ PgUp PgDn Home End scroll it; a screen may bind a key
-that maximizes it (``Screen.maximize``; Esc restores).
+that maximizes it (``Screen.maximize``; Esc restores; its stylesheet gives ``.-maximized`` the room).
 """
 
 from __future__ import annotations
