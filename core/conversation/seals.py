@@ -35,6 +35,8 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+import msgspec
+
 from core.clock import utc_now
 from core.conversation.quarantine import Quarantine
 from core.conversation.store import day_record_id, is_whole_turn, list_day_files, repair_day_tails
@@ -78,36 +80,52 @@ def _pending_path(paths: HomePaths) -> Path:
     return paths.logs / PENDING_NAME
 
 
-def load_pending(paths: HomePaths) -> dict[str, dict[str, Any]]:
-    """Day → ``{"size", "sha256"[, "mac"]}`` of the file before an ingest appended to it (closed days
-    only). Whether an intent is this vault's own is :func:`intent_signed`'s question."""
+class Intent(msgspec.Struct, frozen=True, omit_defaults=True):
+    """A closed day's file before an ingest appended to it, as kept in the intents file (sorted keys,
+    no ``mac`` when the ingest had no keys to sign with)."""
+
+    size: int
+    sha256: str
+    mac: str | None = None
+
+
+def _intent(value: Any) -> Intent | None:
+    """The intent in ``value``, or None when it is not one (it then explains nothing). A ``mac`` that
+    is no string can match no signature: the intent reads as unsigned."""
+    if isinstance(value, dict) and "mac" in value and not isinstance(value["mac"], str):
+        value = {key: item for key, item in value.items() if key != "mac"}
+    try:
+        return msgspec.convert(value, Intent)
+    except msgspec.ValidationError:
+        return None
+
+
+def load_pending(paths: HomePaths) -> dict[str, Intent]:
+    """Day → :class:`Intent` of the file before an ingest appended to it (closed days only); an entry
+    that is not an intent is left out. Whether an intent is this vault's own is :func:`intent_signed`'s
+    question."""
     try:
         data = json.loads(_pending_path(paths).read_text(encoding="utf-8"))
     except (FileNotFoundError, ValueError, UnicodeDecodeError, RecursionError):
         return {}
     if not isinstance(data, dict):
         return {}
-    return {
-        day: value for day, value in data.items()
-        if isinstance(value, dict) and isinstance(value.get("size"), int) and not isinstance(value.get("size"), bool)
-        and isinstance(value.get("sha256"), str)
-    }
+    return {day: intent for day, value in data.items() if (intent := _intent(value)) is not None}
 
 
 def _intent_message(day: str, size: int, sha256: str) -> bytes:
     return _INTENT_DOMAIN + canonical_json({"day": day, "sha256": sha256, "size": size})
 
 
-def intent_signed(keys: VaultKeys, day: str, intent: dict[str, Any] | None) -> bool:
+def intent_signed(keys: VaultKeys, day: str, intent: Intent | None) -> bool:
     """Whether ``intent`` carries a MAC this vault's key made for exactly this day, size and SHA-256."""
-    return intent is not None and keys.signature_ok(
-        _intent_message(day, intent["size"], intent["sha256"]), intent.get("mac"))
+    return intent is not None and keys.signature_ok(_intent_message(day, intent.size, intent.sha256), intent.mac)
 
 
-def _save_pending(paths: HomePaths, pending: dict[str, dict[str, Any]]) -> None:
+def _save_pending(paths: HomePaths, pending: dict[str, Intent]) -> None:
     path = _pending_path(paths)
     if pending:
-        atomic_write_text(path, json.dumps(pending, indent=1, sort_keys=True) + "\n")
+        atomic_write_text(path, json.dumps(to_builtins(pending), indent=1, sort_keys=True) + "\n")
     else:
         with contextlib.suppress(FileNotFoundError):
             path.unlink()
@@ -118,22 +136,20 @@ def note_appends(paths: HomePaths, before: dict[str, tuple[int, str]], keys: Vau
     signed with ``keys`` when the ingest has them (an unsigned intent explains nothing to ``verify``).
     A day already noted keeps its first state (the one its seal, if any, can be checked against)."""
     pending = load_pending(paths)
-    fresh: dict[str, dict[str, Any]] = {}
+    fresh: dict[str, Intent] = {}
     for day, (size, sha) in before.items():
         if day in pending:
             continue
-        fresh[day] = {"size": size, "sha256": sha}
-        if keys is not None:
-            fresh[day]["mac"] = keys.sign(_intent_message(day, size, sha))
+        fresh[day] = Intent(size, sha, keys.sign(_intent_message(day, size, sha)) if keys is not None else None)
     if fresh:
         _save_pending(paths, {**pending, **fresh})
 
 
-def _grown_from(data: bytes, sealed_sha: str, intent: dict[str, Any] | None) -> bytes | None:
+def _grown_from(data: bytes, sealed_sha: str, intent: Intent | None) -> bytes | None:
     """The bytes appended after the sealed content, if an ingest intent explains the change."""
-    if intent is None or intent["sha256"] != sealed_sha:
+    if intent is None or intent.sha256 != sealed_sha:
         return None
-    size = intent["size"]
+    size = intent.size
     if size > len(data) or hashlib.sha256(data[:size]).hexdigest() != sealed_sha:
         return None
     return data[size:]

@@ -140,3 +140,14 @@ def test_the_reports_keep_their_keys() -> None:
         "repaired": [], "not_read": [], "seal_problems": [],
     }
     assert list(report.to_dict()["skipped"]) == ["alpha", "zeta"]
+
+
+def test_an_old_intents_file_loads_and_a_broken_entry_explains_nothing(paths: HomePaths) -> None:
+    (paths.logs / ".pending-reseal.json").write_text(PENDING_FILE[:-3] + (
+        ',\n "2026-11-03": {"size": true, "sha256": "ef"},\n "2026-11-04": {"size": 5},\n'
+        ' "2026-11-05": {"size": 5, "sha256": "ef", "mac": 7, "note": "x"}\n}\n'), encoding="utf-8")
+    pending = load_pending(paths)
+    assert sorted(pending) == ["2026-11-01", "2026-11-02", "2026-11-05"]
+    assert pending["2026-11-01"].size == 120 and pending["2026-11-02"].mac is None
+    assert intent_signed(KEYS, "2026-11-01", pending["2026-11-01"])
+    assert pending["2026-11-05"].mac is None and not intent_signed(KEYS, "2026-11-05", pending["2026-11-05"])
