@@ -290,3 +290,10 @@ class RecoveryKeyMade(Message):
     """A new recovery key, to be shown once (it is held only by the dialog that shows it)."""
 
     key: str = field(repr=False)
+
+
+@dataclass
+class RecoveryStatusLoaded(Message):
+    """Whether the vault has a recovery key: when it was made ("" unknown), or None for none."""
+
+    made_at: str | None

@@ -235,6 +235,21 @@ class Workbench:
         return create_recovery_key(self.paths.vault_header, passphrase or self._passphrase_for_exchange(),
                                    now=utc_now_iso())
 
+    def recovery_key_made_at(self) -> str | None:
+        """When the vault's recovery key was made (an ISO time; "" when the header does not say), or
+        None when it has none. Reads the header only: no passphrase is needed."""
+        from core.vault.crypto import parse_header
+
+        path = self.paths.vault_header
+        try:
+            text = path.read_text(encoding="utf-8")
+        except FileNotFoundError as exc:
+            raise HomeError(f"{path}: no vault here; run `reverie init` first") from exc
+        except (OSError, ValueError) as exc:
+            raise HomeError(f"{path}: vault header unreadable: {exc}") from exc
+        header = parse_header(path, text)
+        return None if header.recovery is None else (header.recovery_created_at or "")
+
     @property
     def keys(self) -> VaultKeys:
         return self.unlock()

@@ -5,6 +5,7 @@ differ is one clear line and writes nothing; a recovery key is shown once, and s
 from __future__ import annotations
 
 import re
+from datetime import UTC
 
 import pytest
 from textual.widgets import Input, Static
@@ -29,6 +30,7 @@ from tui_app.screens.passphrase import (
     PassphraseScreen,
     RecoveryKeyDialog,
     looks_like_recovery_key,
+    recovery_status,
     refusal_line,
 )
 from tui_app.screens.unlock import UnlockScreen
@@ -159,7 +161,9 @@ async def test_recovery_key_is_shown_once_and_sets_a_new_passphrase(demo: DemoHo
     app = make_app(demo)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
-        await press(pilot, "p", "k")
+        await press(pilot, "p")
+        assert text_of(app, "#passphrase-recovery").startswith("No recovery key yet.")
+        await press(pilot, "k")
         dialog = app.screen
         assert isinstance(dialog, RecoveryKeyDialog)
         await type_into(pilot, app, "recovery-passphrase", DEMO_PASSPHRASE)
@@ -180,6 +184,7 @@ async def test_recovery_key_is_shown_once_and_sets_a_new_passphrase(demo: DemoHo
         await press(pilot, "escape", "y")
         assert isinstance(app.screen, PassphraseScreen) and dialog.key is None
         assert "Recovery key made" in text_of(app, "#passphrase-result")
+        assert text_of(app, "#passphrase-recovery").startswith("✓ A recovery key exists, made 2026-11-10 12:00.")
         # the key, typed as the current passphrase, sets a new one
         await press(pilot, "c")
         await type_into(pilot, app, "current", key.lower())
@@ -222,6 +227,13 @@ async def test_reached_from_home_the_palette_and_the_keymap_page(demo: DemoHome)
         assert ("This screen: Home", "p", "Passphrase") in page
         assert ("Passphrase", "c", "Change passphrase") in page
         assert ("Passphrase", "k", "Recovery key") in page
+
+
+def test_recovery_status_says_whether_there_is_one() -> None:
+    assert str(recovery_status(None, UTC)).startswith("No recovery key yet. k makes one")
+    made = str(recovery_status("2026-11-10T12:00:00Z", UTC))
+    assert made.startswith("✓ A recovery key exists, made 2026-11-10 12:00.")
+    assert str(recovery_status("", UTC)).startswith("✓ A recovery key exists. k makes a new one")
 
 
 def test_refusal_lines_name_the_field_not_the_path() -> None:

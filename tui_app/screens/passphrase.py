@@ -12,6 +12,7 @@ notification; a new recovery key is shown once, in its dialog, and dropped when 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import tzinfo
 from typing import ClassVar
 
 from textual import events, work
@@ -29,7 +30,7 @@ from core.workbench import Workbench
 from tui_app import messages
 from tui_app.screens.base import ReverieScreen
 from tui_app.widgets.dialogs import ConfirmDialog
-from tui_app.widgets.format import one_line, short_path
+from tui_app.widgets.format import local_time, one_line, short_path
 
 RECOVERY_PREFIX = "RVK1-"  # how a recovery key starts (core.vault.crypto.format_recovery_key)
 NO_WAY_BACK = (
@@ -57,6 +58,20 @@ def refusal_line(exc: Exception, field_name: str) -> str:
     if sep and ("/" in head or "\\" in head):
         text = rest
     return f"{field_name}: {text}"
+
+
+def recovery_status(made_at: str | None, zone: tzinfo) -> Content:
+    """One line on the vault's recovery key (``made_at`` as ``Workbench.recovery_key_made_at``)."""
+    if made_at is None:
+        return Content.assemble(
+            ("No recovery key yet.", "bold $text-warning"),
+            " k makes one: without it, a forgotten passphrase means the vault is lost.",
+        )
+    when = f", made {local_time(made_at, zone)}" if made_at else ""
+    return Content.assemble(
+        ("✓ A recovery key exists", "bold $text-success"),
+        f"{when}. k makes a new one (the old one then stops working).",
+    )
 
 
 class SecretInput(Input):
@@ -394,7 +409,23 @@ class PassphraseScreen(ReverieScreen):
                 ),
                 id="passphrase-keys",
             )
+            yield Static(id="passphrase-recovery")
             yield Static(id="passphrase-result")
+
+    def on_mount(self) -> None:
+        self.reload()
+
+    def reload(self) -> None:
+        self.load_recovery_status()
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="load", description="read the vault header")
+    def load_recovery_status(self) -> None:
+        made_at = self.session.workbench.recovery_key_made_at()
+        if not self.cancelled():
+            self.post_message(messages.RecoveryStatusLoaded(made_at))
+
+    def on_recovery_status_loaded(self, message: messages.RecoveryStatusLoaded) -> None:
+        self.query_one("#passphrase-recovery", Static).update(recovery_status(message.made_at, self.session.zone))
 
     def action_change(self) -> None:
         self.app.push_screen(ChangePassphraseDialog(self.session.workbench, blink=self.blink), self.changed)
@@ -409,6 +440,7 @@ class PassphraseScreen(ReverieScreen):
         )
         self.query_one("#passphrase-result", Static).update(result)
         self.notify("The old passphrase no longer opens this vault.", title="Passphrase changed")
+        self.reload()
 
     def action_recovery_key(self) -> None:
         self.app.push_screen(RecoveryKeyDialog(self.session.workbench, blink=self.blink), self.key_made)
@@ -421,6 +453,7 @@ class PassphraseScreen(ReverieScreen):
                     ": it replaces any earlier one. It was shown once and is not kept here.",
                 )
             )
+        self.reload()
 
     def action_back(self) -> None:
         self.dismiss()
