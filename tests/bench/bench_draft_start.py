@@ -6,8 +6,11 @@ A temporary home gets a vault (the real Argon2id parameters, as a person's vault
 ``--memories`` finalized memories. Then ``reverie draft new "…"`` runs as a fresh process, with the
 passphrase in ``REVERIE_PASSPHRASE``: first once each way to warm up (the first check prepares the
 ONNX model and embeds the memories: timed and shown apart), then ``--runs`` times each way,
-alternating. Reported: the median wall time of each and their ratio (target ≤ 2), and how much of
-a checked run is the model (its ``notice`` lines say when a load starts).
+alternating with ``reverie context "…"``, ``reverie suggest <draft> --dry-run`` and ``reverie draft
+list`` (a command on the same home that needs no model: the baseline). Reported: the median wall
+time of each, the check's ratio (target ≤ 2), each command against ``draft list``, which heavy
+packages each command imports (one more run under ``python -X importtime``), and what the model's
+``notice`` lines said.
 """
 
 from __future__ import annotations
@@ -46,14 +49,30 @@ def memory_texts(n: int) -> list[str]:
     return out
 
 
-def run(env: dict[str, str], *args: str) -> tuple[float, str]:
+HEAVY = ("torch", "sentence_transformers", "transformers", "onnxruntime")
+
+
+def run(env: dict[str, str], *args: str, importtime: bool = False) -> tuple[float, str, str]:
+    """One ``reverie`` process: wall seconds, stdout, stderr (``importtime``: under ``-X importtime``)."""
+    flags = ["-X", "importtime"] if importtime else []
     started = time.perf_counter()
-    done = subprocess.run([sys.executable, "-m", "tui_app.cli.main", *args], env=env, cwd=ROOT,
-                          capture_output=True, text=True)
+    done = subprocess.run([sys.executable, *flags, "-m", "tui_app.cli.main", *args], env=env, cwd=ROOT,
+                          capture_output=True, text=True, stdin=subprocess.DEVNULL)
     seconds = time.perf_counter() - started
     if done.returncode != 0:
         raise SystemExit(f"reverie {' '.join(args)} failed ({done.returncode}): {done.stderr.strip()[-400:]}")
-    return seconds, done.stderr
+    return seconds, done.stdout, done.stderr
+
+
+def heavy_imports(stderr: str) -> list[str]:
+    """The heavy top-level packages a ``-X importtime`` run imported."""
+    seen = set()
+    for line in stderr.splitlines():
+        if line.startswith("import time:") and "|" in line:
+            name = line.rsplit("|", 1)[1].strip()
+            if name.split(".")[0] in HEAVY:
+                seen.add(name.split(".")[0])
+    return sorted(seen)
 
 
 def main() -> None:
@@ -77,26 +96,45 @@ def main() -> None:
         env.pop("REVERIE_MODEL_CACHE", None)
         if args.model_cache is not None:
             env["REVERIE_MODEL_CACHE"] = str(args.model_cache.absolute())
-        first_checked, first_notes = run(env, "draft", "new", "We baked bread together on a quiet morning.",
-                                         "--on-duplicate", "keep-both")
-        first_plain, _ = run(env, "draft", "new", "A note without the check.", "--no-duplicate-check")
-        checked: list[float] = []
-        plain: list[float] = []
+        first_checked, _, first_notes = run(env, "draft", "new", "We baked bread together on a quiet morning.",
+                                            "--on-duplicate", "keep-both")
+        first_plain, out, _ = run(env, "draft", "new", "Grandpa and I planted tomatoes last spring.",
+                                  "--no-duplicate-check")
+        draft_id = out.strip().splitlines()[0]
+        commands: dict[str, tuple[str, ...]] = {
+            "draft new (duplicate check)": ("draft", "new", "Mina and I walked along the river, take {i}.",
+                                            "--on-duplicate", "keep-both"),
+            "draft new --no-duplicate-check": ("draft", "new", "A quick note, take {i}.", "--no-duplicate-check"),
+            "context": ("context", "when did we bake bread with grandpa"),
+            "suggest --dry-run": ("suggest", draft_id, "--dry-run"),
+            "draft list (no model)": ("draft", "list"),
+        }
+        run(env, *commands["context"])  # its first run syncs the vault into the index: warm-up, not timed
+        times: dict[str, list[float]] = {name: [] for name in commands}
         notes = ""
         for i in range(args.runs):
-            seconds, notes = run(env, "draft", "new", f"Mina and I walked along the river, take {i}.",
-                                 "--on-duplicate", "keep-both")
-            checked.append(seconds)
-            plain.append(run(env, "draft", "new", f"A quick note, take {i}.", "--no-duplicate-check")[0])
+            for name, argv in commands.items():  # interleaved, so load changes hit every row alike
+                seconds, _, err = run(env, *(a.format(i=i) for a in argv))
+                times[name].append(seconds)
+                if name.startswith("draft new (dup"):
+                    notes = err
+        imports = {name: heavy_imports(run(env, *(a.format(i=99) for a in argv), importtime=True)[2])
+                   for name, argv in commands.items()}
+    medians = {name: statistics.median(values) for name, values in times.items()}
+    plain = medians["draft new --no-duplicate-check"]
+    no_model = medians["draft list (no model)"]
     result = {
         "memories": args.memories,
         "backend": args.backend,
         "runs": args.runs,
-        "checked_median_s": statistics.median(checked),
-        "no_check_median_s": statistics.median(plain),
-        "ratio": statistics.median(checked) / statistics.median(plain),
-        "checked_runs_s": checked,
-        "no_check_runs_s": plain,
+        "load_average": os.getloadavg(),
+        "median_s": medians,
+        "runs_s": times,
+        "heavy_imports": imports,
+        "checked_median_s": medians["draft new (duplicate check)"],
+        "no_check_median_s": plain,
+        "ratio": medians["draft new (duplicate check)"] / plain,
+        "vs_no_model_command": {name: m / no_model for name, m in medians.items()},
         "first_checked_s": first_checked,
         "first_no_check_s": first_plain,
         "first_checked_notices": [line for line in first_notes.splitlines() if "model" in line],
@@ -105,10 +143,13 @@ def main() -> None:
     if args.json:
         print(json.dumps(result, indent=1))
         return
-    print(f"reverie draft new, {args.memories} memories, backend {args.backend}, median of {args.runs} (whole process)")
-    print(f"  with the duplicate check     {result['checked_median_s']:6.2f} s   runs {checked}")
-    print(f"  --no-duplicate-check         {result['no_check_median_s']:6.2f} s   runs {plain}")
-    print(f"  ratio                        {result['ratio']:6.2f}   (target ≤ 2)")
+    print(f"reverie, {args.memories} memories, backend {args.backend}, median of {args.runs} (whole process), "
+          f"load average {' '.join(f'{x:.1f}' for x in result['load_average'])}")
+    print(f"  {'command':34} {'median s':>8} {'× draft list':>12}  heavy imports   runs")
+    for name, m in medians.items():
+        print(f"  {name:34} {m:8.2f} {result['vs_no_model_command'][name]:12.2f}  "
+              f"{','.join(imports[name]) or '-':15} {[round(t, 2) for t in times[name]]}")
+    print(f"  draft new, check / no check: {result['ratio']:.2f}   (target ≤ 2)")
     print(f"  first run ever, checked      {first_checked:6.2f} s   notices {result['first_checked_notices']}")
     print(f"  first run ever, unchecked    {first_plain:6.2f} s")
     print(f"  notices on later checked runs: {result['later_checked_notices']}")

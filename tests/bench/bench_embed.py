@@ -8,12 +8,16 @@ turn's words without the speaker):
 
 - torch raw: ``SentenceTransformer(...).encode(texts)`` with torch's defaults (its thread count,
   batch size 32, its own sort by length over the whole call), after a warm-up on 128 texts (as the
-  ONNX row). This is the reference.
-- onnx raw: ``OnnxEmbedder.embed(texts)`` in one call (all cores), and the same in windows of
-  ``Reindexer.window`` texts with and without the sort by length (what sorting buys).
+  ONNX rows). This is the reference; it runs twice, first and near the end, and the ratios are
+  against the mean of the two, so load that changes during the run hits both sides.
+- onnx raw: ``OnnxEmbedder.embed(texts)`` in one call with the defaults (one one-thread stream per
+  core), the same with the previous default (one stream on all cores, intra-op threads spinning),
+  and in windows of ``Reindexer.window`` texts with and without the sort by length (what sorting buys).
 - reverie reindex: a home holding the turns as day files (one LoCoMo session per day), then
   ``Reindexer.run()`` with the default embedder end to end: exact index, embedding, storage.
 - the same reindex with the sentence-transformers backend (torch behind Reverie's windows).
+
+Each row also shows the 1-minute load average just before it.
 
 Recall@10 of the new vectors against the float torch vectors: per conversation wholly inside the
 turns, each question's top 10 turns by cosine with torch vectors against the top 10 with the ONNX
@@ -219,25 +223,43 @@ def main() -> None:
         # warm both up first (torch builds kernels per shape on first use): the rows time steady work
         st.encode(texts[:128], normalize_embeddings=True, show_progress_bar=False)
         onnx.embed(texts[:128])
-        reference, seconds = timed(lambda: st.encode(texts, normalize_embeddings=True, show_progress_bar=False))
-        rows: list[tuple[str, float]] = [("torch raw (sentence-transformers, torch defaults)", seconds)]
-        new, seconds = timed(onnx.embed, texts)
-        rows.append(("onnx raw, one call (sorted by length)", seconds))
+        rows: list[tuple[str, float, tuple[float, ...]]] = []  # label, seconds, load average before
+
+        def row(label: str, fn: Any, scale: float = 1.0) -> Any:
+            before = os.getloadavg()
+            out, seconds = timed(fn)
+            rows.append((label, seconds * scale, before))
+            return out
+
+        def torch_raw() -> Any:
+            return st.encode(texts, normalize_embeddings=True, show_progress_bar=False)
+
+        reference = row("torch raw (sentence-transformers, torch defaults), 1st", torch_raw)
+        new = row(f"onnx raw, one call ({onnx.streams} streams × {onnx.threads // onnx.streams} thread)",
+                  lambda: onnx.embed(texts))
+        before = OnnxEmbedder(cache_dir=cache, streams=1, spinning=True)  # the previous default
+        before.embed(texts[:128])
+        row(f"onnx raw, one call (1 stream × {before.threads} threads, spinning)", lambda: before.embed(texts))
         window = 4 * onnx.batch_size
-        sample = texts[: min(len(texts), 1024)]
+        sample = texts[: min(len(texts), 512)]
         for sort in (True, False):
             embedder = OnnxEmbedder(cache_dir=cache, sort_by_length=sort)
-            _, seconds = timed(lambda e=embedder: [e.embed(sample[i : i + window])
-                                                    for i in range(0, len(sample), window)])
             label = f"onnx raw, windows of {window}, {'sorted' if sort else 'unsorted'} ({len(sample)} texts)"
-            rows.append((label, seconds * len(texts) / len(sample)))
-        onnx_run = reindex(tmp / "onnx", turns, EmbeddingConfig(), cache)
-        rows.append((f"reverie reindex end to end, onnx ({onnx_run['days']} day files)", onnx_run["seconds"]))
-        st_run = reindex(tmp / "st", turns, EmbeddingConfig(backend="sentence-transformers"), cache)
-        rows.append(("reverie reindex end to end, sentence-transformers", st_run["seconds"]))
-        raw_rate = rate(len(texts), rows[0][1])
+            row(label, lambda e=embedder: [e.embed(sample[i : i + window]) for i in range(0, len(sample), window)],
+                len(texts) / len(sample))
+        onnx_run = row("reverie reindex end to end, onnx (default)",
+                       lambda: reindex(tmp / "onnx", turns, EmbeddingConfig(), cache))
+        rows[-1] = (rows[-1][0], onnx_run["seconds"], rows[-1][2])  # the reindex alone, not writing the home
+        row("torch raw (sentence-transformers, torch defaults), 2nd", torch_raw)
+        st_run = row("reverie reindex end to end, sentence-transformers",
+                     lambda: reindex(tmp / "st", turns, EmbeddingConfig(backend="sentence-transformers"), cache))
+        rows[-1] = (rows[-1][0], st_run["seconds"], rows[-1][2])
+        torch_seconds = [s for label, s, _ in rows if label.startswith("torch raw")]
+        raw_rate = rate(len(texts), statistics.mean(torch_seconds))  # both torch runs: load hits them alike
+        results["load_average_end"] = os.getloadavg()
         results["rates"] = [{"row": label, "seconds": round(s, 2), "per_second": round(rate(len(texts), s), 1),
-                             "vs_torch_raw": round(rate(len(texts), s) / raw_rate, 2)} for label, s in rows]
+                             "vs_torch_raw": round(rate(len(texts), s) / raw_rate, 2),
+                             "load_before": round(load[0], 1)} for label, s, load in rows]
         results["embedded_by_reindex"] = onnx_run["embedded"]
 
         cosines = (new * reference).sum(axis=1)
@@ -268,9 +290,12 @@ def main() -> None:
         return
     print(f"{results['turns']:,} LoCoMo turns, {results['cores']} cores (torch threads {results['torch_threads']}); "
           f"ONNX model {results['onnx_model_mb']} MB, prepared in {results['prepare_seconds']:.1f} s")
-    print(f"{'':58} {'seconds':>8} {'texts/s':>8} {'× torch':>8}")
-    for row in results["rates"]:
-        print(f"{row['row']:58} {row['seconds']:8.1f} {row['per_second']:8.1f} {row['vs_torch_raw']:8.2f}")
+    print(f"{'':62} {'seconds':>8} {'texts/s':>8} {'× torch':>8} {'load':>5}")
+    for r in results["rates"]:
+        print(f"{r['row']:62} {r['seconds']:8.1f} {r['per_second']:8.1f} {r['vs_torch_raw']:8.2f} "
+              f"{r['load_before']:5.1f}")
+    print(f"(× torch: against the mean of the two torch runs; load: 1-minute load average before the row, "
+          f"{results['load_average_end'][0]:.1f} at the end)")
     c = results["cosine_onnx_vs_torch"]
     print(f"cosine onnx vs torch per text: min {c['min']:.6f}, mean {c['mean']:.6f}")
     print(f"recall@10 against torch float vectors ({questions_used} questions, "

@@ -71,6 +71,12 @@ def test_onnx_vectors_agree_with_the_torch_reference(prepared_root: Path) -> Non
     # sorted by length and batched three at a time, rows still come back in the order given
     alone = np.stack([onnx.embed([s])[0] for s in SENTENCES])
     assert np.allclose(alone, got, atol=1e-4)
+    # batches run two at a time (two one-thread streams) or one at a time on two threads: same rows
+    for streams in (2, 1):
+        other = OnnxEmbedder(cache_dir=prepared_root, batch_size=2, threads=2, streams=streams)
+        assert other.streams == streams
+        many = other.embed(SENTENCES * 3)  # 21 texts: 11 batches, so streams overlap
+        assert np.allclose(many, np.concatenate([got] * 3), atol=1e-4)
     assert onnx.name == "all-MiniLM-L6-v2" and onnx.dim == 384
     assert notices == []  # already prepared: nothing to announce
 
@@ -192,6 +198,9 @@ def test_threads_default_to_the_cores_this_process_may_use() -> None:
     assert available_cores() == cores and resolve_threads(0) == cores and resolve_threads(1) == 1
     assert make_embedder(EmbeddingConfig()).threads == cores  # type: ignore[attr-defined]
     assert make_embedder(EmbeddingConfig(threads=1)).threads == 1  # type: ignore[attr-defined]
+    # one one-thread stream per core by default; never more streams than threads
+    assert make_embedder(EmbeddingConfig()).streams == cores  # type: ignore[attr-defined]
+    assert OnnxEmbedder(threads=2, streams=5).streams == 2 and OnnxEmbedder(threads=2, streams=0).streams == 1
     assert SentenceTransformerEmbedder()._threads == cores
     with pytest.raises(ValueError, match=r"embedding\.threads"):
         resolve_threads(-2)
