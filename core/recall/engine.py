@@ -19,9 +19,9 @@ With a range, the best ``limit`` inside it are chosen by relevance and shown in 
 range is a strong prior, not a wall: when none of its words matched inside the range and the range
 holds fewer than ``limit`` candidates (a date that names when something happened rather than when it
 was said, a misremembered week), the best of other times follow the range's own, and the note says
-so; keywords keep the range as a wall. Without a range,
-by relevance, memories boosted by recency (half-life ``recall.half_life_days``). A query with a range
-and nothing to rank by ("yesterday", "어제 뭐 했지") lists the range's latest turns and memories.
+so; keywords keep the range as a wall. Without a range, by relevance, memories boosted by recency
+(half-life ``recall.half_life_days``). A query with a range and nothing to rank by ("yesterday",
+"어제 뭐 했지") lists the range's latest turns and memories.
 """
 
 from __future__ import annotations
