@@ -178,8 +178,9 @@ def _problem(data: Any, info: mi.Type, prefix: str, complete: bool) -> tuple[str
 
 def convert_as_python(data: Any, kind: type[T], where: str, *, complete: bool = False) -> T:
     """``kind`` built from ``data`` by msgspec, failing with Python's own errors the way a hand-written
-    ``cls(**data)`` loader does (an API that promises them keeps them): ``KeyError`` for a missing
-    field, ``TypeError`` for an unknown field or a wrong JSON type, ``ValueError`` for a value its type
+    loader does (an API that promises them keeps them): a missing field is a ``TypeError`` as from
+    ``cls(**data)``, or with ``complete`` (a loader that reads ``data["key"]``) a ``KeyError``;
+    ``TypeError`` for an unknown field or a wrong JSON type, ``ValueError`` for a value its type
     refuses (an enum); what a type's ``__post_init__`` raises is raised as it was. Each message names
     ``where`` and the field."""
     found = document_problem(data, kind, complete=complete)
@@ -196,7 +197,7 @@ def convert_as_python(data: Any, kind: type[T], where: str, *, complete: bool = 
             raise cause from None  # the type's own check, e.g. an invariant in __post_init__
         message = f"{where}: {field_error(exc)}"
         if _MISSING.match(_AT.sub("", " ".join(str(exc).split()))):
-            raise KeyError(message) from exc
+            raise (KeyError if complete else TypeError)(message) from exc
         if "expected " in message:
             raise TypeError(message) from exc
         raise ValueError(message) from exc

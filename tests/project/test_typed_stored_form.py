@@ -81,6 +81,8 @@ def test_convert_as_python_raises_python_errors() -> None:
     with pytest.raises(KeyError, match="'made' missing"):
         convert_as_python({**good, "colour": "red"}, Outer, "doc", complete=True)
     with pytest.raises(KeyError, match="'name' missing"):
+        convert_as_python({"where": "/x", "inner": {"n": 1}}, Outer, "doc", complete=True)
+    with pytest.raises(TypeError, match="'name' missing"):  # as ``Outer(**data)`` would
         convert_as_python({"where": "/x", "inner": {"n": 1}}, Outer, "doc")
     with pytest.raises(TypeError, match="unknown field 'surprise'"):
         convert_as_python({**good, "surprise": 1}, Outer, "doc")

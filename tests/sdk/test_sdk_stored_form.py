@@ -417,3 +417,11 @@ def test_the_knowledge_graph_is_unchanged() -> None:
     graph = KnowledgeGraph(nodes=[KnowledgeNode("mem-1", "Dog", "memory", {"verified": True})],
                            edges=[KnowledgeEdge("mem-1", "tag:family", "tagged_with")])
     assert graph.to_json() == GRAPH_JSON
+
+
+def test_a_context_document_missing_a_required_field_is_a_type_error() -> None:
+    """As ``ContextRequest(**data)`` raised it before."""
+    data = json.loads(REQUEST_JSON)
+    del data["agent_id"]
+    with pytest.raises(TypeError, match="agent_id"):
+        ContextRequest.from_dict(data)
