@@ -177,8 +177,16 @@ class SessionViewScreen(ReverieScreen):
             return
         self.placed = True
 
-    def hit_settled(self) -> None:
+    def hit_settled(self, tries: int = 4, seen: tuple[int, int] | None = None) -> None:
+        """Center the hit again until the layout stops moving it (wrapped turns get their heights over
+        a refresh or two, more under load), then say it is placed."""
         self.action_to_hit()
+        hits = self.query(".-hit")
+        turns = self.query_one("#session-turns", VerticalScroll)
+        where = (hits.first().virtual_region.y, int(turns.scroll_y)) if hits else None
+        if where != seen and tries > 1:
+            self.call_after_refresh(self.hit_settled, tries - 1, where)
+            return
         self.placed = True
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -196,10 +204,14 @@ class SessionViewScreen(ReverieScreen):
         self.load_turns()
 
     def action_to_hit(self) -> None:
+        """Center the hit: its middle line at the middle of the view (computed here, so the same layout
+        always gives the same scroll; Textual's centering rounds either way from where it starts)."""
         hits = self.query(".-hit")
         if hits:
             turns = self.query_one("#session-turns", VerticalScroll)
-            turns.scroll_to_center(hits.first(), animate=False, immediate=True)
+            region = hits.first().virtual_region
+            target = region.y + region.height // 2 - turns.scrollable_content_region.height // 2
+            turns.scroll_to(y=max(0, min(target, turns.max_scroll_y)), animate=False, immediate=True)
 
     def action_back(self) -> None:
         self.app.pop_screen()
