@@ -81,6 +81,7 @@ async def test_c_reads_the_content_on_the_full_screen_and_esc_comes_back(demo: D
         assert screen.maximized is box
         assert box.scrollable_content_region.height > before
         assert box.size.height >= app.size.height - 4  # the whole screen but the footer (one or two lines)
+        assert box.border_subtitle.endswith(" more lines · Esc comes back")  # not "c reads all" again
         footer = {b.binding.action for b in screen.active_bindings.values()}
         assert "minimize" in footer and "back" not in footer
         await press(pilot, "escape")

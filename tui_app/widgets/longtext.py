@@ -83,6 +83,7 @@ class LongText(VerticalScroll, can_focus=True):
     def show_marks(self) -> None:
         above, below = self.marks
         self.border_title = f"{self.box_title} · {above}" if above else self.box_title
-        if below and self.hint:
-            below = f"{below} · {self.hint}"
+        hint = "Esc comes back" if self.has_class("-maximized") else self.hint  # already reading it all
+        if below and hint:
+            below = f"{below} · {hint}"
         self.border_subtitle = below
