@@ -77,6 +77,7 @@ async def test_the_session_shows_its_project_and_first_prompt(demo: DemoHome, tm
         hit = next(t for t in view.turns if t.id == view.turn_id)
         assert hit.text == "The logbook is in the county archive; I can request a scan."
         head = text_of(view, "#session-about")
+        assert head.splitlines()[0] == "Marker “lighthouse logbook found, scan requested” · Sat 1 Aug 10:30"
         project = next(line for line in head.splitlines() if line.startswith("Claude Code session"))
         assert project == "Claude Code session in lighthouse (/home/me/projects/lighthouse), branch ma…"  # 80 cells
         assert "first prompt “Find the keeper's logbook from 1893”" in head

@@ -71,10 +71,13 @@ class SessionViewScreen(ReverieScreen):
         pattern: TermMarks | None = None,
         *,
         mark: str = "▶ found ",
+        note: Content | None = None,
     ) -> None:
-        """``mark`` labels the turn it opens at ("▶ found ", "▶ at the marker ")."""
+        """``mark`` labels the turn it opens at ("▶ found ", "▶ at the marker "); ``note`` is a line
+        above the session's project (the topic marker it was opened from)."""
         super().__init__(session)
         self.mark = mark
+        self.note = note
         self.about = SessionAbout()
         self.backend = backend
         self.turn_id = turn_id
@@ -124,8 +127,8 @@ class SessionViewScreen(ReverieScreen):
         await container.mount_all(widgets)
         self.query_one("#session-head", Static).update(self.head_text())
         about = self.query_one("#session-about", Static)
-        about.update(Content("\n").join(self.about_lines()))
-        about.display = bool(self.about.header or self.about.first_prompt)
+        about.update(Content("\n").join([*self.about_lines(), Content("")]))  # a blank line before the turns
+        about.display = bool(self.about.header or self.about.first_prompt or self.note)
         self.refresh_bindings()
         self.call_after_refresh(self.scroll_into_place)
 
@@ -157,7 +160,7 @@ class SessionViewScreen(ReverieScreen):
     def about_lines(self) -> list[Content]:
         """The session's project (the importer's header) and the person's first prompt, a line each."""
         width = max(self.size.width - 4, 20)
-        lines = []
+        lines = [self.note.truncate(width, ellipsis=True)] if self.note is not None else []
         if self.about.header:
             lines.append(Content.styled(preview(self.about.header, width), "dim"))
         if self.about.first_prompt:

@@ -23,7 +23,7 @@ from textual.widgets import DataTable, Input, Label, Static
 from core.topics import MAX_MARKER_CHARS, Marker, add_marker, newest_first, read_markers
 from tui_app import messages
 from tui_app.screens.base import ReverieScreen
-from tui_app.screens.search_view import assemble, live_key, when_text
+from tui_app.screens.search_view import assemble, exact_time, live_key, when_text
 from tui_app.screens.session import Session
 from tui_app.views.turns import IndexTurns
 from tui_app.widgets.format import plural, preview
@@ -203,7 +203,13 @@ class TopicsScreen(ReverieScreen):
         if message.turn is None:
             self.notify("No conversation is in the index yet: import one first (i on Home).", severity="warning")
             return
-        screen = MarkerSessionScreen(self.session, self.turns, message.turn.id, mark="▶ at the marker ")
+        marker = message.marker
+        note = assemble(
+            ("Marker ", "dim"),
+            (f"“{preview(marker.text, 60)}”", "bold"),
+            (f" · {exact_time(marker.ts, self.session.zone, self.session.now())}", "dim"),
+        )
+        screen = MarkerSessionScreen(self.session, self.turns, message.turn.id, mark="▶ at the marker ", note=note)
         self.app.push_screen(screen)
 
     # --- adding a marker ------------------------------------------------------------------------------
