@@ -20,6 +20,7 @@ from textual.content import Content
 from textual.widgets import DataTable, Static
 from textual.worker import Worker
 
+from core.errors import ReverieError
 from core.textsafe import one_line as one_line_text
 from core.textsafe import visible
 from core.vault.review import LIST_FIELDS, ReviewDraft, Suggestion
@@ -197,7 +198,18 @@ class DraftReviewScreen(ReverieScreen):
         """A decision was refused (another instance decided first, the draft changed meanwhile): show
         what is stored now, not the state it was refused from."""
         if worker.group == "draft" and worker.name != "load_draft":
-            self.load_draft()
+            self.reload_quietly()
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="draft-refresh", description="load the draft")
+    def reload_quietly(self) -> None:
+        """The draft as stored, after a refusal. If it cannot be read either (it is gone), the error
+        already on screen says why: no second dialog, and the screen keeps what it showed."""
+        try:
+            draft = self.session.vault.get_draft(self.draft_id)
+        except ReverieError:
+            return
+        if not self.cancelled():
+            self.post_message(messages.DraftLoaded(draft))
 
     def show_draft(self, draft: ReviewDraft) -> None:
         self.draft = draft
