@@ -270,7 +270,7 @@ class Reindexer:
             ).fetchall()
             if not rows:
                 return
-            meta.put(self.conn, DEFERRED_INDEXES, json.dumps([sql for _, sql in rows]))
+            meta.put(self.conn, DEFERRED_INDEXES, json.dumps([[name, sql] for name, sql in rows]))
             for name, _ in rows:
                 self.conn.execute(f'DROP INDEX "{name}"')
 
@@ -283,8 +283,7 @@ class Reindexer:
             if waiting is None:
                 return
             existing = {name for (name,) in self.conn.execute("SELECT name FROM sqlite_master WHERE type = 'index'")}
-            for sql in json.loads(waiting):
-                name = sql.split()[2].strip('"')  # CREATE INDEX <name> ON ...
+            for name, sql in json.loads(waiting):
                 if name not in existing:
                     self.conn.execute(sql)
             meta.delete(self.conn, DEFERRED_INDEXES)
