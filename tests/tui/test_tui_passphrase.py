@@ -177,6 +177,10 @@ async def test_recovery_key_is_shown_once_and_sets_a_new_passphrase(demo: DemoHo
             app, "#recovery-intro"
         )
         assert "c copies it" in text_of(app, "#recovery-hint")
+        copied: list[str] = []
+        app.copy_to_clipboard = copied.append  # type: ignore[method-assign]
+        await press(pilot, "c")
+        assert copied == [key]  # the key itself, dashes and all (no line breaks)
         await press(pilot, "escape")
         assert isinstance(app.screen, ConfirmDialog)  # closing asks: it cannot be shown again
         await press(pilot, "n")
