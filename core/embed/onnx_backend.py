@@ -8,11 +8,22 @@ vector, which made every command needing one (the duplicate check on capture, ``
 (``tests/bench/bench_embed.py`` measures it in a cold process). The graph is float32 and its
 vectors equal the torch vectors to rounding (cosine > 0.9999, recall@10 1.0 on the LoCoMo
 questions, same benchmark), so the index records them under the model's own name and an index
-built by sentence-transformers stays valid. On the shared two-core machine it embedded 1.4–3.1×
-the raw sentence-transformers rate on the same texts, 1.6–2.8× through a whole reindex, the more
-the busier the machine (torch's threads suffer most when other work shares the cores; same
-benchmark, tests/bench/README.md). Int8 was faster still but did not keep recall
-(:mod:`core.embed.onnx_prepare`).
+built by sentence-transformers stays valid. Int8 was faster but did not keep recall, and ONNX
+Runtime's transformer fusions bought nothing measurable (:mod:`core.embed.onnx_prepare`).
+
+Why batches run in one one-thread stream per core (``streams``), with no spinning. A batch of this
+small model is a few hundred small operators; split over two intra-op threads, each operator ends
+in a barrier, and spinning threads burn a core between operators that another process (or the other
+stream) could use. Two independent one-thread streams, each running whole batches (ONNX Runtime
+releases the GIL), need no barrier. ``tests/bench/bench_embed.py`` on 3,000 LoCoMo turns, same run
+(2026-12-01, load 6–12): 52.1 texts/s against 38.2 for the previous default (one stream on two
+spinning threads), 1.36×; an ad-hoc run on 600 turns counted 96.0 against 69.6 texts per CPU
+second. Reverie's reindex end to end: 64.9 texts/s, 3.05× the raw sentence-transformers rate
+measured right after it (21.3/s, load 6.3), 4.66× the mean of both torch runs of that benchmark. On
+the least loaded run of the previous setup (one stream) the reindex was 1.61× torch, the reason the
+streams were tried. The ratio grows with the load, because torch's spinning OpenMP threads suffer
+most when other work shares the cores.
+
 sentence-transformers remains the reference backend (``embedding.backend = "sentence-transformers"``):
 it runs any sentence-transformers model, and the tests check this backend against it.
 
