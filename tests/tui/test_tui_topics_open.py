@@ -13,6 +13,7 @@ from core.conversation import ingest, list_day_files, read_day
 from core.demo.build import DemoHome
 from core.index.searchindex import purge
 from core.topics import add_marker
+from tests.helpers.claude_code import SESSION, transcript
 from tests.helpers.tui import (  # the *_fixture names are pytest fixtures (demo, frozen_clock)
     demo_fixture,  # noqa: F401
     frozen_clock_fixture,  # noqa: F401
@@ -20,7 +21,6 @@ from tests.helpers.tui import (  # the *_fixture names are pytest fixtures (demo
     press,
     settle,
 )
-from tests.tui.test_tui_speakers import SESSION, transcript
 from tui_app.screens.session_view import MarkerSessionScreen
 from tui_app.screens.topics import TopicsScreen
 
