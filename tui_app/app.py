@@ -316,6 +316,7 @@ class ReverieApp(App[None], inherit_bindings=False):
         self.clear_notifications()
         self.show_gate(reason)
         self.workbench.lock()
+        gc.unfreeze()  # what the sections held (decrypted records among it) can be collected now
 
     def on_unlocked(self, message: messages.Unlocked) -> None:
         self.start_session(message.vault.keys)
