@@ -50,6 +50,7 @@ from core.recall.scoring import (
     fuse,
     normalized,
     ranked,
+    ranking_for,
     recency,
     spread,
 )
@@ -87,7 +88,8 @@ class Recaller:
             settings = config.embedding
             embedder = lambda: make_embedder(settings)  # noqa: E731
         return cls(SearchIndex.open(paths), config.recall, embedder=embedder,
-                   languages=config.general.languages, zone=config.zone())
+                   languages=config.general.languages, zone=config.zone(),
+                   ranking=ranking_for(config.embedding.model))
 
     def close(self) -> None:
         self.index.close()

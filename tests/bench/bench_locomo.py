@@ -50,7 +50,7 @@ from core.index import HomeDayLogs, Reindexer, SearchIndex
 from core.index.tokenize import STOPWORDS, index_text
 from core.paths import HomePaths
 from core.recall import Recaller, analyze
-from core.recall.scoring import Ranking
+from core.recall.scoring import Ranking, ranking_for
 
 MODES = ("exact", "semantic", "hybrid", "auto")
 BASELINES = ("BM25", "dense", "RRF hybrid")
@@ -309,7 +309,7 @@ def main() -> None:
     args = parser.parse_args()
     from bench_locomo_dev import parse_ranking  # that module imports this one: imported here, not at the top
 
-    ranking = parse_ranking(args.ranking)
+    ranking = parse_ranking(args.ranking, ranking_for(args.model))  # the product's ranking for the model
     if not args.data.is_file():
         parser.error(f"{args.data}: no such file")
     quirks = Quirks()

@@ -71,7 +71,7 @@ from core.index import HomeDayLogs, Reindexer, SearchIndex
 from core.index.tokenize import STOPWORDS, index_text
 from core.paths import HomePaths
 from core.recall import Recaller, analyze
-from core.recall.scoring import Ranking
+from core.recall.scoring import Ranking, ranking_for
 
 FIRST_DAY = date(2024, 3, 4)
 TURN_GAP = timedelta(seconds=20)
@@ -233,8 +233,9 @@ class Tally:
         }
 
 
-def parse_ranking(settings: list[str]) -> Ranking:
-    """``NAME=VALUE`` pairs applied to :class:`Ranking` (values as Python literals; a comma list is a tuple)."""
+def parse_ranking(settings: list[str], base: Ranking | None = None) -> Ranking:
+    """``NAME=VALUE`` pairs applied to ``base`` (the default :class:`Ranking`; values as Python
+    literals; a comma list is a tuple)."""
     fields = {f.name: f for f in dataclasses.fields(Ranking)}
     values: dict[str, Any] = {}
     for item in settings:
@@ -250,7 +251,7 @@ def parse_ranking(settings: list[str]) -> Ranking:
             value = (value,) if value != () else ()
         values[name] = value
     try:
-        return Ranking(**values)
+        return dataclasses.replace(base or Ranking(), **values)
     except (TypeError, ValueError) as exc:
         raise SystemExit(f"--ranking: {exc}") from exc
 
@@ -321,7 +322,8 @@ def ablation(args: argparse.Namespace, chosen: list[str], splits: dict[str, list
         print(f"\n### ablation, {split} half ({len(splits[split])} questions); cells: R@1 / R@10\n")
         header: list[str] | None = None
         for label, settings in tries:
-            recaller = Recaller(index, RecallConfig(), embedder=embedder, zone=UTC, ranking=parse_ranking(settings))
+            ranking = parse_ranking(settings, ranking_for(args.model))
+            recaller = Recaller(index, RecallConfig(), embedder=embedder, zone=UTC, ranking=ranking)
             tallies, _ = run(splits[split], variants, modes, recaller, None, last_day)
             cells = {f"{v} {m}": t.row() for v, rows in tallies.items() for m, t in rows.items()}
             if header is None:
@@ -363,7 +365,7 @@ def main() -> None:
     for m in modes:
         if m not in MODES:
             parser.error(f"--modes: unknown {m!r} (known: {', '.join(MODES)})")
-    ranking = parse_ranking(args.ranking)
+    ranking = parse_ranking(args.ranking, ranking_for(args.model))
     quirks = Quirks()
     try:
         conversations = load(args.data, quirks)

@@ -254,3 +254,14 @@ def test_the_answer_share_as_a_floor():
     floored = spread({"q": 0.5, "a": 0.4}, near, (0.2,), asking={"q"}, answer_share=0.9, answer_max=True)
     assert added["a"] == pytest.approx(0.85)
     assert floored["a"] == pytest.approx(0.5)  # max(own 0.4 + 0.2 × 0.5, 0.9 × 0.5)
+
+
+def test_the_multilingual_model_ranks_semantic_scores_above_the_worst_hit(paths):
+    from core.config import Config, EmbeddingConfig
+    from core.recall.scoring import ranking_for
+
+    assert ranking_for("multilingual-e5-small").semantic_floor is True
+    assert ranking_for("all-MiniLM-L6-v2") == DEFAULT_RANKING
+    config = Config(embedding=EmbeddingConfig(model="multilingual-e5-small"))
+    with Recaller.open(paths, config) as opened:  # the model is not loaded to choose the ranking
+        assert opened.ranking.semantic_floor is True
