@@ -143,11 +143,11 @@ def test_review_search_and_restore_over_ssh(sshd: SshServer, tmux: Tmux, tmp_pat
     pane.send("A")
     pane.wait_for("Approve this draft?")
     pane.send("y")
-    pane.wait_for("Approved · 0 of 2 pending")
+    pane.wait_for("Approved by me · ready to finalize")
     pane.send("f")
     pane.wait_for("Finalize this draft as a memory?")
     pane.send("y")
-    pane.wait_for("Finalized · 0 of 2 pending")
+    pane.wait_for("Finalized · sealed as memory")
 
     # A time-scoped search, typed as a person types it.
     pane.send("F5")
