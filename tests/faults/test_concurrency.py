@@ -57,7 +57,8 @@ class Session:
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def env(self) -> dict[str, str]:
-        return {**os.environ, "REVERIE_PASSPHRASE": PASSPHRASE, "PYTHONPATH": str(ROOT)}
+        # PYTHONFAULTHANDLER: a process that hangs dumps its threads' stacks on SIGABRT (see _stop_watch)
+        return {**os.environ, "REVERIE_PASSPHRASE": PASSPHRASE, "PYTHONPATH": str(ROOT), "PYTHONFAULTHANDLER": "1"}
 
     def cli(self, *args: str) -> tuple[int, str]:
         done = subprocess.run([sys.executable, "-m", "tui_app.cli.main", *args], cwd=ROOT, env=self.env(),
@@ -157,6 +158,19 @@ def _worker_searches(s: Session) -> None:
         time.sleep(0.02)
 
 
+def _stop_watch(watch: subprocess.Popen[str], seconds: float = 120) -> tuple[str, str]:
+    """Ctrl-C the running ``reverie watch`` and wait for it; one that does not stop is aborted, and
+    the failure shows where each of its threads was (faulthandler's dump on SIGABRT)."""
+    watch.send_signal(signal.SIGINT)
+    try:
+        return watch.communicate(timeout=seconds)
+    except subprocess.TimeoutExpired:
+        watch.send_signal(signal.SIGABRT)
+        _, err = watch.communicate(timeout=30)
+        stacks = err[-6000:]
+        raise AssertionError(f"reverie watch did not stop {seconds:g} s after Ctrl-C; its stacks:\n{stacks}") from None
+
+
 def test_cli_watch_and_workers_at_once_lose_and_duplicate_nothing(paths: HomePaths, tmp_path: Path) -> None:
     vault = make_vault(paths)
     session = Session(paths, vault.keys, tmp_path, time.monotonic() + SECONDS)
@@ -173,8 +187,7 @@ def test_cli_watch_and_workers_at_once_lose_and_duplicate_nothing(paths: HomePat
         thread.start()
     for thread in threads:
         thread.join(timeout=SECONDS + 180)
-    watch.send_signal(signal.SIGINT)
-    watch_out, watch_err = watch.communicate(timeout=60)
+    watch_out, watch_err = _stop_watch(watch)
     session.outputs.append(("watch", watch.returncode, watch_out, watch_err))
 
     told = [f"$ reverie {cmd} -> {code}: {(out + err).strip()[-1500:]}" for cmd, code, out, err in session.outputs
@@ -261,8 +274,7 @@ async def test_the_apps_workers_beside_ingest_and_watch(paths: HomePaths, tmp_pa
         screen_text = app.export_screenshot()
     for thread in writers:
         thread.join(timeout=180)
-    watch.send_signal(signal.SIGINT)
-    _, watch_err = watch.communicate(timeout=60)
+    _, watch_err = _stop_watch(watch)
     said = "\n".join(err for *_, err in session.outputs) + watch_err + screen_text + "\n".join(seen)
     assert not seen, seen[0][:2000]
     assert "locked" not in said.lower() and "Traceback" not in said, said[-3000:]
