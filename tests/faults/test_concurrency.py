@@ -158,6 +158,13 @@ def _worker_searches(s: Session) -> None:
         time.sleep(0.02)
 
 
+def _ctrl_c_by_default() -> None:
+    """In the child: Ctrl-C (SIGINT) as a terminal delivers it. A suite started in the background
+    (``nohup … &``, as CI may) hands its children SIGINT ignored, and Python then never raises
+    KeyboardInterrupt, so the watch would not stop."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _stop_watch(watch: subprocess.Popen[str], seconds: float = 120) -> tuple[str, str]:
     """Ctrl-C the running ``reverie watch`` and wait for it; one that does not stop is aborted, and
     the failure shows where each of its threads was (faulthandler's dump on SIGABRT)."""
@@ -175,7 +182,8 @@ def test_cli_watch_and_workers_at_once_lose_and_duplicate_nothing(paths: HomePat
     vault = make_vault(paths)
     session = Session(paths, vault.keys, tmp_path, time.monotonic() + SECONDS)
     watch = subprocess.Popen([sys.executable, "-m", "tui_app.cli.main", "watch", "--no-embed", "--interval", "0.2"],
-                             cwd=ROOT, env=session.env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                             preexec_fn=_ctrl_c_by_default, cwd=ROOT, env=session.env(),
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     threads = [threading.Thread(target=_ingest_loop, args=(session, "a")),
                threading.Thread(target=_ingest_loop, args=(session, "b")),
                threading.Thread(target=_reindex_loop, args=(session,)),
@@ -247,7 +255,8 @@ async def test_the_apps_workers_beside_ingest_and_watch(paths: HomePaths, tmp_pa
     writers = [threading.Thread(target=_ingest_loop, args=(session, "t")),
                threading.Thread(target=_reindex_loop, args=(session,))]
     watch = subprocess.Popen([sys.executable, "-m", "tui_app.cli.main", "watch", "--no-embed", "--interval", "0.2"],
-                             cwd=ROOT, env=session.env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                             preexec_fn=_ctrl_c_by_default, cwd=ROOT, env=session.env(),
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     for thread in writers:
         thread.start()
     config = Config()
