@@ -5,34 +5,19 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import click
 import pytest
-from click.testing import CliRunner
 
 from core.paths import HomePaths
 from core.vault.crypto import VaultKeys
 from core.vault.ledger import Ledger
 from tests.conftest import TEST_PASSPHRASE
+from tests.helpers.cli import in_process
 from tui_app.cli import log_cmds
-from tui_app.cli.state import CliState
 
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "conversation"
 
 
-@click.group()
-@click.pass_context
-def root(ctx: click.Context) -> None:
-    ctx.obj = CliState(paths=HomePaths.at(None))
-
-
-log_cmds.register(root)
-
-
-def run(*args: str) -> tuple[int, str, str]:
-    result = CliRunner().invoke(root, list(args))
-    if result.exception and not isinstance(result.exception, SystemExit):
-        raise result.exception
-    return result.exit_code, result.stdout, result.stderr
+run = in_process(log_cmds)
 
 
 def test_clean_input_exits_zero_and_prints_a_summary(paths: HomePaths) -> None:

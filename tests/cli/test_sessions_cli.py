@@ -5,32 +5,15 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import click
-from click.testing import CliRunner
-
 from core.paths import HomePaths
+from tests.helpers.cli import in_process
 from tests.helpers.index import append, turn
 from tui_app.cli import log_cmds, session_cmds
-from tui_app.cli.state import CliState
 
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "conversation"
 
 
-@click.group()
-@click.pass_context
-def root(ctx: click.Context) -> None:
-    ctx.obj = CliState(paths=HomePaths.at(None))
-
-
-log_cmds.register(root)
-session_cmds.register(root)
-
-
-def run(*args: str) -> tuple[int, str, str]:
-    result = CliRunner().invoke(root, list(args))
-    if result.exception and not isinstance(result.exception, SystemExit):
-        raise result.exception
-    return result.exit_code, result.stdout, result.stderr
+run = in_process(log_cmds, session_cmds)
 
 
 def test_an_ingested_claude_code_session_is_listed_with_its_project_and_first_prompt(paths: HomePaths) -> None:
