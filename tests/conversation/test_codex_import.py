@@ -6,17 +6,15 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import click
 import pytest
-from click.testing import CliRunner
 
 from core.conversation import FORMATS, collect_sources, detect_format, ingest, list_day_files, read_day
 from core.conversation.codex import injected_kind, read, render_output
 from core.conversation.items import Rejected, Skipped
 from core.paths import HomePaths
 from core.turns import Turn
+from tests.helpers.cli import in_process
 from tui_app.cli import log_cmds
-from tui_app.cli.state import CliState
 
 SESSION = "5973b6c0-94b8-487b-a530-2aeb6098ae0e"
 LEGACY_SESSION = "0196a8f0-1111-7000-8000-000000000001"
@@ -241,16 +239,11 @@ def test_walks_a_sessions_tree(paths: HomePaths, tmp_path: Path) -> None:
 
 
 def test_ingest_cli_accepts_format_codex(paths: HomePaths, tmp_path: Path) -> None:
-    @click.group()
-    @click.pass_context
-    def root(ctx: click.Context) -> None:
-        ctx.obj = CliState(paths=HomePaths.at(None))
-
-    log_cmds.register(root)
+    run = in_process(log_cmds)
     path = write(rollout_path(tmp_path), current_rollout())
-    result = CliRunner().invoke(root, ["ingest", "--format", "codex", "--json", str(path)])
-    assert result.exit_code == 0, result.output
-    assert json.loads(result.output)["added"] == 15
+    code, out, err = run("ingest", "--format", "codex", "--json", str(path))
+    assert code == 0, err
+    assert json.loads(out)["added"] == 15
 
 
 @pytest.mark.parametrize(("text", "kind"), [

@@ -15,14 +15,12 @@ from tui_app.cli.state import CliState, emit, pass_state, tell
 
 
 def _human_age(stamp: str) -> str:
+    """``6 days ago``: the TUI's wording (:func:`tui_app.widgets.humane.ago`), so both interfaces say
+    an age the same way."""
     from core.clock import utc_now
-    from core.turns import parse_ts
+    from tui_app.widgets.humane import ago
 
-    seconds = (utc_now() - parse_ts(stamp)).total_seconds()
-    for unit, size in (("d", 86400), ("h", 3600), ("m", 60)):
-        if seconds >= size:
-            return f"{int(seconds // size)}{unit} ago"
-    return "just now"
+    return ago(stamp, utc_now())
 
 
 @click.command()
