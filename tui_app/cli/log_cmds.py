@@ -27,7 +27,7 @@ PROGRESS_MIN_BYTES = 4 * 1024 * 1024  # smaller imports finish before a bar woul
 
 
 def _plural(count: int, word: str) -> str:
-    return f"{count} {word}{'' if count == 1 else 's'}"
+    return f"{count:,} {word}{'' if count == 1 else 's'}"
 
 
 @contextlib.contextmanager
@@ -77,8 +77,9 @@ def _index_line(outcome: IngestOutcome) -> str:
         line += f"; {_plural(outcome.vectors, 'vector')} embedded"
     if outcome.pending_vectors:
         how = "stopped; " if outcome.stopped else ""
-        line += (f"; {how}{outcome.pending_vectors:,} wait for vectors (semantic search covers the rest; "
-                 "`reverie reindex` or a running `reverie watch` embeds them)")
+        line += (f"; {how}{_plural(outcome.pending_vectors, 'turn')} "
+                 f"{'waits' if outcome.pending_vectors == 1 else 'wait'} for vectors: exact search finds them "
+                 "now, semantic search once `reverie reindex` or a running `reverie watch` embeds them")
     return line + "."
 
 
