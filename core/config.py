@@ -34,7 +34,7 @@ from core.fsutil import atomic_write_text
 
 SUPPORTED_LANGUAGES = ("en", "ko", "ja")
 SCOPE_KINDS = ("vault", "claude-code", "codex", "markdown")
-EMBEDDING_BACKENDS = ("onnx", "sentence-transformers", "openai-compatible")  # core/embed/__init__.py
+EMBEDDING_BACKENDS = ("openvino", "onnx", "sentence-transformers", "openai-compatible")  # core/embed/__init__.py
 
 Positive = Annotated[int, msgspec.Meta(ge=1)]
 NonNegative = Annotated[int, msgspec.Meta(ge=0)]
@@ -58,7 +58,7 @@ class SecurityConfig:
 
 @dataclass
 class EmbeddingConfig:
-    backend: Literal[EMBEDDING_BACKENDS] = "onnx"  # why: core/embed/onnx_backend.py
+    backend: Literal[EMBEDDING_BACKENDS] = "openvino"  # why: core/embed/openvino_backend.py
     model: str = "all-MiniLM-L6-v2"
     endpoint: str = ""  # for openai-compatible: a loopback URL
     threads: NonNegative = 0  # 0: every core this process may use; a number lowers it

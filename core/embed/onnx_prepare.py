@@ -23,7 +23,9 @@ Layout, one folder per source model under the models cache
         model.onnx      the transformer, mean pooling and L2 normalisation in one float32 graph
         optimized-<onnxruntime version>.onnx   the same after the session's own optimizations (saved
                         by the first load, so later loads skip them)
-        manifest.json   what it was made from, its size, the output dimension (written last)
+        manifest.json   what it was made from, its size, the output dimension and the torch
+                        vectors of the check sentences (written last)
+        openvino-<version>/   OpenVINO's compiled-model cache (:mod:`core.embed.openvino_backend`)
 
 The export is the only step that imports torch and transformers (a few seconds, once). It runs
 under a lock (two processes never export the same model at once), builds the folder under a
@@ -44,7 +46,7 @@ import shutil
 import tempfile
 import warnings
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -53,7 +55,9 @@ from core.embed.sentence_transformers_backend import folder_fingerprint
 
 Notice = Callable[[str], None]
 
-FORMAT = 1  # bump when the graph's inputs, outputs or pooling change: older folders are rebuilt
+FORMAT = 2  # bump when the graph's inputs, outputs or pooling change: older folders are rebuilt
+# (2: the manifest keeps the torch vectors of the check sentences, so a runtime that computes in
+# another precision, OpenVINO's bf16, is checked against torch whenever it compiles the graph)
 MODEL_FILE = "model.onnx"
 MANIFEST_FILE = "manifest.json"
 PREPARING = "preparing the embedding model (once)…"
@@ -127,10 +131,12 @@ def inspect_source(folder: Path, label: str) -> SourceModel:
 
 @dataclass(frozen=True)
 class Prepared:
-    """A usable prepared model."""
+    """A usable prepared model. ``check``: the torch model's vectors of :data:`_CHECK_SENTENCES`
+    (one row each), what a runtime's output on :func:`check_batch` must match."""
 
     folder: Path
     dim: int
+    check: tuple[tuple[float, ...], ...] = field(default=(), compare=False, repr=False)
 
     @property
     def model_file(self) -> Path:
@@ -175,7 +181,43 @@ def check_prepared(folder: Path, source: SourceModel) -> tuple[Prepared | None, 
     dim = manifest.get("dim")
     if not isinstance(dim, int) or dim < 1:
         return None, f"{folder / MANIFEST_FILE}: dim {dim!r}"
-    return Prepared(folder, dim), ""
+    check = manifest.get("check")
+    if (
+        not isinstance(check, list)
+        or len(check) != len(_CHECK_SENTENCES)
+        or not all(isinstance(row, list) and len(row) == dim for row in check)
+        or not all(isinstance(x, float) for row in check for x in row)
+    ):
+        return None, f"{folder / MANIFEST_FILE}: check is not {len(_CHECK_SENTENCES)} vectors of {dim} numbers"
+    return Prepared(folder, dim, tuple(tuple(row) for row in check)), ""
+
+
+def check_batch(tokenizer: Any) -> tuple[Any, Any]:
+    """``(input_ids, attention_mask)`` of the check sentences padded into one batch, as int64 arrays
+    (``tokenizer``: the model's, without padding, truncating at its maximum length)."""
+    import numpy as np
+
+    encoded = [tokenizer.encode(s) for s in _CHECK_SENTENCES]
+    width = max(len(e.ids) for e in encoded)
+    ids = np.zeros((len(encoded), width), dtype=np.int64)
+    mask = np.zeros_like(ids)
+    for row, enc in enumerate(encoded):
+        ids[row, : len(enc.ids)] = enc.ids
+        mask[row, : len(enc.ids)] = 1
+    return ids, mask
+
+
+def check_cosine(prepared: Prepared, got: Any) -> float:
+    """The lowest cosine between ``got`` (a runtime's rows for :func:`check_batch`) and the torch
+    vectors the export recorded; ``-1.0`` when the shapes differ."""
+    import numpy as np
+
+    want = np.asarray(prepared.check, dtype=np.float32)
+    rows = np.asarray(got, dtype=np.float32)
+    if rows.shape != want.shape:
+        return -1.0
+    norms = np.linalg.norm(rows, axis=1) * np.linalg.norm(want, axis=1)
+    return float(((rows * want).sum(axis=1) / np.maximum(norms, 1e-12)).min())
 
 
 def optimized_file(prepared: Prepared, ort_version: str) -> Path:
@@ -243,9 +285,9 @@ def _say(notice: Notice | None, message: str) -> None:
 def _export(source: SourceModel, folder: Path) -> Prepared:
     tmp = Path(tempfile.mkdtemp(prefix=f".{folder.name}.", suffix=".tmp", dir=folder.parent))
     try:
-        dim = _export_into(source, tmp)
+        dim, check = _export_into(source, tmp)
         model_file = tmp / MODEL_FILE
-        manifest = {**_expected(source), "size": model_file.stat().st_size, "dim": dim}
+        manifest = {**_expected(source), "size": model_file.stat().st_size, "dim": dim, "check": check}
         with (tmp / MANIFEST_FILE).open("w", encoding="utf-8") as handle:
             json.dump(manifest, handle, indent=1)
             handle.flush()
@@ -270,8 +312,9 @@ def _export(source: SourceModel, folder: Path) -> Prepared:
     return found
 
 
-def _export_into(source: SourceModel, out: Path) -> int:
-    """Write ``out/model.onnx`` from the torch weights and check it; return the output dimension."""
+def _export_into(source: SourceModel, out: Path) -> tuple[int, list[list[float]]]:
+    """Write ``out/model.onnx`` from the torch weights and check it; return the output dimension
+    and the torch vectors of the check sentences."""
     from core.embed.sentence_transformers_backend import _QUIET_OFFLINE_ENV
 
     for name, value in _QUIET_OFFLINE_ENV.items():
@@ -310,13 +353,7 @@ def _export_into(source: SourceModel, out: Path) -> int:
     tokenizer = Tokenizer.from_file(str(source.tokenizer_file))
     tokenizer.no_padding()
     tokenizer.enable_truncation(source.max_seq_length)
-    encoded = [tokenizer.encode(s) for s in _CHECK_SENTENCES]
-    width = max(len(e.ids) for e in encoded)
-    ids_np = np.zeros((len(encoded), width), dtype=np.int64)
-    mask_np = np.zeros_like(ids_np)
-    for row, enc in enumerate(encoded):
-        ids_np[row, : len(enc.ids)] = enc.ids
-        mask_np[row, : len(enc.ids)] = 1
+    ids_np, mask_np = check_batch(tokenizer)
     with torch.no_grad():  # before the export: run after tracing, the module gave other vectors here
         args = [torch.from_numpy(ids_np), torch.from_numpy(mask_np)]
         if takes_types:
@@ -352,7 +389,7 @@ def _export_into(source: SourceModel, out: Path) -> int:
             f"embedding.model {label!r}: the ONNX graph disagrees with the torch model "
             f"(cosine {float(cosines.min()):.4f}); use embedding.backend = \"sentence-transformers\""
         )
-    return int(got.shape[1])
+    return int(got.shape[1]), [[float(x) for x in row] for row in expected.astype(np.float64)]
 
 
 def _first_line(exc: BaseException) -> str:

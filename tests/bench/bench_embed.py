@@ -1,7 +1,7 @@
 """Embedding throughput and agreement, in one run on the same LoCoMo turns.
 
     nice python tests/bench/bench_embed.py ../shared/data/locomo10.json [--turns 3000] [--json]
-        [--model-cache DIR] [--skip-cold]
+        [--model-cache DIR] [--skip-cold] [--skip-st-reindex]
 
 Rows, all on the same texts (the first ``--turns`` LoCoMo turns, the text Reverie embeds, i.e. the
 turn's words without the speaker):
@@ -10,18 +10,24 @@ turn's words without the speaker):
   batch size 32, its own sort by length over the whole call), after a warm-up on 128 texts (as the
   ONNX rows). This is the reference; it runs twice, first and near the end, and the ratios are
   against the mean of the two, so load that changes during the run hits both sides.
-- onnx raw: ``OnnxEmbedder.embed(texts)`` in one call with the defaults (one one-thread stream per
-  core), the same with the previous default (one stream on all cores, intra-op threads spinning),
-  and in windows of ``Reindexer.window`` texts with and without the sort by length (what sorting buys).
+- openvino raw: ``OpenVinoEmbedder.embed(texts)`` in one call, bf16 where the CPU has it (the
+  default) and float32, one one-thread stream per core.
+- onnx raw: ``OnnxEmbedder.embed(texts)`` (float ONNX Runtime, one one-thread stream per core, the
+  previous default).
 - reverie reindex: a home holding the turns as day files (one LoCoMo session per day), then
-  ``Reindexer.run()`` with the default embedder end to end: exact index, embedding, storage.
-- the same reindex with the sentence-transformers backend (torch behind Reverie's windows).
+  ``Reindexer.run()`` end to end (exact index, embedding, storage) with the default backend
+  (openvino), with onnx, and with sentence-transformers (torch behind Reverie's windows;
+  ``--skip-st-reindex`` leaves it out).
 
-Each row also shows the 1-minute load average just before it.
+Each row shows wall seconds and texts/s, the CPU seconds of the whole process during the row (user +
+sys of every thread: ``time.process_time``) and texts per CPU second, both as × the torch reference,
+and the 1-minute load average just before it. On a loaded machine wall-clock rates mostly measure
+the other work; the CPU figures say what each backend costs.
 
 Recall@10 of the new vectors against the float torch vectors: per conversation wholly inside the
-turns, each question's top 10 turns by cosine with torch vectors against the top 10 with the ONNX
-vectors (float, and as stored in the index: int8). Cold load: a fresh process per backend, from
+turns, each question's top 10 turns by cosine with torch vectors against the top 10 with each
+backend's vectors (float from the raw rows, and as stored in the index by the reindex rows: int8).
+Cold load: a fresh process per backend, from
 the first import to the first vector (the ONNX model prepared beforehand; the one-off preparation
 is timed separately when the cache is empty). The machine is shared: compare ratios within a run.
 """
@@ -50,6 +56,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from core.config import EmbeddingConfig
 from core.embed import make_embedder
 from core.embed.onnx_backend import OnnxEmbedder
+from core.embed.openvino_backend import OpenVinoEmbedder
 from core.embed.sentence_transformers_backend import resolve_model
 from core.index import HomeDayLogs, Reindexer, SearchIndex
 from core.paths import HomePaths
@@ -99,7 +106,7 @@ t2 = time.perf_counter()
 e.embed(["one more sentence to embed"])
 t3 = time.perf_counter()
 print(json.dumps({"import": t1 - t0, "first_vector": t2 - t0, "warm_one": t3 - t2,
-                  "torch_imported": "torch" in sys.modules}))
+                  "torch_imported": "torch" in sys.modules, "cpu": time.process_time()}))
 """
 
 
@@ -126,6 +133,13 @@ def timed(fn: Any, *args: Any) -> tuple[Any, float]:
     started = time.perf_counter()
     out = fn(*args)
     return out, time.perf_counter() - started
+
+
+def cpu_timed(fn: Any, *args: Any) -> tuple[Any, float, float]:
+    """``fn(*args)``, its wall seconds and the CPU seconds of the whole process (every thread)."""
+    started, cpu = time.perf_counter(), time.process_time()
+    out = fn(*args)
+    return out, time.perf_counter() - started, time.process_time() - cpu
 
 
 def write_home(root: Path, turns: Sequence[dict[str, Any]]) -> HomePaths:
@@ -156,12 +170,13 @@ def reindex(root: Path, turns: Sequence[dict[str, Any]], config: EmbeddingConfig
         SearchIndex.open(paths) as index,
         Reindexer(index, HomeDayLogs(paths), embedder=lambda: embedder, batch_size=config.batch_size) as reindexer,
     ):
-        report, seconds = timed(reindexer.run)
+        report, seconds, cpu = cpu_timed(reindexer.run)
         rows = reindexer.conn.execute("SELECT t.id, v.v FROM vectors v JOIN turns t ON t.doc = v.doc").fetchall()
         window = reindexer.window
     stored = {turn_id: np.frombuffer(blob, dtype=np.int8).astype(np.float32) for turn_id, blob in rows}
     days = len(list(paths.logs.rglob("*.jsonl")))
-    return {"seconds": seconds, "embedded": report.embedded, "days": days, "stored": stored, "window": window}
+    return {"seconds": seconds, "cpu": cpu, "embedded": report.embedded, "days": days, "stored": stored,
+            "window": window}
 
 
 def top10(questions: np.ndarray, corpus: np.ndarray) -> np.ndarray:
@@ -183,7 +198,7 @@ def cold(backend: str, cache: Path, runs: int) -> dict[str, Any]:
         sample = json.loads(out.stdout.strip().splitlines()[-1])
         sample["process"] = time.perf_counter() - started
         samples.append(sample)
-    keys = ("import", "first_vector", "warm_one", "process")
+    keys = ("import", "first_vector", "warm_one", "process", "cpu")
     return {k: statistics.median(s[k] for s in samples) for k in keys} | {
         "torch_imported": samples[0]["torch_imported"], "runs": runs}
 
@@ -195,6 +210,7 @@ def main() -> None:
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--model-cache", type=Path, help="where the ONNX model is prepared (default: a temp folder)")
     parser.add_argument("--skip-cold", action="store_true", help="leave out the cold-process load rows")
+    parser.add_argument("--skip-st-reindex", action="store_true", help="leave out the sentence-transformers reindex")
     parser.add_argument("--cold-runs", type=int, default=3)
     args = parser.parse_args()
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
@@ -211,74 +227,91 @@ def main() -> None:
         _, results["prepare_seconds"] = timed(lambda: onnx.dim)
         prepared = onnx.prepared
         results["onnx_model_mb"] = round(prepared.model_file.stat().st_size / 1e6, 1) if prepared else None
+        default = OpenVinoEmbedder(cache_dir=cache)
+        _, results["openvino_compile_seconds"] = timed(lambda: default.dim)
+        results["openvino_precision"] = default.precision
+        f32 = OpenVinoEmbedder(cache_dir=cache, precision="f32")
 
         if not args.skip_cold:
-            results["cold"] = {b: cold(b, cache, args.cold_runs) for b in ("onnx", "sentence-transformers")}
+            results["cold"] = {b: cold(b, cache, args.cold_runs) for b in ("openvino", "onnx", "sentence-transformers")}
 
         import torch
         from sentence_transformers import SentenceTransformer
 
         st = SentenceTransformer(resolve_model("all-MiniLM-L6-v2"), device="cpu")
         results["torch_threads"] = torch.get_num_threads()
-        # warm both up first (torch builds kernels per shape on first use): the rows time steady work
+        # warm all up first (torch builds kernels per shape on first use): the rows time steady work
         st.encode(texts[:128], normalize_embeddings=True, show_progress_bar=False)
-        onnx.embed(texts[:128])
-        rows: list[tuple[str, float, tuple[float, ...]]] = []  # label, seconds, load average before
+        for embedder in (default, f32, onnx):
+            embedder.embed(texts[:128])
+        rows: list[tuple[str, float, float, float]] = []  # label, seconds, CPU seconds, load average before
 
-        def row(label: str, fn: Any, scale: float = 1.0) -> Any:
-            before = os.getloadavg()
-            out, seconds = timed(fn)
-            rows.append((label, seconds * scale, before))
+        def row(label: str, fn: Any) -> Any:
+            before = os.getloadavg()[0]
+            out, seconds, cpu = cpu_timed(fn)
+            rows.append((label, seconds, cpu, before))
             return out
+
+        def reindex_row(label: str, name: str, config: EmbeddingConfig) -> dict[str, Any]:
+            before = os.getloadavg()[0]
+            run = reindex(tmp / name, turns, config, cache)
+            rows.append((label, run["seconds"], run["cpu"], before))  # the reindex alone, not writing the home
+            return run
 
         def torch_raw() -> Any:
             return st.encode(texts, normalize_embeddings=True, show_progress_bar=False)
 
+        streams = f"{default.streams} streams × {default.threads // default.streams} thread"
         reference = row("torch raw (sentence-transformers, torch defaults), 1st", torch_raw)
-        new = row(f"onnx raw, one call ({onnx.streams} streams × {onnx.threads // onnx.streams} thread)",
-                  lambda: onnx.embed(texts))
-        before = OnnxEmbedder(cache_dir=cache, streams=1, spinning=True)  # the previous default
-        before.embed(texts[:128])
-        row(f"onnx raw, one call (1 stream × {before.threads} threads, spinning)", lambda: before.embed(texts))
-        window = 4 * onnx.batch_size
-        sample = texts[: min(len(texts), 512)]
-        for sort in (True, False):
-            embedder = OnnxEmbedder(cache_dir=cache, sort_by_length=sort)
-            label = f"onnx raw, windows of {window}, {'sorted' if sort else 'unsorted'} ({len(sample)} texts)"
-            row(label, lambda e=embedder: [e.embed(sample[i : i + window]) for i in range(0, len(sample), window)],
-                len(texts) / len(sample))
-        onnx_run = row("reverie reindex end to end, onnx (default)",
-                       lambda: reindex(tmp / "onnx", turns, EmbeddingConfig(), cache))
-        rows[-1] = (rows[-1][0], onnx_run["seconds"], rows[-1][2])  # the reindex alone, not writing the home
+        raw = {
+            f"openvino {default.precision}": row(f"openvino raw, {default.precision} (default), {streams}",
+                                                 lambda: default.embed(texts)),
+            "openvino f32": row(f"openvino raw, f32, {streams}", lambda: f32.embed(texts)),
+            "onnx (float ORT)": row(f"onnx raw (float ONNX Runtime), {streams}", lambda: onnx.embed(texts)),
+        }
+        stored_runs = {
+            f"openvino {default.precision}": reindex_row("reverie reindex end to end, openvino (default)", "ov",
+                                                         EmbeddingConfig()),
+            "onnx (float ORT)": reindex_row("reverie reindex end to end, onnx", "onnx",
+                                            EmbeddingConfig(backend="onnx")),
+        }
         row("torch raw (sentence-transformers, torch defaults), 2nd", torch_raw)
-        st_run = row("reverie reindex end to end, sentence-transformers",
-                     lambda: reindex(tmp / "st", turns, EmbeddingConfig(backend="sentence-transformers"), cache))
-        rows[-1] = (rows[-1][0], st_run["seconds"], rows[-1][2])
-        torch_seconds = [s for label, s, _ in rows if label.startswith("torch raw")]
-        raw_rate = rate(len(texts), statistics.mean(torch_seconds))  # both torch runs: load hits them alike
+        if not args.skip_st_reindex:
+            stored_runs["torch"] = reindex_row("reverie reindex end to end, sentence-transformers", "st",
+                                               EmbeddingConfig(backend="sentence-transformers"))
+        torch_rows = [(s, c) for label, s, c, _ in rows if label.startswith("torch raw")]
+        raw_rate = rate(len(texts), statistics.mean(s for s, _ in torch_rows))  # both torch runs: load hits both
+        raw_cpu_rate = rate(len(texts), statistics.mean(c for _, c in torch_rows))
         results["load_average_end"] = os.getloadavg()
         results["rates"] = [{"row": label, "seconds": round(s, 2), "per_second": round(rate(len(texts), s), 1),
                              "vs_torch_raw": round(rate(len(texts), s) / raw_rate, 2),
-                             "load_before": round(load[0], 1)} for label, s, load in rows]
-        results["embedded_by_reindex"] = onnx_run["embedded"]
+                             "cpu_seconds": round(c, 2), "per_cpu_second": round(rate(len(texts), c), 1),
+                             "cpu_vs_torch_raw": round(rate(len(texts), c) / raw_cpu_rate, 2),
+                             "load_before": round(load, 1)} for label, s, c, load in rows]
+        results["embedded_by_reindex"] = stored_runs[f"openvino {default.precision}"]["embedded"]
 
-        cosines = (new * reference).sum(axis=1)
-        results["cosine_onnx_vs_torch"] = {"min": float(cosines.min()), "mean": float(cosines.mean())}
+        results["cosine_vs_torch"] = {
+            name: {"min": float((v * reference).sum(axis=1).min()), "mean": float((v * reference).sum(axis=1).mean())}
+            for name, v in raw.items()}
         position = {f"{t['conv']}:{t['dia_id']}": i for i, t in enumerate(turns)}
-        recall = {"onnx float": [], "onnx as stored (int8)": [], "torch as stored (int8)": []}
+        queries = {f"openvino {default.precision}": default, "openvino f32": f32, "onnx (float ORT)": onnx}
+        recall: dict[str, list[float]] = {}
         questions_used = 0
         for conv in whole:
             questions = [str(q.get("question") or "") for q in conv.qa if q.get("question")]
             ids = [f"{conv.sample_id}:{t['dia_id']}" for t in conv.turns]
             at = [position[i] for i in ids]
-            ref = top10(st.encode(questions, normalize_embeddings=True, show_progress_bar=False), reference[at])
-            q_new = onnx.embed(questions)
-            recall["onnx float"] += [overlap(ref, top10(q_new, new[at]))] * len(questions)
-            stored = np.stack([onnx_run["stored"][i] for i in ids])
-            recall["onnx as stored (int8)"] += [overlap(ref, top10(q_new, stored))] * len(questions)
-            stored_st = np.stack([st_run["stored"][i] for i in ids])
             q_ref = st.encode(questions, normalize_embeddings=True, show_progress_bar=False)
-            recall["torch as stored (int8)"] += [overlap(ref, top10(q_ref, stored_st))] * len(questions)
+            ref = top10(q_ref, reference[at])
+            q_new = {name: embedder.embed(questions) for name, embedder in queries.items()}
+            for name, vectors in raw.items():
+                recall.setdefault(f"{name}, float", []).extend([overlap(ref, top10(q_new[name], vectors[at]))]
+                                                               * len(questions))
+            for name, run in stored_runs.items():
+                stored = np.stack([run["stored"][i] for i in ids])
+                q = q_ref if name == "torch" else q_new[name]
+                recall.setdefault(f"{name}, as stored (int8)", []).extend([overlap(ref, top10(q, stored))]
+                                                                          * len(questions))
             questions_used += len(questions)
         results["recall_at_10_vs_torch_float"] = {k: round(float(np.mean(v)), 4) if v else None
                                                   for k, v in recall.items()}
@@ -289,23 +322,26 @@ def main() -> None:
         print(json.dumps(results, indent=1))
         return
     print(f"{results['turns']:,} LoCoMo turns, {results['cores']} cores (torch threads {results['torch_threads']}); "
-          f"ONNX model {results['onnx_model_mb']} MB, prepared in {results['prepare_seconds']:.1f} s")
-    print(f"{'':62} {'seconds':>8} {'texts/s':>8} {'× torch':>8} {'load':>5}")
+          f"ONNX model {results['onnx_model_mb']} MB, prepared in {results['prepare_seconds']:.1f} s; "
+          f"openvino runs {results['openvino_precision']} (compiled in {results['openvino_compile_seconds']:.2f} s)")
+    print(f"{'':58} {'seconds':>8} {'texts/s':>8} {'× torch':>8} {'CPU s':>7} {'/CPU-s':>7} {'× torch':>8} "
+          f"{'load':>5}")
     for r in results["rates"]:
-        print(f"{r['row']:62} {r['seconds']:8.1f} {r['per_second']:8.1f} {r['vs_torch_raw']:8.2f} "
+        print(f"{r['row']:58} {r['seconds']:8.1f} {r['per_second']:8.1f} {r['vs_torch_raw']:8.2f} "
+              f"{r['cpu_seconds']:7.1f} {r['per_cpu_second']:7.1f} {r['cpu_vs_torch_raw']:8.2f} "
               f"{r['load_before']:5.1f}")
-    print(f"(× torch: against the mean of the two torch runs; load: 1-minute load average before the row, "
-          f"{results['load_average_end'][0]:.1f} at the end)")
-    c = results["cosine_onnx_vs_torch"]
-    print(f"cosine onnx vs torch per text: min {c['min']:.6f}, mean {c['mean']:.6f}")
+    print(f"(× torch: against the mean of the two torch runs, wall and CPU; load: 1-minute load average before "
+          f"the row, {results['load_average_end'][0]:.1f} at the end)")
+    for name, c in results["cosine_vs_torch"].items():
+        print(f"cosine {name} vs torch per text: min {c['min']:.6f}, mean {c['mean']:.6f}")
     print(f"recall@10 against torch float vectors ({questions_used} questions, "
           f"{', '.join(results['recall_conversations'])}):")
     for name, value in results["recall_at_10_vs_torch_float"].items():
-        print(f"  {name:28} {value}")
-    for backend, row in results.get("cold", {}).items():
-        print(f"cold load {backend:22} import {row['import']:.2f} s, first vector {row['first_vector']:.2f} s, "
-              f"whole process {row['process']:.2f} s, torch imported: {row['torch_imported']} "
-              f"(median of {row['runs']})")
+        print(f"  {name:36} {value}")
+    for backend, r in results.get("cold", {}).items():
+        print(f"cold load {backend:22} import {r['import']:.2f} s, first vector {r['first_vector']:.2f} s, "
+              f"CPU {r['cpu']:.2f} s, whole process {r['process']:.2f} s, torch imported: {r['torch_imported']} "
+              f"(median of {r['runs']})")
 
 
 if __name__ == "__main__":

@@ -94,7 +94,7 @@ def test_the_prepared_model_is_reused_and_the_load_path_imports_no_torch(prepare
         "from pathlib import Path\n"
         "from core.config import EmbeddingConfig\n"
         "from core.embed import make_embedder\n"
-        f"e = make_embedder(EmbeddingConfig(), cache_dir=Path({str(prepared_root)!r}), notice=print)\n"
+        f"e = make_embedder(EmbeddingConfig(backend='onnx'), cache_dir=Path({str(prepared_root)!r}), notice=print)\n"
         "v = e.embed(['hello there'])\n"
         "print(sorted(m for m in ('torch', 'sentence_transformers', 'transformers') if m in sys.modules))\n"
         "print(json.dumps(v[0].tolist()))\n"
@@ -145,8 +145,15 @@ def test_partial_or_mismatched_prepared_folders_are_detected(tmp_path: Path) -> 
     assert "unreadable" in prep.check_prepared(folder, source)[1]
     manifest = {**prep._expected(source), "size": 100, "dim": 384}
     (folder / prep.MANIFEST_FILE).write_text(json.dumps(manifest))
+    assert "check is not 4 vectors of 384 numbers" in prep.check_prepared(folder, source)[1]  # format 1
+    manifest["check"] = [[0.5] * 384] * 3 + [[0.5] * 383]
+    (folder / prep.MANIFEST_FILE).write_text(json.dumps(manifest))
+    assert "check is not 4 vectors" in prep.check_prepared(folder, source)[1]
+    manifest["check"] = [[0.5] * 384] * 4
+    (folder / prep.MANIFEST_FILE).write_text(json.dumps(manifest))
     found, why = prep.check_prepared(folder, source)
     assert found == prep.Prepared(folder, 384) and why == ""
+    assert found.check == tuple([(0.5,) * 384] * 4)
     (folder / prep.MODEL_FILE).write_bytes(b"x" * 60)  # truncated
     assert "holds 60 bytes, the manifest says 100" in prep.check_prepared(folder, source)[1]
     (folder / prep.MANIFEST_FILE).write_text(json.dumps({**manifest, "size": 60, "format": prep.FORMAT - 1}))
@@ -185,7 +192,8 @@ def test_models_the_onnx_graph_cannot_reproduce_are_refused_with_the_reason(tmp_
 
 
 def test_backend_names_and_threads_are_validated_in_config() -> None:
-    assert EmbeddingConfig().backend == "onnx" and EmbeddingConfig().threads == 0
+    assert EmbeddingConfig().backend == "openvino" and EmbeddingConfig().threads == 0
+    assert parse_config('[embedding]\nbackend = "onnx"\n').embedding.backend == "onnx"
     assert parse_config('[embedding]\nbackend = "sentence-transformers"\nthreads = 1\n').embedding.threads == 1
     with pytest.raises(ConfigError, match=r"config.toml: .*embedding\.backend"):
         parse_config('[embedding]\nbackend = "onnx-int4"\n')
