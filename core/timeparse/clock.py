@@ -150,6 +150,11 @@ def _midnight(found: re.Match[str], _ctx: Context) -> tuple[Piece, ...]:
     return (ClockP(0, 0, "24h", by=found.group("prep") in _BY_WORDS),)
 
 
+def _only_punctuation(view: Scan, found: re.Match[str]) -> bool:
+    """ "midnight" as the whole query (in a sentence it needs "at", "by", "around" ... or a day)."""
+    return re.fullmatch(r"[\s?.!,]*", view.text[: found.start()] + view.text[found.end() :]) is not None
+
+
 # Korean ---------------------------------------------------------------------------------------------
 
 _KO_HOURS = {"열한": 11, "열두": 12} | {word: value for word, value in KO_NATIVE.items() if value <= 10}
@@ -251,7 +256,7 @@ RULES: dict[str, list[Rule]] = {
             "en",
             START + r"(?:(?P<prep>at|around|about|by|before|until|till|after)\s+)?midnight" + STOP,
             _midnight,
-            strong=lambda _v, m: bool(m.group("prep")),
+            strong=lambda v, m: bool(m.group("prep")) or _only_punctuation(v, m),
         ),
     ],
     "ko": [

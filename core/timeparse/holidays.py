@@ -1,7 +1,8 @@
 """Fixed-date holidays: Christmas (Eve), New Year's Day and Eve, Valentine's Day, Halloween; 크리스마스,
 성탄절, 새해 첫날/신정, 삼일절, 어린이날, 현충일, 광복절, 개천절, 한글날; クリスマス(イブ), 元日/元旦,
 正月 (1 – 3 January, a ``span``), お盆 (13 – 16 August), ゴールデンウィーク (29 April – 5 May),
-大晦日, バレンタイン(デー), ハロウィン.
+大晦日, バレンタイン(デー), ハロウィン, こどもの日, 建国記念の日, 昭和の日, 憲法記念日, みどりの日,
+文化の日, 勤労感謝の日; Independence Day (4 July).
 
 A holiday is read like a date without a year ("November 3"): the latest one that has begun, unless the
 query names the year ("작년 크리스마스", "去年のクリスマス", "Christmas 2025") or says last/this/next
@@ -44,6 +45,13 @@ HOLIDAYS: dict[str, tuple[tuple[int, int], tuple[int, int]]] = {
     "hangul_day": ((10, 9), (10, 10)),
     "obon": ((8, 13), (8, 17)),
     "golden_week": ((4, 29), (5, 6)),
+    "independence_day": ((7, 4), (7, 5)),
+    "national_foundation_day": ((2, 11), (2, 12)),
+    "showa_day": ((4, 29), (4, 30)),
+    "constitution_day": ((5, 3), (5, 4)),
+    "greenery_day": ((5, 4), (5, 5)),
+    "culture_day": ((11, 3), (11, 4)),
+    "labor_thanksgiving_day": ((11, 23), (11, 24)),
 }
 
 # (written forms, holiday) per language; the longer form of a pair comes first.
@@ -66,6 +74,7 @@ _WORDS: dict[str, list[tuple[str, str]]] = {
         (r"new\s+year['’]?s(?:\s+day)?", "new_years_day"),
         (r"(?:st\.?\s+)?valentine['’]?s(?:\s+day)?|valentines\s+day", "valentines_day"),
         (r"hallowe['’]?en", "halloween"),
+        (r"independence\s+day|(?:the\s+)?fourth\s+of\s+july", "independence_day"),
     ],
     "ko": [
         (r"설\s*연휴|설\s*명절", "seollal_holidays"),
@@ -103,6 +112,13 @@ _WORDS: dict[str, list[tuple[str, str]]] = {
         (r"ゴールデンウィーク|ゴールデンウイーク", "golden_week"),
         (r"バレンタイン・?デー|バレンタイン", "valentines_day"),
         (r"ハロウィーン|ハロウィン", "halloween"),
+        (r"こどもの日|子供の日|子どもの日", "childrens_day"),
+        (r"建国記念の日|建国記念日", "national_foundation_day"),
+        (r"昭和の日", "showa_day"),
+        (r"憲法記念日", "constitution_day"),
+        (r"みどりの日", "greenery_day"),
+        (r"文化の日", "culture_day"),
+        (r"勤労感謝の日", "labor_thanksgiving_day"),
     ],
 }
 _FORMS = {lang: [(re.compile(form), name) for form, name in words] for lang, words in _WORDS.items()}

@@ -214,6 +214,11 @@ def _clock_strong(view: Scan, found: re.Match[str]) -> bool:
     return bool(_ONLY_PUNCT.fullmatch(view.text[: found.start()]) and _ONLY_PUNCT.fullmatch(view.text[found.end() :]))
 
 
+def _only_this(view: Scan, found: re.Match[str]) -> bool:
+    """Nothing but punctuation around the match: the query is only "the 3rd"."""
+    return bool(_ONLY_PUNCT.fullmatch(view.text[: found.start()]) and _ONLY_PUNCT.fullmatch(view.text[found.end() :]))
+
+
 def _ago(found: re.Match[str], ctx: Context) -> tuple[Piece, ...] | None:
     count, unit = number(found.group("n")), found.group("unit")
     if count is None:
@@ -299,7 +304,6 @@ RULES: list[Rule] = [
         "en",
         START + r"(?:(?P<prep>on|over|at|during)\s+)?the\s+weekend" + STOP,
         recent_weekend,
-        strong=lambda _v, m: bool(m.group("prep")),
     ),
     rule("en.month_before_last", "en", START + r"(?:the\s+)?month\s+before\s+last" + STOP, months_from_this(-2)),
     rule("en.month", "en", START + WHICH + r"\s+month" + STOP, relative(_WHICH, months_from_this)),
@@ -374,7 +378,7 @@ RULES: list[Rule] = [
         "en",
         START + r"(?:(?P<on>on)\s+)?the\s+(?P<day>\d{1,2})(?:st|nd|rd|th)" + STOP,
         lambda m, _c: (DomP(int(m.group("day"))),) if 1 <= int(m.group("day")) <= 31 else None,
-        strong=lambda _v, m: bool(m.group("on")),
+        strong=lambda v, m: bool(m.group("on")) or _only_this(v, m),
     ),
     rule(
         "en.clock_meridiem",

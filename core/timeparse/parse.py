@@ -19,6 +19,7 @@ from core.timeparse import (
     lang_ko,
     periods,
     seasons,
+    spoken,
     typos,
 )
 from core.timeparse.compose import Found, expressions, join
@@ -31,7 +32,12 @@ LANGUAGES = ("en", "ko", "ja")
 # The newer rule sets come first: among equally long matches the earlier rule wins, so "last Friday
 # of October" is an ordinal weekday, not "last Friday".
 _RULES = {
-    lang: periods.RULES[lang] + clock.RULES[lang] + rules + seasons.RULES[lang] + holidays.RULES[lang]
+    lang: spoken.RULES[lang]
+    + periods.RULES[lang]
+    + clock.RULES[lang]
+    + rules
+    + seasons.RULES[lang]
+    + holidays.RULES[lang]
     for lang, rules in (("en", lang_en.RULES), ("ko", lang_ko.RULES), ("ja", lang_ja.RULES))
 }
 

@@ -1,0 +1,636 @@
+"""Everyday forms the other rule sets leave out, probed language by language (round 3 of issue 13).
+
+Conventions (stated in ``reverie when --help`` too):
+
+- "early/mid/late 2019" (and "early last year", "mid-this year") are thirds of the year: January –
+  April, May – August, September – December; "early/mid/late 90s", 90년대 초반/중반/후반, 90年代前半/
+  半ば/後半: years 0 – 3, 3 – 6, 6 – 9 of the decade (1990 – 1993, 1993 – 1996, 1996 – 1999, ends
+  included); "the nineties" is the decade;
+- counts ahead go forward at their grain: "3 weeks from now" is that Monday-to-Sunday week, "a week
+  from today" that day, "in 3 days"/"3일 후"/"3日後" that day, 글피 and しあさって three days ahead;
+- "a week ago today", "a month ago today": that very day;
+- "the last few days/weeks", ここ数日, 최근 며칠: rolling, the last five units up to now (as "a few
+  days ago" is two to five days back); "the last hour", "the last 30 minutes": elapsed time;
+- "two and a half hours ago", 1時間半前, 세 시간 반 전: the hour around that moment, as "20 minutes ago";
+- "a decade ago": the year ten years back; 半年前, 반년 전, "half a year ago": the month six back;
+- "two Mondays ago": the Monday before last Monday; "the last 3 weekends": from the Saturday of the
+  third latest weekend that has begun up to now;
+- meals: breakfast is the morning, dinner and supper the evening, 昼休み and 점심시간 midday;
+- Japanese eras: 令和 (2019 = 元年), 平成 (1989), 昭和 (1926), 大正 (1912), with month and day;
+- a day of the month alone, 15日に, 二十三日, 15일에: the latest such day that has begun.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date, timedelta
+
+from core.timeparse import lang_ja, lang_ko, ranges
+from core.timeparse.lang_en import WEEKDAY_ABBR, WEEKDAYS
+from core.timeparse.model import TimeRange
+from core.timeparse.parts import PARTS
+from core.timeparse.pieces import (
+    ClockP,
+    ClockSpanP,
+    Context,
+    DayP,
+    DomP,
+    MonthP,
+    PartP,
+    Piece,
+    RangeP,
+    WeekdayP,
+    WeekP,
+    YearP,
+)
+from core.timeparse.rules import START, STOP, Rule, Scan, last_n, rule
+from core.timeparse.text import EN_NUMBER_PATTERN, number
+
+# Thirds of a year and of a decade -------------------------------------------------------------------
+
+_THIRDS = {"early": 0, "beginning": 0, "mid": 1, "middle": 1, "late": 2, "end": 2}
+
+
+def _year_third(year: int, third: int, ctx: Context) -> tuple[Piece, ...]:
+    first = date(year, 1 + 4 * third, 1)
+    end = date(year + 1, 1, 1) if third == 2 else date(year, 5 + 4 * third, 1)
+    return (RangeP(ranges.span(ranges.midnight(first, ctx.zone), ranges.midnight(end, ctx.zone))),)
+
+
+def _decade_third(start_year: int, third: int, ctx: Context) -> tuple[Piece, ...]:
+    first = date(start_year + 3 * third, 1, 1)
+    end = date(start_year + 3 * third + 4, 1, 1)
+    return (RangeP(ranges.span(ranges.midnight(first, ctx.zone), ranges.midnight(end, ctx.zone))),)
+
+
+def _short_decade(digit: int, ctx: Context) -> int:
+    """ "90s" → 1990, "20s" → 2020 when that has begun (as :mod:`core.timeparse.periods` reads them)."""
+    year = 2000 + digit * 10
+    return year if year <= ctx.today.year else year - 100
+
+
+_EN_DECADE_WORDS = {"sixties": 6, "seventies": 7, "eighties": 8, "nineties": 9}
+
+
+def _en_year_third(found: re.Match[str], ctx: Context) -> tuple[Piece, ...]:
+    which = found.group("which")
+    year = int(found.group("year")) if found.group("year") else ctx.today.year + {"last": -1, "this": 0}[which]
+    return _year_third(year, _THIRDS[found.group("edge")], ctx)
+
+
+def _en_decade(found: re.Match[str], ctx: Context) -> tuple[Piece, ...]:
+    if found.group("c"):
+        start = int(found.group("c")) * 100 + int(found.group("d")) * 10
+    elif found.group("dd"):
+        start = _short_decade(int(found.group("dd")), ctx)
+    else:
+        start = 1900 + 10 * _EN_DECADE_WORDS[found.group("word")]
+    edge = found.group("edge")
+    if edge is None:
+        end = ranges.midnight(date(start + 10, 1, 1), ctx.zone)
+        return (RangeP(ranges.span(ranges.midnight(date(start, 1, 1), ctx.zone), end)),)
+    return _decade_third(start, _THIRDS[edge], ctx)
+
+
+_KO_DECADE_EDGES = {"초반": 0, "초": 0, "중반": 1, "후반": 2, "말": 2}
+_JA_DECADE_EDGES = {"前半": 0, "初め": 0, "初頭": 0, "半ば": 1, "中頃": 1, "後半": 2, "末": 2, "終わり": 2}
+
+
+def _cjk_decade_edge(table: dict[str, int]):
+    def build(found: re.Match[str], ctx: Context) -> tuple[Piece, ...]:
+        start = (
+            int(found.group("c")) * 100 + int(found.group("d")) * 10
+            if found.group("c")
+            else _short_decade(int(found.group("d")), ctx)
+        )
+        return _decade_third(start, table[found.group("edge")], ctx)
+
+    return build
+
+
+# Counts ahead and back ---------------------------------------------------------------------------------
+
+_EN_UNITS = {
+    "hour": "hour",
+    "hr": "hour",
+    "h": "hour",
+    "day": "day",
+    "d": "day",
+    "week": "week",
+    "wk": "week",
+    "w": "week",
+    "month": "month",
+    "mo": "month",
+    "year": "year",
+    "yr": "year",
+    "y": "year",
+    "fortnight": "fortnight",
+}
+_EN_UNIT = r"(?P<unit>hour|hr|day|week|wk|month|mo|year|yr|fortnight)s?"
+_EN_COUNT = rf"(?P<n>{EN_NUMBER_PATTERN}|a\s+couple|couple)"
+
+
+def _count_of(text: str) -> int | None:
+    text = " ".join(text.split())
+    if text in ("a couple", "couple"):
+        return 2
+    return number(text)
+
+
+def _shift(unit: str, count: int, ctx: Context) -> tuple[Piece, ...] | None:
+    """``count`` units from today (negative: back), at the unit's grain."""
+    today = ctx.today
+    if unit == "fortnight":
+        unit, count = "week", 2 * count
+    if unit == "hour":
+        moment = ranges.elapsed(ctx.now, timedelta(hours=count)).replace(minute=0, second=0, microsecond=0)
+        return (RangeP(TimeRange(moment, ranges.elapsed(moment, timedelta(hours=1)), "hour")),)
+    if unit == "day":
+        return (DayP(today + timedelta(days=count)),)
+    if unit == "week":
+        return (WeekP(ranges.monday_of(today + timedelta(days=7 * count))),)
+    if unit == "month":
+        return (MonthP(*ranges.add_months(today.year, today.month, count)),)
+    return (YearP(today.year + count),)
+
+
+def _same_day(unit: str, count: int, ctx: Context) -> tuple[Piece, ...]:
+    """The very day ``count`` units back: "a week ago today", "a month ago today"."""
+    today = ctx.today
+    if unit == "fortnight":
+        unit, count = "day", 14 * count
+    if unit == "day":
+        return (DayP(today - timedelta(days=count)),)
+    if unit == "week":
+        return (DayP(today - timedelta(days=7 * count)),)
+    months = count if unit == "month" else 12 * count
+    year, month = ranges.add_months(today.year, today.month, -months)
+    return (DayP(date(year, month, min(today.day, ranges.days_in_month(year, month)))),)
+
+
+def _en_from_now(found: re.Match[str], ctx: Context) -> tuple[Piece, ...] | None:
+    count = _count_of(found.group("n"))
+    if count is None or count <= 0:
+        return None
+    unit = _EN_UNITS[found.group("unit")]
+    if found.group("base") == "today" and unit in ("week", "fortnight", "month", "year"):
+        return tuple(DayP(piece.day) for piece in _same_day(unit, -count, ctx) if isinstance(piece, DayP))
+    return _shift(unit, count, ctx)
+
+
+def _en_ago_today(found: re.Match[str], ctx: Context) -> tuple[Piece, ...] | None:
+    count = _count_of(found.group("n"))
+    if count is None or count <= 0:
+        return None
+    return _same_day(_EN_UNITS[found.group("unit")], count, ctx)
+
+
+def _en_ago_more(found: re.Match[str], ctx: Context) -> tuple[Piece, ...] | None:
+    """ "a couple weeks ago", "3 hrs ago", "2 wks ago", "a decade ago"."""
+    count = _count_of(found.group("n"))
+    if count is None or count <= 0:
+        return None
+    unit = found.group("unit")
+    if unit.startswith("decade"):
+        return (YearP(ctx.today.year - 10 * count),)
+    return _shift(_EN_UNITS[unit.rstrip("s")], -count, ctx)
+
+
+def _moment_hour(minutes: int, ctx: Context) -> tuple[Piece, ...] | None:
+    """The hour around ``minutes`` before now (as "20 minutes ago" is read)."""
+    if not 0 < minutes <= 72 * 60:
+        return None
+    moment = ranges.elapsed(ctx.now, timedelta(minutes=-minutes))
+    start = ranges.elapsed(moment, timedelta(minutes=-30))
+    return (RangeP(TimeRange(start, ranges.elapsed(start, timedelta(hours=1)), "hour")),)
+
+
+def _en_and_half(found: re.Match[str], ctx: Context) -> tuple[Piece, ...] | None:
+    count = _count_of(found.group("n"))
+    return None if count is None else _moment_hour(60 * count + 30, ctx)
+
+
+def _en_last_few(found: re.Match[str], ctx: Context) -> tuple[Piece, ...] | None:
+    word = " ".join(found.group("few").split())
+    count = 2 if "couple" in word else 5
+    unit = found.group("unit")
+    return last_n(count, unit, ctx)
+
+
+def _en_last_minutes(found: re.Match[str], ctx: Context) -> tuple[Piece, ...] | None:
+    count = _count_of(found.group("n")) if found.group("n") else 60
+    if count is None or not 0 < count <= 24 * 60:
+        return None
+    start = ranges.elapsed(ctx.now, timedelta(minutes=-count))
+    return (RangeP(ranges.span(start, ctx.now)),)
+
+
+def _en_last_hour(_m: re.Match[str], ctx: Context) -> tuple[Piece, ...]:
+    return (RangeP(ranges.span(ranges.elapsed(ctx.now, timedelta(hours=-1)), ctx.now)),)
+
+
+def _en_weekdays_ago(found: re.Match[str], ctx: Context) -> tuple[Piece, ...] | None:
+    count = _count_of(found.group("n"))
+    if count is None or count <= 0 or count > 52:
+        return None
+    weekday = WEEKDAYS[found.group("wd")]
+    back = (ctx.today.weekday() - weekday) % 7 or 7  # the latest such weekday before today
+    return (DayP(ctx.today - timedelta(days=back + 7 * (count - 1))),)
+
+
+def _latest_saturday(ctx: Context) -> date:
+    monday = ranges.monday_of(ctx.today)
+    saturday = monday + timedelta(days=5)
+    return saturday if saturday <= ctx.today else saturday - timedelta(days=7)
+
+
+def _en_last_weekends(found: re.Match[str], ctx: Context) -> tuple[Piece, ...] | None:
+    count = _count_of(found.group("n")) if found.group("n") else 1
+    if count is None or not 0 < count <= 52:
+        return None
+    first = _latest_saturday(ctx) - timedelta(days=7 * (count - 1))
+    return (RangeP(ranges.span(ranges.midnight(first, ctx.zone), ctx.now)),)
+
+
+def _en_to_noon(found: re.Match[str], _ctx: Context) -> tuple[Piece, ...] | None:
+    hour, minute = int(found.group("h")), int(found.group("m") or 0)
+    meridiem = (found.group("mer") or "").replace(".", "") or None
+    if minute > 59 or not 0 <= hour <= 23 or (meridiem and not 1 <= hour <= 12):
+        return None
+    end = ClockP(12, 0, "24h") if found.group("t") == "noon" else ClockP(0, 0, "24h")
+    if meridiem is None:
+        meridiem = "24h" if hour == 0 or hour > 12 else ("am" if found.group("t") == "noon" else "pm")
+    start = ClockP(hour, minute, meridiem)
+    return (ClockSpanP(start, end),)
+
+
+_ABBR_AMBIGUOUS = frozenset({"sat", "sun", "wed"})  # words as well as weekdays
+
+
+def _abbr_guard(view: Scan, found: re.Match[str]) -> bool:
+    """ "on Thu", "since Tues": an abbreviation after a preposition; "sat", "sun" and "wed" only when
+    written with a capital ("on Sat")."""
+    token = found.group("wd")
+    return token not in _ABBR_AMBIGUOUS or view.original_at(found.start("wd")).isupper()
+
+
+def _weekday_abbr(found: re.Match[str], _ctx: Context) -> tuple[Piece, ...]:
+    return (WeekdayP(WEEKDAY_ABBR[found.group("wd")]),)
+
+
+def _part(name: str):
+    return lambda _m, _c: (PartP(PARTS[name]),)
+
+
+def _last_evening(_m: re.Match[str], ctx: Context) -> tuple[Piece, ...]:
+    return DayP(ctx.today - timedelta(days=1)), PartP(PARTS["evening"])
+
+
+def _days(offset: int):
+    return lambda _m, ctx: (DayP(ctx.today + timedelta(days=offset)),)
+
+
+def _prior(found: re.Match[str], ctx: Context) -> tuple[Piece, ...]:
+    return _shift(found.group("unit"), -1, ctx) or ()
+
+
+def _year_to_date(_m: re.Match[str], ctx: Context) -> tuple[Piece, ...]:
+    start = ranges.midnight(date(ctx.today.year, 1, 1), ctx.zone)
+    return (RangeP(ranges.span(start, ctx.now)),)
+
+
+def _alone_or_after(words: tuple[str, ...]):
+    def check(view: Scan, found: re.Match[str]) -> bool:
+        from core.timeparse.periods import alone
+
+        return alone(view, found) or view.prev_word(found.start()) in words
+
+    return check
+
+
+_NUMBER_WORD = EN_NUMBER_PATTERN
+_PAST = r"(?:(?:in|over|during|for|within)\s+)?(?:the\s+)?(?:last|past|previous)\s+"
+
+_EN_RULES: list[Rule] = [
+    rule(
+        "en.year_third",
+        "en",
+        START + r"(?:(?:in|during|by|around)\s+)?(?:the\s+)?(?P<edge>early|mid|late)(?:\s+|-)"
+        r"(?:(?P<year>(?:19|20|21)\d\d)|(?P<which>last|this)\s+year)(?![\w'’])",
+        _en_year_third,
+    ),
+    rule(
+        "en.decade_words",
+        "en",
+        START + r"(?:(?:in|during|since|from)\s+)?(?:the\s+)?(?:(?P<edge>early|mid|late)(?:\s+|-))?"
+        r"(?:(?P<c>19|20)(?P<d>\d)0['’]?s|['’]?(?P<dd>\d)0['’]?s|(?P<word>sixties|seventies|eighties|nineties))"
+        + STOP,
+        _en_decade,
+        strong=lambda v, m: bool(m.group("edge") or (m.group("word") and "the" in m.group(0)))
+        or m.group(0).startswith(("in ", "during ", "since ", "from ", "the ")),
+    ),
+    rule(
+        "en.from_now",
+        "en",
+        START + _EN_COUNT + r"\s+" + _EN_UNIT + r"\s+from\s+(?P<base>now|today)" + STOP,
+        _en_from_now,
+    ),
+    rule(
+        "en.in_count",
+        "en",
+        START + r"in\s+(?P<n>" + _NUMBER_WORD + r")\s+(?P<unit>day|week|month|year)s?(?:['’]?\s+time)?"
+        r"(?=\s*(?:$|[?.!,]|from\s+now))",
+        lambda m, c: None if (n := _count_of(m.group("n"))) is None or n <= 0 else _shift(m.group("unit"), n, c),
+        strong=_alone_or_after(()),
+    ),
+    rule(
+        "en.ago_today",
+        "en",
+        START + _EN_COUNT + r"\s+" + _EN_UNIT + r"\s+ago\s+today" + STOP,
+        _en_ago_today,
+    ),
+    rule(
+        "en.ago_more",
+        "en",
+        START + r"(?P<n>\d{1,4}|a\s+couple|couple|a|an|one|two|three|four|five|six|seven|eight|nine|ten)\s*"
+        r"(?P<unit>decades?|hrs?|wks?|yrs?|mos)\s+ago" + STOP,
+        _en_ago_more,
+    ),
+    rule(
+        "en.couple_ago",
+        "en",
+        START + r"(?P<n>a\s+couple|couple)\s+(?P<unit>(?:hour|day|week|month|year)s)\s+ago" + STOP,
+        _en_ago_more,
+    ),
+    rule(
+        "en.and_half_ago",
+        "en",
+        START + r"(?P<n>" + _NUMBER_WORD + r")\s+and\s+a\s+half\s+hours?\s+ago" + STOP,
+        _en_and_half,
+    ),
+    rule(
+        "en.last_few",
+        "en",
+        START + _PAST + r"(?P<few>few|several|couple\s+of|couple)\s+(?P<unit>hour|day|week|month|year)s" + STOP,
+        _en_last_few,
+    ),
+    rule(
+        "en.last_minutes",
+        "en",
+        START + _PAST + r"(?P<n>" + _NUMBER_WORD + r")\s+(?:minutes?|mins?)" + STOP,
+        _en_last_minutes,
+    ),
+    rule("en.last_hour", "en", START + r"(?:(?:in|over|during|for|within)\s+)?the\s+last\s+hour" + STOP, _en_last_hour),
+    rule(
+        "en.weekdays_ago",
+        "en",
+        START + r"(?P<n>two|three|four|five|\d{1,2})\s+(?P<wd>" + "|".join(WEEKDAYS) + r")s\s+ago" + STOP,
+        _en_weekdays_ago,
+    ),
+    rule(
+        "en.last_weekends",
+        "en",
+        START + _PAST + r"(?P<n>" + _NUMBER_WORD + r")\s+weekends" + STOP,
+        _en_last_weekends,
+    ),
+    rule(
+        "en.to_noon",
+        "en",
+        START + r"(?:from|between)\s+(?P<h>\d{1,2})(?::(?P<m>\d{2}))?\s*(?P<mer>a\.m\.|p\.m\.|am|pm)?\s+"
+        r"(?:to|until|till|and|-)\s+(?P<t>noon|midnight)" + STOP,
+        _en_to_noon,
+    ),
+    rule(
+        "en.weekday_abbr_on",
+        "en",
+        r"(?<=\bon\s)(?P<wd>tues|thurs|thur|mon|tue|wed|thu|fri|sat|sun)\.?" + STOP,
+        _weekday_abbr,
+        guard=_abbr_guard,
+    ),
+    rule("en.last_evening", "en", START + r"last\s+evening" + STOP, _last_evening),
+    rule(
+        "en.meal_morning",
+        "en",
+        START + r"(?:at|over|during|after|before)\s+breakfast" + STOP,
+        _part("morning"),
+    ),
+    rule(
+        "en.meal_evening",
+        "en",
+        START + r"(?:at|over|during|after|before)\s+(?:dinner|supper)" + STOP,
+        _part("evening"),
+    ),
+    rule("en.previous_day", "en", START + r"the\s+(?:previous|prior)\s+day" + STOP, _days(-1)),
+    rule(
+        "en.prior_unit",
+        "en",
+        START + r"the\s+(?:prior\s+(?P<unit>week|month|year)|(?P<unit2>week|month|year)\s+prior)" + STOP,
+        lambda m, c: _shift(m.group("unit") or m.group("unit2"), -1, c),
+    ),
+    rule(
+        "en.previous_unit",
+        "en",
+        START + r"the\s+previous\s+(?P<unit>week|month|year)" + STOP,
+        lambda m, c: _shift(m.group("unit"), -1, c),
+    ),
+    rule("en.year_to_date", "en", START + r"(?:year\s+to\s+date|ytd)" + STOP, _year_to_date),
+]
+
+# Korean and Japanese -------------------------------------------------------------------------------
+
+_KO_AFTER_UNITS = {"일": "day", "주": "week", "주일": "week", "달": "month", "개월": "month", "년": "year"}
+_JA_AFTER_UNITS = {"日": "day", "週間": "week", "か月": "month", "ヶ月": "month", "カ月": "month", "年": "year"}
+
+
+def _ko_after(found: re.Match[str], ctx: Context) -> tuple[Piece, ...] | None:
+    count = number(found.group("n"))
+    if count is None or not 0 < count <= 100:
+        return None
+    return _shift(_KO_AFTER_UNITS[found.group("unit")], count, ctx)
+
+
+def _ja_after(found: re.Match[str], ctx: Context) -> tuple[Piece, ...] | None:
+    count = number(found.group("n"))
+    if count is None or not 0 < count <= 100:
+        return None
+    return _shift(_JA_AFTER_UNITS[found.group("unit")], count, ctx)
+
+
+def _half_year_ago(_m: re.Match[str], ctx: Context) -> tuple[Piece, ...]:
+    return (MonthP(*ranges.add_months(ctx.today.year, ctx.today.month, -6)),)
+
+
+def _ko_and_half(found: re.Match[str], ctx: Context) -> tuple[Piece, ...] | None:
+    count = number(found.group("n"))
+    return None if count is None else _moment_hour(60 * count + 30, ctx)
+
+
+def _ja_and_half(found: re.Match[str], ctx: Context) -> tuple[Piece, ...] | None:
+    count = number(found.group("n"))
+    return None if count is None else _moment_hour(60 * count + 30, ctx)
+
+
+def _last_five(unit: str):
+    return lambda _m, ctx: last_n(5, unit, ctx)
+
+
+_ERAS = {"令和": 2018, "平成": 1988, "昭和": 1925, "大正": 1911}
+_ERA_LAST = {"令和": 99, "平成": 31, "昭和": 64, "大正": 15}
+
+
+def _ja_number(text: str) -> int | None:
+    return 1 if text == "元" else number(text)
+
+
+def _ja_era(found: re.Match[str], _ctx: Context) -> tuple[Piece, ...] | None:
+    era = found.group("era")
+    count = _ja_number(found.group("y"))
+    if count is None or not 1 <= count <= _ERA_LAST[era]:
+        return None
+    year = _ERAS[era] + count
+    if not found.group("mo"):
+        return (YearP(year),)
+    month = number(found.group("mo"))
+    if month is None or not 1 <= month <= 12:
+        return None
+    if not found.group("d"):
+        return (MonthP(year, month),)
+    day = number(found.group("d"))
+    return None if day is None else (DayP(date(year, month, day)),)
+
+
+_KANJI_DIGIT_YEAR = {"〇": "0", "零": "0", "一": "1", "二": "2", "三": "3", "四": "4"}
+_KANJI_DIGIT_YEAR |= {"五": "5", "六": "6", "七": "7", "八": "8", "九": "9"}
+
+
+def _ja_kanji_year(found: re.Match[str], _ctx: Context) -> tuple[Piece, ...] | None:
+    year = int("".join(_KANJI_DIGIT_YEAR[char] for char in found.group("y")))
+    if not 1900 <= year <= 2199:
+        return None
+    if not found.group("mo"):
+        return (YearP(year),)
+    month = number(found.group("mo"))
+    if month is None or not 1 <= month <= 12:
+        return None
+    if not found.group("d"):
+        return (MonthP(year, month),)
+    day = number(found.group("d"))
+    return None if day is None else (DayP(date(year, month, day)),)
+
+
+def _dom(found: re.Match[str], _ctx: Context) -> tuple[Piece, ...] | None:
+    day = number(found.group("d"))
+    return (DomP(day),) if day is not None and 1 <= day <= 31 else None
+
+
+def _ja_dom_guard(view: Scan, found: re.Match[str]) -> bool:
+    """二十三日に, 15日は: a day of the month; not 15日間 (fifteen days), 3日目, 月 before it (a date rule
+    reads that), nor a kanji or digit glued before."""
+    start = found.start()
+    return not (start > 0 and (view.text[start - 1].isdigit() or lang_ja.kanji_at(view, start - 1)))
+
+
+def _ko_dom_guard(view: Scan, found: re.Match[str]) -> bool:
+    """15일에: the 15th; not 3일에 한 번 (once every three days), nor 월 or a digit before it."""
+    start = found.start()
+    if start > 0 and (view.text[start - 1].isdigit() or re.match(r"[가-힣]", view.text[start - 1])):
+        return False
+    return re.match(r"\s*한\s*번", view.text[found.end() :]) is None
+
+
+_KO_DAY_NUM = r"(?P<d>[1-9]|[12]\d|3[01])"
+_JA_DAY_NUM = r"(?P<d>[1-9]|[12]\d|3[01]|[一二三四五六七八九十]{1,3})"
+
+_KO_RULES: list[Rule] = [
+    rule(
+        "ko.after",
+        "ko",
+        r"(?<![\d가-힣])(?P<n>\d{1,3}|한|두|세|네|다섯|여섯|일곱|여덟|아홉|열)\s*(?P<unit>주일|개월|일|주|달|년)\s*(?:후|뒤)(?:에)?(?![가-힣])",
+        _ko_after,
+        guard=lang_ko.word_ends,
+    ),
+    rule("ko.three_days_ahead", "ko", r"(?<![가-힣])글피(?![가-힣])", _days(3)),
+    rule("ko.half_year_ago", "ko", r"(?<![가-힣])반\s*년\s*전(?![가-힣])", _half_year_ago),
+    rule(
+        "ko.and_half_ago",
+        "ko",
+        r"(?<![\d가-힣])(?P<n>\d{1,2}|한|두|세|네|다섯|여섯|일곱|여덟|아홉|열)\s*시간\s*반\s*전(?:에)?(?![가-힣])",
+        _ko_and_half,
+    ),
+    rule(
+        "ko.last_few_days",
+        "ko",
+        r"(?<![가-힣])(?:최근|지난|요\s*)\s*(?:며칠|몇\s*일)(?:\s*(?:간|동안|사이))?(?![가-힣])",
+        _last_five("day"),
+    ),
+    rule(
+        "ko.last_few_weeks",
+        "ko",
+        r"(?<![가-힣])(?:최근|지난)\s*몇\s*주(?:\s*(?:간|동안|사이))?(?![가-힣])",
+        _last_five("week"),
+    ),
+    rule("ko.lunch_time", "ko", r"(?<![가-힣])점심\s*(?:때|시간)(?![가-힣])", _part("midday")),
+    rule(
+        "ko.decade_edge",
+        "ko",
+        r"(?<!\d)(?:(?P<c>19|20)?(?P<d>\d)0)\s*년대\s*(?P<edge>초반|중반|후반|초|말)(?![가-힣])",
+        _cjk_decade_edge(_KO_DECADE_EDGES),
+    ),
+    rule(
+        "ko.dom",
+        "ko",
+        _KO_DAY_NUM + r"\s*일(?=에|날)",
+        _dom,
+        guard=_ko_dom_guard,
+    ),
+]
+
+_JA_RULES: list[Rule] = [
+    rule(
+        "ja.after",
+        "ja",
+        r"(?<![\d一二三四五六七八九十])(?P<n>\d{1,3}|[一二三四五六七八九十]{1,3})\s*(?P<unit>週間|か月|ヶ月|カ月|日|年)\s*後(?![\u4e00-\u9fff])",
+        _ja_after,
+    ),
+    rule("ja.three_days_ahead", "ja", r"しあさって|明明後日|明々後日", _days(3)),
+    rule("ja.half_year_ago", "ja", r"半年前", _half_year_ago),
+    rule(
+        "ja.and_half_ago",
+        "ja",
+        r"(?<![\d一二三四五六七八九十])(?P<n>\d{1,2}|[一二三四五六七八九十]{1,3})\s*時間半\s*前",
+        _ja_and_half,
+    ),
+    rule("ja.last_few_days", "ja", r"(?:ここ|この|過去)\s*数\s*日(?:間)?", _last_five("day")),
+    rule("ja.last_few_weeks", "ja", r"(?:ここ|この|過去)\s*数\s*週間", _last_five("week")),
+    rule("ja.last_few_months", "ja", r"(?:ここ|この|過去)\s*数\s*(?:か月|ヶ月|カ月)", _last_five("month")),
+    rule("ja.lunch_break", "ja", r"昼休み|ランチタイム|お昼時", _part("midday")),
+    rule(
+        "ja.decade_edge",
+        "ja",
+        r"(?<!\d)(?:(?P<c>19|20)?(?P<d>\d)0)\s*年代\s*の?\s*(?P<edge>前半|初め|初頭|半ば|中頃|後半|末|終わり)",
+        _cjk_decade_edge(_JA_DECADE_EDGES),
+    ),
+    rule(
+        "ja.era",
+        "ja",
+        r"(?P<era>令和|平成|昭和|大正)\s*(?P<y>元|\d{1,2}|[一二三四五六七八九十]{1,3})\s*年"
+        r"(?:\s*(?P<mo>\d{1,2}|[一二三四五六七八九十]{1,3})\s*月(?:\s*(?P<d>\d{1,2}|[一二三四五六七八九十]{1,3})\s*日)?)?",
+        _ja_era,
+    ),
+    rule(
+        "ja.kanji_year",
+        "ja",
+        r"(?P<y>[〇零一二三四五六七八九]{4})\s*年"
+        r"(?:\s*(?P<mo>[一二三四五六七八九十]{1,2}|\d{1,2})\s*月(?:\s*(?P<d>[一二三四五六七八九十]{1,3}|\d{1,2})\s*日)?)?",
+        _ja_kanji_year,
+    ),
+    rule(
+        "ja.dom",
+        "ja",
+        _JA_DAY_NUM + r"\s*日(?=に|は|$|[?？。、])(?!間|目|前|後|分)",
+        _dom,
+        guard=_ja_dom_guard,
+    ),
+]
+
+RULES: dict[str, list[Rule]] = {"en": _EN_RULES, "ko": _KO_RULES, "ja": _JA_RULES}
