@@ -70,13 +70,23 @@ def parse_time(query: str, now: datetime, zone: ZoneInfo | tzinfo, languages: Se
         first, spans = found[0], [(match.start, match.end) for match in found]
     else:
         first, spans = None, []
-    unread = hints.unread(query, spans, langs)
+    repeats = hints.repeating(query, langs)
+    notes.extend(
+        f"'{query[start:end]}' repeats: not read as one time range"
+        for start, end in repeats
+        if not _GENERIC_REPEAT.fullmatch(query[start:end].lower())
+    )
+    unread = hints.unread(query, spans + repeats, langs)
     if unread:
         tail = "" if first is not None else "; searched without a time range"
         notes.extend(f"could not read '{snippet}' as a time{tail}" for snippet in unread)
     if first is None:
         return TimeParse(None, None, tidy(query), tuple(notes))
     return TimeParse(first.range, first.expression, rest_without(query, first.start, first.end), tuple(notes))
+
+
+# "every day", 매일, 毎日: a frequency, not a time the person would expect read; no note.
+_GENERIC_REPEAT = re.compile(r"(?:every|each)\s+(?:day|week|month|year)|매(?:일|주|달|월|년|해)|毎(?:日|週|月|年)")
 
 
 def _with_typos(
@@ -124,7 +134,12 @@ def find_time_expressions(
     found = expressions(join(atoms, norm.text, ctx), norm.text, ctx, langs)
     matches = [_match(norm, item, "en" in langs) for item in found]
     extra = _fallback(text, matches, ctx, langs)
-    return sorted(matches + extra, key=lambda match: match.start) if extra else matches
+    if extra:
+        matches = sorted(matches + extra, key=lambda match: match.start)
+    repeats = hints.repeating(text, langs)
+    if repeats:  # "every Monday" is no one Monday
+        matches = [m for m in matches if not any(start < m.end and m.start < end for start, end in repeats)]
+    return matches
 
 
 def _context(now: datetime, zone: ZoneInfo | tzinfo) -> Context:

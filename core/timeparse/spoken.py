@@ -323,11 +323,12 @@ _EN_RULES: list[Rule] = [
         "en.decade_words",
         "en",
         START + r"(?:(?:in|during|since|from)\s+)?(?:the\s+)?(?:(?P<edge>early|mid|late)(?:\s+|-))?"
-        r"(?:(?P<c>19|20)(?P<d>\d)0['’]?s|['’]?(?P<dd>\d)0['’]?s|(?P<word>sixties|seventies|eighties|nineties))"
-        + STOP,
+        r"(?:(?P<c>19|20)(?P<d>\d)0['’]?s|['’]?(?P<dd>\d)0['’]?s|(?P<word>sixties|seventies|eighties|nineties))" + STOP,
         _en_decade,
-        strong=lambda v, m: bool(m.group("edge") or (m.group("word") and "the" in m.group(0)))
-        or m.group(0).startswith(("in ", "during ", "since ", "from ", "the ")),
+        strong=lambda v, m: (
+            bool(m.group("edge") or (m.group("word") and "the" in m.group(0)))
+            or m.group(0).startswith(("in ", "during ", "since ", "from ", "the "))
+        ),
     ),
     rule(
         "en.from_now",
