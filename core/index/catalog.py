@@ -8,14 +8,40 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Protocol
 
 import apsw
 
 from core.index import vectors
 from core.index.connection import IndexDbError
 from core.index.rowids import DAY_SLOTS, block_range
-from core.index.tokenize import index_text
+from core.index.tokenize import index_text, index_texts
 from core.turns import Turn
+
+
+class TurnRecord(Protocol):
+    """What the catalog reads of a turn: a :class:`~core.turns.Turn`, or the lean record a day file
+    decodes into for a build (``core.index.logsource.LogRecord``), which needs no Turn per line."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def ts(self) -> str: ...
+    @property
+    def actor(self) -> str: ...
+    @property
+    def role(self) -> str: ...
+    @property
+    def type(self) -> str: ...
+    @property
+    def text(self) -> str: ...
+    @property
+    def model(self) -> str | None: ...
+    @property
+    def session(self) -> str: ...
+    @property
+    def source(self) -> str: ...
+
 
 _COLUMNS = "doc, id, ts, actor, role, type, text, model, session, source, file_id, seq"
 _TURN_FIELDS = "id, ts, actor, role, type, text, model, session, source"
@@ -27,7 +53,7 @@ SortKey = tuple[str, str, int]
 class Incoming:
     """A turn read from a day file, with the file's day and the turn's position in the file."""
 
-    turn: Turn
+    turn: TurnRecord
     file_day: str
     seq: int
 
@@ -51,8 +77,11 @@ def fts_body(text: str) -> str:
 
 
 def _fts_insert(conn: apsw.Connection, rows: Iterable[tuple[int, str]]) -> None:
-    conn.executemany("INSERT INTO fts(rowid, body) VALUES (?, ?)",
-                     [(doc, text if text.isascii() else index_text(text)) for doc, text in rows])  # fts_body
+    """FTS5 rows for ``(doc, text)``, each body ``fts_body(text)`` (computed for the batch at once)."""
+    rows = list(rows)
+    docs = [doc for doc, _ in rows]
+    bodies = index_texts([text for _, text in rows])
+    conn.executemany("INSERT INTO fts(rowid, body) VALUES (?, ?)", zip(docs, bodies, strict=True))
 
 
 def _fts_delete(conn: apsw.Connection, docs: Iterable[int]) -> None:
@@ -80,7 +109,7 @@ class FtsRows:
 
 
 def _insert_rows(
-    conn: apsw.Connection, placed: Sequence[tuple[int, Turn, int]], file_id: int, fts: FtsRows | None = None
+    conn: apsw.Connection, placed: Sequence[tuple[int, TurnRecord, int]], file_id: int, fts: FtsRows | None = None
 ) -> None:
     """Catalog and FTS5 rows for ``(doc, turn, seq)`` (one executemany each: no Python per-row SQL);
     the FTS5 rows go to ``fts`` when given, to be written with the rest of the batch."""
@@ -147,7 +176,7 @@ def insert_turns(
     file_id: int,
     file_day: str,
     first_seq: int,
-    turns: Sequence[Turn],
+    turns: Sequence[TurnRecord],
     *,
     known: set[str] | None = None,
     fts: FtsRows | None = None,
@@ -159,23 +188,32 @@ def insert_turns(
     ``fts``: where the FTS5 rows wait for the end of the caller's batch (see :class:`FtsRows`).
     """
     result = InsertResult()
-    if known is None:
-        known = _known_ids(conn, [t.id for t in turns])
-    by_day: dict[str, list[int]] = {}
-    for i, t in enumerate(turns):
-        turn_id = t.id
-        if turn_id in known:
-            result.duplicates += 1
-            result.days.add(t.ts[:10])
-            continue
-        known.add(turn_id)
-        day = t.ts[:10]  # Turn.day
-        group = by_day.get(day)
-        if group is None:
-            by_day[day] = [i]
-        else:
-            group.append(i)
+    if not turns:
+        return result
+    ids = [t.id for t in turns]
     stamps = [t.ts for t in turns]
+    if known is None:
+        known = _known_ids(conn, ids)
+    by_day: dict[str, list[int]] = {}
+    fresh = set(ids)
+    first_day, last_day = min(stamps)[:10], max(stamps)[:10]
+    if len(fresh) == len(ids) and known.isdisjoint(fresh) and first_day == last_day:
+        # the common case, checked in C: no id seen before, every turn of one day (the file's own)
+        known.update(fresh)
+        by_day[first_day] = list(range(len(turns)))
+    else:
+        for i, turn_id in enumerate(ids):
+            day = stamps[i][:10]  # Turn.day
+            if turn_id in known:
+                result.duplicates += 1
+                result.days.add(day)
+                continue
+            known.add(turn_id)
+            group = by_day.get(day)
+            if group is None:
+                by_day[day] = [i]
+            else:
+                group.append(i)
     for day, positions in by_day.items():
         # SortKey order (ts, file_day, seq): file_day is the same for all, and a stable sort by ts keeps
         # file order (seq) among equal times
@@ -190,8 +228,8 @@ def insert_turns(
         else:
             if fts is not None:
                 fts.flush(conn)  # the day's rows move: FTS5 must hold them first
-            fresh = [Incoming(turns[i], file_day, first_seq + i) for i in positions]
-            placed = [(doc, item.turn, item.seq) for doc, item in _renumber(conn, lo, hi, fresh)]
+            incoming = [Incoming(turns[i], file_day, first_seq + i) for i in positions]
+            placed = [(doc, item.turn, item.seq) for doc, item in _renumber(conn, lo, hi, incoming)]
             result.renumbered_days += 1
         _insert_rows(conn, placed, file_id, fts)
         result.added += len(placed)

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -68,6 +69,27 @@ def load_sqlite_vec(conn: apsw.Connection) -> None:
         conn.enable_load_extension(False)
 
 
+def _wal(conn: apsw.Connection, busy_timeout_ms: int) -> None:
+    """Put the database in WAL mode (it stays so: the mode is kept in the file).
+
+    Switching a fresh file to WAL needs a lock that SQLite's busy handler does not wait for: two
+    processes opening a new index at once had the second fail with "database is locked". The mode
+    is asked first (a file already in WAL needs no switch), and a busy switch is retried for up to
+    the busy timeout."""
+    deadline = time.monotonic() + busy_timeout_ms / 1000
+    delay = 0.005
+    while True:
+        try:
+            if conn.pragma("journal_mode") != "wal":
+                conn.pragma("journal_mode", "wal")
+            return
+        except apsw.BusyError:
+            if time.monotonic() >= deadline:
+                raise
+            time.sleep(delay)
+            delay = min(delay * 2, 0.1)
+
+
 def connect(path: Path, *, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> apsw.Connection:
     """A configured connection to the index at ``path`` (the file is created 0600 if absent)."""
     try:
@@ -75,7 +97,7 @@ def connect(path: Path, *, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> apsw.Conne
         conn = apsw.Connection(str(path))
         conn.set_busy_timeout(busy_timeout_ms)
         load_sqlite_vec(conn)
-        conn.pragma("journal_mode", "wal")
+        _wal(conn, busy_timeout_ms)
         conn.pragma("journal_size_limit", JOURNAL_SIZE_LIMIT)
         conn.pragma("synchronous", "normal")
         conn.pragma("temp_store", "memory")

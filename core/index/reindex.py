@@ -21,10 +21,11 @@ the vector table and embeds everything.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -51,6 +52,13 @@ WRITE_BATCH_TURNS = 5_000
 BULK_BATCH_TURNS = 50_000  # turns per transaction in a build from empty (see sync_files)
 BULK_CACHE_KIB = 256 * 1024  # page cache of a build from empty
 DEFERRED_INDEXES = "deferred_indexes"  # meta key: SQL of catalog indexes a bulk build dropped for now
+# FTS5 settings of a build from empty, and the usual ones put back after it (FTS5 keeps them in the
+# table's config, so a killed build's next run puts them back with the indexes): the terms of a whole
+# batch are held in memory (hashsize) and written as one segment at its commit, and no segment is
+# merged until the one ``optimize`` at the end, instead of merging as they come (automerge) and
+# merging again in ``optimize``. Measured at 200k turns: FTS5's share of the build 1.30 → 1.06 s CPU.
+FTS_BULK = {"hashsize": 32 * 1024 * 1024, "automerge": 0}
+FTS_USUAL = {"hashsize": 1024 * 1024, "automerge": 4}  # FTS5's defaults
 WINDOW_BATCHES = 4  # model batches per embedding window (one transaction; what Ctrl-C can lose)
 SPAN_WINDOWS = 8  # windows read and sorted by length together
 
@@ -160,9 +168,30 @@ class Reindexer:
         self.batch_size = batch_size
         # texts handed to the embedder at once (it sorts them by length) and stored in one transaction
         self.window = window if window is not None else WINDOW_BATCHES * batch_size
+        self._lock_depth = 0  # see _writer_lock
 
     def close(self) -> None:
         self.conn.close()
+
+    @contextlib.contextmanager
+    def _writer_lock(self) -> Iterator[None]:
+        """The home's reindex lock (``reindex.lock``, flock), held while the file state is read and
+        written: a second build (another process, another thread) waits, then reads the state the
+        first one left, so it never inserts a day file the first one already recorded. Re-entrant
+        within this reindexer (``run`` holds it across files, memories and embedding)."""
+        if self._lock_depth:
+            self._lock_depth += 1
+            try:
+                yield
+            finally:
+                self._lock_depth -= 1
+            return
+        with file_lock(self.index.lock_path):
+            self._lock_depth = 1
+            try:
+                yield
+            finally:
+                self._lock_depth = 0
 
     def __enter__(self) -> Reindexer:
         return self
@@ -188,9 +217,13 @@ class Reindexer:
         except SourceChanged:
             start, seq, digest = 0, 0, hashlib.sha256()
             chunk = self.source.read(entry.path, 0)
-        with entry.path.open("rb") as handle:
-            handle.seek(start)
-            digest.update(handle.read(chunk.offset - start))
+        if chunk.data is not None and len(chunk.data) == chunk.offset - start:
+            digest.update(chunk.data)  # the bytes the source read (no second read of the file)
+        else:
+            with entry.path.open("rb") as handle:
+                handle.seek(start)
+                digest.update(handle.read(chunk.offset - start))
+        chunk.data = None  # hashed: not kept while the batch waits
         return FileRead(entry, state, start, seq + len(chunk.turns), digest.hexdigest(), chunk, seq)
 
     def _apply_file(
@@ -273,9 +306,12 @@ class Reindexer:
             meta.put(self.conn, DEFERRED_INDEXES, json.dumps([[name, sql] for name, sql in rows]))
             for name, _ in rows:
                 self.conn.execute(f'DROP INDEX "{name}"')
+            for key, value in FTS_BULK.items():
+                self.conn.execute("INSERT INTO fts(fts, rank) VALUES (?, ?)", (key, value))
 
     def _restore_indexes(self) -> None:
-        """Create the indexes :meth:`_defer_indexes` dropped (no-op when none wait)."""
+        """Create the indexes :meth:`_defer_indexes` dropped and give FTS5 back its usual merge
+        settings (no-op when nothing waits)."""
         if meta.get(self.conn, DEFERRED_INDEXES) is None:
             return
         with write(self.conn):
@@ -286,6 +322,8 @@ class Reindexer:
             for name, sql in json.loads(waiting):
                 if name not in existing:
                     self.conn.execute(sql)
+            for key, value in FTS_USUAL.items():
+                self.conn.execute("INSERT INTO fts(fts, rank) VALUES (?, ?)", (key, value))
             meta.delete(self.conn, DEFERRED_INDEXES)
 
     def sync_files(
@@ -303,7 +341,16 @@ class Reindexer:
         FTS5 ``optimize`` (one segment: the fastest queries). Its semantics are the incremental
         ones: each batch commits whole, a stopped or killed build keeps the files it committed and
         the next run reads the rest (and restores the indexes first).
+
+        The file state is read and written under the home's reindex lock (:meth:`_writer_lock`), so a
+        second build at the same time waits and then finds the first one's files already done.
         """
+        with self._writer_lock():
+            return self._sync_files(full, progress, should_stop)
+
+    def _sync_files(
+        self, full: bool, progress: Progress | None, should_stop: Callable[[], bool] | None
+    ) -> tuple[ReindexReport, set[str]]:
         report = ReindexReport()
         touched: set[str] = set()
         self._restore_indexes()  # a bulk build that was killed
@@ -517,7 +564,7 @@ class Reindexer:
         should_stop: Callable[[], bool] | None = None,
     ) -> ReindexReport:
         started = time.perf_counter()
-        with file_lock(self.index.lock_path):
+        with self._writer_lock():
             report, touched = self.sync_files(full=full, progress=progress, should_stop=should_stop)
             if self.memory_source is not None:
                 with write(self.conn):
