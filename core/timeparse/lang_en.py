@@ -302,10 +302,13 @@ RULES: list[Rule] = [
     rule(
         "en.the_weekend",
         "en",
-        START + r"(?:(?P<prep>on|over|at|during|since)\s+)?the\s+weekend" + STOP,
+        START + r"(?:(?P<prep>on|over|at|during)\s+)?the\s+weekend" + STOP,
         recent_weekend,
-        # "the weekend" alone or ending the query counts; "the weekend deadline" is a noun phrase
-        strong=lambda v, m: bool(m.group("prep")) or bool(_ONLY_PUNCT.fullmatch(v.text[m.end() :])),
+        # "the weekend" after a preposition, alone or ending the query counts; "the weekend deadline" is a
+        # noun phrase
+        strong=lambda v, m: bool(m.group("prep"))
+        or v.prev_word(m.start()) in TIME_PREPOSITIONS
+        or bool(_ONLY_PUNCT.fullmatch(v.text[m.end() :])),
     ),
     rule("en.month_before_last", "en", START + r"(?:the\s+)?month\s+before\s+last" + STOP, months_from_this(-2)),
     rule("en.month", "en", START + WHICH + r"\s+month" + STOP, relative(_WHICH, months_from_this)),
@@ -335,7 +338,7 @@ RULES: list[Rule] = [
         "en.weekday",
         "en",
         START + r"(?:(?P<mode>last|past|previous|this|next)\s+)?"
-        rf"(?P<wd>{_alternatives(WEEKDAYS)})" + STOP,
+        rf"(?P<wd>{_alternatives(WEEKDAYS)})" + STOP + r"(?!\s+night\s+football)",
         _weekday,
     ),
     rule(

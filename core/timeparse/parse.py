@@ -49,7 +49,7 @@ _EN_LEAD = re.compile(
 )
 # Particles glued after an expression that go with it when the rest is formed (어제는, 昨日の).
 _KO_PARTICLE = re.compile(
-    r"(?:때에는|때에|때|에는|에도|에서|에|엔|은|는|이|가|도|의|쯤|께|경에|경|만|중에|날)(?![가-힣])"
+    r"(?:때에는|때에|때|에는|에도|에서|에|엔|은|는|이|가|도|의|쯤에|쯤|께|경에|경|만|중에|날)(?![가-힣])"
 )
 _JA_PARTICLE = re.compile(r"(?:には|では|にも|ごろ|頃|の|に|は|も|で|、)")
 

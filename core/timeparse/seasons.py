@@ -56,6 +56,10 @@ def season(word: str, mode: str = "bare") -> AnnualP:
     return AnnualP(name, start, end, mode)
 
 
+def _short_year(value: int, ctx: Context) -> int:
+    return 2000 + value if 2000 + value <= ctx.today.year + 1 else 1900 + value
+
+
 def _build(found: re.Match[str], _ctx: Context) -> tuple[Piece, ...]:
     return (season(found.group("season"), mode_of(found.group("mode"))),)
 
@@ -124,6 +128,13 @@ RULES: dict[str, list[Rule]] = {
             "en",
             START + r"(?:the\s+)?" + _EN_SEASON + r",?\s+(?:of\s+)?(?P<year>(?:19|20|21)\d\d)" + STOP,
             lambda m, _c: (YearP(int(m.group("year"))), season(m.group("season"))),
+        ),
+        # "fall of '98", "the summer of '69": a two-digit year, 20yy unless that is more than a year ahead
+        rule(
+            "en.season_of_short_year",
+            "en",
+            START + r"(?:the\s+)?" + _EN_SEASON + r"\s+of\s+['’](?P<yy>\d\d)" + STOP,
+            lambda m, c: (YearP(_short_year(int(m.group("yy")), c)), season(m.group("season"))),
         ),
     ],
     "ko": [

@@ -358,6 +358,12 @@ _EN_RULES: list[Rule] = [
         _en_ago_more,
     ),
     rule(
+        "en.ago_letter",
+        "en",
+        START + r"(?P<n>\d{1,4})(?P<unit>h|d|w|y)\s+ago" + STOP,
+        _en_ago_more,
+    ),
+    rule(
         "en.couple_ago",
         "en",
         START + r"(?P<n>a\s+couple|couple)\s+(?P<unit>(?:hour|day|week|month|year)s)\s+ago" + STOP,
@@ -444,6 +450,8 @@ _JA_AFTER_UNITS = {"日": "day", "週間": "week", "か月": "month", "ヶ月": 
 
 
 def _ko_after(found: re.Match[str], ctx: Context) -> tuple[Piece, ...] | None:
+    if found.group("week"):
+        return _shift("week", 1, ctx)
     count = number(found.group("n"))
     if count is None or not 0 < count <= 100:
         return None
@@ -536,7 +544,7 @@ def _ko_dom_guard(view: Scan, found: re.Match[str]) -> bool:
     start = found.start()
     if start > 0 and (view.text[start - 1].isdigit() or re.match(r"[가-힣]", view.text[start - 1])):
         return False
-    return re.match(r"\s*한\s*번", view.text[found.end() :]) is None
+    return re.match(r"\s*에?\s*한\s*번", view.text[found.end() :]) is None
 
 
 _KO_DAY_NUM = r"(?P<d>[1-9]|[12]\d|3[01])"
@@ -546,36 +554,41 @@ _KO_RULES: list[Rule] = [
     rule(
         "ko.after",
         "ko",
-        r"(?<![\d가-힣])(?P<n>\d{1,3}|한|두|세|네|다섯|여섯|일곱|여덟|아홉|열)\s*(?P<unit>주일|개월|일|주|달|년)\s*(?:후|뒤)(?:에)?(?![가-힣])",
+        r"(?<![\d가-힣])(?:(?P<n>\d{1,3}|한|두|세|네|다섯|여섯|일곱|여덟|아홉|열)\s*(?P<unit>주일|개월|일|주|달|년)|(?P<week>일주일))"
+        r"\s*(?:후|뒤)",
         _ko_after,
         guard=lang_ko.word_ends,
     ),
-    rule("ko.three_days_ahead", "ko", r"(?<![가-힣])글피(?![가-힣])", _days(3)),
-    rule("ko.half_year_ago", "ko", r"(?<![가-힣])반\s*년\s*전(?![가-힣])", _half_year_ago),
+    rule("ko.three_days_ahead", "ko", r"(?<![가-힣])글피", _days(3), guard=lang_ko.word_ends),
+    rule("ko.half_year_ago", "ko", r"(?<![가-힣])반\s*년\s*전", _half_year_ago, guard=lang_ko.word_ends),
     rule(
         "ko.and_half_ago",
         "ko",
-        r"(?<![\d가-힣])(?P<n>\d{1,2}|한|두|세|네|다섯|여섯|일곱|여덟|아홉|열)\s*시간\s*반\s*전(?:에)?(?![가-힣])",
+        r"(?<![\d가-힣])(?P<n>\d{1,2}|한|두|세|네|다섯|여섯|일곱|여덟|아홉|열)\s*시간\s*반\s*전",
         _ko_and_half,
+        guard=lang_ko.word_ends,
     ),
     rule(
         "ko.last_few_days",
         "ko",
-        r"(?<![가-힣])(?:최근|지난|요\s*)\s*(?:며칠|몇\s*일)(?:\s*(?:간|동안|사이))?(?![가-힣])",
+        r"(?<![가-힣])(?:최근|지난|요\s*)\s*(?:며칠|몇\s*일)(?:\s*(?:간|동안|사이))?",
         _last_five("day"),
+        guard=lang_ko.word_ends,
     ),
     rule(
         "ko.last_few_weeks",
         "ko",
-        r"(?<![가-힣])(?:최근|지난)\s*몇\s*주(?:\s*(?:간|동안|사이))?(?![가-힣])",
+        r"(?<![가-힣])(?:최근|지난)\s*몇\s*주(?:\s*(?:간|동안|사이))?",
         _last_five("week"),
+        guard=lang_ko.word_ends,
     ),
-    rule("ko.lunch_time", "ko", r"(?<![가-힣])점심\s*(?:때|시간)(?![가-힣])", _part("midday")),
+    rule("ko.lunch_time", "ko", r"(?<![가-힣])점심\s*(?:때|시간)", _part("midday"), guard=lang_ko.word_ends),
     rule(
         "ko.decade_edge",
         "ko",
-        r"(?<!\d)(?:(?P<c>19|20)?(?P<d>\d)0)\s*년대\s*(?P<edge>초반|중반|후반|초|말)(?![가-힣])",
+        r"(?<!\d)(?:(?P<c>19|20)?(?P<d>\d)0)\s*년대\s*(?P<edge>초반|중반|후반|초|말)",
         _cjk_decade_edge(_KO_DECADE_EDGES),
+        guard=lang_ko.word_ends,
     ),
     rule(
         "ko.dom",
