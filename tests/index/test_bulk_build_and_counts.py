@@ -134,3 +134,21 @@ def test_counts_are_cached_until_the_database_changes(paths: HomePaths) -> None:
         assert index.status().turns == 2
         other.conn.execute("DELETE FROM turns WHERE id = 'x2'")
         assert index.status().turns == 1
+
+
+def _fts_config(index: SearchIndex) -> dict[str, object]:
+    return dict(index.conn.execute("SELECT k, v FROM fts_config WHERE k IN ('automerge', 'hashsize')").fetchall())
+
+
+def test_a_bulk_build_puts_the_fts5_merge_settings_back(paths: HomePaths) -> None:
+    from core.index.reindex import FTS_BULK, FTS_USUAL
+
+    _log(paths)
+    with SearchIndex.open(paths) as index:
+        with Reindexer(index, HomeDayLogs(paths)) as reindexer:
+            reindexer._defer_indexes()  # killed inside the build: FTS5 keeps the build's settings
+            assert _fts_config(index) == FTS_BULK
+        reindex(index, paths)
+        assert _fts_config(index) == FTS_USUAL
+        assert _indexes(index) == {"turns_ts", "turns_session", "turns_file"}
+        _every_turn_found_at_its_doc(index)

@@ -175,3 +175,37 @@ def test_the_porter_migration_refills_an_existing_index(tmp_path):
     assert found("painting") == [1] and found("paints") == [1] and found("서울숲") == [2]
     assert migrate(conn) == []
     conn.close()
+
+
+# Text drawn to stress the batch path: CJK runs of every length and at the edges, combining marks and
+# compatibility forms NFKC changes (full-width, half-width kana, ligatures), U+0000, lone surrogates.
+_mixed = st.text(
+    alphabet=st.one_of(
+        st.sampled_from("서울숲에서会議で予算ｶﾀｶﾅＴｏｋｙｏﬁ々ー・ a.\u0301\u3099\x00\n"),
+        st.characters(min_codepoint=0x1100, max_codepoint=0x11FF),
+        st.characters(min_codepoint=0x20000, max_codepoint=0x20010),
+        st.characters(),
+    ),
+    max_size=25,
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(_mixed, min_size=0, max_size=150))
+def test_bodies_of_a_batch_equal_bodies_one_by_one(texts: list[str]) -> None:
+    from core.index.tokenize import BATCH_MIN_TEXTS, index_texts
+
+    many = texts * (1 + BATCH_MIN_TEXTS // max(len(texts), 1))  # past the size where the batch path starts
+    assert index_texts(many) == [t if t.isascii() else index_text(t) for t in many]
+    assert index_texts(texts) == [t if t.isascii() else index_text(t) for t in texts]
+
+
+def test_a_batch_of_cjk_bodies_is_what_fts5_finds() -> None:
+    from core.index.tokenize import index_texts
+
+    texts = [DOCS[k % 8 + 1] for k in range(200)]
+    conn = apsw.Connection(":memory:")
+    conn.execute("CREATE VIRTUAL TABLE fts USING fts5(body, tokenize='porter unicode61 remove_diacritics 2')")
+    conn.executemany("INSERT INTO fts(rowid, body) VALUES (?, ?)", enumerate(index_texts(texts), 1))
+    assert find(conn, "서울숲", "all") == {k for k in range(1, 201) if "서울숲" in texts[k - 1]}
+    assert find(conn, "숲") == {k for k in range(1, 201) if "숲" in texts[k - 1]}
