@@ -21,6 +21,7 @@ from core.timeparse.pieces import Context
 MAX_LENGTH = 300  # dateparser's search is slow on long texts; longer ones are searched piecewise
 # Year-first numeric dates belong to the rules: one they rejected (2026-13-01) is no date at all.
 _YEAR_FIRST = re.compile(r"\d{4}\s*[/.\-]\s*\d{1,2}\s*[/.\-]\s*\d{1,2}")
+_CJK_DATE = re.compile(r"\d\s*[年년]|\d\s*[月월]\s*\d+\s*[日일]")
 _NUMERIC_DATE = re.compile(r"\d{1,4}\s*[/.\-]\s*\d{1,2}")
 _MONTH_WORD = re.compile(
     r"(?<![a-z])(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?(?![a-z])|\d\s*[월月]", re.IGNORECASE
@@ -79,6 +80,8 @@ def _search(text: str, ctx: Context, languages: Sequence[str]) -> list[tuple[int
         where = text.find(substring, cursor)
         if where < 0 or not _date_shaped(substring) or _YEAR_FIRST.search(substring):
             continue
+        if _CJK_DATE.search(substring):
+            continue  # 2023年2月30日, 令和5年2月30日: the rules read (or rejected) CJK dates; dateparser garbles them
         numeric = _NUMERIC_DATE.search(substring)
         if numeric is not None and _AMOUNT_AFTER.match(text, where + numeric.end()):
             continue  # "in 1/4 h", "1/2 cup", "30-60 seconds": an amount of something, not a date

@@ -35,6 +35,12 @@ def run(*args: str, home: HomePaths) -> Result:
         "Quarters",
         "Holidays",
         "DST",
+        "Repeats",  # "every Monday" is a set, not one range
+        "Vague",  # recently, 요즘, 最近: not bounded, noted
+        "are thirds",  # "mid-2019", "late 90s"
+        "Japanese eras",
+        "Meals",
+        "3 weeks from now",
     ],
 )
 def test_help_states_each_convention(phrase: str, isolated_home: HomePaths) -> None:

@@ -19,8 +19,12 @@ Conventions (English, Korean, Japanese)
                Monday" the one in this/next week; a month, season, quarter
                or holiday alone is the latest that has begun; a date
                without a year the latest on or before today; an hour alone
-               the latest that has begun. Explicit future words go forward:
-               tomorrow, next ..., 내일, 다음 주, 明日, 来週, "in 2 hours".
+               the latest that has begun; a day of the month alone ("the
+               3rd", 15일에, 15日に) the latest that has begun. Explicit
+               future words go forward: tomorrow, next ..., 내일, 다음 주,
+               明日, 来週, "in 2 hours", "3 weeks from now" (that week),
+               "a week from today" (that day), "in 3 days", 3일 후, 3日後,
+               글피, しあさって.
  Weeks         Monday to Sunday. "last week" is the calendar week before
                this one; "the last 2 weeks", "past 2 weeks", 지난 2주간,
                過去2週間 are rolling: from the midnight 14 days back to now;
@@ -30,7 +34,9 @@ Conventions (English, Korean, Japanese)
  Parts of day  dawn 00-06, morning 06-12, noon/lunch 11-14, afternoon
                12-18, evening 18-24, night 18-04 (a night belongs to the day
                it starts: "Tuesday night" ends Wed 04:00), late night 22-05.
-               오후/午後 before an hour means p.m.
+               오후/午後 before an hour means p.m. Meals: breakfast is the
+               morning, dinner and supper the evening, 점심 때, 昼休み the
+               noon/lunch hours.
  Hours         "3pm" is 15:00-16:00; 1-6 without a.m./p.m. is p.m. ("at
                4:23", 세 시); "15:30" and "09:05" as written; "a quarter to
                noon" 11:45; "3-4pm" 15:00-16:00; "from 9:30 to 11"; "by
@@ -41,11 +47,18 @@ Conventions (English, Korean, Japanese)
                minutes ago", 20분 전, 20分前: the hour around that moment;
                "this time yesterday", 어제 이맘때, 昨日の今頃: the hour around
                this time a day back; "this time last year": the week
-               around this date a year back.
+               around this date a year back. "two and a half hours ago",
+               세 시간 반 전, 1時間半前: the hour around that moment; "the
+               last hour", "the last 30 minutes": elapsed time up to now.
  Days          엊그제: yesterday and the day before; the other day, 先日:
                the 7 days before today; a few days ago, 며칠 전, 数日前: 2-5
                days ago (weeks, months and years alike; a few hours ago:
-               1-5 hours back).
+               1-5 hours back). "the last few days", 최근 며칠, ここ数日:
+               rolling, the last 5 days up to now (weeks and months
+               alike; "the last couple of days": 2). "a week ago today":
+               that very day; "two Mondays ago": the Monday before last
+               Monday; "the last 3 weekends": from the Saturday of the
+               third latest weekend that has begun up to now.
  Seasons       meteorological, northern hemisphere: spring Mar-May, summer
                Jun-Aug, autumn Sep-Nov, winter Dec-Feb (a winter belongs to
                the year it starts in).
@@ -55,14 +68,26 @@ Conventions (English, Korean, Japanese)
  Edges         beginning/middle/end of a year: Jan-Feb / May-Aug / Nov-Dec;
                of a month: days 1-10 / 11-20 / 21-end (초순/중순/하순,
                上旬/中旬/下旬); of a week: Mon-Tue / Wed-Thu / Fri-Sun.
-               "early/mid/late March" is all of March. "the last day of the
-               month", 말일, 最終日: that day.
+               "early/mid/late March" is all of March, but "early/mid/late
+               2019" (and "late last year") are thirds: Jan-Apr / May-Aug /
+               Sep-Dec; "early/mid/late 90s", 90년대 초반/중반/후반,
+               90年代前半/半ば/後半: 1990-93 / 1993-96 / 1996-99 (ends
+               included). "the last day of the month", 말일, 最終日: that day.
  Holidays      fixed ones (Christmas, 광복절, 元日) and moving ones computed
                per year: Easter, Thanksgiving, Mother's Day, 설날, 추석 (lunar
                calendar), 旧正月, 成人の日; 설 연휴 and 추석 연휴 are 3 days.
  Years         "in 1974", 2012年に; two-digit years (12년에, "back in '98")
                are 20yy unless that is more than a year ahead; decades: "the
-               90s", 90년대, 90年代.
+               90s", "the nineties", 90년대, 90年代. Japanese eras: 令和
+               (2019 = 元年), 平成 (1989), 昭和 (1926), 大正 (1912), with
+               month and day (平成31年4月30日). "a decade ago": the year ten
+               back; "half a year ago", 반년 전, 半年前: the month six back.
+ Repeats       "every Monday", "on weekends", 매주 월요일, 월요일마다, 毎朝,
+               毎週金曜日 are a set, not one time: not read as a range (a
+               habit is searched over all time), and a note says so.
+ Vague         recently, lately, these days, 요즘, 요새, 最近, 近頃: no
+               honest range; the search is not bounded and the note says
+               the word could not be read as a time.
  DST           boundaries are wall-clock times in the zone, so a day across
                a change is 23 or 25 hours; "3 hours ago" and "the last 24
                hours" are elapsed time.
