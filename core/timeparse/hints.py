@@ -53,12 +53,17 @@ _REPEATS = {
 }
 
 
+# A repeat needs one of these (a cheap test before the expressions above, run on every query).
+_REPEAT_NEEDS = {"en": ("every", "each", "days", "weekends", "weeknights"), "ko": ("매", "마다"), "ja": ("毎", "ごと")}
+
+
 def repeating(text: str, languages: tuple[str, ...]) -> list[tuple[int, int]]:
     """Where ``text`` names a time that repeats ("every Monday", "on weekends", 매주 월요일, 毎朝)."""
     found: list[tuple[int, int]] = []
+    lowered = text.lower()
     for lang in languages:
         pattern = _REPEATS.get(lang)
-        if pattern is not None:
+        if pattern is not None and any(literal in lowered for literal in _REPEAT_NEEDS[lang]):
             found.extend((hit.start(), hit.end()) for hit in pattern.finditer(text))
     return sorted(found)
 

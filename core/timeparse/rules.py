@@ -68,6 +68,9 @@ class Rule:
     build: Builder
     strong: bool | Check = True
     guard: Check | None = None
+    # Literals of which the text must hold one for the rule to match at all: a cheap test that skips the
+    # regular expression on most queries (empty: always run).
+    needs: tuple[str, ...] = ()
 
     @property
     def pattern(self) -> re.Pattern[str]:
@@ -75,9 +78,15 @@ class Rule:
 
 
 def rule(
-    name: str, lang: str, pattern: str, build: Builder, strong: bool | Check = True, guard: Check | None = None
+    name: str,
+    lang: str,
+    pattern: str,
+    build: Builder,
+    strong: bool | Check = True,
+    guard: Check | None = None,
+    needs: tuple[str, ...] = (),
 ) -> Rule:
-    return Rule(name, lang, pattern, build, strong, guard)
+    return Rule(name, lang, pattern, build, strong, guard, needs)
 
 
 @cache
@@ -105,6 +114,8 @@ def scan(rules: list[tuple[Rule, re.Pattern[str]]], view: Scan, ctx: Context) ->
     """Every rule's matches, guarded, then the longest non-overlapping ones in text order."""
     raw: list[tuple[Rule, re.Match[str]]] = []
     for item, pattern in rules:
+        if item.needs and not any(literal in view.text for literal in item.needs):
+            continue
         for found in pattern.finditer(view.text):
             if found.end() > found.start():
                 raw.append((item, found))

@@ -318,6 +318,7 @@ _EN_RULES: list[Rule] = [
         START + r"(?:(?:in|during|by|around)\s+)?(?:the\s+)?(?P<edge>early|mid|late)(?:\s+|-)"
         r"(?:(?P<year>(?:19|20|21)\d\d)|(?P<which>last|this)\s+year)(?![\w'’])",
         _en_year_third,
+        needs=("early", "mid", "late"),
     ),
     rule(
         "en.decade_words",
@@ -329,12 +330,14 @@ _EN_RULES: list[Rule] = [
             bool(m.group("edge") or (m.group("word") and "the" in m.group(0)))
             or m.group(0).startswith(("in ", "during ", "since ", "from ", "the "))
         ),
+        needs=("0s", "0's", "0’s", "ties"),
     ),
     rule(
         "en.from_now",
         "en",
         START + _EN_COUNT + r"\s+" + _EN_UNIT + r"\s+from\s+(?P<base>now|today)" + STOP,
         _en_from_now,
+        needs=("from",),
     ),
     rule(
         "en.in_count",
@@ -343,12 +346,14 @@ _EN_RULES: list[Rule] = [
         r"(?=\s*(?:$|[?.!,]|from\s+now))",
         lambda m, c: None if (n := _count_of(m.group("n"))) is None or n <= 0 else _shift(m.group("unit"), n, c),
         strong=_alone_or_after(()),
+        needs=("in ",),
     ),
     rule(
         "en.ago_today",
         "en",
         START + _EN_COUNT + r"\s+" + _EN_UNIT + r"\s+ago\s+today" + STOP,
         _en_ago_today,
+        needs=("ago today",),
     ),
     rule(
         "en.ago_more",
@@ -356,49 +361,57 @@ _EN_RULES: list[Rule] = [
         START + r"(?P<n>\d{1,4}|a\s+couple|couple|a|an|one|two|three|four|five|six|seven|eight|nine|ten)\s*"
         r"(?P<unit>decades?|hrs?|wks?|yrs?|mos)\s+ago" + STOP,
         _en_ago_more,
+        needs=("ago",),
     ),
-    rule(
-        "en.ago_letter",
-        "en",
-        START + r"(?P<n>\d{1,4})(?P<unit>h|d|w|y)\s+ago" + STOP,
-        _en_ago_more,
-    ),
+    rule("en.ago_letter", "en", START + r"(?P<n>\d{1,4})(?P<unit>h|d|w|y)\s+ago" + STOP, _en_ago_more, needs=("ago",)),
     rule(
         "en.couple_ago",
         "en",
         START + r"(?P<n>a\s+couple|couple)\s+(?P<unit>(?:hour|day|week|month|year)s)\s+ago" + STOP,
         _en_ago_more,
+        needs=("ago",),
     ),
     rule(
         "en.and_half_ago",
         "en",
         START + r"(?P<n>" + _NUMBER_WORD + r")\s+and\s+a\s+half\s+hours?\s+ago" + STOP,
         _en_and_half,
+        needs=("half",),
     ),
     rule(
         "en.last_few",
         "en",
         START + _PAST + r"(?P<few>few|several|couple\s+of|couple)\s+(?P<unit>hour|day|week|month|year)s" + STOP,
         _en_last_few,
+        needs=("few", "several", "couple"),
     ),
     rule(
         "en.last_minutes",
         "en",
         START + _PAST + r"(?P<n>" + _NUMBER_WORD + r")\s+(?:minutes?|mins?)" + STOP,
         _en_last_minutes,
+        needs=("min",),
     ),
-    rule("en.last_hour", "en", START + r"(?:(?:in|over|during|for|within)\s+)?the\s+last\s+hour" + STOP, _en_last_hour),
+    rule(
+        "en.last_hour",
+        "en",
+        START + r"(?:(?:in|over|during|for|within)\s+)?the\s+last\s+hour" + STOP,
+        _en_last_hour,
+        needs=("last hour",),
+    ),
     rule(
         "en.weekdays_ago",
         "en",
         START + r"(?P<n>two|three|four|five|\d{1,2})\s+(?P<wd>" + "|".join(WEEKDAYS) + r")s\s+ago" + STOP,
         _en_weekdays_ago,
+        needs=("s ago",),
     ),
     rule(
         "en.last_weekends",
         "en",
         START + _PAST + r"(?P<n>" + _NUMBER_WORD + r")\s+weekends" + STOP,
         _en_last_weekends,
+        needs=("weekends",),
     ),
     rule(
         "en.to_noon",
@@ -406,6 +419,7 @@ _EN_RULES: list[Rule] = [
         START + r"(?:from|between)\s+(?P<h>\d{1,2})(?::(?P<m>\d{2}))?\s*(?P<mer>a\.m\.|p\.m\.|am|pm)?\s+"
         r"(?:to|until|till|and|-)\s+(?P<t>noon|midnight)" + STOP,
         _en_to_noon,
+        needs=("noon", "midnight"),
     ),
     rule(
         "en.weekday_abbr_on",
@@ -413,34 +427,39 @@ _EN_RULES: list[Rule] = [
         r"(?<=\bon\s)(?P<wd>tues|thurs|thur|mon|tue|wed|thu|fri|sat|sun)\.?" + STOP,
         _weekday_abbr,
         guard=_abbr_guard,
+        needs=("on ",),
     ),
-    rule("en.last_evening", "en", START + r"last\s+evening" + STOP, _last_evening),
+    rule("en.last_evening", "en", START + r"last\s+evening" + STOP, _last_evening, needs=("last evening",)),
     rule(
         "en.meal_morning",
         "en",
         START + r"(?:at|over|during|after|before)\s+breakfast" + STOP,
         _part("morning"),
+        needs=("breakfast",),
     ),
     rule(
         "en.meal_evening",
         "en",
         START + r"(?:at|over|during|after|before)\s+(?:dinner|supper)" + STOP,
         _part("evening"),
+        needs=("dinner", "supper"),
     ),
-    rule("en.previous_day", "en", START + r"the\s+(?:previous|prior)\s+day" + STOP, _days(-1)),
+    rule("en.previous_day", "en", START + r"the\s+(?:previous|prior)\s+day" + STOP, _days(-1), needs=(" day",)),
     rule(
         "en.prior_unit",
         "en",
         START + r"the\s+(?:prior\s+(?P<unit>week|month|year)|(?P<unit2>week|month|year)\s+prior)" + STOP,
         lambda m, c: _shift(m.group("unit") or m.group("unit2"), -1, c),
+        needs=("prior",),
     ),
     rule(
         "en.previous_unit",
         "en",
         START + r"the\s+previous\s+(?P<unit>week|month|year)" + STOP,
         lambda m, c: _shift(m.group("unit"), -1, c),
+        needs=("previous",),
     ),
-    rule("en.year_to_date", "en", START + r"(?:year\s+to\s+date|ytd)" + STOP, _year_to_date),
+    rule("en.year_to_date", "en", START + r"(?:year\s+to\s+date|ytd)" + STOP, _year_to_date, needs=("to date", "ytd")),
 ]
 
 # Korean and Japanese -------------------------------------------------------------------------------
@@ -558,15 +577,17 @@ _KO_RULES: list[Rule] = [
         r"\s*(?:후|뒤)",
         _ko_after,
         guard=lang_ko.word_ends,
+        needs=("후", "뒤"),
     ),
-    rule("ko.three_days_ahead", "ko", r"(?<![가-힣])글피", _days(3), guard=lang_ko.word_ends),
-    rule("ko.half_year_ago", "ko", r"(?<![가-힣])반\s*년\s*전", _half_year_ago, guard=lang_ko.word_ends),
+    rule("ko.three_days_ahead", "ko", r"(?<![가-힣])글피", _days(3), guard=lang_ko.word_ends, needs=("글피",)),
+    rule("ko.half_year_ago", "ko", r"(?<![가-힣])반\s*년\s*전", _half_year_ago, guard=lang_ko.word_ends, needs=("반",)),
     rule(
         "ko.and_half_ago",
         "ko",
         r"(?<![\d가-힣])(?P<n>\d{1,2}|한|두|세|네|다섯|여섯|일곱|여덟|아홉|열)\s*시간\s*반\s*전",
         _ko_and_half,
         guard=lang_ko.word_ends,
+        needs=("반",),
     ),
     rule(
         "ko.last_few_days",
@@ -574,6 +595,7 @@ _KO_RULES: list[Rule] = [
         r"(?<![가-힣])(?:최근|지난|요\s*)\s*(?:며칠|몇\s*일)(?:\s*(?:간|동안|사이))?",
         _last_five("day"),
         guard=lang_ko.word_ends,
+        needs=("며칠", "몇"),
     ),
     rule(
         "ko.last_few_weeks",
@@ -581,22 +603,25 @@ _KO_RULES: list[Rule] = [
         r"(?<![가-힣])(?:최근|지난)\s*몇\s*주(?:\s*(?:간|동안|사이))?",
         _last_five("week"),
         guard=lang_ko.word_ends,
+        needs=("몇",),
     ),
-    rule("ko.lunch_time", "ko", r"(?<![가-힣])점심\s*(?:때|시간)", _part("midday"), guard=lang_ko.word_ends),
+    rule(
+        "ko.lunch_time",
+        "ko",
+        r"(?<![가-힣])점심\s*(?:때|시간)",
+        _part("midday"),
+        guard=lang_ko.word_ends,
+        needs=("점심",),
+    ),
     rule(
         "ko.decade_edge",
         "ko",
         r"(?<!\d)(?:(?P<c>19|20)?(?P<d>\d)0)\s*년대\s*(?P<edge>초반|중반|후반|초|말)",
         _cjk_decade_edge(_KO_DECADE_EDGES),
         guard=lang_ko.word_ends,
+        needs=("년대",),
     ),
-    rule(
-        "ko.dom",
-        "ko",
-        _KO_DAY_NUM + r"\s*일(?=에|날)",
-        _dom,
-        guard=_ko_dom_guard,
-    ),
+    rule("ko.dom", "ko", _KO_DAY_NUM + r"\s*일(?=에|날)", _dom, guard=_ko_dom_guard, needs=("일",)),
 ]
 
 _JA_RULES: list[Rule] = [
@@ -605,24 +630,35 @@ _JA_RULES: list[Rule] = [
         "ja",
         r"(?<![\d一二三四五六七八九十])(?P<n>\d{1,3}|[一二三四五六七八九十]{1,3})\s*(?P<unit>週間|か月|ヶ月|カ月|日|年)\s*後(?![\u4e00-\u9fff])",
         _ja_after,
+        needs=("後",),
     ),
-    rule("ja.three_days_ahead", "ja", r"しあさって|明明後日|明々後日", _days(3)),
-    rule("ja.half_year_ago", "ja", r"半年前", _half_year_ago),
+    rule("ja.three_days_ahead", "ja", r"しあさって|明明後日|明々後日", _days(3), needs=("しあさって", "明")),
+    rule("ja.half_year_ago", "ja", r"半年前", _half_year_ago, needs=("半年前",)),
     rule(
         "ja.and_half_ago",
         "ja",
         r"(?<![\d一二三四五六七八九十])(?P<n>\d{1,2}|[一二三四五六七八九十]{1,3})\s*時間半\s*前",
         _ja_and_half,
+        needs=("時間半",),
     ),
-    rule("ja.last_few_days", "ja", r"(?:ここ|この|過去)\s*数\s*日(?:間)?", _last_five("day")),
-    rule("ja.last_few_weeks", "ja", r"(?:ここ|この|過去)\s*数\s*週間", _last_five("week")),
-    rule("ja.last_few_months", "ja", r"(?:ここ|この|過去)\s*数\s*(?:か月|ヶ月|カ月)", _last_five("month")),
-    rule("ja.lunch_break", "ja", r"昼休み|ランチタイム|お昼時", _part("midday")),
+    rule("ja.last_few_days", "ja", r"(?:ここ|この|過去)\s*数\s*日(?:間)?", _last_five("day"), needs=("数",)),
+    rule("ja.last_few_weeks", "ja", r"(?:ここ|この|過去)\s*数\s*週間", _last_five("week"), needs=("数",)),
+    rule(
+        "ja.last_few_months", "ja", r"(?:ここ|この|過去)\s*数\s*(?:か月|ヶ月|カ月)", _last_five("month"), needs=("数",)
+    ),
+    rule(
+        "ja.lunch_break",
+        "ja",
+        r"昼休み|ランチタイム|お昼時",
+        _part("midday"),
+        needs=("昼休み", "ランチタイム", "お昼時"),
+    ),
     rule(
         "ja.decade_edge",
         "ja",
         r"(?<!\d)(?:(?P<c>19|20)?(?P<d>\d)0)\s*年代\s*の?\s*(?P<edge>前半|初め|初頭|半ば|中頃|後半|末|終わり)",
         _cjk_decade_edge(_JA_DECADE_EDGES),
+        needs=("年代",),
     ),
     rule(
         "ja.era",
@@ -630,6 +666,7 @@ _JA_RULES: list[Rule] = [
         r"(?P<era>令和|平成|昭和|大正)\s*(?P<y>元|\d{1,2}|[一二三四五六七八九十]{1,3})\s*年"
         r"(?:\s*(?P<mo>\d{1,2}|[一二三四五六七八九十]{1,3})\s*月(?:\s*(?P<d>\d{1,2}|[一二三四五六七八九十]{1,3})\s*日)?)?",
         _ja_era,
+        needs=("令和", "平成", "昭和", "大正"),
     ),
     rule(
         "ja.kanji_year",
@@ -637,6 +674,7 @@ _JA_RULES: list[Rule] = [
         r"(?P<y>[〇零一二三四五六七八九]{4})\s*年"
         r"(?:\s*(?P<mo>[一二三四五六七八九十]{1,2}|\d{1,2})\s*月(?:\s*(?P<d>[一二三四五六七八九十]{1,3}|\d{1,2})\s*日)?)?",
         _ja_kanji_year,
+        needs=("年",),
     ),
     rule(
         "ja.dom",
@@ -644,6 +682,7 @@ _JA_RULES: list[Rule] = [
         _JA_DAY_NUM + r"\s*日(?=に|は|$|[?？。、])(?!間|目|前|後|分)",
         _dom,
         guard=_ja_dom_guard,
+        needs=("日",),
     ),
 ]
 
