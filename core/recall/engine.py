@@ -3,11 +3,15 @@
 Modes (the answer's ``mode`` is always the one that produced its results):
 
 - ``exact``: FTS5 bm25 inside the range over the query's terms (English words by their Porter
-  stems), then session neighbours share scores — the turn after a matching question most — and the
-  turns and sessions of named speakers are boosted (core.recall.scoring).
+  stems; once the matches show who speaks, searched again without those people's names, which
+  otherwise favour the turns that address them), then session neighbours share scores — the turn
+  after a matching question most — and the turns and sessions of named speakers are boosted
+  (core.recall.scoring).
 - ``semantic``: nearest vectors inside the range for the query without the speakers' names, then
   the same neighbour and speaker steps, lighter.
 - ``hybrid``: both, fused by a weighted sum of max-normalised scores.
+- in every mode, last, the session prior: a turn gains a share of the best other match of its
+  session (the answer that shares no word with the question sits in the session that matched).
 - ``auto``: a question ("what did Kate say about…", "뭐라고 했지", "何を決めた") is answered
   ``hybrid`` when the index holds vectors (on the development benchmark hybrid beats exact on plain
   and time-scoped questions alike); keywords are answered exact. When exact matches fewer than
@@ -52,6 +56,7 @@ from core.recall.scoring import (
     ranked,
     ranking_for,
     recency,
+    session_prior,
     spread,
 )
 from core.recall.text import MAX_TERMS
@@ -175,6 +180,9 @@ class Recaller:
             scores, used = (semantic, "semantic") if mode == "semantic" else (self._fuse(exact, semantic), "hybrid")
         else:
             scores, used, note = self._auto(plan, gate, pool, names, limit, exact, matched)
+        if self.ranking.session_prior > 0:
+            sessions = {key: pool.turns[key].session for key in scores if key in pool.turns and pool.turns[key].session}
+            scores = session_prior(scores, sessions, self.ranking.session_prior, self.ranking.session_prior_top)
         return pool, scores, used, note, matched
 
     def _widened(self, plan: QueryPlan, terms: list[str], gate: Gate, mode: str, limit: int, now: datetime,
@@ -247,6 +255,15 @@ class Recaller:
         if not rank:
             return scores, matched, named_actors(plan, pool.actors())
         r = self.ranking
+        if r.exact_names_out:
+            names = named_actors(plan, pool.actors())
+            spoken = {word for key in names.values() for word in key.split()}
+            rest = [t for t in terms if t.casefold() not in spoken]
+            if rest and len(rest) < len(terms):
+                hits = self.index.exact_search(" ".join(rest), gate.start, gate.end,
+                                               limit=max(r.exact_pool, 2 * limit), filters=gate.filters)
+                scores = pool.admit(hits)
+                matched = max(matched, len(scores))
         turns = [key for key in ranked(scores) if key in pool.turns][: r.spread_sources]
         scores = spread(scores, pool.neighbours(turns), r.spread_exact, r.spread_after, pool.asking(turns),
                         r.answer_share)

@@ -14,6 +14,9 @@ in tests/bench/README.md):
   floor when semantic scores are the answer alone (cosine scores sit close together, so an added
   share lifts every turn after a question above the turns that match: semantic R@10 on LoCoMo fell
   .728 → .688 with it added).
+- :func:`session_prior` — a turn gains 0.2 of the best other candidate of its session, after fusion
+  (development benchmark, tuning half, all 996 questions, auto R@10: plain .808 → .817, plain
+  without time words .820 → .831, with exact search without the speakers' names kept first).
 - :func:`recency` — memories gain up to ×2, halving with each half-life of age, only when the query
   has no time range.
 """
@@ -47,6 +50,9 @@ class Ranking:
     exact_pool: int = 200  # exact hits ranked per search (more when a larger limit is asked)
     vector_pool: int = 100
     widen: bool = True  # a question's range with too little in it: the rest from other times (Recaller._widens)
+    session_prior: float = 0.2  # a turn gains this × its session's strength (:func:`session_prior`)
+    session_prior_top: int = 1  # a session's strength: the mean of its best this many other turns
+    exact_names_out: bool = True  # exact: search again without the names of people who speak
 
     def __post_init__(self) -> None:
         for name in ("spread_exact", "spread_semantic"):
@@ -54,12 +60,12 @@ class Ranking:
             if not all(isinstance(w, (int, float)) and 0 <= w <= 1 for w in weights):
                 raise ValueError(f"ranking.{name}: weights must be numbers from 0 to 1, got {weights!r}")
         numbers = ("spread_after", "answer_share", "answer_share_semantic", "speaker_exact", "speaker_semantic",
-                   "session_of_named", "fusion_weight")
+                   "session_of_named", "fusion_weight", "session_prior")
         for name in numbers:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
                 raise ValueError(f"ranking.{name}: must be a number ≥ 0, got {value!r}")
-        for name in ("spread_sources", "exact_pool", "vector_pool"):
+        for name in ("spread_sources", "exact_pool", "vector_pool", "session_prior_top"):
             if not isinstance(getattr(self, name), int) or getattr(self, name) < 1:
                 raise ValueError(f"ranking.{name}: must be a whole number ≥ 1, got {getattr(self, name)!r}")
 
@@ -112,6 +118,35 @@ def spread(scores: Mapping[str, float], neighbours: Mapping[str, Iterable[tuple[
                 out[other] = out.get(other, 0.0) + share * value
     for other, floor in floors.items():
         out[other] = max(out.get(other, 0.0), floor)
+    return out
+
+
+def session_prior(scores: Mapping[str, float], sessions: Mapping[str, str], weight: float,
+                  top: int = 1) -> Scores:
+    """Each turn gains ``weight`` × the strength of its session: the mean of the best ``top`` scores of
+    the *other* candidates of that session (a lone hit does not lift itself; a missing one counts 0).
+    A turn that shares no word with the question but sits in the session where the question matched
+    best rises above turns of equal score in other sessions.
+
+    ``sessions``: candidate id → session id; ids without one (memories) keep their score. Only the
+    candidates already scored take part: no lookup. Negative scores count as 0."""
+    if weight <= 0:
+        return dict(scores)
+    members: dict[str, list[float]] = {}
+    for key, value in scores.items():
+        if key in sessions:
+            members.setdefault(sessions[key], []).append(max(value, 0.0))
+    for values in members.values():
+        values.sort(reverse=True)
+    out: Scores = {}
+    for key, value in scores.items():
+        session = sessions.get(key)
+        if session is None:
+            out[key] = value
+            continue
+        others = list(members[session])
+        others.remove(max(value, 0.0))
+        out[key] = value + weight * sum(others[:top]) / top
     return out
 
 

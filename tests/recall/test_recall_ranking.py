@@ -155,7 +155,7 @@ def test_the_answer_to_a_matching_question_scores_next_to_it(paths):
         found = Recaller(index, RecallConfig(), zone=UTC, ranking=ranking).search(query, now=NOW, zone=UTC, limit=5)
         return {item.text: item.score for item in found.results}
 
-    shared, flat = scores(DEFAULT_RANKING), scores(Ranking(answer_share=0.0))
+    shared, flat = scores(DEFAULT_RANKING), scores(Ranking(answer_share=0.0, session_prior=0.0))
     asked, reply = "How long have you two been married?", "Five years already, time flies!"
     assert list(shared)[:2] == [asked, reply]  # the reply shares no word with the query
     assert shared[reply] >= 0.85 * shared[asked]
