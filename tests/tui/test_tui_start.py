@@ -1,6 +1,7 @@
 """What the app does before its first frame, and what a first switch to a section costs: the
-stylesheet is parsed once (not again for each new mode), and the vault, verification and curation
-code is not imported to draw the first screen. Speed itself is measured by
+stylesheet is parsed once (not again for each new mode), a widget is restyled only when its rules
+or its path changed, and the vault, verification and curation code is not imported to draw the
+first screen. Speed itself is measured by
 ``tests/bench/bench_tui_start.py``, never by a timed test."""
 
 from __future__ import annotations
@@ -8,9 +9,11 @@ from __future__ import annotations
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
-from textual.widgets import Static
+from textual.css.stylesheet import Stylesheet
+from textual.widgets import DataTable, Static
 
 from core.demo.build import DemoHome
 from core.vault.store import MemoryVault
@@ -64,6 +67,72 @@ async def test_a_source_added_later_is_parsed_and_applied(demo: DemoHome) -> Non
         await settle(pilot)
         assert app.screen.query_one("#home-review", Static).styles.color.hex.lower() == "#123456"
         assert sheet.full_parses == 1  # type: ignore[attr-defined]  # only the new source was parsed
+
+
+async def test_a_screen_shown_again_is_not_restyled_and_keeps_its_rendered_table(
+    demo: DemoHome, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Textual restyles a whole screen each time it is shown, which empties a table's render caches
+    (every visible cell rendered again): with the same rules and the same path, the restyle is skipped."""
+    app = make_app(demo)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        for section in SECTIONS:  # every section once: every widget class's default CSS is in
+            await press(pilot, section.key)
+        await press(pilot, "f7", "f3")
+        table = app.screen.query_one(DataTable)
+        restyled: list[str] = []
+        real = Stylesheet.apply
+
+        def counted(sheet: Stylesheet, node: object, **kwargs: Any) -> None:
+            restyled.append(type(node).__name__)
+            real(sheet, node, **kwargs)  # type: ignore[arg-type]
+
+        monkeypatch.setattr(Stylesheet, "apply", counted)  # Textual's own apply: what is not skipped
+        skipped = app.stylesheet.skipped  # type: ignore[attr-defined]
+        await press(pilot, "f7", "f3")
+        assert app.screen.query_one(DataTable) is table
+        assert app.stylesheet.skipped > skipped  # type: ignore[attr-defined]
+        assert "RecordTable" not in restyled and "DataTable" not in restyled
+        assert table.styles.background.a > 0 and table.row_count  # still styled, still filled
+
+
+async def test_a_class_or_focus_that_changes_the_matching_rules_restyles(demo: DemoHome) -> None:
+    app = make_app(demo)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        sheet = app.stylesheet
+        sheet.add_source("#home-review.-marked { color: #123456; } #home-review:focus { color: #654321; }",
+                         read_from=("test", "marks"))
+        app.refresh_css()
+        await settle(pilot)
+        review = app.screen.query_one("#home-review", Static)
+        before = review.styles.color
+        review.add_class("-marked")
+        await settle(pilot)
+        assert review.styles.color.hex.lower() == "#123456"
+        review.remove_class("-marked")
+        await settle(pilot)
+        assert review.styles.color == before
+        review.can_focus = True
+        review.focus()
+        await settle(pilot)
+        assert review.styles.color.hex.lower() == "#654321"  # :focus named by a rule for it: its path changed
+
+
+async def test_a_new_theme_restyles_a_screen_styled_before(demo: DemoHome) -> None:
+    """The skip holds only for the rules a widget was styled with: a theme makes new rules."""
+    app = make_app(demo)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        await press(pilot, "f3")
+        table = app.screen.query_one(DataTable)
+        before = table.styles.background
+        await press(pilot, "f2")
+        app.theme = "gruvbox"
+        await settle(pilot)
+        await press(pilot, "f3")
+        assert table.styles.background != before
 
 
 def test_importing_the_app_loads_no_storage_code() -> None:
