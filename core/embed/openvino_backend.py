@@ -9,12 +9,15 @@ matrix products in bfloat16: every one of the 36 ``FullyConnected`` layers (6 la
 value, attention output, feed-forward in and out) and the attention blocks, with layer norms and
 the pooling left in float32. That changes the arithmetic, which float ONNX Runtime could not: on an
 idle machine float ONNX Runtime was only 1.46× raw sentence-transformers (the rest of its gain was
-tolerance of load). ``tests/bench/bench_embed.py``, same texts, same run (figures in
-``tests/bench/README.md``): on this Zen 4 EPYC (2 cores), 1,000 LoCoMo turns, bf16 OpenVINO
-embedded 176–188 texts per CPU second against 92–98 for float ONNX Runtime and 98–104 for float
-OpenVINO (so the runtime alone buys nothing: bf16 does); vectors against float torch: cosine min
-0.99993, recall@10 on the LoCoMo questions ≥ 0.99 float and as stored (the bench prints both).
-Int8 was measured and rejected before (recall 0.86–0.88, :mod:`core.embed.onnx_prepare`).
+tolerance of load). ``tests/bench/bench_embed.py`` on this Zen 4 EPYC (2 cores), same texts, same
+run (tables in ``tests/bench/README.md``), 3,000 LoCoMo turns at load 6–9: bf16 OpenVINO raw 223.5
+texts per CPU second against 96.3 for float ONNX Runtime and 114.4 for float OpenVINO (the runtime
+alone buys little: bf16 does); Reverie's reindex end to end 90.5 texts/s, 5.22× raw
+sentence-transformers (ONNX Runtime's reindex: 2.74×). An ad-hoc run at load 0.8–2.5 counted 172–188
+texts per CPU second for bf16 against 92–98 for float ONNX Runtime. Vectors against float torch:
+cosine min 0.99993; recall@10 on 999 LoCoMo questions 0.9929 float, 0.9913 as stored in the index
+(int8; float ONNX Runtime's stored vectors: 0.9962). Int8 was measured and rejected (recall
+0.86–0.88 for the whole model or its weight products; :mod:`core.embed.onnx_prepare`).
 
 The vectors are recorded under the model's own name, as the ``onnx`` backend's are: they agree with
 the float vectors to cosine 0.9999, so an index built by any of the three backends serves the
