@@ -58,18 +58,17 @@ def log_lag(paths: HomePaths, index: SearchIndex) -> LogLag:
 
     marks = index.file_marks()
     behind = days = grown = 0
-    on_disk = set()
-    for entry in HomeDayLogs(paths).days():
-        on_disk.add(entry.day)
-        mark = marks.get(entry.day)
+    on_disk = HomeDayLogs(paths).stamps()  # day → (size, mtime_ns): one stat a file, no Path objects
+    for day, (disk_size, disk_mtime_ns) in on_disk.items():
+        mark = marks.get(day)
         if mark is None:
-            behind, days = behind + entry.size, days + 1
+            behind, days = behind + disk_size, days + 1
             continue
         size, mtime_ns, offset = mark
-        if (entry.size, entry.mtime_ns) != (size, mtime_ns):
-            behind += entry.size - offset if entry.size >= offset else entry.size
+        if (disk_size, disk_mtime_ns) != (size, mtime_ns):
+            behind += disk_size - offset if disk_size >= offset else disk_size
             days, grown = days + 1, grown + 1
-    return LogLag(bytes=behind, days=days, removed_days=len(set(marks) - on_disk), grown_days=grown)
+    return LogLag(bytes=behind, days=days, removed_days=len(marks.keys() - on_disk.keys()), grown_days=grown)
 
 
 def small_enough(lag: LogLag, max_bytes: int) -> bool:
