@@ -2,7 +2,8 @@
 성탄절, 새해 첫날/신정, 삼일절, 어린이날, 현충일, 광복절, 개천절, 한글날; クリスマス(イブ), 元日/元旦,
 正月 (1 – 3 January, a ``span``), お盆 (13 – 16 August), ゴールデンウィーク (29 April – 5 May),
 大晦日, バレンタイン(デー), ハロウィン, こどもの日, 建国記念の日, 昭和の日, 憲法記念日, みどりの日,
-文化の日, 勤労感謝の日; Independence Day (4 July).
+文化の日, 勤労感謝の日, 山の日, 天皇誕生日 (23 February), 七夕, ひな祭り, 節分 (3 February); 제헌절; Independence
+Day (4 July), Boxing Day, St. Patrick's Day.
 
 A holiday is read like a date without a year ("November 3"): the latest one that has begun, unless the
 query names the year ("작년 크리스마스", "去年のクリスマス", "Christmas 2025") or says last/this/next
@@ -52,6 +53,14 @@ HOLIDAYS: dict[str, tuple[tuple[int, int], tuple[int, int]]] = {
     "greenery_day": ((5, 4), (5, 5)),
     "culture_day": ((11, 3), (11, 4)),
     "labor_thanksgiving_day": ((11, 23), (11, 24)),
+    "boxing_day": ((12, 26), (12, 27)),
+    "st_patricks_day": ((3, 17), (3, 18)),
+    "constitution_day_ko": ((7, 17), (7, 18)),
+    "mountain_day": ((8, 11), (8, 12)),
+    "emperors_birthday": ((2, 23), (2, 24)),
+    "tanabata": ((7, 7), (7, 8)),
+    "hinamatsuri": ((3, 3), (3, 4)),
+    "setsubun": ((2, 3), (2, 4)),
 }
 
 # (written forms, holiday) per language; the longer form of a pair comes first.
@@ -75,6 +84,8 @@ _WORDS: dict[str, list[tuple[str, str]]] = {
         (r"(?:st\.?\s+)?valentine['’]?s(?:\s+day)?|valentines\s+day", "valentines_day"),
         (r"hallowe['’]?en", "halloween"),
         (r"independence\s+day|(?:the\s+)?fourth\s+of\s+july", "independence_day"),
+        (r"boxing\s+day", "boxing_day"),
+        (r"(?:st\.?\s+|saint\s+)?patrick['’]?s\s+day", "st_patricks_day"),
     ],
     "ko": [
         (r"설\s*연휴|설\s*명절", "seollal_holidays"),
@@ -94,6 +105,7 @@ _WORDS: dict[str, list[tuple[str, str]]] = {
         (r"광복절", "liberation_day"),
         (r"개천절", "foundation_day"),
         (r"한글날", "hangul_day"),
+        (r"제헌절", "constitution_day_ko"),
     ],
     "ja": [
         (r"旧正月|春節", "lunar_new_year"),
@@ -119,6 +131,11 @@ _WORDS: dict[str, list[tuple[str, str]]] = {
         (r"みどりの日", "greenery_day"),
         (r"文化の日", "culture_day"),
         (r"勤労感謝の日", "labor_thanksgiving_day"),
+        (r"山の日", "mountain_day"),
+        (r"天皇誕生日", "emperors_birthday"),
+        (r"七夕", "tanabata"),
+        (r"ひな祭り|雛祭り|桃の節句", "hinamatsuri"),
+        (r"節分", "setsubun"),
     ],
 }
 _FORMS = {lang: [(re.compile(form), name) for form, name in words] for lang, words in _WORDS.items()}

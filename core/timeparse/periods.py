@@ -348,6 +348,7 @@ def _two_digit_year(text: str, ctx: Context) -> int:
 
 
 _KO_YEAR_FOLLOWS = ("에", "엔", "도", "의", "부터", "까지", "쯤", "초", "말", "여름", "봄", "가을", "겨울", "때")
+_KO_YEAR_FOLLOWS += ("상반기", "하반기", "중반", "후반")
 
 
 def _ko_short_year_guard(view: Scan, found: re.Match[str]) -> bool:
@@ -355,7 +356,7 @@ def _ko_short_year_guard(view: Scan, found: re.Match[str]) -> bool:
     rest = view.text[found.end() : found.end() + 8].lstrip()
     if re.match(r"(?:에|엔)\s*한\s*번", rest):
         return False
-    return rest.startswith(_KO_YEAR_FOLLOWS) or bool(re.match(r"\d{1,2}\s*월", rest)) or not rest
+    return rest.startswith(_KO_YEAR_FOLLOWS) or bool(re.match(r"\d{1,2}\s*(?:월|분기)", rest)) or not rest
 
 
 _EN_UNIT_BARE = {"week": weeks_from_this(0), "month": months_from_this(0), "year": years_from_this(0)}

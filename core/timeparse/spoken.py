@@ -29,6 +29,7 @@ from core.timeparse import lang_ja, lang_ko, ranges
 from core.timeparse.lang_en import WEEKDAY_ABBR, WEEKDAYS
 from core.timeparse.model import TimeRange
 from core.timeparse.parts import PARTS
+from core.timeparse.periods import few_ago
 from core.timeparse.pieces import (
     ClockP,
     ClockSpanP,
@@ -297,6 +298,12 @@ def _prior(found: re.Match[str], ctx: Context) -> tuple[Piece, ...]:
 def _year_to_date(_m: re.Match[str], ctx: Context) -> tuple[Piece, ...]:
     start = ranges.midnight(date(ctx.today.year, 1, 1), ctx.zone)
     return (RangeP(ranges.span(start, ctx.now)),)
+
+
+def _only(view: Scan, found: re.Match[str]) -> bool:
+    from core.timeparse.periods import alone
+
+    return alone(view, found)
 
 
 def _alone_or_after(words: tuple[str, ...]):
@@ -686,4 +693,349 @@ _JA_RULES: list[Rule] = [
     ),
 ]
 
-RULES: dict[str, list[Rule]] = {"en": _EN_RULES, "ko": _KO_RULES, "ja": _JA_RULES}
+
+# Round 3, second probe ---------------------------------------------------------------------------------
+
+_EN_UNIT_PLURAL = r"(?P<unit>day|week|month|year)s"
+
+
+def _between_ago(unit: str, low: int, high: int, ctx: Context) -> tuple[Piece, ...] | None:
+    """ "2 or 3 days ago", 이삼 일 전, 二、三日前: from the start of the older unit to the end of the newer."""
+    if not 0 < low < high <= low + 5:
+        return None
+    older, newer = _shift(unit, -high, ctx), _shift(unit, -low, ctx)
+    if not older or not newer:
+        return None
+    first, last = _range_of(older[0], ctx), _range_of(newer[0], ctx)
+    return (RangeP(ranges.span(first.start, last.end)),)
+
+
+def _range_of(piece: Piece, ctx: Context) -> TimeRange:
+    if isinstance(piece, DayP):
+        return ranges.day_range(piece.day, ctx.zone)
+    if isinstance(piece, WeekP):
+        return ranges.week_range(piece.monday, ctx.zone)
+    if isinstance(piece, MonthP):
+        return ranges.month_range(piece.year, piece.month, ctx.zone)
+    if isinstance(piece, YearP):
+        return ranges.year_range(piece.year, ctx.zone)
+    assert isinstance(piece, RangeP)
+    return piece.range
+
+
+def _en_between_ago(found: re.Match[str], ctx: Context) -> tuple[Piece, ...] | None:
+    low, high = _count_of(found.group("a")), _count_of(found.group("b"))
+    if low is None or high is None:
+        return None
+    return _between_ago(found.group("unit"), low, high, ctx)
+
+
+_KO_PAIRS = {"이삼": (2, 3), "삼사": (3, 4), "사오": (4, 5), "오륙": (5, 6), "사나흘": (3, 4), "두세": (2, 3)}
+_KO_PAIRS |= {"서너": (3, 4), "두어": (2, 3), "한두": (1, 2)}
+_KO_PAIR_UNITS = {"일": "day", "주": "week", "달": "month", "개월": "month", "년": "year", "해": "year"}
+
+
+def _ko_between_ago(found: re.Match[str], ctx: Context) -> tuple[Piece, ...] | None:
+    if found.group("pair"):
+        low, high = _KO_PAIRS[found.group("pair")]
+    else:
+        low, high = int(found.group("a")), int(found.group("b"))
+    unit = _KO_PAIR_UNITS[found.group("unit")] if found.group("unit") else "day"
+    return _between_ago(unit, low, high, ctx)
+
+
+_JA_PAIR_UNITS = {"日": "day", "週間": "week", "か月": "month", "ヶ月": "month", "カ月": "month", "年": "year"}
+
+
+def _ja_between_ago(found: re.Match[str], ctx: Context) -> tuple[Piece, ...] | None:
+    low, high = number(found.group("a")), number(found.group("b"))
+    if low is None or high is None:
+        return None
+    return _between_ago(_JA_PAIR_UNITS[found.group("unit")], low, high, ctx)
+
+
+def _year_and_half_ago(found: re.Match[str], ctx: Context) -> tuple[Piece, ...] | None:
+    count = _count_of(found.group("n")) if found.groupdict().get("n") else 1
+    if count is None or not 0 < count <= 50:
+        return None
+    return (MonthP(*ranges.add_months(ctx.today.year, ctx.today.month, -(12 * count + 6))),)
+
+
+def _coming_weekday(found: re.Match[str], ctx: Context) -> tuple[Piece, ...]:
+    """ "this coming Monday": the next one after today (explicit future)."""
+    ahead = (WEEKDAYS[found.group("wd")] - ctx.today.weekday()) % 7 or 7
+    return (DayP(ctx.today + timedelta(days=ahead)),)
+
+
+def _weekday_before_last(found: re.Match[str], ctx: Context) -> tuple[Piece, ...]:
+    """ "Tuesday before last": the one before the latest Tuesday before today."""
+    back = (ctx.today.weekday() - WEEKDAYS[found.group("wd")]) % 7 or 7
+    return (DayP(ctx.today - timedelta(days=back + 7)),)
+
+
+_EN_FINE_PARTS = {
+    ("mid", "morning"): "mid_morning",
+    ("late", "morning"): "late_morning",
+    ("early", "afternoon"): "early_afternoon",
+    ("mid", "afternoon"): "afternoon",
+    ("late", "evening"): "late_evening",
+    ("early", "evening"): "evening",
+}
+
+
+def _en_fine_part(found: re.Match[str], _ctx: Context) -> tuple[Piece, ...]:
+    return (PartP(PARTS[_EN_FINE_PARTS[(found.group("edge"), found.group("part"))]]),)
+
+
+def _year_span(found: re.Match[str], ctx: Context) -> tuple[Piece, ...] | None:
+    """ "2023-2024", "2019–21", "the 2022-23 season": both years, whole."""
+    first = int(found.group("y1"))
+    tail = found.group("y2")
+    last = int(tail) if len(tail) == 4 else first // 100 * 100 + int(tail)
+    if not first < last <= first + 10:
+        return None
+    start = ranges.midnight(date(first, 1, 1), ctx.zone)
+    return (RangeP(ranges.span(start, ranges.midnight(date(last + 1, 1, 1), ctx.zone))),)
+
+
+def _day_range_month(found: re.Match[str], ctx: Context) -> tuple[Piece, ...] | None:
+    """ "5-7 Jan", "3rd-5th of March 2023": days of one month; without a year the latest that has begun."""
+    from core.timeparse.lang_en import MONTHS
+
+    month = MONTHS[found.group("month")]
+    first, last = int(found.group("d1")), int(found.group("d2"))
+    if not 1 <= first < last <= 31:
+        return None
+    if found.group("year"):
+        year = int(found.group("year"))
+    else:
+        year = ctx.today.year if date(ctx.today.year, month, first) <= ctx.today else ctx.today.year - 1
+    start = ranges.midnight(date(year, month, first), ctx.zone)
+    return (RangeP(ranges.span(start, ranges.midnight(date(year, month, last) + timedelta(days=1), ctx.zone))),)
+
+
+def _clock_h(found: re.Match[str], _ctx: Context) -> tuple[Piece, ...] | None:
+    hour, minute = int(found.group("h")), int(found.group("m"))
+    if hour > 23 or minute > 59:
+        return None
+    return (ClockP(hour, minute, "24h"),)
+
+
+def _minutes_to(hour: int | None, minute: int) -> tuple[Piece, ...] | None:
+    """ "3시 10분 전", "3時10分前": ten minutes to three (2:50); a bare 1-6 stays p.m. as everywhere."""
+    if hour is None or not 1 <= hour <= 24 or not 0 < minute < 60:
+        return None
+    total = hour * 60 - minute
+    new_hour, new_minute = divmod(total, 60)
+    explicit = hour > 12 or hour == 24
+    if explicit:
+        return (ClockP(new_hour % 24, new_minute, "24h"),)
+    return (ClockP(new_hour or 12, new_minute, None),)
+
+
+def _ko_minutes_to(found: re.Match[str], _ctx: Context) -> tuple[Piece, ...] | None:
+    return _minutes_to(number(found.group("h")), int(found.group("m")))
+
+
+def _ja_minutes_to(found: re.Match[str], _ctx: Context) -> tuple[Piece, ...] | None:
+    return _minutes_to(number(found.group("h")), number(found.group("m")) or 0)
+
+
+def _ja_fiscal_year(found: re.Match[str], ctx: Context) -> tuple[Piece, ...] | None:
+    """ "2022年度", "令和7年度": the Japanese fiscal year, 1 April to 31 March."""
+    if found.group("era"):
+        count = _ja_number(found.group("n"))
+        if count is None or not 1 <= count <= _ERA_LAST[found.group("era")]:
+            return None
+        year = _ERAS[found.group("era")] + count
+    else:
+        year = int(found.group("y"))
+    start = ranges.midnight(date(year, 4, 1), ctx.zone)
+    return (RangeP(ranges.span(start, ranges.midnight(date(year + 1, 4, 1), ctx.zone))),)
+
+
+def _this_year_edge(edge: str):
+    from core.timeparse.pieces import EdgeP
+
+    return lambda _m, ctx: (YearP(ctx.today.year), EdgeP(edge))
+
+
+_EN_MONTH_NAMES = (
+    r"(?P<month>january|february|march|april|may|june|july|august|september|october|november|december|"
+    r"jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)\.?"
+)
+
+_MORE_EN: list[Rule] = [
+    rule(
+        "en.between_ago",
+        "en",
+        START
+        + r"(?P<a>\d{1,2}|one|two|three|four|five|six)\s*(?:-|–|or|to)\s*(?P<b>\d{1,2}|two|three|four|five|six|seven)"
+        r"\s+" + _EN_UNIT_PLURAL + r"\s+ago" + STOP,
+        _en_between_ago,
+        needs=("ago",),
+    ),
+    rule(
+        "en.year_and_half_ago",
+        "en",
+        START + r"(?:(?:a|one)\s+year|(?P<n>\d{1,2}|two|three|four|five)\s+years)\s+and\s+a\s+half\s+ago" + STOP,
+        _year_and_half_ago,
+        needs=("half",),
+    ),
+    rule(
+        "en.coming_weekday",
+        "en",
+        START + r"(?:this\s+)?coming\s+(?P<wd>" + "|".join(WEEKDAYS) + r")" + STOP,
+        _coming_weekday,
+        needs=("coming",),
+    ),
+    rule(
+        "en.weekday_before_last",
+        "en",
+        START + r"(?:the\s+)?(?P<wd>" + "|".join(WEEKDAYS) + r")\s+before\s+last" + STOP,
+        _weekday_before_last,
+        needs=("before last",),
+    ),
+    rule(
+        "en.fine_part",
+        "en",
+        START
+        + r"(?:(?:in|during)\s+the\s+)?(?P<edge>mid|late|early)(?:\s+|-)(?P<part>morning|afternoon|evening)"
+        + STOP,
+        _en_fine_part,
+        strong=lambda v, m: m.group(0).startswith(("in ", "during ")) or _only(v, m),
+        needs=("morning", "afternoon", "evening"),
+    ),
+    rule(
+        "en.year_span",
+        "en",
+        r"(?<![\w./:-])(?P<y1>(?:19|20)\d\d)\s*[-–]\s*(?P<y2>(?:19|20)\d\d|\d\d)(?![\w./:-])",
+        _year_span,
+        needs=("-", "–"),
+    ),
+    rule(
+        "en.day_range_month",
+        "en",
+        START + r"(?:the\s+)?(?P<d1>\d{1,2})(?:st|nd|rd|th)?\s*(?:-|–|to)\s*(?:the\s+)?(?P<d2>\d{1,2})(?:st|nd|rd|th)?"
+        r"\s+(?:of\s+)?" + _EN_MONTH_NAMES + r"(?:,?\s+(?P<year>(?:19|20)\d\d))?" + STOP,
+        _day_range_month,
+    ),
+    rule(
+        "en.clock_h",
+        "en",
+        r"(?<![\w:.])(?P<h>\d{1,2})h(?P<m>\d{2})(?![\w:])",
+        _clock_h,
+        needs=("h",),
+    ),
+]
+
+_MORE_KO: list[Rule] = [
+    rule(
+        "ko.between_ago",
+        "ko",
+        r"(?<![\d가-힣])(?:(?P<a>\d)\s*[,~-]\s*(?P<b>\d)\s*|(?P<pair>이삼|삼사|사오|오륙|두세|서너|두어|한두)\s*)"
+        r"(?P<unit>일|주|달|개월|년|해)\s*전"
+        r"|(?<![가-힣])(?P<pair2>사나흘)\s*전",
+        lambda m, c: _ko_between_ago(m, c) if not m.group("pair2") else _between_ago("day", 3, 4, c),
+        guard=lang_ko.word_ends,
+        needs=("전",),
+    ),
+    rule(
+        "ko.year_and_half_ago",
+        "ko",
+        r"(?<![\d가-힣])(?P<n>\d{1,2}|일|한)\s*년\s*반\s*전",
+        lambda m, c: _year_and_half_ago_n(1 if m.group("n") in ("일", "한") else int(m.group("n")), c),
+        guard=lang_ko.word_ends,
+        needs=("반",),
+    ),
+    rule(
+        "ko.few_years_ago",
+        "ko",
+        r"(?<![가-힣])수\s*(?P<unit>년|개월|일|주)\s*전",
+        lambda m, c: few_ago({"년": "year", "개월": "month", "일": "day", "주": "week"}[m.group("unit")], c),
+        guard=lang_ko.word_ends,
+        needs=("수",),
+    ),
+    rule(
+        "ko.last_few_months",
+        "ko",
+        r"(?<![가-힣])(?:최근|지난)\s*몇\s*(?:달|개월)(?:\s*(?:간|동안|사이))?",
+        _last_five("month"),
+        guard=lang_ko.word_ends,
+        needs=("몇",),
+    ),
+    rule(
+        "ko.this_year_start",
+        "ko",
+        r"(?<![가-힣])올\s*초",
+        _this_year_edge("beginning"),
+        guard=lang_ko.word_ends,
+        needs=("올",),
+    ),
+    rule(
+        "ko.fine_part",
+        "ko",
+        r"(?<![가-힣])(?P<w>이른\s*아침|늦은\s*밤|늦은\s*오후|늦은\s*저녁)",
+        lambda m, _c: (PartP(PARTS[_KO_FINE[" ".join(m.group("w").split()).replace(" ", "")]]),),
+        guard=lang_ko.word_ends,
+        needs=("이른", "늦은"),
+    ),
+    rule(
+        "ko.minutes_to",
+        "ko",
+        r"(?<![\d가-힣])(?P<h>\d{1,2}|한|두|세|네|다섯|여섯|일곱|여덟|아홉|열|열한|열두)\s*시\s*(?P<m>\d{1,2})\s*분\s*전"
+        r"(?!\s*까지)",
+        _ko_minutes_to,
+        guard=lang_ko.word_ends,
+        needs=("분",),
+    ),
+]
+
+_KO_FINE = {
+    "이른아침": "early_morning",
+    "늦은밤": "late_night",
+    "늦은오후": "late_afternoon",
+    "늦은저녁": "late_evening",
+}
+
+_MORE_JA: list[Rule] = [
+    rule(
+        "ja.between_ago",
+        "ja",
+        r"(?<![\d一二三四五六七八九十])(?P<a>\d|[一二三四五六七八九])\s*[、,~〜-]\s*(?P<b>\d|[一二三四五六七八九十])\s*"
+        r"(?P<unit>週間|か月|ヶ月|カ月|日|年)\s*前",
+        _ja_between_ago,
+        needs=("前",),
+    ),
+    rule(
+        "ja.year_and_half_ago",
+        "ja",
+        r"(?<![\d一二三四五六七八九十])(?P<n>\d{1,2}|[一二三四五六七八九十]{1,2})\s*年半\s*前",
+        lambda m, c: _year_and_half_ago_n(number(m.group("n")) or 0, c),
+        needs=("年半",),
+    ),
+    rule(
+        "ja.minutes_to",
+        "ja",
+        r"(?<![\d一二三四五六七八九十])(?P<h>\d{1,2}|[一二三四五六七八九十]{1,3})\s*時\s*(?P<m>\d{1,2}|[一二三四五六七八九十]{1,3})\s*分\s*前(?:に)?"
+        r"(?!まで)",
+        _ja_minutes_to,
+        needs=("分前",),
+    ),
+    rule(
+        "ja.fiscal_year",
+        "ja",
+        r"(?:(?P<era>令和|平成|昭和)\s*(?P<n>元|\d{1,2}|[一二三四五六七八九十]{1,3})|(?P<y>(?:19|20)\d\d))\s*年度",
+        _ja_fiscal_year,
+        needs=("年度",),
+    ),
+]
+
+
+def _year_and_half_ago_n(count: int, ctx: Context) -> tuple[Piece, ...] | None:
+    if not 0 < count <= 50:
+        return None
+    return (MonthP(*ranges.add_months(ctx.today.year, ctx.today.month, -(12 * count + 6))),)
+
+
+RULES: dict[str, list[Rule]] = {"en": _MORE_EN + _EN_RULES, "ko": _MORE_KO + _KO_RULES, "ja": _MORE_JA + _JA_RULES}
