@@ -92,6 +92,7 @@ class SearchIndex:
         self._view: VectorView | None = None
         self._lock = threading.RLock()
         self._counted: tuple[tuple[int, int], _Counts] | None = None  # see _counts
+        self._marks: tuple[tuple[int, int], dict[str, tuple[int, int, int]]] | None = None  # see file_marks
 
     @classmethod
     def open(cls, paths: HomePaths) -> SearchIndex:
@@ -348,10 +349,22 @@ class SearchIndex:
 
     def file_marks(self) -> dict[str, tuple[int, int, int]]:
         """Day → (size, mtime_ns, bytes read) of every day file as the index last read it: compared with
-        the day files on disk, it says how far the index is behind the log without reading a file."""
-        with self._lock, read(self.conn):
-            rows = self.conn.execute("SELECT day, size, mtime_ns, read_offset FROM files").fetchall()
-        return {day: (size, mtime_ns, offset) for day, size, mtime_ns, offset in rows}
+        the day files on disk, it says how far the index is behind the log without reading a file.
+        Kept until the database changes (a search asks for it every time)."""
+        with self._lock:
+            mark = self._change_mark()
+            if self._marks is not None and self._marks[0] == mark:
+                return dict(self._marks[1])
+            with read(self.conn):
+                rows = self.conn.execute("SELECT day, size, mtime_ns, read_offset FROM files").fetchall()
+            marks = {day: (size, mtime_ns, offset) for day, size, mtime_ns, offset in rows}
+            self._marks = (mark, marks)  # the mark read before the rows: see _counts
+            return dict(marks)
+
+    def _change_mark(self) -> tuple[int, int]:
+        """Moves whenever the database may have changed: ``PRAGMA data_version`` when another
+        connection commits (the reindexer's, another process's), ``total_changes`` when this one writes."""
+        return self.conn.pragma("data_version"), self.conn.total_changes()
 
     def get_meta(self, key: str) -> str | None:
         """A small named value the index keeps (e.g. the fingerprint of the vault as last synced)."""
@@ -369,7 +382,7 @@ class SearchIndex:
         still pending are a scan of every turn (about 0.1 s at 1M turns), and a search asks for them
         every time for its coverage note."""
         with self._lock:
-            mark = (self.conn.pragma("data_version"), self.conn.total_changes())
+            mark = self._change_mark()
             if cached and self._counted is not None and self._counted[0] == mark:
                 return self._counted[1]
             with read(self.conn):

@@ -10,11 +10,14 @@ What it does, in one process, on one machine state (compare ratios, the machine 
    English sentences drawn from the word frequencies of the LoCoMo conversations, Korean, Japanese
    and Chinese sentences from everyday words with particles, 15% tool ("action") turns, 1% of
    turns appended to their day file out of time order.
-2. Builds the exact index with ``Reindexer`` (JSON parsing, catalog, CJK bigrams, FTS5), and, on the
-   same rows already in memory, a raw FTS5 table (the index's own tokenizer, porter over unicode61;
-   dense time-ordered rowids), plus the
-   same raw table with day-block rowids (our layout) and with microsecond-derived rowids (the layout
-   core.index.rowids rejects), to compare index sizes.
+2. Builds the exact index with ``Reindexer`` (reading and checking day files, catalog, CJK bigrams,
+   FTS5), and the reference: a raw FTS5 table of the same turns' texts, already in memory (no
+   parsing), with the index's own tokenizer (porter over unicode61, remove_diacritics 2), dense
+   time-ordered rowids and a ``turns(id, ts)`` table with its ts index, in one transaction (WAL,
+   synchronous=NORMAL, as the index). Ours also stores the catalog (every field, four indexes) and
+   turns CJK runs into bigrams (more tokens). The raw table is also built with day-block rowids (our
+   layout) and with microsecond-derived rowids (the layout core.index.rowids rejects), to compare
+   index sizes.
 3. Times exact queries (2–3 mid-frequency words OR-ed) in a week, a month and all time: ours
    (``SearchIndex.exact_search``: query building, time → doc range, bm25, ids) against raw SQLite
    (the same FTS5 query bounded by a rowid range looked up through a ts index) in the same run.
@@ -262,7 +265,8 @@ def fts_bytes(conn: apsw.Connection, table: str) -> int:
 
 
 class TimedSource(HomeDayLogs):
-    """The real log source, timing the reading and parsing of day files (core.conversation.read_day)."""
+    """The real log source, timing the reading and checking of day files (``HomeDayLogs.read``: the
+    lean msgspec reader for clean files, core.conversation.read_day for the rest)."""
 
     def __init__(self, paths: HomePaths) -> None:
         super().__init__(paths)
@@ -750,7 +754,7 @@ def print_tables(r: dict) -> None:  # type: ignore[type-arg]
     )
     rows = [
         ("ours: read day files, catalog, CJK bigrams, FTS5", f"{b['ours_s']:.1f}", mb(b["ours_fts_bytes"])),
-        ("of which reading and parsing day files (core.conversation.read_day)", f"{b['ours_reading_s']:.1f}", ""),
+        ("of which reading and checking day files (HomeDayLogs.read)", f"{b['ours_reading_s']:.1f}", ""),
         ("raw FTS5 (same tokenizer), same rows from memory, dense rowids", f"{b['raw_fts5_s']:.1f}",
          mb(b["raw_fts_bytes"])),
         ("raw FTS5, day-block rowids (our layout)", "", mb(b["block_rowid_fts_bytes"])),

@@ -152,3 +152,22 @@ def test_a_bulk_build_puts_the_fts5_merge_settings_back(paths: HomePaths) -> Non
         assert _fts_config(index) == FTS_USUAL
         assert _indexes(index) == {"turns_ts", "turns_session", "turns_file"}
         _every_turn_found_at_its_doc(index)
+
+
+def test_file_marks_are_cached_until_the_database_changes(paths: HomePaths) -> None:
+    append(paths, turn("2026-03-01T09:00:00", "one", id="x1"))
+    with SearchIndex.open(paths) as index:
+        reindex(index, paths)
+        first = index.file_marks()
+        statements: list[str] = []
+        index.conn.exec_trace = lambda _cursor, sql, _bindings: statements.append(sql) or True
+        assert index.file_marks() == first and not any("FROM files" in sql for sql in statements)
+        first["2026-03-01"] = (0, 0, 0)  # a copy: the cache is not the caller's to change
+        assert index.file_marks() != first
+        index.conn.exec_trace = None
+        append(paths, turn("2026-03-02T09:00:00", "two", id="x2"), turn("2026-03-01T10:00:00", "three", id="x3"))
+        reindex(index, paths)  # the reindexer's own connection commits
+        marks = index.file_marks()
+        assert set(marks) == {"2026-03-01", "2026-03-02"}
+        on_disk = HomeDayLogs(paths).stamps()
+        assert {day: mark[:2] for day, mark in marks.items()} == on_disk
