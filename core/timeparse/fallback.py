@@ -27,7 +27,7 @@ _MONTH_WORD = re.compile(
     r"(?<![a-z])(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?(?![a-z])|\d\s*[월月]", re.IGNORECASE
 )
 _AMOUNT_AFTER = re.compile(
-    r"\s*(?:h|hrs?|hours?|mins?|minutes?|secs?|seconds?|cups?|times|people|percent|reps|sets|pages|"
+    r"\s*(?:h|hrs?|hours?|mins?|minutes?|secs?|seconds?|cups?|times|people|persons?|players?|percent|reps|sets|pages|"
     r"tsp|tbsp|teaspoons?|tablespoons?|inch(?:es)?|"
     r"of|kg|g|lbs?|miles?|km|m|mi|pounds?|lit(?:er|re)s?|l|ml|oz|pieces?|slices?|days?|weeks?|months?|years?|"
     r"시간|분|컵|개|時間|分|杯|個)(?![a-z])",

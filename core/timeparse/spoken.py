@@ -780,11 +780,15 @@ _EN_FINE_PARTS = {
     ("mid", "afternoon"): "afternoon",
     ("late", "evening"): "late_evening",
     ("early", "evening"): "evening",
+    ("mid", "evening"): "evening",
+    ("early", "morning"): "early_morning",
+    ("late", "afternoon"): "late_afternoon",
 }
 
 
-def _en_fine_part(found: re.Match[str], _ctx: Context) -> tuple[Piece, ...]:
-    return (PartP(PARTS[_EN_FINE_PARTS[(found.group("edge"), found.group("part"))]]),)
+def _en_fine_part(found: re.Match[str], _ctx: Context) -> tuple[Piece, ...] | None:
+    name = _EN_FINE_PARTS.get((found.group("edge"), found.group("part")))
+    return (PartP(PARTS[name]),) if name else None
 
 
 def _year_span(found: re.Match[str], ctx: Context) -> tuple[Piece, ...] | None:
@@ -834,7 +838,8 @@ def _minutes_to(hour: int | None, minute: int) -> tuple[Piece, ...] | None:
 
 
 def _ko_minutes_to(found: re.Match[str], _ctx: Context) -> tuple[Piece, ...] | None:
-    return _minutes_to(number(found.group("h")), int(found.group("m")))
+    hour = {"열한": 11, "열두": 12}.get(found.group("h")) or number(found.group("h"))
+    return _minutes_to(hour, int(found.group("m")))
 
 
 def _ja_minutes_to(found: re.Match[str], _ctx: Context) -> tuple[Piece, ...] | None:
@@ -983,7 +988,7 @@ _MORE_KO: list[Rule] = [
     rule(
         "ko.minutes_to",
         "ko",
-        r"(?<![\d가-힣])(?P<h>\d{1,2}|한|두|세|네|다섯|여섯|일곱|여덟|아홉|열|열한|열두)\s*시\s*(?P<m>\d{1,2})\s*분\s*전"
+        r"(?<![\d가-힣])(?P<h>\d{1,2}|한|두|세|네|다섯|여섯|일곱|여덟|아홉|열|열한|열두)\s*시\s*(?P<m>\d{1,2})\s*분\s*전(?:에)?"
         r"(?!\s*까지)",
         _ko_minutes_to,
         guard=lang_ko.word_ends,

@@ -65,3 +65,20 @@ def test_counts_ahead_go_forward_and_ago_goes_back() -> None:
     back = parse_time("3 weeks ago", NOW, SEOUL).range
     assert ahead is not None and back is not None
     assert ahead.start > NOW > back.end
+
+
+@pytest.mark.parametrize("edge", ["early", "mid", "late"])
+@pytest.mark.parametrize("part", ["morning", "afternoon", "evening", "night"])
+def test_every_edge_of_every_part_reads_or_declines(edge: str, part: str) -> None:
+    """A combination no table names must not raise (a missing pair once raised KeyError)."""
+    for query in (f"{edge} {part}", f"Friday {edge} {part}", f"in the {edge}-{part} yesterday"):
+        parsed = parse_time(query, NOW, SEOUL)
+        assert parsed.range is None or parsed.range.start < parsed.range.end
+
+
+def test_minutes_to_the_hour_and_by_the_hour_differ() -> None:
+    to = parse_time("3시 10분 전", NOW, SEOUL).range
+    by = parse_time("3시 전에", NOW, SEOUL).range
+    assert to is not None and by is not None
+    assert (to.start.hour, to.start.minute, to.grain) == (14, 50, "hour")
+    assert (by.start.hour, by.end.hour, by.grain) == (0, 15, "span")

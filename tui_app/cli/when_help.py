@@ -24,7 +24,7 @@ Conventions (English, Korean, Japanese)
                future words go forward: tomorrow, next ..., 내일, 다음 주,
                明日, 来週, "in 2 hours", "3 weeks from now" (that week),
                "a week from today" (that day), "in 3 days", 3일 후, 3日後,
-               글피, しあさって.
+               글피, しあさって, "this coming Monday" (the next one).
  Weeks         Monday to Sunday. "last week" is the calendar week before
                this one; "the last 2 weeks", "past 2 weeks", 지난 2주간,
                過去2週間 are rolling: from the midnight 14 days back to now;
@@ -36,7 +36,9 @@ Conventions (English, Korean, Japanese)
                it starts: "Tuesday night" ends Wed 04:00), late night 22-05.
                오후/午後 before an hour means p.m. Meals: breakfast is the
                morning, dinner and supper the evening, 점심 때, 昼休み the
-               noon/lunch hours.
+               noon/lunch hours. mid-morning 09-11, late morning 09-12,
+               early afternoon 12-15, late afternoon 16-19, late evening
+               21-24; 이른 아침 05-09, 늦은 밤 22-05.
  Hours         "3pm" is 15:00-16:00; 1-6 without a.m./p.m. is p.m. ("at
                4:23", 세 시); "15:30" and "09:05" as written; "a quarter to
                noon" 11:45; "3-4pm" 15:00-16:00; "from 9:30 to 11"; "by
@@ -50,6 +52,8 @@ Conventions (English, Korean, Japanese)
                around this date a year back. "two and a half hours ago",
                세 시간 반 전, 1時間半前: the hour around that moment; "the
                last hour", "the last 30 minutes": elapsed time up to now.
+               3시 10분 전, 3時10分前: ten to three (2:50); 3시 전에, 3時前:
+               by three.
  Days          엊그제: yesterday and the day before; the other day, 先日:
                the 7 days before today; a few days ago, 며칠 전, 数日前: 2-5
                days ago (weeks, months and years alike; a few hours ago:
@@ -58,7 +62,9 @@ Conventions (English, Korean, Japanese)
                alike; "the last couple of days": 2). "a week ago today":
                that very day; "two Mondays ago": the Monday before last
                Monday; "the last 3 weekends": from the Saturday of the
-               third latest weekend that has begun up to now.
+               third latest weekend that has begun up to now. "2 or 3 days
+               ago", 이삼 일 전, 二、三日前: both days (weeks, months, years
+               alike); "Tuesday before last": the one before last Tuesday.
  Seasons       meteorological, northern hemisphere: spring Mar-May, summer
                Jun-Aug, autumn Sep-Nov, winter Dec-Feb (a winter belongs to
                the year it starts in).
@@ -81,7 +87,10 @@ Conventions (English, Korean, Japanese)
                90s", "the nineties", 90년대, 90年代. Japanese eras: 令和
                (2019 = 元年), 平成 (1989), 昭和 (1926), 大正 (1912), with
                month and day (平成31年4月30日). "a decade ago": the year ten
-               back; "half a year ago", 반년 전, 半年前: the month six back.
+               back; "half a year ago", 반년 전, 半年前: the month six back;
+               "a year and a half ago", 1년 반 전, 1年半前: the month 18 back.
+               "2023-2024", "2019-21": both years. 2022年度, 令和7年度: the
+               Japanese fiscal year, 1 April to 31 March.
  Repeats       "every Monday", "on weekends", 매주 월요일, 월요일마다, 毎朝,
                毎週金曜日 are a set, not one time: not read as a range (a
                habit is searched over all time), and a note says so.
