@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from itertools import repeat
+from operator import attrgetter
 from typing import Protocol
 
 import apsw
@@ -79,9 +81,11 @@ def fts_body(text: str) -> str:
 def _fts_insert(conn: apsw.Connection, rows: Iterable[tuple[int, str]]) -> None:
     """FTS5 rows for ``(doc, text)``, each body ``fts_body(text)`` (computed for the batch at once)."""
     rows = list(rows)
-    docs = [doc for doc, _ in rows]
-    bodies = index_texts([text for _, text in rows])
-    conn.executemany("INSERT INTO fts(rowid, body) VALUES (?, ?)", zip(docs, bodies, strict=True))
+    _fts_insert_columns(conn, [doc for doc, _ in rows], [text for _, text in rows])
+
+
+def _fts_insert_columns(conn: apsw.Connection, docs: Sequence[int], texts: Sequence[str]) -> None:
+    conn.executemany("INSERT INTO fts(rowid, body) VALUES (?, ?)", zip(docs, index_texts(texts), strict=True))
 
 
 def _fts_delete(conn: apsw.Connection, docs: Iterable[int]) -> None:
@@ -100,29 +104,38 @@ class FtsRows:
     """
 
     def __init__(self) -> None:
-        self.rows: list[tuple[int, str]] = []
+        self.docs: list[int] = []
+        self.texts: list[str] = []
+
+    def add(self, docs: Iterable[int], texts: Iterable[str]) -> None:
+        self.docs += docs
+        self.texts += texts
 
     def flush(self, conn: apsw.Connection) -> None:
-        if self.rows:
-            _fts_insert(conn, self.rows)
-            self.rows = []
+        if self.docs:
+            _fts_insert_columns(conn, self.docs, self.texts)
+            self.docs, self.texts = [], []
 
 
 def _insert_rows(
-    conn: apsw.Connection, placed: Sequence[tuple[int, TurnRecord, int]], file_id: int, fts: FtsRows | None = None
+    conn: apsw.Connection,
+    docs: Sequence[int],
+    turns: Sequence[TurnRecord],
+    seqs: Sequence[int],
+    file_id: int,
+    fts: FtsRows | None = None,
 ) -> None:
-    """Catalog and FTS5 rows for ``(doc, turn, seq)`` (one executemany each: no Python per-row SQL);
-    the FTS5 rows go to ``fts`` when given, to be written with the rest of the batch."""
-    conn.executemany(
-        f"INSERT INTO turns({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        [(doc, t.id, t.ts, t.actor, t.role, t.type, t.text, t.model, t.session, t.source, file_id, seq)
-         for doc, t, seq in placed],
-    )
-    rows = [(doc, t.text) for doc, t, _ in placed]
+    """Catalog and FTS5 rows for turn ``turns[i]`` at ``docs[i]``, its file position ``seqs[i]`` (one
+    executemany each, the rows zipped from columns in C: no Python per row); the FTS5 rows go to
+    ``fts`` when given, to be written with the rest of the batch."""
+    columns = [list(map(attrgetter(name), turns)) for name in _TURN_FIELDS.split(", ")]
+    conn.executemany(f"INSERT INTO turns({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                     zip(docs, *columns, repeat(file_id, len(docs)), seqs, strict=True))
+    texts = columns[5]
     if fts is None:
-        _fts_insert(conn, rows)
+        _fts_insert_columns(conn, docs, texts)
     else:
-        fts.rows += rows
+        fts.add(docs, texts)
 
 
 def _existing_keys(conn: apsw.Connection, lo: int, hi: int) -> list[tuple[int, SortKey]]:
@@ -224,15 +237,24 @@ def insert_turns(
             start = lo if last is None else last[0] + 1
             if start + len(positions) - 1 > hi:
                 raise IndexDbError(f"index.db: day {day} holds more than {DAY_SLOTS} turns")
-            placed = [(start + rank, turns[i], first_seq + i) for rank, i in enumerate(positions)]
+            docs: Sequence[int] = range(start, start + len(positions))
+            if positions == list(range(positions[0], positions[0] + len(positions))):  # file order is time order
+                chosen = turns[positions[0] : positions[0] + len(positions)]
+                seqs: Sequence[int] = range(first_seq + positions[0], first_seq + positions[0] + len(positions))
+            else:
+                chosen = [turns[i] for i in positions]
+                seqs = [first_seq + i for i in positions]
         else:
             if fts is not None:
                 fts.flush(conn)  # the day's rows move: FTS5 must hold them first
             incoming = [Incoming(turns[i], file_day, first_seq + i) for i in positions]
-            placed = [(doc, item.turn, item.seq) for doc, item in _renumber(conn, lo, hi, incoming)]
+            placed = _renumber(conn, lo, hi, incoming)
+            docs = [doc for doc, _ in placed]
+            chosen = [item.turn for _, item in placed]
+            seqs = [item.seq for _, item in placed]
             result.renumbered_days += 1
-        _insert_rows(conn, placed, file_id, fts)
-        result.added += len(placed)
+        _insert_rows(conn, docs, chosen, seqs, file_id, fts)
+        result.added += len(docs)
         result.days.add(day)
     return result
 

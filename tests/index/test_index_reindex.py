@@ -204,7 +204,7 @@ def test_a_killed_write_leaves_the_previous_state(paths: HomePaths, monkeypatch)
         def boom(*args, **kwargs):
             raise KeyboardInterrupt
 
-        monkeypatch.setattr(catalog, "_fts_insert", boom)
+        monkeypatch.setattr(catalog, "_fts_insert_columns", boom)  # every FTS5 insert goes through it
         with pytest.raises(KeyboardInterrupt):
             reindex(index, paths)
         monkeypatch.undo()
