@@ -558,11 +558,18 @@ def _dom(found: re.Match[str], _ctx: Context) -> tuple[Piece, ...] | None:
     return (DomP(day),) if day is not None and 1 <= day <= 31 else None
 
 
+# "3일에 한 번", "1일에 2회", "3일에 걸쳐", "3日に1回": a rate or a duration, not a day of the month.
+_KO_PER = re.compile(r"\s*에?\s*(?:한\s*번|두\s*번|걸쳐|\d+\s*(?:회|번|개|시간|잔|알|정))")
+_JA_PER = re.compile(r"\s*に?\s*(?:一度|一回|[\d一二三四五六七八九十]+\s*(?:回|度|個|時間|錠))")
+
+
 def _ja_dom_guard(view: Scan, found: re.Match[str]) -> bool:
     """二十三日に, 15日は: a day of the month; not 15日間 (fifteen days), 3日目, 月 before it (a date rule
     reads that), nor a kanji or digit glued before."""
     start = found.start()
-    return not (start > 0 and (view.text[start - 1].isdigit() or lang_ja.kanji_at(view, start - 1)))
+    if start > 0 and (view.text[start - 1].isdigit() or lang_ja.kanji_at(view, start - 1)):
+        return False
+    return _JA_PER.match(view.text[found.end() :]) is None
 
 
 def _ko_dom_guard(view: Scan, found: re.Match[str]) -> bool:
@@ -570,7 +577,7 @@ def _ko_dom_guard(view: Scan, found: re.Match[str]) -> bool:
     start = found.start()
     if start > 0 and (view.text[start - 1].isdigit() or re.match(r"[가-힣]", view.text[start - 1])):
         return False
-    return re.match(r"\s*에?\s*한\s*번", view.text[found.end() :]) is None
+    return _KO_PER.match(view.text[found.end() :]) is None
 
 
 _KO_DAY_NUM = r"(?P<d>[1-9]|[12]\d|3[01])"
