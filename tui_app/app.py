@@ -18,7 +18,7 @@ import os
 import re
 import sys
 import time
-from asyncio import AbstractEventLoop
+from asyncio import AbstractEventLoop, sleep
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -41,16 +41,19 @@ from tui_app.widgets.format import plural
 
 if TYPE_CHECKING:
     from textual.theme import Theme
+    from textual.widget import AwaitMount
 
     from core.config import Config
     from core.embed import Embedder
     from core.paths import HomePaths
     from core.vault.crypto import KdfParams, VaultKeys
     from tui_app import messages
+    from tui_app.screens.base import ReverieScreen
     from tui_app.screens.session import Session
 
 GATE_MODE = "gate"
 IDLE_CHECK_SECONDS = 15.0
+PREPARE_PAUSE = 0.05  # seconds between two sections composed ahead: a key pressed meanwhile goes first
 
 
 class StillLoadingIndicator(LoadingIndicator):
@@ -128,12 +131,14 @@ class ReverieApp(App[None], inherit_bindings=False):
         label: str = "",
         embedder: Callable[[], Embedder] | None = None,
         passphrase: str | None = None,
+        prepare_sections: bool = True,
     ) -> None:
         """``keys`` opens the vault straight away; without them the app asks for the passphrase (or for a
         new one when the home has no vault, created with ``kdf``). ``passphrase`` (one at hand without a
         prompt: ``REVERIE_PASSPHRASE``, the keyring) is tried by the unlock screen as soon as it shows,
         Argon2id running in its worker after the first frame. ``editor`` replaces $EDITOR and
-        ``embedder`` the configured embedding model (tests)."""
+        ``embedder`` the configured embedding model (tests). ``prepare_sections``: compose each
+        section's screen in the idle time after Home shows its data (off: on its first switch)."""
         super().__init__()
         self.ui_state_file = ui_state_path(paths.root)
         self.ui_state, self.ui_state_problem = load_ui_state(self.ui_state_file)
@@ -143,6 +148,7 @@ class ReverieApp(App[None], inherit_bindings=False):
             self.ui_state_problem = (f"{self.ui_state_file}: field 'theme': no theme named {self.ui_state.theme!r}; "
                                      "the default theme is used")
         self.stylesheet = ReusingStylesheet(variables=self.get_css_variables())
+        self.css_state: tuple[object, ...] | None = None  # what the last full refresh_css saw
         # Everything imported so far lives as long as the process: out of the cyclic collector's sight,
         # whose full passes over it took 50-200 ms each, before the first frame and in section switches
         # (measured in bench_tui_start.py). Given back to it when the app closes (on_unmount).
@@ -161,6 +167,10 @@ class ReverieApp(App[None], inherit_bindings=False):
         self._initial_passphrase = passphrase
         self.resume_section = HOME_SECTION  # where unlocking returns: the section shown when the app locked
         self.sections_warm = False
+        self.prepare_ahead = prepare_sections
+        self.whole_screen = False  # switching to a screen already composed: no pause before painting it
+        self.made_sections: set[str] = set()  # sections whose screen was made (shown, or composed ahead)
+        self.ready_screens: dict[str, ReverieScreen] = {}  # composed ahead, not shown yet
         self.animation_level = "full" if config.tui.animations else "none"
 
     def run(
@@ -190,6 +200,26 @@ class ReverieApp(App[None], inherit_bindings=False):
             auto_pilot=auto_pilot,
             loop=loop,
         )
+
+    def refresh_css(self, animate: bool = True) -> None:
+        """Textual's when the theme's variables or the ANSI palette changed. Otherwise (the same
+        variables; new rules only when a widget class is first mounted, with its default CSS) the app
+        and its current screen are restyled, which ``ReusingStylesheet.apply`` skips for every widget
+        whose rules and path are unchanged, and a restyled widget refreshes itself as its styles
+        change. Textual calls this twice on each mode's first switch: the first time while the old
+        screen is still current, which it then restyled and laid out again just before hiding it, and
+        the second time with a full layout and repaint of the new screen, done again by the switch
+        itself (together 30-90 ms under load, measured in bench_tui_start.py)."""
+        sheet = self.stylesheet
+        sheet.set_variables(self.get_css_variables())
+        sheet.reparse()
+        state = (sheet.variables_now, self.ansi_color, self.ansi_theme)
+        last = self.css_state
+        if last is not None and state[0] == last[0] and state[1] == last[1] and state[2] is last[2]:
+            sheet.update(self, animate=animate)
+            return
+        self.css_state = state
+        super().refresh_css(animate=animate)
 
     def on_mount(self) -> None:
         self.set_keymap(dict(self.config.tui.keymap))
@@ -263,9 +293,10 @@ class ReverieApp(App[None], inherit_bindings=False):
         self.touch()
 
     def warm_up_sections(self) -> None:
-        """Import every section's screen module in a worker while the person reads the home screen, so
-        that a first switch builds its screen instead of importing half the core (the search screen's
-        time grammar, curation's rubric). Started once, after the home screen has shown its data."""
+        """Make every section ready while the person reads the home screen, so that a first switch only
+        shows its screen: a worker imports the screen modules (half the core: the search screen's time
+        grammar, curation's rubric), then each section's screen is composed off-screen and loads its
+        data (:meth:`prepare_sections`). Started once, after the home screen has shown its data."""
         if not self.sections_warm:
             self.sections_warm = True
             self.import_sections()
@@ -280,14 +311,61 @@ class ReverieApp(App[None], inherit_bindings=False):
             except Exception:  # the switch to that section imports it again and says why
                 continue
         gc.freeze()  # the modules just imported join the start-up's objects: out of the collector's sight
+        self.call_from_thread(self.prepare_sections)
+
+    def prepare_sections(self) -> None:
+        if self.session is not None and self.prepare_ahead:
+            self.run_worker(self.compose_sections(self.session), group="prepare", exclusive=True,
+                            exit_on_error=False, description="prepare the sections")
+
+    async def compose_sections(self, session: Session) -> None:
+        """Compose each section's screen not made yet, off-screen, lay it out at the window's size and
+        let it load what it shows, one screen at a time with a pause between (a key pressed meanwhile
+        waits for one screen at most). Its mode's first switch then only paints it
+        (``section_factory``); see :func:`tui_app.offscreen.compose_offscreen`."""
+        from tui_app.offscreen import compose_offscreen, lay_out_offscreen
+
+        for section in SECTIONS:
+            if self.session is not session or section.name in self.made_sections:
+                continue
+            try:
+                screen = section.load()(session)
+            except Exception:  # the first switch makes it again and says why
+                continue
+            if not await compose_offscreen(self, screen):
+                return  # this Textual cannot: each section is made on its first switch
+            self.ready_screens[section.name] = screen
+            if self.session is not session:
+                return
+            screen.prepare()
+            await sleep(PREPARE_PAUSE)
+            lay_out_offscreen(screen, self.size)
+            await sleep(PREPARE_PAUSE)
+        # A widget class mounted for the first time brings its default CSS, and Textual parses a
+        # source again when a class nearer to Widget brings it, so the rules of the screens composed
+        # first may have changed since: restyled now (only the widgets whose rules changed), not on
+        # their first showing.
+        for screen in (*self.ready_screens.values(), self.screen):
+            self.stylesheet.update(screen)
+        gc.freeze()  # what the screens hold now lives as long as the session
 
     def section_factory(self, section: Section) -> Callable[[], Screen[None]]:
         def make() -> Screen[None]:
             if self.session is None:
                 raise RuntimeError("a section screen was requested while the app is locked")
-            return section.load()(self.session)
+            self.made_sections.add(section.name)
+            ready = self.ready_screens.pop(section.name, None)
+            return ready if ready is not None else section.load()(self.session)
 
         return make
+
+    def drop_ready_screens(self) -> None:
+        """The screens composed ahead and never shown go with the session (locked: they hold its data)."""
+        ready, self.ready_screens = self.ready_screens, {}
+        self.made_sections.clear()
+        for screen in ready.values():
+            if screen.is_attached:
+                screen.remove()
 
     def show_gate(self, reason: str = "", *, passphrase: str | None = None) -> None:
         """Show the unlock screen (or create-vault when the home has none) and drop every section.
@@ -315,6 +393,8 @@ class ReverieApp(App[None], inherit_bindings=False):
             self.resume_section = self.current_mode
         self.clear_notifications()
         self.show_gate(reason)
+        self.drop_ready_screens()
+        self.sections_warm = False
         self.workbench.lock()
         gc.unfreeze()  # what the sections held (decrypted records among it) can be collected now
 
@@ -360,6 +440,26 @@ class ReverieApp(App[None], inherit_bindings=False):
         if action in ("section", "lock"):
             return not self.locked
         return True
+
+    def switch_mode(self, mode: str) -> AwaitMount:  # type: ignore[override]
+        """Textual's, without its 50 ms pause before the next paint when the mode's screen is composed
+        already (shown before, or composed ahead): the pause hides a screen still being built, and
+        this one is whole (``delay_update``)."""
+        composed_ahead = mode in self.ready_screens
+        self.whole_screen = composed_ahead or mode in self.made_sections
+        try:
+            mounted = super().switch_mode(mode)
+        finally:
+            self.whole_screen = False
+        if composed_ahead:
+            from tui_app.offscreen import paint_now
+
+            paint_now(self.screen, self.size)
+        return mounted
+
+    def delay_update(self, delay: float = 0.05) -> None:
+        if not self.whole_screen:
+            super().delay_update(delay)
 
     async def action_section(self, name: str) -> None:
         """Go to a section; pressed again inside it, go back to its first screen."""

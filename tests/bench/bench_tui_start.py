@@ -118,8 +118,12 @@ async def auto(pilot):
     while getattr(app.screen, "summary", None) is None:
         await pilot.pause(0.005)
     marks["data_shown"] = time.perf_counter()
-    await app.workers.wait_for_complete()  # the start's background work (turn activity, section warm-up)
-    marks["idle"] = time.perf_counter()
+    quiet = 0
+    while quiet < 5:  # the start's background work (turn activity, the sections made ready) is done
+        await app.workers.wait_for_complete()
+        await pilot.pause(0.02)
+        quiet = 0 if any(worker.is_running for worker in app.workers) else quiet + 1
+    marks["idle"] = time.perf_counter() - 5 * 0.02
     await pilot.pause(0.2)
     for round in ("first", "second"):
         for key in ("f3", "f4", "f5", "f6", "f7", "f8", "f2"):  # each section, then Home again
@@ -130,6 +134,14 @@ ReverieApp(paths, load_config(paths.config), keys).run(headless=True, size=(100,
 print(json.dumps({"import": T_IMPORT - T0, **{k: v - T0 for k, v in marks.items()}, "switches": switches}))
 """
 )
+
+DEMO = """
+import sys
+sys.path.insert(0, sys.argv[2])
+from pathlib import Path
+from core.demo.build import build_demo_home
+build_demo_home(Path(sys.argv[1]))
+"""
 
 KDF = """
 import time
@@ -178,15 +190,16 @@ def main() -> None:
     if args.against:
         trees[f"Reverie ({args.against})"] = worktree(args.against)
     with tempfile.TemporaryDirectory(prefix="reverie-bench-") as tmp:
-        sys.path.insert(0, str(ROOT))
-        from core.demo.build import build_demo_home
-
-        home = build_demo_home(Path(tmp) / "demo").paths.root
+        homes = {}
+        for number, (name, tree) in enumerate(trees.items()):  # each tree's own demo home (its own config)
+            homes[name] = Path(tmp) / f"demo-{number}"
+            subprocess.run([sys.executable, "-c", DEMO, str(homes[name]), str(tree)], cwd=tree, check=True,
+                           capture_output=True)
         results: dict[str, list[dict]] = {"bare Textual app": [], **{name: [] for name in trees}}
         for _ in range(args.runs):  # interleaved, so a busy moment hurts each alike
             results["bare Textual app"].append(run_child(BARE))
             for name, tree in trees.items():
-                results[name].append(run_child(REVERIE, str(home), str(tree)))
+                results[name].append(run_child(REVERIE, str(homes[name]), str(tree)))
         kdf = float(subprocess.run([sys.executable, "-c", KDF, tmp], cwd=ROOT, capture_output=True, text=True,
                                    check=True).stdout)
     columns = ("import", "first_frame", "data_shown", "idle", "process")

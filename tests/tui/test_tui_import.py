@@ -204,3 +204,38 @@ async def test_browsing_picks_a_file_into_the_path(demo: DemoHome, machine: Path
         assert isinstance(app.screen, ImportScreen)
         await settle(pilot)
         assert "Imported 1 file: 7 turns added" in report(app)
+
+
+async def test_an_empty_claude_folder_is_nothing_found_not_zero_bytes(
+    demo: DemoHome, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """~/.claude/projects exists but holds no transcript: no "0 · 0 Bytes" row; it says nothing was found."""
+    home = tmp_path / "empty-me"
+    (home / ".claude" / "projects" / "-home-me-app").mkdir(parents=True)
+    monkeypatch.setenv("HOME", str(home))
+    app = make_app(demo)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await press(pilot, "i")
+        screen = app.screen
+        assert isinstance(screen, ImportScreen)
+        assert screen.query_one("#import-sources", DataTable).row_count == 0
+        assert screen.sources == []
+        text = report(app)
+        assert "Nothing found in ~/.claude/projects or ~/.codex/sessions" in text and "Bytes" not in text
+        await press(pilot, "a", "enter")  # nothing to import: neither key starts an import
+        assert not screen.running and "Imported" not in report(app)
+
+
+async def test_an_empty_folder_beside_a_full_one_is_named_once_not_listed(
+    demo: DemoHome, machine: Path
+) -> None:
+    (machine / ".codex" / "sessions").mkdir(parents=True)
+    app = make_app(demo)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await press(pilot, "i")
+        screen = app.screen
+        table = screen.query_one("#import-sources", DataTable)
+        assert table.row_count == 1 and str(table.get_row_at(0)[0]) == "Claude Code"
+        status = str(screen.query_one("#import-status", Static).render())
+        assert "Nothing to import in ~/.codex/sessions." in status
+        assert "Nothing found" not in report(app)

@@ -17,7 +17,8 @@ from textual.widgets import DataTable, Static
 
 from core.demo.build import DemoHome
 from core.vault.store import MemoryVault
-from tests.helpers.tui import demo_fixture, frozen_clock_fixture, make_app, press, settle  # noqa: F401
+from tests.helpers.tui import demo_fixture, frozen_clock_fixture, make_app, press, settle, tui_config  # noqa: F401
+from tui_app.app import ReverieApp
 from tui_app.screens.registry import SECTIONS
 from tui_app.stylesheet import ReusingStylesheet
 
@@ -133,6 +134,48 @@ async def test_a_new_theme_restyles_a_screen_styled_before(demo: DemoHome) -> No
         await settle(pilot)
         await press(pilot, "f3")
         assert table.styles.background != before
+
+
+async def test_the_sections_are_composed_ahead_and_a_first_switch_shows_that_screen(demo: DemoHome) -> None:
+    """After Home shows its data, each section's screen is composed off-screen and loads what it shows
+    (curation excepted: a scan records a run), so a first switch shows that screen as it is."""
+    runs = demo.paths.curation / "runs.jsonl"
+    runs_before = runs.read_bytes() if runs.exists() else b""
+    app = make_app(demo)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        ready = dict(app.ready_screens)
+        assert set(ready) == {s.name for s in SECTIONS} - {"home"}
+        assert all(screen.is_running and not screen.is_current for screen in ready.values())
+        memories = ready["memories"]
+        assert memories.query_one(DataTable).row_count == 8  # loaded before it was ever shown
+        assert memories.query_one(DataTable).size.width > 0  # and laid out at the window's size
+        assert (runs.read_bytes() if runs.exists() else b"") == runs_before  # no curation scan behind the back
+        await press(pilot, "f4")
+        assert app.screen is memories and app.ready_screens.keys() == set(ready) - {"memories"}
+        assert memories.query_one(DataTable).row_count == 8
+        await press(pilot, "f7")
+        assert app.screen is ready["curation"]
+        assert (runs.read_bytes() if runs.exists() else b"") != runs_before  # opened: it scans, as before
+
+
+async def test_locking_drops_the_screens_composed_ahead(demo: DemoHome) -> None:
+    app = make_app(demo)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        ready = list(app.ready_screens.values())
+        assert ready
+        await press(pilot, "ctrl+l")
+        assert app.ready_screens == {} and not any(screen.is_attached for screen in ready)
+
+
+async def test_without_composing_ahead_a_first_switch_makes_the_screen(demo: DemoHome) -> None:
+    app = ReverieApp(demo.paths, tui_config(), demo.keys, label="demo", prepare_sections=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        assert app.ready_screens == {}
+        await press(pilot, "f4")
+        assert app.screen.query_one(DataTable).row_count == 8
 
 
 def test_importing_the_app_loads_no_storage_code() -> None:

@@ -68,6 +68,9 @@ class ReverieScreen(WorkerScreen):
     # worker). For screens whose data all lives in the data home and its index; a screen that also
     # reads elsewhere (curation scopes) keeps reloading on every resume.
     RESUME_ONLY_IF_CHANGED: ClassVar[bool] = False
+    # Composed ahead (``prepare``), load what the screen shows before its first showing. Off for a
+    # screen whose load writes to the data home (a curation scan records a run): it loads when shown.
+    PREPARE_LOADS: ClassVar[bool] = True
 
     def __init__(self, session: Session) -> None:
         super().__init__()
@@ -90,6 +93,13 @@ class ReverieScreen(WorkerScreen):
         if self.RELOAD_ON_RESUME and not self.reload_scheduled and not self.loading_now():
             self.reload_scheduled = True
             self.call_after_refresh(self.scheduled_reload)  # paint first: a worker would compete for the GIL
+
+    def prepare(self) -> None:
+        """Composed ahead, off-screen (``ReverieApp.compose_sections``): load what the screen shows now,
+        as its first showing would, so that showing it finds its data there."""
+        if self.PREPARE_LOADS and self.RELOAD_ON_RESUME and not self.reload_scheduled and not self.loading_now():
+            self.reload_scheduled = True
+            self.scheduled_reload()
 
     def scheduled_reload(self) -> None:
         if self.RESUME_ONLY_IF_CHANGED:

@@ -54,6 +54,7 @@ PROGRESS_SECONDS = 0.2
 
 class CurationScreen(DecidingScreen):
     SECTION = "curation"
+    PREPARE_LOADS = False  # a scan records a run: only when the person opens Curation
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("1", "show('high')", "High", id="curation.show_high", tooltip="Show the high tier", group=SHOW),
         Binding("2", "show('medium')", "Medium", id="curation.show_medium", tooltip="Show the medium tier", group=SHOW),

@@ -160,8 +160,13 @@ class ImportScreen(ReverieScreen):
             self.post_message(messages.ImportSourcesFound(sources, status))
 
     def on_import_sources_found(self, message: messages.ImportSourcesFound) -> None:
-        self.sources = message.sources
-        self.query_one("#import-status", Static).update(f"Index: {message.status}")
+        # A folder that exists but holds nothing to read is not a source: "0 · 0 Bytes" read as broken
+        self.sources = [source for source in message.sources if source.files]
+        empty = [self.shown_path(source.path) for source in message.sources if not source.files]
+        status = f"Index: {message.status}"
+        if empty and self.sources:
+            status += f"\nNothing to import in {' or '.join(empty)}."
+        self.query_one("#import-status", Static).update(status)
         table = self.query_one("#import-sources", DataTable)
         table.clear()
         for source in self.sources:
