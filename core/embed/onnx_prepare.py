@@ -6,7 +6,12 @@ the float torch vectors ≥ 0.99). Dynamic quantization of every MatMul (weights
 the plain and on the fused graph, attention's activation products left float): 1.1–1.5× the float
 rate (load ~10), recall@10 0.88 on 788 turns and 304 questions, per-text cosine down to 0.95. Its activations
 are scaled per batch, so a text's vector also depended on what else was in its batch (cosine 0.98
-between a text embedded alone and in a batch; float: 1.000000).
+between a text embedded alone and in a batch; float: 1.000000). Round 3, one group at a time
+(``tests/bench/bench_embed_int8.py``: each layer's Q+K+V, attention output, FFN in, FFN out in int8
+alone, chosen on conv-44, reported on conv-26/30): any FFN matrix alone costs 1–5.5 points of
+recall@10; only four attention-output groups keep 0.995, and those four together give 0.985 / 0.982
+for no speed (91–104 against 99–101 texts per CPU second). The precision that does pay is bf16 on
+OpenVINO (:mod:`core.embed.openvino_backend`): recall 0.993 at half the CPU per text.
 
 The graph is the plain export, not fused by ``onnxruntime.transformers.optimizer`` (which ships in
 the wheel and works offline: on this export it makes one ``Attention`` node per layer,
