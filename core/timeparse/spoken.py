@@ -931,13 +931,14 @@ _MORE_EN: list[Rule] = [
         START + r"(?:the\s+)?(?P<d1>\d{1,2})(?:st|nd|rd|th)?\s*(?:-|–|to)\s*(?:the\s+)?(?P<d2>\d{1,2})(?:st|nd|rd|th)?"
         r"\s+(?:of\s+)?" + _EN_MONTH_NAMES + r"(?:,?\s+(?P<year>(?:19|20)\d\d))?" + STOP,
         _day_range_month,
+        needs=("-", "–", " to "),
     ),
     rule(
         "en.clock_h",
         "en",
         r"(?<![\w:.])(?P<h>\d{1,2})h(?P<m>\d{2})(?![\w:])",
         _clock_h,
-        needs=("h",),
+        needs=tuple(f"{digit}h" for digit in "0123456789"),
     ),
 ]
 
