@@ -132,17 +132,26 @@ def scan_days(logs: Path) -> list[tuple[str, str, int, int]]:
         with os.scandir(year.path) as months:
             month_dirs = [m for m in months if len(m.name) == 2 and m.name.isdigit() and m.is_dir()]
         for month in month_dirs:
-            with os.scandir(month.path) as entries:
-                for entry in entries:
-                    match = _DAY_NAME.match(entry.name)
+            try:
+                fd = os.open(month.path, os.O_RDONLY | os.O_DIRECTORY)
+            except (FileNotFoundError, NotADirectoryError):
+                continue
+            try:
+                # names stat'ed relative to the month's folder: the kernel walks one component, not ten
+                names = os.listdir(fd)
+                prefix = month.path + os.sep
+                for name in names:
+                    match = _DAY_NAME.match(name)
                     if not match or match.group(1) != year.name or match.group(2) != month.name:
                         continue
                     try:
-                        stat = os.stat(entry.path)
+                        stat = os.stat(name, dir_fd=fd)
                     except FileNotFoundError:
                         continue
                     if S_ISREG(stat.st_mode):
-                        found.append((entry.name[:10], entry.path, stat.st_size, round(stat.st_mtime * 1e9)))
+                        found.append((name[:10], prefix + name, stat.st_size, round(stat.st_mtime * 1e9)))
+            finally:
+                os.close(fd)
     found.sort(key=lambda item: item[0])
     return found
 
