@@ -59,7 +59,7 @@ from core.recall.scoring import (
     session_prior,
     spread,
 )
-from core.recall.text import MAX_TERMS
+from core.recall.text import MAX_TERMS, stem, stems
 from core.timeparse import LANGUAGES
 from core.turns import format_ts, parse_ts
 
@@ -264,11 +264,28 @@ class Recaller:
                                                limit=max(r.exact_pool, 2 * limit), filters=gate.filters)
                 scores = pool.admit(hits)
                 matched = max(matched, len(scores))
+                terms = rest
+        if r.coordination > 0:
+            scores = self._coordinated(scores, terms, pool)
         turns = [key for key in ranked(scores) if key in pool.turns][: r.spread_sources]
         scores = spread(scores, pool.neighbours(turns), r.spread_exact, r.spread_after, pool.asking(turns),
                         r.answer_share)
         names = named_actors(plan, pool.actors())  # the speakers of the matches and of their neighbours
         return self._speakers(scores, pool, names, r.speaker_exact), matched, names
+
+    def _coordinated(self, scores: Scores, terms: list[str], pool: Pool) -> Scores:
+        """Exact scores × (1 + ``coordination`` × the share of the query's other terms a document also
+        holds): bm25 lets one rare word outweigh two ordinary ones. A document in which no term is
+        seen by its stems (a Korean word matched inside a longer one) keeps its score."""
+        wanted = {stem(t) for t in terms} - {""}
+        if len(wanted) < 2:
+            return scores
+        out: Scores = {}
+        for key, value in scores.items():
+            doc = pool.turns.get(key) or pool.memories.get(key)
+            held = len(wanted & stems(doc.text)) if doc is not None else 0
+            out[key] = value * (1 + self.ranking.coordination * max(held - 1, 0) / (len(wanted) - 1))
+        return out
 
     def _semantic(self, plan: QueryPlan, gate: Gate, pool: Pool, names: dict[str, str], limit: int,
                   alone: bool = False) -> Scores:

@@ -157,6 +157,16 @@ def stem(word: str) -> str:
     return str(tokens[0][2]) if tokens else ""
 
 
+def stems(text: str) -> frozenset[str]:
+    """Every token the index holds for ``text`` (see :func:`stem`), in one tokenizer call."""
+    import apsw
+
+    tokenizer = _index_tokenizer()
+    with _TOKENIZER_LOCK:
+        tokens = tokenizer(text.encode("utf-8", "surrogatepass"), apsw.FTS5_TOKENIZE_DOCUMENT, None)  # type: ignore[operator]
+    return frozenset(str(t[2]) for t in tokens)
+
+
 def same_stem(word: str, terms: frozenset[str] | set[str]) -> bool:
     """Whether ``word`` is searched by one of the stems in ``terms`` (see :func:`stem`)."""
     return stem(word) in terms

@@ -105,3 +105,26 @@ def test_exact_search_drops_the_names_of_people_who_speak(painting):
 def test_a_name_alone_is_still_searched(painting):
     found = Recaller(painting, RecallConfig(), zone=UTC).search("Kate?", now=NOW, zone=UTC, limit=5, mode="exact")
     assert "Kate, Kate, you should paint more" in [r.text for r in found.results]
+
+
+@pytest.fixture
+def pottery(paths):
+    turns = conversation(NOW - timedelta(days=2), [("kate", "We signed up for the pottery class downtown")],
+                         session="a")
+    turns += conversation(NOW - timedelta(days=4), [("tom", "Pottery, pottery, I love pottery")], session="b")
+    index = indexed(paths, turns)
+    yield index
+    index.close()
+
+
+def test_a_hit_that_holds_more_of_the_query_gains(pottery):
+    def scores(ranking: Ranking) -> dict[str, float]:
+        found = Recaller(pottery, RecallConfig(), zone=UTC, ranking=ranking).search(
+            "pottery class", now=NOW, zone=UTC, limit=5, mode="exact")
+        return {item.session or "": item.score for item in found.results}
+
+    plain, coordinated = scores(replace(DEFAULT_RANKING, coordination=0.0)), scores(DEFAULT_RANKING)
+    both, one = "a", "b"  # "a" holds both words, "b" one word three times
+    assert coordinated[both] / coordinated[one] == pytest.approx((1 + DEFAULT_RANKING.coordination)
+                                                                 * plain[both] / plain[one])
+    assert max(coordinated, key=coordinated.get) == both
