@@ -44,7 +44,7 @@ from core.timeparse.pieces import (
     WeekP,
     YearP,
 )
-from core.timeparse.rules import START, STOP, Rule, Scan, last_n, rule
+from core.timeparse.rules import START, STOP, Rule, Scan, last_n, rule, weekend_from_this
 from core.timeparse.text import EN_NUMBER_PATTERN, number
 
 # Thirds of a year and of a decade -------------------------------------------------------------------
@@ -877,7 +877,28 @@ _EN_MONTH_NAMES = (
     r"jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)\.?"
 )
 
+
+def _month_short_year(found: re.Match[str], ctx: Context) -> tuple[Piece, ...]:
+    from core.timeparse.lang_en import MONTHS
+
+    value = int(found.group("yy"))
+    year = 2000 + value if 2000 + value <= ctx.today.year + 1 else 1900 + value
+    return (MonthP(year, MONTHS[found.group("month")]),)
+
+
+def _before_last(unit: str):
+    """저저번 주, 先先週: the week (month) before last, as 지지난주 and 先々週."""
+    return lambda _m, ctx: _shift(unit, -2, ctx)
+
+
 _MORE_EN: list[Rule] = [
+    rule(
+        "en.month_short_year",
+        "en",
+        START + _EN_MONTH_NAMES + r"\s+['’](?P<yy>\d\d)" + STOP,
+        _month_short_year,
+        needs=("'", "’"),
+    ),
     rule(
         "en.between_ago",
         "en",
@@ -943,6 +964,9 @@ _MORE_EN: list[Rule] = [
 ]
 
 _MORE_KO: list[Rule] = [
+    rule("ko.week_before_last", "ko", r"(?<![가-힣])저저번\s*주(?!말)", _before_last("week"), needs=("저저번",)),
+    rule("ko.weekend_before_last", "ko", r"(?<![가-힣])저저번\s*주말", weekend_from_this(-2), needs=("저저번",)),
+    rule("ko.month_before_last", "ko", r"(?<![가-힣])저저번\s*달", _before_last("month"), needs=("저저번",)),
     rule(
         "ko.between_ago",
         "ko",
@@ -1012,6 +1036,8 @@ _KO_FINE = {
 }
 
 _MORE_JA: list[Rule] = [
+    rule("ja.week_before_last", "ja", r"先先週", _before_last("week"), needs=("先先",)),
+    rule("ja.month_before_last", "ja", r"先先月", _before_last("month"), needs=("先先",)),
     rule(
         "ja.between_ago",
         "ja",
