@@ -18,6 +18,7 @@ from core.timeparse import (
     lang_ja,
     lang_ko,
     periods,
+    ranges,
     seasons,
     spoken,
     typos,
@@ -136,10 +137,34 @@ def find_time_expressions(
     extra = _fallback(text, matches, ctx, langs)
     if extra:
         matches = sorted(matches + extra, key=lambda match: match.start)
+    if "week" in norm.text:
+        matches = [_week_of(text, match, ctx) for match in matches]
     repeats = hints.repeating(text, langs)
     if repeats:  # "every Monday" is no one Monday
         matches = [m for m in matches if not any(start < m.end and m.start < end for start, end in repeats)]
     return matches
+
+
+_WEEK_OF = re.compile(r"(?:the\s+)?week\s+of\s+$", re.IGNORECASE)
+_HOLIDAY_WEEK = re.compile(r"\s+week(?!\w)", re.IGNORECASE)
+_WEEK_HOLIDAYS = re.compile(r"christmas|xmas|thanksgiving|easter|new\s+year", re.IGNORECASE)
+
+
+def _week_of(text: str, match: TimeMatch, ctx: Context) -> TimeMatch:
+    """ "the week of March 3", "Christmas week": the Monday-to-Sunday week that holds that day."""
+    if match.range.grain != "day":
+        return match
+    lead = _WEEK_OF.search(text[max(0, match.start - 16) : match.start])
+    start, end = match.start, match.end
+    if lead is not None:
+        start -= len(lead.group(0))
+    else:
+        tail = _HOLIDAY_WEEK.match(text, match.end)
+        if tail is None or _WEEK_HOLIDAYS.search(match.expression) is None:
+            return match
+        end = tail.end()
+    monday = ranges.monday_of(match.range.start.date())
+    return TimeMatch(ranges.week_range(monday, ctx.zone), text[start:end].strip(), start, end)
 
 
 def _context(now: datetime, zone: ZoneInfo | tzinfo) -> Context:

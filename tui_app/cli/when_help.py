@@ -65,6 +65,8 @@ Conventions (English, Korean, Japanese)
                third latest weekend that has begun up to now. "2 or 3 days
                ago", 이삼 일 전, 二、三日前: both days (weeks, months, years
                alike); "Tuesday before last": the one before last Tuesday.
+               "the week of March 3", "Christmas week": the Monday-to-Sunday
+               week that holds that day.
  Seasons       meteorological, northern hemisphere: spring Mar-May, summer
                Jun-Aug, autumn Sep-Nov, winter Dec-Feb (a winter belongs to
                the year it starts in).
