@@ -337,10 +337,12 @@ class Reindexer:
 
         A build from empty (no file recorded, no turn) is the bulk case: batches of
         ``BULK_BATCH_TURNS``, ids checked against the ones this run inserted (in memory) instead of
-        the catalog, the secondary indexes created once at the end, a larger page cache, and one
-        FTS5 ``optimize`` (one segment: the fastest queries). Its semantics are the incremental
-        ones: each batch commits whole, a stopped or killed build keeps the files it committed and
-        the next run reads the rest (and restores the indexes first).
+        the catalog, the secondary indexes created once at the end, a larger page cache, FTS5's
+        merge settings for a build (:data:`FTS_BULK`) and one FTS5 ``optimize`` (one segment: the
+        fastest queries). Its semantics are the incremental ones: each batch commits whole, a
+        stopped or killed build keeps the files it committed and the next run reads the rest (and
+        restores the indexes and FTS5's settings first). Clean day files arrive as lean records
+        (``core.index.logsource.read_records``), not a ``Turn`` per line.
 
         The file state is read and written under the home's reindex lock (:meth:`_writer_lock`), so a
         second build at the same time waits and then finds the first one's files already done.
