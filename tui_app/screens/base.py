@@ -38,12 +38,19 @@ class WorkerScreen(Screen[None]):
         if worker.state is not WorkerState.ERROR:
             return
         self.set_busy(False)
+        if self.failed_unseen(worker):
+            return
         self.work_failed(worker)
         what = worker.description or worker.name or "finish"
         self.app.push_screen(ErrorDialog(f"Could not {what}", one_line(worker.error)))
 
     def work_failed(self, worker: Worker[object]) -> None:
         """Hook for a screen that must undo more than its busy marks when a worker fails."""
+
+    def failed_unseen(self, worker: Worker[object]) -> bool:
+        """True when the failure is kept for later: a screen composed ahead and not shown yet says
+        nothing now (the person is elsewhere) and loads again when shown, which says it then."""
+        return False
 
     def set_busy(self, busy: bool, *widgets: Widget) -> None:
         """Show a loading indicator on ``widgets`` (or clear every one this screen set)."""
@@ -77,6 +84,7 @@ class ReverieScreen(WorkerScreen):
         self.session = session
         self.reload_scheduled = False
         self.loaded_stamp: tuple[object, ...] | None = None  # the home's stamp when the last resume load began
+        self.shown = False  # composed ahead (``prepare``) and never shown yet: failures wait for the showing
 
     def compose(self) -> ComposeResult:
         from tui_app.screens.registry import SECTIONS
@@ -88,7 +96,14 @@ class ReverieScreen(WorkerScreen):
     def compose_body(self) -> ComposeResult:
         raise NotImplementedError(f"{type(self).__name__} must implement compose_body")
 
+    def failed_unseen(self, worker: Worker[object]) -> bool:
+        if self.shown:
+            return False
+        self.loaded_stamp = None  # shown: load again (the stamp check alone would find nothing new)
+        return True
+
     def on_screen_resume(self) -> None:
+        self.shown = True
         # Textual resumes a mode's first screen twice; one load in flight is enough.
         if self.RELOAD_ON_RESUME and not self.reload_scheduled and not self.loading_now():
             self.reload_scheduled = True
