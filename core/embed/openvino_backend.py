@@ -16,8 +16,11 @@ alone buys little: bf16 does); Reverie's reindex end to end 90.5 texts/s, 5.22×
 sentence-transformers (ONNX Runtime's reindex: 2.74×). An ad-hoc run at load 0.8–2.5 counted 172–188
 texts per CPU second for bf16 against 92–98 for float ONNX Runtime. Vectors against float torch:
 cosine min 0.99993; recall@10 on 999 LoCoMo questions 0.9929 float, 0.9913 as stored in the index
-(int8; float ONNX Runtime's stored vectors: 0.9962). Int8 was measured and rejected (recall
-0.86–0.88 for the whole model or its weight products; :mod:`core.embed.onnx_prepare`).
+(int8; float ONNX Runtime's stored vectors: 0.9962). ``bench_locomo.py``, both backends on one tree:
+auto R@10 0.8518 against 0.8523 for sentence-transformers (one question of 1,977; R@1 and R@5
+equal): ``embedding.backend = "onnx"`` is the choice for vectors equal to torch's. Int8 was measured
+and rejected (recall 0.86–0.88 for the whole model or its weight products, 0.98 for the only groups
+that keep 0.995 alone; :mod:`core.embed.onnx_prepare`).
 
 The vectors are recorded under the model's own name, as the ``onnx`` backend's are: they agree with
 the float vectors to cosine 0.9999, so an index built by any of the three backends serves the
