@@ -258,6 +258,19 @@ RULES: list[Rule] = [
     rule("en.tonight", "en", START + r"tonight" + STOP, _today_part(0, "night")),
     rule("en.last_night", "en", START + r"last\s+night" + STOP, _today_part(-1, "night")),
     rule("en.late_last_night", "en", START + r"late\s+last\s+night" + STOP, _today_part(-1, "late_night")),
+    rule(
+        # "late on Tuesday", "late yesterday": that day's night; "early Monday": its forenoon. Only right before
+        # a day word that names no part itself ("late Tuesday night" is the night, "early Monday morning" the
+        # morning): alone, "late" and "early" are no time.
+        "en.edge_of_day",
+        "en",
+        START + r"(?P<edge>late|early)(?:\s+on)?" + STOP
+        + rf"(?=\s+(?:(?:last|this|past|previous)\s+)?(?:{_alternatives(WEEKDAYS)}|yesterday)\b"
+        r"(?!\s+(?:in\s+the\s+)?(?:morning|afternoon|evening|night)))",
+        lambda m, _c: (_part("night" if m.group("edge") == "late" else "forenoon"),),
+        strong=False,
+        needs=("late", "early"),
+    ),
     rule("en.night_before_last", "en", START + r"(?:the\s+)?night\s+before\s+last" + STOP, _today_part(-2, "night")),
     rule("en.this_part", "en", START + r"this\s+(?P<part>morning|afternoon|evening)" + STOP, _today_part(0)),
     rule(

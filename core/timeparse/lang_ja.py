@@ -94,6 +94,7 @@ PART_NAMES = {
     "夕方": "late_afternoon",
     "夕刻": "late_afternoon",
     "深夜": "late_night",
+    "夜遅く": "late_night",
     "真夜中": "late_night",
     "夜中": "late_night",
     "日中": "daytime",
