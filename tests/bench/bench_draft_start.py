@@ -1,6 +1,6 @@
 """``reverie draft new`` with the near-duplicate check against ``--no-duplicate-check``, whole process.
 
-    nice python tests/bench/bench_draft_start.py [--memories 50] [--runs 3] [--backend onnx] [--json]
+    nice python tests/bench/bench_draft_start.py [--memories 50] [--runs 3] [--backend NAME] [--json]
 
 A temporary home gets a vault (the real Argon2id parameters, as a person's vault has them) holding
 ``--memories`` finalized memories. Then ``reverie draft new "…"`` runs as a fresh process, with the
@@ -27,6 +27,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
+from core.config import EmbeddingConfig
 from core.paths import HomePaths
 from core.vault.crypto import KdfParams
 from core.vault.store import MemoryVault
@@ -79,7 +80,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--memories", type=int, default=50)
     parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--backend", default="onnx", help="embedding.backend written to the home's config.toml")
+    parser.add_argument("--backend", default=None,
+                        help="embedding.backend for the home's config.toml (default: the product's own)")
     parser.add_argument("--model-cache", type=Path,
                         help="a models cache to reuse (default: a fresh one, so the first run prepares the model)")
     parser.add_argument("--json", action="store_true")
@@ -87,7 +89,9 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="bench-draft-") as tmp_name:
         tmp = Path(tmp_name)
         paths = HomePaths(tmp / "home", tmp / "cache").ensure()
-        paths.config.write_text(f'[embedding]\nbackend = "{args.backend}"\n', encoding="utf-8")
+        if args.backend:
+            paths.config.write_text(f'[embedding]\nbackend = "{args.backend}"\n', encoding="utf-8")
+        args.backend = args.backend or f"{EmbeddingConfig().backend} (the default)"
         vault = MemoryVault.create(paths, PASSPHRASE, KdfParams())
         for text in memory_texts(args.memories):
             vault.add_memory(text, ["family"])
