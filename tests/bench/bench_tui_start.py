@@ -88,6 +88,7 @@ marks = {}
 switches = {}
 paints = []  # (time, screen) of each compositor update handed to the terminal
 QUIET = 0.1
+TIMEOUT = 10.0
 
 async def switch(pilot, key):
     app = pilot.app
@@ -97,6 +98,11 @@ async def switch(pilot, key):
     app._driver.send_message(events.Key(key, None))  # as pilot.press sends it, without its waits
     while True:
         await pilot.pause()
+        if time.perf_counter() - started > TIMEOUT:
+            print(f"{key}: not settled after {TIMEOUT} s (screen {type(app.screen).__name__}, "
+                  f"running {[w.description for w in app.workers if w.is_running]}, "
+                  f"{len(paints)} paints)", file=sys.stderr)
+            return None
         screen = app.screen
         if screen is old or any(worker.is_running for worker in app.workers):
             continue
@@ -161,6 +167,9 @@ def run_child(code: str, *args: str) -> dict:
     done = subprocess.run([sys.executable, "-c", code, *args], cwd=ROOT, capture_output=True, text=True)
     if done.returncode:
         raise SystemExit(f"the child for {args[1:] or 'the bare app'} failed:\n{done.stderr[-3000:]}")
+    for line in done.stderr.splitlines():
+        if "not settled" in line:
+            print(f"{args[1:] or 'bare'}: {line}", file=sys.stderr)
     result = json.loads(done.stdout.strip().splitlines()[-1])
     result["process"] = time.perf_counter() - started
     return result
@@ -223,7 +232,9 @@ def main() -> None:
             row = []
             for round in ("first", "second"):
                 for index in range(3):
-                    row.append(cell([r["switches"][f"{round} {key}"][index] * 1000 for r in results[name]]))
+                    timed = [r["switches"][f"{round} {key}"] for r in results[name]]
+                    values = [t[index] * 1000 for t in timed if t is not None]
+                    row.append(cell(values) if values else "timed out")
             print(f"{label:14}{name:22}" + "".join(f"{c:>14}" for c in row))
     print(
         f"\nderiving the keys with the default Argon2id (t=3, 64 MiB, p=4): {kdf * 1000:.0f} ms, before the first "

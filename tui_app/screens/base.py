@@ -84,7 +84,7 @@ class ReverieScreen(WorkerScreen):
         self.session = session
         self.reload_scheduled = False
         self.loaded_stamp: tuple[object, ...] | None = None  # the home's stamp when the last resume load began
-        self.shown = False  # composed ahead (``prepare``) and never shown yet: failures wait for the showing
+        self.shown_once = False  # composed ahead (``prepare``) and never shown yet: failures wait for the showing
 
     def compose(self) -> ComposeResult:
         from tui_app.screens.registry import SECTIONS
@@ -97,13 +97,13 @@ class ReverieScreen(WorkerScreen):
         raise NotImplementedError(f"{type(self).__name__} must implement compose_body")
 
     def failed_unseen(self, worker: Worker[object]) -> bool:
-        if self.shown:
+        if self.shown_once:
             return False
         self.loaded_stamp = None  # shown: load again (the stamp check alone would find nothing new)
         return True
 
     def on_screen_resume(self) -> None:
-        self.shown = True
+        self.shown_once = True
         # Textual resumes a mode's first screen twice; one load in flight is enough.
         if self.RELOAD_ON_RESUME and not self.reload_scheduled and not self.loading_now():
             self.reload_scheduled = True
