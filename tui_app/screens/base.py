@@ -84,6 +84,7 @@ class ReverieScreen(WorkerScreen):
         self.session = session
         self.reload_scheduled = False
         self.loaded_stamp: tuple[object, ...] | None = None  # the home's stamp when the last resume load began
+        self.composed_ahead = False  # by ``ReverieApp.compose_sections``, before any showing
         self.shown_once = False  # composed ahead (``prepare``) and never shown yet: failures wait for the showing
 
     def compose(self) -> ComposeResult:
@@ -97,7 +98,7 @@ class ReverieScreen(WorkerScreen):
         raise NotImplementedError(f"{type(self).__name__} must implement compose_body")
 
     def failed_unseen(self, worker: Worker[object]) -> bool:
-        if self.shown_once:
+        if self.shown_once or not self.composed_ahead:
             return False
         self.loaded_stamp = None  # shown: load again (the stamp check alone would find nothing new)
         return True
@@ -112,6 +113,7 @@ class ReverieScreen(WorkerScreen):
     def prepare(self) -> None:
         """Composed ahead, off-screen (``ReverieApp.compose_sections``): load what the screen shows now,
         as its first showing would, so that showing it finds its data there."""
+        self.composed_ahead = True
         if self.PREPARE_LOADS and self.RELOAD_ON_RESUME and not self.reload_scheduled and not self.loading_now():
             self.reload_scheduled = True
             self.scheduled_reload()
