@@ -155,12 +155,14 @@ def status(state: CliState, as_json: bool) -> None:
     data = {"exists": True, **info.__dict__, "behind_bytes": lag.bytes, "behind_days": lag.days,
             "removed_days": lag.removed_days}
     model = f"{info.model}, {info.dim}-d" if info.model else "no model yet"
-    behind = (f"{lag.bytes / 1_048_576:,.1f} MiB in {lag.days:,} day files not indexed yet"
+    from tui_app.widgets.humane import size_text
+
+    behind = (f"{size_text(lag.bytes)} in {lag.days:,} day files not indexed yet"
               + (f", {lag.removed_days:,} removed day files still indexed" if lag.removed_days else "")
               + " (the next search catches up a small lag; `reverie reindex` any)") if lag.behind else "up to date"
     text = "\n".join(
         [
-            f"index:      {info.path} ({info.bytes / 1e6:,.1f} MB; holds plaintext of your conversations, mode 0600)",
+            f"index:      {info.path} ({size_text(info.bytes)}; holds plaintext of your conversations, mode 0600)",
             f"day files:  {info.files:,}",
             f"turns:      {info.turns:,}",
             f"memories:   {info.memories:,}",
