@@ -172,8 +172,9 @@ def _read_whole_lines(data: bytes, offset: int, reading: DayReading) -> int:
 # (a year from 1000, valid clock fields; the date itself is checked by ``_real_day``). msgspec checks
 # all of it in C, several times faster than ``json.loads`` and the checks in Python; anything else
 # (another field, a missing ``model``, a lone surrogate, a bad value) takes the general path below,
-# which accepts and refuses exactly what it did before and words the error.
-_LOG_TS = r"^[1-9]\d{3}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])T(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d{6}Z$"
+# which accepts and refuses exactly what it did before and words the error. The pattern ends in \Z, not
+# $: msgspec searches with Python's re, where $ also matches before a final newline.
+_LOG_TS = r"^[1-9]\d{3}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])T(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d{6}Z\Z"
 
 
 class _LogLine(msgspec.Struct, forbid_unknown_fields=True):

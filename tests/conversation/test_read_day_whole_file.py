@@ -6,11 +6,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import msgspec
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from core.conversation import read_day
-from core.conversation.store import BadLine, DayReading, parse_line, turn_line
+from core.conversation.store import _LOG_LINE, BadLine, DayReading, parse_line, turn_line
 from core.turns import Turn, TurnError
 
 
@@ -49,6 +51,7 @@ _odd = st.sampled_from([
     _turn(95).replace('"user"', '"robot"', 1),
     _turn(96).replace("2026-01-02", "2026-02-30"),
     _turn(97).replace('"hello"', '"\\ud800"'),
+    _turn(98).replace('.000000Z"', '.000000Z\\n"'),  # a ts ending in a newline: not the log's form
     json.dumps({"ts": "2026-01-02T03:04:05Z", "role": "user", "text": "generic", "id": "g1"}),
 ])
 _lines = st.lists(
@@ -83,3 +86,17 @@ def test_a_read_from_an_offset_numbers_lines_from_the_start_of_the_file(tmp_path
         handle.write(_turn(5) + "\n" + _turn(6) + "\n")
     whole = read_day(path, later.offset)
     assert [t.id for t in whole.turns] == ["t5", "t6"] and not whole.bad_lines
+
+
+def test_a_ts_ending_in_a_newline_reads_the_same_on_both_paths(tmp_path: Path) -> None:
+    """The fast path takes only the log's own form (its pattern ends in \\Z: with $ a ts ending in a
+    newline slipped through it); such a line goes the general way, as it does line by line."""
+    path = tmp_path / "2026-01-02.jsonl"
+    odd = _turn(1).replace('.000000Z"', '.000000Z\\n"')
+    data = (_turn(0) + "\n" + odd + "\n").encode()
+    path.write_bytes(data)
+    whole, reference = read_day(path), _line_by_line(path, data)
+    assert whole.turns == reference.turns and whole.bad_lines == reference.bad_lines
+    assert whole.offset == reference.offset == len(data)
+    with pytest.raises(msgspec.ValidationError, match=r"\$\.ts"):
+        _LOG_LINE.decode(odd.encode())  # the fast path declined it
