@@ -38,7 +38,9 @@ Conventions (English, Korean, Japanese)
                morning, dinner and supper the evening, 점심 때, 昼休み the
                noon/lunch hours. mid-morning 09-11, late morning 09-12,
                early afternoon 12-15, late afternoon 16-19, late evening
-               21-24; 이른 아침 05-09, 늦은 밤 22-05.
+               21-24; 이른 아침 05-09, 늦은 밤 22-05. "late on Tuesday",
+               "late yesterday": that day's night (18-04); "early Monday":
+               its 00-12; 夜遅く: late night.
  Hours         "3pm" is 15:00-16:00; 1-6 without a.m./p.m. is p.m. ("at
                4:23", 세 시); "15:30" and "09:05" as written; "a quarter to
                noon" 11:45; "3-4pm" 15:00-16:00; "from 9:30 to 11"; "by
