@@ -17,8 +17,9 @@ from core.embed import available_cores, make_embedder, resolve_threads
 from core.embed import onnx_prepare as prep
 from core.embed.onnx_backend import OnnxEmbedder
 from core.embed.protocol import EmbeddingError
-from core.embed.sentence_transformers_backend import SentenceTransformerEmbedder, resolve_model
+from core.embed.sentence_transformers_backend import SentenceTransformerEmbedder
 from core.errors import ConfigError
+from tests.helpers.embed_model import packaged_source
 
 SENTENCES = [
     "I drank coffee this morning before the meeting.",
@@ -31,16 +32,6 @@ SENTENCES = [
 ]
 
 
-def packaged_source() -> prep.SourceModel:
-    return prep.inspect_source(Path(resolve_model("all-MiniLM-L6-v2")), "all-MiniLM-L6-v2")
-
-
-@pytest.fixture(scope="module")
-def prepared_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """One real export for the module's model tests (it imports torch once: seconds, not minutes)."""
-    root = tmp_path_factory.mktemp("models")
-    prep.prepare(packaged_source(), root)
-    return root
 
 
 def copy_prepared(prepared_root: Path, into: Path) -> Path:

@@ -20,7 +20,8 @@ from core.embed import openvino_backend as ovb
 from core.embed.onnx_backend import OnnxEmbedder
 from core.embed.openvino_backend import OpenVinoEmbedder
 from core.embed.protocol import EmbeddingError
-from core.embed.sentence_transformers_backend import SentenceTransformerEmbedder, resolve_model
+from core.embed.sentence_transformers_backend import SentenceTransformerEmbedder
+from tests.helpers.embed_model import packaged_source
 
 SENTENCES = [
     "I drank coffee this morning before the meeting.",
@@ -32,15 +33,6 @@ SENTENCES = [
 ]
 
 
-def packaged_source() -> prep.SourceModel:
-    return prep.inspect_source(Path(resolve_model("all-MiniLM-L6-v2")), "all-MiniLM-L6-v2")
-
-
-@pytest.fixture(scope="module")
-def prepared_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("models")
-    prep.prepare(packaged_source(), root)
-    return root
 
 
 def native_bf16() -> bool:
