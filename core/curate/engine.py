@@ -2,6 +2,8 @@
 
 ``scan``     judge every record of one or every scope; write ``curation/candidates.json``; record
              the run. Calibrates a scope the first time and re-measures when its distribution shifted.
+``judge_scopes``  the same judgement, read only: writes nothing, records no run (the TUI judges
+             ahead so its screen is ready, and scans for real when the person opens it).
 ``apply``    finish or roll back interrupted operations, scan, then move what the tiers allow (high
              tier, at most ``auto_move_cap`` per run, none during a scope's first
              ``report_only_runs`` runs) plus what the person approved; ``dry_run`` moves nothing.
@@ -129,8 +131,13 @@ def _measurement(ctx: ScopeContext, now: float) -> cal.Measurement:
     return cal.measure(list(ctx.records.values()), refs, now)
 
 
+class NeedsCalibration(Exception):
+    """A read-only judgement met a scope whose thresholds must be measured first (a write)."""
+
+
 def _scan_scope(paths: HomePaths, config: Config, scope: Scope, rubric: Rubric, unlock: Unlock, now: datetime,
-                restored: dict[tuple[str, str], float], decisions: dict[str, dict[str, Any]]) -> ScopeScan:
+                restored: dict[tuple[str, str], float], decisions: dict[str, dict[str, Any]],
+                write: bool = True) -> ScopeScan:
     result = ScopeScan(scope)
     try:
         ctx = _context(scope, unlock)
@@ -140,10 +147,13 @@ def _scan_scope(paths: HomePaths, config: Config, scope: Scope, rubric: Rubric, 
     ts = now.timestamp()
     measurement = _measurement(ctx, ts)
     entry = cal.load_calibration(paths)["scopes"].get(scope.name)
+    reason = "first scan" if entry is None else cal.shift_reason(entry, measurement)
+    if reason and not write:
+        raise NeedsCalibration(scope.name)
     if entry is None:
         entry = cal.calibrate(paths, scope.name, measurement, ts, "first scan")
         result.calibration = "measured for the first time"
-    elif reason := cal.shift_reason(entry, measurement):
+    elif reason:
         entry = cal.calibrate(paths, scope.name, measurement, ts, reason)
         result.calibration = f"re-measured: {reason}"
     thresholds = cal.thresholds_of(entry)
@@ -160,16 +170,30 @@ def _scan_scope(paths: HomePaths, config: Config, scope: Scope, rubric: Rubric, 
     return result
 
 
-def _scan(paths: HomePaths, config: Config, scope_name: str | None, unlock: Unlock, now: datetime) -> ScanReport:
+def _scan(paths: HomePaths, config: Config, scope_name: str | None, unlock: Unlock, now: datetime,
+          write: bool = True) -> ScanReport:
     rubric = load_rubric(paths)
     restored = last_restored(read_restores(paths))
     decisions = load_decisions(paths)
-    scans = [_scan_scope(paths, config, scope, rubric, unlock, now, restored, decisions)
+    scans = [_scan_scope(paths, config, scope, rubric, unlock, now, restored, decisions, write)
              for scope in select_scopes(config, paths, scope_name)]
     report = ScanReport(scans, rubric.version, now.isoformat(timespec="seconds"),
                         len(cold.pending_operations(paths)))
-    _save_candidates(paths, report)
+    if write:
+        _save_candidates(paths, report)
     return report
+
+
+def judge_scopes(paths: HomePaths, config: Config, scope: str | None = None, *, unlock: Unlock = _no_keys,
+                 now: datetime | None = None) -> ScanReport | None:
+    """What :func:`scan` would judge now, read only: no file is written and no run recorded, so the
+    weekly review stays due. ``None`` when a scope's thresholds must be measured first (its first
+    scan, or its distribution shifted): only a real scan does that. Takes no lock; a scan made after
+    it (the one the person sees recorded) is the one that counts."""
+    try:
+        return _scan(paths, config, scope, unlock, _now(now), write=False)
+    except NeedsCalibration:
+        return None
 
 
 def scan(paths: HomePaths, config: Config, scope: str | None = None, *, unlock: Unlock = _no_keys,

@@ -45,6 +45,15 @@ class Curation:
         return engine.scan(self.workbench.paths, config or self.workbench.config, scope, unlock=self._unlock(quiet),
                            now=now)
 
+    def judge(self, scope: str | None = None, *, config: Config | None = None,
+              now: datetime | None = None) -> ScanReport | None:
+        """What :meth:`scan` would find now, read only (no run recorded); None when a scope must be
+        calibrated first, which only a scan does."""
+        from core.curate import engine
+
+        return engine.judge_scopes(self.workbench.paths, config or self.workbench.config, scope,
+                                   unlock=self._unlock(), now=now)
+
     def apply(self, scope: str | None = None, *, dry_run: bool = False, config: Config | None = None,
               now: datetime | None = None, quiet: bool = False, only: set[str] | None = None,
               progress: Progress | None = None, should_stop: ShouldStop | None = None) -> ApplyReport:

@@ -1,7 +1,10 @@
 """Curation: the candidates of every scope, grouped by tier, each with the signals and guards that
 fired, its age, the rubric version and the start of its text.
 
-Opening the screen scans the scopes (a scan reads and judges; it never moves anything). Keys act on
+Opening the screen scans the scopes (a scan reads and judges; it never moves anything, and records a
+run: that is the weekly review). Composed ahead of its first showing, the screen judges the scopes
+read only (no run recorded) so that it opens with the candidates, labelled as read ahead until the
+scan made on opening replaces them with what it found. Keys act on
 the highlighted candidate (approve, reject, Enter for its full text) or on the whole (``m`` moves:
 a dry run first, then a confirmation listing exactly what will move, then the moves in a worker
 with progress; Esc stops before the next scope). Calibration (``c``) shows the measured
@@ -54,7 +57,6 @@ PROGRESS_SECONDS = 0.2
 
 class CurationScreen(DecidingScreen):
     SECTION = "curation"
-    PREPARE_LOADS = False  # a scan records a run: only when the person opens Curation
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("1", "show('high')", "High", id="curation.show_high", tooltip="Show the high tier", group=SHOW),
         Binding("2", "show('medium')", "Medium", id="curation.show_medium", tooltip="Show the medium tier", group=SHOW),
@@ -75,6 +77,7 @@ class CurationScreen(DecidingScreen):
         self.records_done = 0  # records the move under way has handled (moved or not)
         self.progress_timer: Timer | None = None
         self.recorded_scopes: list[str] = []  # the scopes of the report-only run being recorded
+        self.drawn: object = None  # the columns and cells the table holds (``fill``)
 
     def compose_body(self) -> ComposeResult:
         with Vertical(id="curation"):
@@ -89,6 +92,20 @@ class CurationScreen(DecidingScreen):
 
     # --- loading -------------------------------------------------------------------------------------
 
+    def prepare(self) -> None:
+        """Composed ahead (``ReverieApp.compose_sections``): judge the scopes read only, so that the
+        first showing paints the candidates at once. Not a scan: a scan records a run, which would
+        end the weekly review's reminder for a review the person never saw; opening the screen scans."""
+        self.composed_ahead = True
+        if not self.reload_scheduled and not self.loading_now():
+            self.judge_ahead()
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="load", description="read the curation scopes")
+    def judge_ahead(self) -> None:
+        found = data.judge_ahead(self.session)
+        if found is not None and not self.cancelled():
+            self.post_message(messages.CandidatesLoaded(found))
+
     def reload(self) -> None:
         if self.shown is None:
             self.set_busy(True, self.query_one(DataTable))
@@ -102,7 +119,7 @@ class CurationScreen(DecidingScreen):
     def load_candidates(self, force: bool) -> None:
         shown = self.shown
         stamp = data.Stamp.read(self.session.paths)
-        if shown is None or force or stamp.others != shown.stamp.others:
+        if shown is None or force or not shown.recorded or stamp.others != shown.stamp.others:
             result = data.scan(self.session)
         elif stamp.decisions != shown.stamp.decisions:
             result = data.with_current_decisions(self.session, shown)
@@ -115,6 +132,8 @@ class CurationScreen(DecidingScreen):
 
     def on_candidates_loaded(self, message: messages.CandidatesLoaded) -> None:
         self.set_busy(False)
+        if not message.candidates.recorded and self.shown is not None and self.shown.recorded:
+            return  # read ahead, but a scan got here first: the scan is newer
         self.shown = message.candidates
         self.fill()
 
@@ -134,32 +153,43 @@ class CurationScreen(DecidingScreen):
         return [c for c in self.candidates() if self.filter in ("all", c.tier)]
 
     def fill(self) -> None:
-        table = self.query_one(DataTable)
-        keep = self.highlighted_key()
-        table.clear(columns=True)
+        """Show ``self.shown``. The table is built again only when a cell differs from what it shows
+        (the scan made on opening mostly confirms what was read ahead), and each line only when its
+        text or style changed: every rebuild or update is another layout and paint of the screen."""
         fixed = (("", 1), ("Age", 5), ("Signals", 24), ("Guards", 14))
         record = max(self.size.width - sum(size for _, size in fixed) - 2 * (len(fixed) + 1) - 4, 16)
-        for label, size in (fixed[0], fixed[1], ("Record", record), *fixed[2:]):
-            table.add_column(label, width=size)
+        columns = (fixed[0], fixed[1], ("Record", record), *fixed[2:])
+        rows = self.table_rows(record)
+        drawn = (columns, [(key, tuple(map(same_as, cells))) for key, cells in rows])
+        if drawn != self.drawn:
+            table = self.query_one(DataTable)
+            keep = self.highlighted_key()
+            table.clear(columns=True)
+            for label, size in columns:
+                table.add_column(label, width=size)
+            for key, cells in rows:
+                table.add_row(*cells, key=key)
+            # Filled before it was laid out (read ahead): built again at its size, where the cursor
+            # can be scrolled into view (scrolling a table with no height yet leaves it scrolled).
+            self.drawn = drawn if table.size.height else None
+            self.place_cursor(keep)
+        update_static(self.query_one("#curation-scopes", Static), self.scopes_line())
+        update_static(self.query_one("#curation-filter", Static), self.filter_line())
+        self.show_detail()
+
+    def table_rows(self, record: int) -> list[tuple[str, tuple[str | Content, ...]]]:
+        """(key, cells) of each row the table shows, tier headings included when every tier shows."""
+        rows: list[tuple[str, tuple[str | Content, ...]]] = []
         grouped = self.filter == "all"
         for tier in TIERS:
             members = [c for c in self.visible() if c.tier == tier]
             if grouped and members:
                 name, meaning = tier_heading(tier, len(members), self.high_rules()[1])
-                table.add_row("", "", name, meaning, "", key=HEADER_PREFIX + tier)
+                rows.append((HEADER_PREFIX + tier, ("", "", name, meaning, "")))
             for c in members:
-                table.add_row(
-                    decision_mark(c),
-                    days(c.age_days),
-                    record_cell(c, record),
-                    Content(signal_list(c.signals)),
-                    guard_cell(c),
-                    key=c.id,
-                )
-        self.place_cursor(keep)
-        self.query_one("#curation-scopes", Static).update(self.scopes_line())
-        self.query_one("#curation-filter", Static).update(self.filter_line())
-        self.show_detail()
+                cells = (decision_mark(c), days(c.age_days), record_cell(c, record), Content(signal_list(c.signals)))
+                rows.append((c.id, (*cells, guard_cell(c))))
+        return rows
 
     def place_cursor(self, keep: str | None) -> None:
         table = self.query_one(DataTable)
@@ -209,8 +239,9 @@ class CurationScreen(DecidingScreen):
                 measured = "" if t.measured else " (defaults: too few to measure)"
                 parts.append(f" · unused ≥ {days(t.unused_days)}, clearly old ≥ {days(t.clearly_old_days)}{measured}")
             parts.append("\n")
-        scanned = ago(report.scanned_at, self.session.now())
-        parts.append((f"rubric v{report.rubric_version} · scanned {scanned}", "dim"))
+        when = ago(report.scanned_at, self.session.now())
+        scanned = f"scanned {when}" if self.shown.recorded else f"not scanned yet (read {when}) · scanning…"
+        parts.append((f"rubric v{report.rubric_version} · {scanned}", "dim"))
         if report.pending_operations:
             pending = plural(report.pending_operations, "interrupted operation")
             parts.append((f" · {pending}: the next move finishes it", "bold $text-warning"))
@@ -245,14 +276,14 @@ class CurationScreen(DecidingScreen):
         candidate = self.highlighted()
         key = self.highlighted_key() or ""
         if candidate is not None:
-            text.update(candidate_detail(candidate, self.size.width - 4, self.report_only_left(candidate)))
+            update_static(text, candidate_detail(candidate, self.size.width - 4, self.report_only_left(candidate)))
         elif key.startswith(HEADER_PREFIX):
-            text.update(self.tier_help(key.removeprefix(HEADER_PREFIX)))
+            update_static(text, self.tier_help(key.removeprefix(HEADER_PREFIX)))
         elif self.shown is not None and self.shown.report.scopes:
             empty = "Nothing to curate here." if self.filter == "all" else f"No {self.filter} candidates."
-            text.update(Content.assemble(empty, (" A record with no signal is not a candidate.", "dim")))
+            update_static(text, Content.assemble(empty, (" A record with no signal is not a candidate.", "dim")))
         else:
-            text.update("")
+            update_static(text, "")
         self.refresh_bindings()
 
     def tier_help(self, tier: str) -> Content:
@@ -414,6 +445,17 @@ class CurationScreen(DecidingScreen):
         if errors:
             body = "\n".join(tilde(error) for error in errors)
             self.app.push_screen(ErrorDialog(f"{plural(len(errors), 'record')} not moved", body))
+
+
+def same_as(cell: str | Content) -> object:
+    """What tells two cells apart on screen: the text and its styles (``Content ==`` sees the text only)."""
+    return (cell.plain, tuple(cell.spans)) if isinstance(cell, Content) else cell
+
+
+def update_static(widget: Static, content: str | Content) -> None:
+    """``widget.update(content)``, unless it shows exactly that already (each update lays the screen out)."""
+    if type(widget.content) is not type(content) or same_as(widget.content) != same_as(content):  # type: ignore[arg-type]
+        widget.update(content)
 
 
 def guard_cell(c: Candidate) -> Content:

@@ -61,23 +61,31 @@ class CandidateList:
     stamp: Stamp
     auto_move_cap: int
     report_only_left: dict[str, int]  # scope → apply runs that will only report, before high moves
+    recorded: bool = True  # False: judged ahead, read only (no run recorded); the screen scans when opened
 
     @property
     def candidates(self) -> list[Candidate]:
         return self.report.candidates
 
 
-def candidate_list(session: Session, report: engine.ScanReport) -> CandidateList:
+def candidate_list(session: Session, report: engine.ScanReport, recorded: bool = True) -> CandidateList:
     cur = live_config(session).curation
     runs = read_runs(session.paths)
     left = {s.name: max(0, cur.report_only_runs - apply_runs(runs, s.name)) for s in cur.scopes}
-    return CandidateList(report, Stamp.read(session.paths), cur.auto_move_cap, left)
+    return CandidateList(report, Stamp.read(session.paths), cur.auto_move_cap, left, recorded)
 
 
 def scan(session: Session) -> CandidateList:
     """Judge every scope now (records a scan run; moves nothing)."""
     report = session.workbench.curation.scan(config=live_config(session), now=session.now())
     return candidate_list(session, report)
+
+
+def judge_ahead(session: Session) -> CandidateList | None:
+    """What a scan would show now, read only (writes nothing, records no run), for a screen made
+    ready before the person opens it; None when only a real scan can say (a scope to calibrate)."""
+    report = session.workbench.curation.judge(config=live_config(session), now=session.now())
+    return candidate_list(session, report, recorded=False) if report is not None else None
 
 
 def with_current_decisions(session: Session, shown: CandidateList) -> CandidateList:

@@ -1,0 +1,98 @@
+"""Curation made ready ahead: after Home shows, the curation screen judges the scopes read only, so
+its first switch shows the candidates at once; the scan that records a run (the weekly review) is
+made when, and only when, the person opens the screen, and it sees what changed in the meantime."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from core.curate.runs import read_runs
+from core.demo.build import DemoHome
+from tests.helpers.tui import (  # the *_fixture names are pytest fixtures (demo, frozen_clock)
+    demo_fixture,  # noqa: F401
+    frozen_clock_fixture,  # noqa: F401
+    make_app,
+    press,
+    settle,
+)
+from tests.helpers.tui_curation import HIGH, MEDIUM, SCOPE, cid, row_keys, scope_root, text_of
+from tui_app.screens.curation import CurationScreen
+from tui_app.screens.home import HomeScreen
+
+SIZE = (100, 30)
+
+
+def written(demo: DemoHome) -> dict[str, bytes]:
+    """Every file curation writes (runs, candidates, calibration, decisions), by name."""
+    folder = demo.paths.curation
+    return {p.name: p.read_bytes() for p in sorted(folder.iterdir()) if p.is_file()}
+
+
+def rows_of(screen: CurationScreen) -> list[str]:
+    return [str(row.key.value) for row in screen.query_one("#curation-table").ordered_rows]  # type: ignore[attr-defined]
+
+
+def tier_rows(keys: list[str], tier: str) -> list[str]:
+    """The row keys under the heading of ``tier`` (every tier shown)."""
+    start = keys.index(f"tier:{tier}") + 1
+    rest = keys[start:]
+    end = next((i for i, key in enumerate(rest) if key.startswith("tier:")), len(rest))
+    return rest[:end]
+
+
+async def test_the_first_switch_shows_the_candidates_read_ahead_and_scans_once(demo: DemoHome) -> None:
+    before = written(demo)
+    runs_before = len(read_runs(demo.paths))
+    app = make_app(demo)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        ready = app.ready_screens["curation"]
+        assert isinstance(ready, CurationScreen) and not ready.is_current
+        keys = rows_of(ready)  # filled before it was ever shown
+        assert set(tier_rows(keys, "high")) == {cid(rel) for rel in HIGH}
+        assert set(tier_rows(keys, "medium")) == {cid(rel) for rel in MEDIUM}
+        scopes = str(ready.query_one("#curation-scopes").render())
+        assert "rubric v1 · not scanned yet (read now) · scanning…" in scopes  # never said to be a scan
+        assert written(demo) == before  # no run, no candidates file, no calibration behind the back
+
+        await press(pilot, "f7")
+        assert app.screen is ready
+        assert row_keys(app, "curation-table") == keys
+        assert "rubric v1 · scanned now" in text_of(app, "#curation-scopes")
+        new = read_runs(demo.paths)[runs_before:]
+        assert [(run["scope"], run["kind"]) for run in new] == [(SCOPE, "scan")]  # one scan, on opening
+
+
+async def test_a_run_is_recorded_when_and_only_when_curation_is_opened(demo: DemoHome) -> None:
+    runs_before = len(read_runs(demo.paths))
+    app = make_app(demo)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await press(pilot, "f3", "f4", "f5", "f6", "f8", "f2", "ctrl+r")  # every other section
+        assert isinstance(app.screen, HomeScreen)
+        assert "Curation review overdue" in text_of(app, "#home-notices")
+        assert len(read_runs(demo.paths)) == runs_before
+        await press(pilot, "f7")
+        assert len(read_runs(demo.paths)) == runs_before + 1
+        await press(pilot, "f2", "ctrl+r")
+        assert "Curation review overdue" not in text_of(app, "#home-notices")
+
+
+async def test_a_change_in_a_scope_after_reading_ahead_is_seen_on_opening(demo: DemoHome) -> None:
+    app = make_app(demo)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        ready = app.ready_screens["curation"]
+        assert cid("launch_checklist.md") in tier_rows(rows_of(ready), "high")
+        root: Path = scope_root(demo)
+        (root / "launch_checklist.md").write_text("Rewritten today.\n", encoding="utf-8")  # new: not old
+        (root / "project_v1_launch.md").unlink()  # gone (a test may lose a record; Reverie never does)
+        await press(pilot, "f7")
+        keys = row_keys(app, "curation-table")
+        assert cid("launch_checklist.md") not in tier_rows(keys, "high")
+        assert cid("project_v1_launch.md") not in keys
+        assert set(tier_rows(keys, "high")) == {cid(rel) for rel in HIGH} - {
+            cid("launch_checklist.md"),
+            cid("project_v1_launch.md"),
+        }
+        assert "scanned now" in text_of(app, "#curation-scopes")
