@@ -599,5 +599,6 @@ def write_conversations(ctx: DemoContext) -> None:
     sessions = len(planned)
     ctx.notes.append(
         f"{report.added} conversation turns in {sessions} chats over {HISTORY_DAYS // 7} weeks (en, ko, ja), "
-        f"{len(MARKERS)} topic markers, exact index built (semantic search builds vectors on first use)"
+        f"{len(MARKERS)} topic markers, exact index built (vectors for semantic search: the app builds them when "
+        "you first search by meaning there; from the shell, `reverie reindex`)"
     )
