@@ -4,7 +4,10 @@ made when, and only when, the person opens the screen, and it sees what changed 
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
+
+import pytest
 
 from core.curate.runs import read_runs
 from core.demo.build import DemoHome
@@ -18,6 +21,8 @@ from tests.helpers.tui import (  # the *_fixture names are pytest fixtures (demo
 from tests.helpers.tui_curation import HIGH, MEDIUM, SCOPE, cid, row_keys, scope_root, text_of
 from tui_app.screens.curation import CurationScreen
 from tui_app.screens.home import HomeScreen
+from tui_app.screens.session import Session
+from tui_app.views import curation_data
 
 SIZE = (100, 30)
 
@@ -96,3 +101,32 @@ async def test_a_change_in_a_scope_after_reading_ahead_is_seen_on_opening(demo: 
             cid("project_v1_launch.md"),
         }
         assert "scanned now" in text_of(app, "#curation-scopes")
+
+
+async def test_opened_while_still_reading_ahead_it_scans_and_drops_the_late_read(
+    demo: DemoHome, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    started, release = threading.Event(), threading.Event()
+    real = curation_data.judge_ahead
+
+    def slow(session: Session) -> curation_data.CandidateList | None:
+        started.set()
+        release.wait(10)
+        return real(session)
+
+    monkeypatch.setattr(curation_data, "judge_ahead", slow)
+    runs_before = len(read_runs(demo.paths))
+    app = make_app(demo)
+    async with app.run_test(size=SIZE) as pilot:
+        for _ in range(500):
+            if started.is_set():
+                break
+            await pilot.pause(0.01)
+        assert started.is_set()
+        await pilot.press("f7")  # the read ahead is still under way
+        assert isinstance(app.screen, CurationScreen)
+        release.set()  # the read ahead ends after the scan began: what it found is not shown
+        await settle(pilot)
+        assert "rubric v1 · scanned now" in text_of(app, "#curation-scopes")
+        assert set(tier_rows(row_keys(app, "curation-table"), "high")) == {cid(rel) for rel in HIGH}
+        assert len(read_runs(demo.paths)) == runs_before + 1

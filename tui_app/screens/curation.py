@@ -97,10 +97,11 @@ class CurationScreen(DecidingScreen):
         first showing paints the candidates at once. Not a scan: a scan records a run, which would
         end the weekly review's reminder for a review the person never saw; opening the screen scans."""
         self.composed_ahead = True
-        if not self.reload_scheduled and not self.loading_now():
-            self.judge_ahead()
+        self.judge_ahead()
 
-    @work(thread=True, exclusive=True, exit_on_error=False, group="load", description="read the curation scopes")
+    # Its own group: opening the screen meanwhile starts the scan at once (a "load" worker running
+    # would hold it back), and what the read finds after the scan is dropped (``on_candidates_loaded``).
+    @work(thread=True, exclusive=True, exit_on_error=False, group="ahead", description="read the curation scopes")
     def judge_ahead(self) -> None:
         found = data.judge_ahead(self.session)
         if found is not None and not self.cancelled():
