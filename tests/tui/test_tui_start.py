@@ -138,7 +138,8 @@ async def test_a_new_theme_restyles_a_screen_styled_before(demo: DemoHome) -> No
 
 async def test_the_sections_are_composed_ahead_and_a_first_switch_shows_that_screen(demo: DemoHome) -> None:
     """After Home shows its data, each section's screen is composed off-screen and loads what it shows
-    (curation excepted: a scan records a run), so a first switch shows that screen as it is."""
+    (curation reads its scopes but does not scan: a scan records a run), so a first switch shows that
+    screen as it is."""
     runs = demo.paths.curation / "runs.jsonl"
     runs_before = runs.read_bytes() if runs.exists() else b""
     app = make_app(demo)
