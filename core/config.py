@@ -139,6 +139,12 @@ class AssistantsConfig:
 
 
 @dataclass
+class TimeparseConfig:
+    # The month a fiscal year starts in: "FY2023", 회계연도 (core/timeparse/fiscal.py); 年度 is always April.
+    fiscal_year_start: Annotated[int, msgspec.Meta(ge=1, le=12)] = 1
+
+
+@dataclass
 class Config:
     general: GeneralConfig = field(default_factory=GeneralConfig)
     security: SecurityConfig = field(default_factory=SecurityConfig)
@@ -150,6 +156,7 @@ class Config:
     sharing: SharingConfig = field(default_factory=SharingConfig)
     assistants: AssistantsConfig = field(default_factory=AssistantsConfig)
     watch: WatchConfig = field(default_factory=WatchConfig)
+    timeparse: TimeparseConfig = field(default_factory=TimeparseConfig)
 
     def zone(self) -> ZoneInfo:
         """The person's timezone: ``general.timezone`` or the system's."""

@@ -146,6 +146,32 @@ def _en_oclock(found: re.Match[str], _ctx: Context) -> tuple[Piece, ...] | None:
     return (ClockP(hour, 0, _meridiem(found.group("mer")), by=prep in _BY_WORDS, after=prep == "after"),)
 
 
+# After a military time, words that make the four digits a quantity ("at 2000 feet", "at 1500 people").
+_QUANTITY_AFTER = re.compile(
+    r"\s*(?:[a-z]*(?:meters?|metres?|feet|ft|km|miles?|people|persons?|dollars?|euros?|won|yen|usd|points?|units?"
+    r"|words?|calories|kcal|rpm|mph|kph|pages?|steps?|items?)(?![a-z])|%|\$)"
+)
+
+
+def _en_military(found: re.Match[str], _ctx: Context) -> tuple[Piece, ...] | None:
+    """ "at 1530", "1530h", "0900 hours", "by 1700", "from 0900 to 1100": four digits HHMM (00–23,
+    00–59) after "at" (or a preposition, or in a from/to range), or with h/hours after them; alone they
+    are a number. With a preposition other than at/around/about, digits that could be a year (19xx,
+    20xx, 21xx) stay a year unless h/hours follows ("since 2020", "by 2023")."""
+    hour, minute = int(found.group("h")), int(found.group("m"))
+    prep, suffix = found.group("prep"), found.group("suf")
+    if suffix is None:
+        if prep is None and found.group("lead") is None:
+            return None  # four digits alone: a number, a code, a year
+        if prep not in ("at", "around", "about") and found.group("h") in ("19", "20", "21"):
+            return None
+    return (ClockP(hour, minute, "24h", by=prep in _BY_WORDS, after=prep == "after"),)
+
+
+def _military_guard(view: Scan, found: re.Match[str]) -> bool:
+    return found.group("suf") is not None or _QUANTITY_AFTER.match(view.text, found.end()) is None
+
+
 def _midnight(found: re.Match[str], _ctx: Context) -> tuple[Piece, ...]:
     return (ClockP(0, 0, "24h", by=found.group("prep") in _BY_WORDS),)
 
@@ -250,6 +276,16 @@ RULES: dict[str, list[Rule]] = {
             START + r"(?:(?P<prep>at|around|about|by|before|after|until|till)\s+)?(?P<h>\d{1,2})\s*o['’]clock"
             r"(?:\s*" + MERIDIEM + r")?" + STOP,
             _en_oclock,
+        ),
+        rule(
+            "en.clock_military",
+            "en",
+            START + r"(?:(?P<prep>at|around|about|by|before|after|until|till|since)\s+"
+            r"|(?P<lead>(?<=from\s)|(?<=between\s)|(?<=to\s)|(?<=and\s)))?"
+            r"(?P<h>[01]\d|2[0-3])(?P<m>[0-5]\d)(?:\s*(?P<suf>h|hrs|hours)(?![a-z]))?(?![\w:/.-])",
+            _en_military,
+            strong=lambda _v, m: m.group("lead") is None or m.group("suf") is not None,  # "from 0900 to 1100"
+            guard=_military_guard,
         ),
         rule(
             "en.midnight",

@@ -62,7 +62,14 @@ class Compound:
 
     @property
     def strong(self) -> bool:
-        return any(atom.strong for atom in self.atoms)
+        """Any member may stand alone, or a part of day names its day of the month ("the night of the
+        5th", 5일 밤, 5日の夜): two weak words that together are plainly a time. In English the part comes
+        first ("the 5th night of the festival" is a count)."""
+        if any(atom.strong for atom in self.atoms):
+            return True
+        if len(self.atoms) != 2 or {type(piece) for piece in self.pieces} != {PartP, DomP}:
+            return False
+        return isinstance(self.atoms[0].pieces[0], PartP) or self.atoms[0].rule in ("ko.dom", "ja.dom")
 
 
 @dataclass(frozen=True)

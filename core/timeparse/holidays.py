@@ -106,6 +106,8 @@ _WORDS: dict[str, list[tuple[str, str]]] = {
         (r"개천절", "foundation_day"),
         (r"한글날", "hangul_day"),
         (r"제헌절", "constitution_day_ko"),
+        (r"춘분(?:날)?", "vernal_equinox"),
+        (r"추분(?:날)?", "autumnal_equinox"),
     ],
     "ja": [
         (r"旧正月|春節", "lunar_new_year"),
@@ -113,6 +115,8 @@ _WORDS: dict[str, list[tuple[str, str]]] = {
         (r"海の日", "marine_day"),
         (r"敬老の日", "respect_for_aged_day"),
         (r"スポーツの日|体育の日", "sports_day"),
+        (r"春分の日|春分", "vernal_equinox"),
+        (r"秋分の日|秋分", "autumnal_equinox"),
         (r"母の日", "mothers_day"),
         (r"父の日", "fathers_day"),
         (r"クリスマス・?イ[ブヴ]", "christmas_eve"),

@@ -196,6 +196,28 @@ def _dom(found: re.Match[str], _ctx: Context) -> tuple[Piece, ...] | None:
     return (DomP(day),) if 1 <= day <= 31 else None
 
 
+# Day counts spelled in kana: みっか前 (three days ago), ふつか後; ついたち is only the first of a month.
+_KANA_DAYS = {
+    "ふつか": 2,
+    "みっか": 3,
+    "よっか": 4,
+    "いつか": 5,
+    "むいか": 6,
+    "なのか": 7,
+    "ようか": 8,
+    "ここのか": 9,
+    "とおか": 10,
+    "はつか": 20,
+}
+
+
+def _kana_days(found: re.Match[str], ctx: Context) -> tuple[Piece, ...]:
+    count = _KANA_DAYS[found.group("k")]
+    if found.group("dir") in ("前", "まえ"):
+        return ago(count, "day", ctx)
+    return days_from_today(count)(found, ctx)
+
+
 _DIGITS = rf"\d{{1,2}}|{KANJI_NUMBER_PATTERN}"
 
 RULES: list[Rule] = [
@@ -222,6 +244,13 @@ RULES: list[Rule] = [
     rule("ja.this_year", "ja", r"今年|本年", years_from_this(0)),
     rule("ja.next_year", "ja", r"来年", years_from_this(1)),
     rule("ja.year_after_next", "ja", r"再来年", years_from_this(2)),
+    rule(
+        "ja.kana_days",
+        "ja",
+        r"(?<![\u3041-\u309f])(?P<k>" + "|".join(_KANA_DAYS) + r")\s*(?:ほど|くらい|ぐらい)?\s*(?P<dir>前|まえ|後)",
+        _kana_days,
+        needs=tuple(_KANA_DAYS),
+    ),
     rule("ja.ago", "ja", NUM + r"\s*" + UNIT + r"\s*(?:ほど|くらい|ぐらい)?\s*前", _ago),
     rule("ja.last_n", "ja", r"(?:過去|最近|ここ|直近|この)\s*" + NUM + r"\s*" + UNIT + r"(?:間)?", _last_n),
     rule(

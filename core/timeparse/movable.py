@@ -9,7 +9,8 @@
   and 추석 연휴 (8/14 – 8/16), 부처님 오신 날 (lunar 4/8);
 - 旧正月 / 春節 / Chinese New Year (Chinese lunar 1/1, converted with ``lunardate``);
 - Japanese Happy Monday holidays: 成人の日 (second Monday of January), 海の日 (third Monday of July),
-  敬老の日 (third Monday of September), スポーツの日 / 体育の日 (second Monday of October).
+  敬老の日 (third Monday of September), スポーツの日 / 体育の日 (second Monday of October);
+- the equinox days 春分の日 / 秋分の日 (춘분 / 추분) by the almanac formula for 1900–2099.
 
 A one-day holiday is a day (so "추석 저녁" and "Easter morning" work); a holiday period (설 연휴) is a
 ``span``. Which year is meant follows :mod:`core.timeparse.annual` (the latest that has begun, unless
@@ -66,6 +67,21 @@ def chinese_lunar(year: int, month: int, day: int) -> date:
     return lunardate.LunarDate(year, month, day).to_solar_date()
 
 
+def equinox(year: int, autumn: bool) -> date:
+    """春分の日 / 秋分の日 (and 춘분 / 추분, the same day in Korea's UTC+9): the day of the March or
+    September equinox in Japan, by the formula of the National Astronomical Observatory's almanac for
+    1900–2099 (the equinox drifts 0.242194 days a year, reset by each leap day); ValueError outside it."""
+    if not 1900 <= year <= 2099:
+        raise ValueError(f"no equinox formula for {year}")
+    if year >= 1980:
+        base = 23.2488 if autumn else 20.8431
+        leap = int((year - 1980) / 4)
+    else:
+        base = 23.2588 if autumn else 20.8357
+        leap = int((year - 1983) / 4)
+    return date(year, 9 if autumn else 3, int(base + 0.242194 * (year - 1980) - leap))
+
+
 def _day(compute: Callable[[int], date]) -> Callable[[int], tuple[date, date]]:
     def dates(year: int) -> tuple[date, date]:
         first = compute(year)
@@ -104,6 +120,8 @@ MOVABLE: dict[str, Callable[[int], tuple[date, date]]] = {
     "marine_day": _day(lambda y: nth_weekday(y, 7, 0, 3)),
     "respect_for_aged_day": _day(lambda y: nth_weekday(y, 9, 0, 3)),
     "sports_day": _day(lambda y: nth_weekday(y, 10, 0, 2)),
+    "vernal_equinox": _day(lambda y: equinox(y, autumn=False)),
+    "autumnal_equinox": _day(lambda y: equinox(y, autumn=True)),
 }
 
 

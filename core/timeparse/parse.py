@@ -9,8 +9,10 @@ from functools import lru_cache
 from zoneinfo import ZoneInfo
 
 from core.timeparse import (
+    anchor,
     clock,
     fallback,
+    fiscal,
     hints,
     holidays,
     lang_common,
@@ -39,6 +41,7 @@ _RULES = {
     + rules
     + seasons.RULES[lang]
     + holidays.RULES[lang]
+    + fiscal.RULES[lang]
     for lang, rules in (("en", lang_en.RULES), ("ko", lang_ko.RULES), ("ja", lang_ja.RULES))
 }
 
@@ -48,6 +51,8 @@ _EN_LEAD = re.compile(
     r"(?<!\w)(?:(?:on|in|at|during|over|for|within|around|from|by)\s+(?:the\s+)?)?"
     r"(?:(?:early|mid|late)(?:\s+|-)|(?:earlier|later)\s+)?$"
 )
+_EN_THE_PART = re.compile(r"(?<!\w)(?:(?:on|in|during|over)\s+)?the\s+$")
+_EN_PART_OF = re.compile(r"(?:morning|afternoon|evening|night|small\s+hours)\s+of\s")
 # Particles glued after an expression that go with it when the rest is formed (어제는, 昨日の).
 _KO_PARTICLE = re.compile(
     r"(?:때에는|때에|때|에는|에도|에서|에|엔|은|는|이|가|도|의|쯤에|쯤|께|경에|경|만|중에|날)(?![가-힣])"
@@ -55,15 +60,23 @@ _KO_PARTICLE = re.compile(
 _JA_PARTICLE = re.compile(r"(?:には|では|にも|ごろ|頃|の|に|は|も|で|、)")
 
 
-def parse_time(query: str, now: datetime, zone: ZoneInfo | tzinfo, languages: Sequence[str] = LANGUAGES) -> TimeParse:
+def parse_time(
+    query: str,
+    now: datetime,
+    zone: ZoneInfo | tzinfo,
+    languages: Sequence[str] = LANGUAGES,
+    *,
+    fiscal_year_start: int = 1,
+) -> TimeParse:
     """The first time expression in ``query`` as a half-open range in ``zone``, the text that meant
     it, and the query without it. No expression: ``range`` and ``expression`` are None and ``rest``
     is the tidied query. A time word with a typo is read and noted ("read 'yesturday' as yesterday"),
-    and time-like words that could not be read are noted too (see :attr:`TimeParse.notes`)."""
-    found = find_time_expressions(query, now, zone, languages)
+    and time-like words that could not be read are noted too (see :attr:`TimeParse.notes`).
+    ``fiscal_year_start`` is the month a fiscal year starts in ("FY2023", 회계연도; see ``fiscal``)."""
+    found = find_time_expressions(query, now, zone, languages, fiscal_year_start=fiscal_year_start)
     langs = _languages(languages)
     notes: list[str] = []
-    typo_first = _with_typos(query, found, now, zone, langs)
+    typo_first = _with_typos(query, found, now, zone, langs, fiscal_year_start)
     if typo_first is not None:
         first, corrected, spans = typo_first
         notes.extend(f"read '{written}' as {word}" for written, word in corrected)
@@ -91,7 +104,12 @@ _GENERIC_REPEAT = re.compile(r"(?:every|each)\s+(?:day|week|month|year)|매(?:�
 
 
 def _with_typos(
-    query: str, found: list[TimeMatch], now: datetime, zone: ZoneInfo | tzinfo, langs: tuple[str, ...]
+    query: str,
+    found: list[TimeMatch],
+    now: datetime,
+    zone: ZoneInfo | tzinfo,
+    langs: tuple[str, ...],
+    fiscal_year_start: int,
 ) -> tuple[TimeMatch, list[tuple[str, str]], list[tuple[int, int]]] | None:
     """The first expression when typos of time words are corrected, if it holds a correction (and
     comes no later than what was read as written): the match in ``query``'s offsets, the corrections
@@ -105,7 +123,7 @@ def _with_typos(
     if not fixes:
         return None
     text, segments = typos.apply(query, fixes)
-    again = find_time_expressions(text, now, zone, langs)
+    again = find_time_expressions(text, now, zone, langs, fiscal_year_start=fiscal_year_start)
     if not again:
         return None
     first = again[0]
@@ -122,10 +140,15 @@ def _with_typos(
 
 
 def find_time_expressions(
-    text: str, now: datetime, zone: ZoneInfo | tzinfo, languages: Sequence[str] = LANGUAGES
+    text: str,
+    now: datetime,
+    zone: ZoneInfo | tzinfo,
+    languages: Sequence[str] = LANGUAGES,
+    *,
+    fiscal_year_start: int = 1,
 ) -> list[TimeMatch]:
     """Every time expression in ``text``, in order, with the same rules and guards as :func:`parse_time`."""
-    ctx = _context(now, zone)
+    ctx = _context(now, zone, fiscal_year_start)
     langs = _languages(languages)
     if not isinstance(text, str):
         raise TimeParseError(f"a query must be text, got {type(text).__name__}")
@@ -137,6 +160,14 @@ def find_time_expressions(
     extra = _fallback(text, matches, ctx, langs)
     if extra:
         matches = sorted(matches + extra, key=lambda match: match.start)
+    if matches:  # "last Friday, on 23 January, 2022", "2023年11月6日の前日": counted from that date
+        matches = anchor.anchored(
+            text,
+            matches,
+            ctx.now,
+            ctx.zone,
+            lambda part, then: find_time_expressions(part, then, zone, langs, fiscal_year_start=fiscal_year_start),
+        )
     if "week" in norm.text:
         matches = [_week_of(text, match, ctx) for match in matches]
     repeats = hints.repeating(text, langs)
@@ -167,12 +198,14 @@ def _week_of(text: str, match: TimeMatch, ctx: Context) -> TimeMatch:
     return TimeMatch(ranges.week_range(monday, ctx.zone), text[start:end].strip(), start, end)
 
 
-def _context(now: datetime, zone: ZoneInfo | tzinfo) -> Context:
+def _context(now: datetime, zone: ZoneInfo | tzinfo, fiscal_year_start: int = 1) -> Context:
     if not isinstance(now, datetime) or now.tzinfo is None or now.utcoffset() is None:
         raise TimeParseError("now must be a timezone-aware datetime")
     if not isinstance(zone, tzinfo):
         raise TimeParseError(f"zone must be a ZoneInfo (a tzinfo), got {type(zone).__name__}")
-    return Context(now.astimezone(zone), zone)
+    if isinstance(fiscal_year_start, bool) or fiscal_year_start not in range(1, 13):
+        raise TimeParseError(f"fiscal_year_start must be a month number 1-12, got {fiscal_year_start!r}")
+    return Context(now.astimezone(zone), zone, fiscal_year_start)
 
 
 def _languages(languages: Sequence[str]) -> tuple[str, ...]:
@@ -215,6 +248,10 @@ def _match(norm: Normalized, item: Found, english: bool) -> TimeMatch:
         lead = _EN_LEAD.search(norm.text[max(0, start - 24) : start])
         if lead is not None:
             start -= len(lead.group(0))
+        if lead is None or not lead.group(0):
+            the = _EN_THE_PART.search(norm.text[max(0, start - 12) : start])
+            if the is not None and _EN_PART_OF.match(norm.text, start):  # "the night of the 5th"
+                start -= len(the.group(0))
     begin, end = norm.span(start, item.end)
     return TimeMatch(item.range, norm.original[begin:end], begin, end)
 

@@ -20,6 +20,7 @@ class Context:
 
     now: datetime
     zone: tzinfo
+    fiscal_start: int = 1  # the month a fiscal year starts in (``timeparse.fiscal_year_start``)
 
     @property
     def today(self) -> date:

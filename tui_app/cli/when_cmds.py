@@ -61,5 +61,7 @@ def when(state: CliState, query: tuple[str, ...], now_text: str | None, tz_name:
     text = " ".join(query)
     from core.timeparse import parse_time
 
-    tp = parse_time(text, now, zone, state.config.general.languages)
+    tp = parse_time(
+        text, now, zone, state.config.general.languages, fiscal_year_start=state.config.timeparse.fiscal_year_start
+    )
     emit(tp.to_dict(), as_json, describe(tp, now))

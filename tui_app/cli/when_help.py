@@ -45,7 +45,12 @@ Conventions (English, Korean, Japanese)
                4:23", 세 시); "15:30" and "09:05" as written; "a quarter to
                noon" 11:45; "3-4pm" 15:00-16:00; "from 9:30 to 11"; "by
                2pm", 2시까지, 2時までに: midnight to 14:00; "after 6pm": 18:00
-               to midnight; "since 2pm", 2시 이후: 14:00 to now.
+               to midnight; "since 2pm", 2시 이후: 14:00 to now. Military
+               times: four digits HHMM (00-23, 00-59) after "at" ("at
+               1530"), with h/hours ("1530h", "0900 hours") or in a
+               from/to range are a clock time; alone they are a number,
+               and after in/by/since/from a 19xx-21xx number is a year
+               ("in 2000", "since 2020").
  Now           now, 지금, 今: the current hour; just now, 방금, たった今: the
                last hour; 아까, 조금 전, さっき: the last 3 hours; "20
                minutes ago", 20분 전, 20分前: the hour around that moment;
@@ -68,7 +73,18 @@ Conventions (English, Korean, Japanese)
                ago", 이삼 일 전, 二、三日前: both days (weeks, months, years
                alike); "Tuesday before last": the one before last Tuesday.
                "the week of March 3", "Christmas week": the Monday-to-Sunday
-               week that holds that day.
+               week that holds that day. "the night of the 5th", 5일 밤,
+               5日の夜: that part of the latest 5th that has begun.
+               みっか前, ふつか前, 사흘 전, 나흘 전: day counts in kana/hangul.
+ Anchored      relative words beside a written date with its year are read
+               as if today were that date: "last week, as of 6 November
+               2023" is the calendar week before the one holding it,
+               "yesterday, as mentioned on November 6, 2023" 5 November,
+               2023년 11월 6일 기준 지난주, 2023年11月6日時点で先週 alike; "last
+               Friday, on 23 January 2022": the Friday before that date,
+               or that date itself when it is a Friday.
+               2023年11月6日の前の週 / の翌週, 2023년 11월 6일 전날 / 다음 날: the
+               7 days (or the day) before or after it.
  Seasons       meteorological, northern hemisphere: spring Mar-May, summer
                Jun-Aug, autumn Sep-Nov, winter Dec-Feb (a winter belongs to
                the year it starts in).
@@ -85,7 +101,9 @@ Conventions (English, Korean, Japanese)
                included). "the last day of the month", 말일, 最終日: that day.
  Holidays      fixed ones (Christmas, 광복절, 元日) and moving ones computed
                per year: Easter, Thanksgiving, Mother's Day, 설날, 추석 (lunar
-               calendar), 旧正月, 成人の日; 설 연휴 and 추석 연휴 are 3 days.
+               calendar), 旧正月, 成人の日, 春分の日/秋分の日 and 춘분/추분
+               (the almanac formula, 1900-2099); 설 연휴 and 추석 연휴 are 3
+               days.
  Years         "in 1974", 2012年に; two-digit years (12년에, "back in '98")
                are 20yy unless that is more than a year ahead; decades: "the
                90s", "the nineties", 90년대, 90年代. Japanese eras: 令和
@@ -93,8 +111,14 @@ Conventions (English, Korean, Japanese)
                month and day (平成31年4月30日). "a decade ago": the year ten
                back; "half a year ago", 반년 전, 半年前: the month six back;
                "a year and a half ago", 1년 반 전, 1年半前: the month 18 back.
-               "2023-2024", "2019-21": both years. 2022年度, 令和7年度: the
-               Japanese fiscal year, 1 April to 31 March.
+               "2023-2024", "2019-21": both years. 2022年度, 令和7年度,
+               今年度, 昨年度: the Japanese fiscal year, 1 April to 31 March.
+               "FY2023", "FY23", "fiscal 2023", "last fiscal year", 2023
+               회계연도: the fiscal year that starts on the first of the
+               month timeparse.fiscal_year_start (config.toml; default 1,
+               January: the calendar year). With another month, FY2023 is
+               the one that ends in 2023 (October: Oct 2022 - Sep 2023) and
+               2023 회계연도 the one that starts in 2023.
  Repeats       "every Monday", "on weekends", 매주 월요일, 월요일마다, 毎朝,
                毎週金曜日 are a set, not one time: not read as a range (a
                habit is searched over all time), and a note says so.
