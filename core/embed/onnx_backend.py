@@ -127,7 +127,7 @@ class OnnxEmbedder:
         if not folder.is_dir():
             raise EmbeddingError(
                 f"embedding.model {self._model_name!r}: the {self.backend} backend needs the packaged model or a local "
-                "folder; use embedding.backend = \"sentence-transformers\" for a model in the Hugging Face cache"
+                'folder; use embedding.backend = "sentence-transformers" for a model in the Hugging Face cache'
             )
         return inspect_source(folder, self._model_name)
 
@@ -138,7 +138,7 @@ class OnnxEmbedder:
         except ImportError as exc:
             raise EmbeddingError(
                 f"embedding.backend onnx: the {exc.name} package is not installed "
-                "(pip install onnxruntime, or embedding.backend = \"sentence-transformers\")"
+                '(pip install onnxruntime, or embedding.backend = "sentence-transformers")'
             ) from exc
         return onnxruntime
 
@@ -152,11 +152,11 @@ class OnnxEmbedder:
             except ImportError as exc:
                 raise EmbeddingError(
                     f"embedding.backend {self.backend}: the tokenizers package is not installed "
-                    "(pip install tokenizers, or embedding.backend = \"sentence-transformers\")"
+                    '(pip install tokenizers, or embedding.backend = "sentence-transformers")'
                 ) from exc
 
             source = self._source()
-            root = self._cache_dir if self._cache_dir is not None else model_cache_root()
+            root = self._root()
             prepared = prepare(source, root, notice=self._notice)
             tokenizer = Tokenizer.from_file(str(source.tokenizer_file))
             tokenizer.no_padding()
@@ -167,6 +167,15 @@ class OnnxEmbedder:
             self._prepared = prepared
             self._session = session
             return session
+
+    def _root(self) -> Path:
+        return self._cache_dir if self._cache_dir is not None else model_cache_root()
+
+    def prepare_model(self) -> Prepared:
+        """The prepared model (exported first when absent, with the notice), without opening a runtime."""
+        if self._prepared is not None:
+            return self._prepared
+        return prepare(self._source(), self._root(), notice=self._notice)
 
     def _input_names(self, session: Any) -> tuple[str, ...]:
         return tuple(i.name for i in session.get_inputs())
@@ -263,7 +272,10 @@ class OnnxEmbedder:
         return normalize_rows(out)
 
     def _run_batches(
-        self, session: Any, batches: list[np.ndarray], feeds: Callable[[np.ndarray], dict[str, np.ndarray]],
+        self,
+        session: Any,
+        batches: list[np.ndarray],
+        feeds: Callable[[np.ndarray], dict[str, np.ndarray]],
         out: np.ndarray,
     ) -> None:
         """Fill ``out[rows]`` for every batch of row numbers (``feeds(rows)``: the model's inputs)."""
@@ -288,4 +300,3 @@ class OnnxEmbedder:
 def _first_line(exc: BaseException) -> str:
     text = str(exc).strip()
     return text.splitlines()[0] if text else type(exc).__name__
-

@@ -32,8 +32,6 @@ SENTENCES = [
 ]
 
 
-
-
 def copy_prepared(prepared_root: Path, into: Path) -> Path:
     """A private copy of the module's prepared model (to damage without touching the original)."""
     source = packaged_source()
@@ -90,8 +88,10 @@ def test_the_prepared_model_is_reused_and_the_load_path_imports_no_torch(prepare
         "print(sorted(m for m in ('torch', 'sentence_transformers', 'transformers') if m in sys.modules))\n"
         "print(json.dumps(v[0].tolist()))\n"
     )
-    runs = [subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
-            for _ in range(2)]  # the first rewrites the optimized copy, the second loads it
+    runs = [
+        subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+        for _ in range(2)
+    ]  # the first rewrites the optimized copy, the second loads it
     reference = SentenceTransformerEmbedder(threads=1).embed(["hello there"])[0]
     for out in runs:
         lines = out.splitlines()
@@ -168,10 +168,14 @@ def test_models_the_onnx_graph_cannot_reproduce_are_refused_with_the_reason(tmp_
     folder = tmp_path / "cls-model"
     (folder / "1_Pooling").mkdir(parents=True)
     (folder / "tokenizer.json").write_text("{}")
-    (folder / "modules.json").write_text(json.dumps([
-        {"idx": 0, "name": "0", "path": "", "type": "sentence_transformers.models.Transformer"},
-        {"idx": 1, "name": "1", "path": "1_Pooling", "type": "sentence_transformers.models.Pooling"},
-    ]))
+    (folder / "modules.json").write_text(
+        json.dumps(
+            [
+                {"idx": 0, "name": "0", "path": "", "type": "sentence_transformers.models.Transformer"},
+                {"idx": 1, "name": "1", "path": "1_Pooling", "type": "sentence_transformers.models.Pooling"},
+            ]
+        )
+    )
     (folder / "1_Pooling" / "config.json").write_text(json.dumps({"pooling_mode_cls_token": True}))
     with pytest.raises(EmbeddingError, match=r"is not mean pooling; use embedding\.backend"):
         OnnxEmbedder(str(folder)).embed(["x"])
@@ -195,10 +199,12 @@ def test_backend_names_and_threads_are_validated_in_config() -> None:
 def test_threads_default_to_the_cores_this_process_may_use() -> None:
     cores = len(os.sched_getaffinity(0))
     assert available_cores() == cores and resolve_threads(0) == cores and resolve_threads(1) == 1
-    assert make_embedder(EmbeddingConfig()).threads == cores  # type: ignore[attr-defined]
-    assert make_embedder(EmbeddingConfig(threads=1)).threads == 1  # type: ignore[attr-defined]
+    default = make_embedder(EmbeddingConfig())  # the default's two runtimes (core.embed.quick_start)
+    assert default.bulk.threads == default.quick.threads == cores  # type: ignore[attr-defined]
+    assert make_embedder(EmbeddingConfig(threads=1)).bulk.threads == 1  # type: ignore[attr-defined]
+    assert make_embedder(EmbeddingConfig(backend="onnx", threads=1)).threads == 1  # type: ignore[attr-defined]
     # one one-thread stream per core by default; never more streams than threads
-    assert make_embedder(EmbeddingConfig()).streams == cores  # type: ignore[attr-defined]
+    assert default.bulk.streams == cores  # type: ignore[attr-defined]
     assert OnnxEmbedder(threads=2, streams=5).streams == 2 and OnnxEmbedder(threads=2, streams=0).streams == 1
     assert SentenceTransformerEmbedder()._threads == cores
     with pytest.raises(ValueError, match=r"embedding\.threads"):
