@@ -286,6 +286,7 @@ RULES: dict[str, list[Rule]] = {
             _en_military,
             strong=lambda _v, m: m.group("lead") is None or m.group("suf") is not None,  # "from 0900 to 1100"
             guard=_military_guard,
+            needs=("0", "1", "2"),
         ),
         rule(
             "en.midnight",
