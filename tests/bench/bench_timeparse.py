@@ -1,6 +1,7 @@
 """Benchmark the temporal backbone against a naive dateparser baseline on the case table.
 
     .venv/bin/python tests/bench/bench_timeparse.py [--repeat 20] [--json]
+    .venv/bin/python tests/bench/bench_timeparse.py --dump-locomo after.jsonl [--code WORKTREE]
 
 The case tables are ``tests/helpers/timeparse_cases.py`` (330 cases: en, ko, ja with a fixed
 Sunday 15:00 in Seoul, a New York DST week, a UTC table) and the broad table of
@@ -43,7 +44,6 @@ def percentile(values: list[float], share: float) -> float:
 def naive_range(query: str, now: datetime, zone: ZoneInfo) -> tuple[datetime, datetime] | None:
     from dateparser.date import DateDataParser
     from dateparser.search import search_dates
-
 
     settings = {"RELATIVE_BASE": now.astimezone(zone).replace(tzinfo=None), "PREFER_DATES_FROM": "past"}
     try:
@@ -213,11 +213,54 @@ def render(result: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+LOCOMO = TESTS.parent.parent / "shared" / "data" / "locomo10.json"
+LOCOMO_PREFIXES = ("", "yesterday, ", "3 days ago, ", "어제 ", "3일 전에 ", "昨日、", "3日前に")
+
+
+def dump_locomo(path: Path, locomo: Path = LOCOMO) -> int:
+    """How every distinct LoCoMo question reads, as written and after each of the development
+    benchmark's prefixes (first letter lowered), one JSON line each (now: Sun 20 Aug 2023 23:00 UTC).
+    Two dumps (one with ``--code`` naming a worktree of an earlier commit) compared with ``diff`` show
+    what a change to the grammar changes on real questions."""
+    from core.timeparse import parse_time
+
+    questions = sorted({qa["question"] for conv in json.loads(locomo.read_text(encoding="utf-8")) for qa in conv["qa"]})
+    zone = ZoneInfo("UTC")
+    now = datetime(2023, 8, 20, 23, 0, tzinfo=zone)
+    with path.open("w", encoding="utf-8") as out:
+        for question in questions:
+            for prefix in LOCOMO_PREFIXES:
+                text = prefix + (question[0].lower() + question[1:] if prefix else question)
+                parsed = parse_time(text, now, zone).to_dict()
+                out.write(json.dumps({"q": text, **parsed}, ensure_ascii=False) + "\n")
+    return len(questions)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=20, help="warm calls per case and parser (default 20)")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
+    parser.add_argument(
+        "--dump-locomo",
+        metavar="PATH",
+        type=Path,
+        default=None,
+        help="instead: write how each LoCoMo question reads (with the dev prefixes) to PATH as JSON lines",
+    )
+    parser.add_argument(
+        "--code",
+        metavar="DIR",
+        type=Path,
+        default=None,
+        help="with --dump-locomo: the checkout whose core.timeparse reads them (a worktree of an earlier commit)",
+    )
     args = parser.parse_args()
+    if args.code is not None:
+        sys.path.insert(0, str(args.code.resolve()))
+    if args.dump_locomo is not None:
+        count = dump_locomo(args.dump_locomo)
+        print(f"{count} questions x {len(LOCOMO_PREFIXES)} forms -> {args.dump_locomo}")
+        return
     result = run(max(1, args.repeat))
     print(json.dumps(result, ensure_ascii=False, indent=2) if args.json else render(result))
 
