@@ -135,8 +135,10 @@ def expressions(compounds: list[Compound], text: str, ctx: Context, languages: C
     return _anchored(found, text, ctx) if "en" in languages else found
 
 
-_EN_COUNT = (r"(?:\d{1,3}|a\s+few|a\s+couple\s+of|a|an|one|two|three|four|five|six|seven|eight|nine|ten|"
-             r"eleven|twelve)")
+_EN_COUNT = (
+    r"(?:\d{1,3}|a\s+few|a\s+couple\s+of|a|an|one|two|three|four|five|six|seven|eight|nine|ten|"
+    r"eleven|twelve)"
+)
 _EN_WEEKDAY = r"monday|tuesday|wednesday|thursday|friday|saturday|sunday"
 _EN_OFFSET = re.compile(
     rf"(?<![\w])(?:(?:the|last)\s+)?(?:(?P<count>{_EN_COUNT})\s+)?"
@@ -232,8 +234,11 @@ def _offset_range(unit: str, count: int, back: bool, first: date, last: date, zo
         day += timedelta(days=step)
         while day.weekday() != target or (back and day + timedelta(days=length - 1) >= first):
             day += timedelta(days=step)
-    return ranges.span(ranges.midnight(day, zone), ranges.midnight(day + timedelta(days=length), zone)) \
-        if length > 1 else ranges.day_range(day, zone)
+    return (
+        ranges.span(ranges.midnight(day, zone), ranges.midnight(day + timedelta(days=length), zone))
+        if length > 1
+        else ranges.day_range(day, zone)
+    )
 
 
 def _since(first: Compound, rng: TimeRange, text: str, ctx: Context, languages: Collection[str]) -> Found:

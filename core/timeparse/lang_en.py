@@ -264,7 +264,9 @@ RULES: list[Rule] = [
         # morning): alone, "late" and "early" are no time.
         "en.edge_of_day",
         "en",
-        START + r"(?P<edge>late|early)(?:\s+on)?" + STOP
+        START
+        + r"(?P<edge>late|early)(?:\s+on)?"
+        + STOP
         + rf"(?=\s+(?:(?:last|this|past|previous)\s+)?(?:{_alternatives(WEEKDAYS)}|yesterday)\b"
         r"(?!\s+(?:in\s+the\s+)?(?:morning|afternoon|evening|night)))",
         lambda m, _c: (_part("night" if m.group("edge") == "late" else "forenoon"),),
@@ -319,9 +321,11 @@ RULES: list[Rule] = [
         recent_weekend,
         # "the weekend" after a preposition, alone or ending the query counts; "the weekend deadline" is a
         # noun phrase
-        strong=lambda v, m: bool(m.group("prep"))
-        or v.prev_word(m.start()) in TIME_PREPOSITIONS
-        or bool(_ONLY_PUNCT.fullmatch(v.text[m.end() :])),
+        strong=lambda v, m: (
+            bool(m.group("prep"))
+            or v.prev_word(m.start()) in TIME_PREPOSITIONS
+            or bool(_ONLY_PUNCT.fullmatch(v.text[m.end() :]))
+        ),
     ),
     rule("en.month_before_last", "en", START + r"(?:the\s+)?month\s+before\s+last" + STOP, months_from_this(-2)),
     rule("en.month", "en", START + WHICH + r"\s+month" + STOP, relative(_WHICH, months_from_this)),

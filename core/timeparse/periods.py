@@ -244,8 +244,9 @@ def few_ago(unit: str, ctx: Context) -> tuple[Piece, ...]:
         monday = ranges.monday_of(today)
         first, end = monday - timedelta(days=35), monday - timedelta(days=7)
     elif unit == "month":
-        first, end = date(*ranges.add_months(today.year, today.month, -5), 1), date(
-            *ranges.add_months(today.year, today.month, -1), 1
+        first, end = (
+            date(*ranges.add_months(today.year, today.month, -5), 1),
+            date(*ranges.add_months(today.year, today.month, -1), 1),
         )
     else:
         first, end = date(today.year - 5, 1, 1), date(today.year - 1, 1, 1)
@@ -375,9 +376,11 @@ RULES: dict[str, list[Rule]] = {
             START + r"(?:(?:the\s+)?(?P<qw>first|second|third|fourth|1st|2nd|3rd|4th)\s+quarter"
             r"(?:\s+(?:of|in)\s+(?:(?P<y1>(?:19|20)\d\d)|(?P<ly>last|this|next)\s+year))?"
             r"|(?:(?P<y2>(?:19|20)\d\d)\s*)?q(?P<q>[1-4])(?:\s*(?P<y3>(?:19|20)\d\d))?)" + STOP,
-            lambda m, c: _en_quarter_n(m, c)
-            if not m.group("y3")
-            else _numbered_quarter(int(m.group("q")), int(m.group("y3")), c),
+            lambda m, c: (
+                _en_quarter_n(m, c)
+                if not m.group("y3")
+                else _numbered_quarter(int(m.group("q")), int(m.group("y3")), c)
+            ),
             strong=lambda _v, m: bool(m.group("q") or m.group("y1") or m.group("ly")),
         ),
         rule(
@@ -403,8 +406,10 @@ RULES: dict[str, list[Rule]] = {
         rule(
             "en.minutes_ago",
             "en",
-            START + r"(?:(?P<n>\d{1,4}|" + "|".join(sorted((w.replace(" ", r"\s+") for w in _EN_MINUTE_WORDS),
-            key=len, reverse=True)) + r")\s+(?:minutes?|mins?)|(?P<half>(?:(?:an?|one)\s+hour\s+and\s+"
+            START
+            + r"(?:(?P<n>\d{1,4}|"
+            + "|".join(sorted((w.replace(" ", r"\s+") for w in _EN_MINUTE_WORDS), key=len, reverse=True))
+            + r")\s+(?:minutes?|mins?)|(?P<half>(?:(?:an?|one)\s+hour\s+and\s+"
             r"(?P<and_half>a\s+half))|half\s+an\s+hour))\s+ago" + STOP,
             _en_minutes_ago,
         ),
@@ -420,7 +425,8 @@ RULES: dict[str, list[Rule]] = {
         rule(
             "en.nth_week",
             "en",
-            START + r"(?:the\s+)?(?P<nth>first|1st|second|2nd|third|3rd|fourth|4th|last|final)\s+week\s+(?:of|in)"
+            START
+            + r"(?:the\s+)?(?P<nth>first|1st|second|2nd|third|3rd|fourth|4th|last|final)\s+week\s+(?:of|in)"
             + STOP,
             lambda m, _c: (EdgeP(f"week:{_EN_NTH_WEEK[m.group('nth')]}"),),
         ),
@@ -640,8 +646,9 @@ RULES: dict[str, list[Rule]] = {
             "ja",
             r"(?P<h>上|下)(?:半)?期",
             lambda m, _c: (PeriodP(1 if m.group("h") == "上" else 2, 6),),
-            guard=lambda v, m: (not lang_ja.kanji_at(v, m.end()) and not lang_ja.kanji_at(v, m.start() - 1))
-            or m.start() in v.ends,
+            guard=lambda v, m: (
+                (not lang_ja.kanji_at(v, m.end()) and not lang_ja.kanji_at(v, m.start() - 1)) or m.start() in v.ends
+            ),
         ),
         rule(
             "ja.minutes_ago",
@@ -723,4 +730,3 @@ RULES: dict[str, list[Rule]] = {
         ),
     ],
 }
-

@@ -14,10 +14,12 @@ NIGHT = TimeRange(datetime(2026, 11, 24, 18, tzinfo=SEOUL), datetime(2026, 11, 2
 
 def test_a_range_keeps_isoformat_also_in_utc() -> None:
     day = TimeRange(datetime(2026, 11, 3, tzinfo=UTC), datetime(2026, 11, 4, tzinfo=UTC), "day")
-    assert day.to_dict() == {"start": "2026-11-03T00:00:00+00:00", "end": "2026-11-04T00:00:00+00:00",
-                             "grain": "day"}
-    assert NIGHT.to_dict() == {"start": "2026-11-24T18:00:00+09:00", "end": "2026-11-25T04:00:00+09:00",
-                               "grain": "part_of_day"}
+    assert day.to_dict() == {"start": "2026-11-03T00:00:00+00:00", "end": "2026-11-04T00:00:00+00:00", "grain": "day"}
+    assert NIGHT.to_dict() == {
+        "start": "2026-11-24T18:00:00+09:00",
+        "end": "2026-11-25T04:00:00+09:00",
+        "grain": "part_of_day",
+    }
 
 
 def test_a_match_and_a_parse_keep_their_keys_in_order() -> None:
@@ -25,8 +27,16 @@ def test_a_match_and_a_parse_keep_their_keys_in_order() -> None:
     assert match == {"range": NIGHT.to_dict(), "expression": "지난주 화요일 밤", "start": 0, "end": 9}
     assert list(match) == ["range", "expression", "start", "end"]
     parsed = TimeParse(NIGHT, "last Tuesday night", "skiing", ("read 'tuesdy' as Tuesday",)).to_dict()
-    assert parsed == {"range": NIGHT.to_dict(), "expression": "last Tuesday night", "rest": "skiing",
-                      "notes": ["read 'tuesdy' as Tuesday"]}
+    assert parsed == {
+        "range": NIGHT.to_dict(),
+        "expression": "last Tuesday night",
+        "rest": "skiing",
+        "notes": ["read 'tuesdy' as Tuesday"],
+    }
     assert list(parsed) == ["range", "expression", "rest", "notes"]
-    assert TimeParse(None, None, "skiing").to_dict() == {"range": None, "expression": None, "rest": "skiing",
-                                                         "notes": []}
+    assert TimeParse(None, None, "skiing").to_dict() == {
+        "range": None,
+        "expression": None,
+        "rest": "skiing",
+        "notes": [],
+    }
