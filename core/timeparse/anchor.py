@@ -23,11 +23,15 @@ from core.timeparse.model import TimeMatch, TimeRange, instant
 
 Reparse = Callable[[str, datetime], list[TimeMatch]]
 
-# Between the relative words and the date that anchors them ("on" before the date belongs to the date).
+# Between the relative words and the date that anchors them: "as of", "as mentioned" ... ("on" before
+# the date belongs to the date's match). A bare comma is not enough: "yesterday, 5 May 2023" may name
+# the same day twice.
 _EN_GAP = re.compile(
-    r"[\s,;]*(?:\(\s*)?(?:(?:as\s+(?:of|at|mentioned|noted|said|written|stated|written\s+down)|counting\s+from|"
-    r"relative\s+to|(?:mentioned|said|written|noted)|that\s+is)\s*)?(?:on\s+)?[\s,]*"
+    r"[\s,;]*(?:as\s+(?:of|at|mentioned|noted|said|written|stated)|counting\s+from|relative\s+to|"
+    r"mentioned|said|written|noted)\s*(?:on\s+)?[\s,]*"
 )
+_EN_BARE_GAP = re.compile(r"[\s,;]*")
+_EN_ON = re.compile(r"on\s", re.IGNORECASE)
 # Between the date and the relative words that follow it (Korean, Japanese).
 _CJK_GAP = re.compile(
     r"\s*(?:을|를)?\s*(?:기준(?:으로|으로\s*한|에서|,)?|현재)\s*,?\s*"
@@ -67,7 +71,8 @@ def anchored(text: str, matches: list[TimeMatch], now: datetime, zone: tzinfo, r
         joined = None
         if following is not None:
             gap = text[match.end : following.start]
-            if _EN_GAP.fullmatch(gap) and _absolute(following, now, reparse):
+            english = _EN_GAP.fullmatch(gap) or (_EN_BARE_GAP.fullmatch(gap) and _EN_ON.match(following.expression))
+            if english and _absolute(following, now, reparse):
                 joined = _from_date(text, match, following, match, zone, reparse)
             elif _CJK_GAP.fullmatch(gap) and _absolute(match, now, reparse):
                 joined = _from_date(text, following, match, match, zone, reparse)

@@ -76,15 +76,17 @@ Conventions (English, Korean, Japanese)
                week that holds that day. "the night of the 5th", 5일 밤,
                5日の夜: that part of the latest 5th that has begun.
                みっか前, ふつか前, 사흘 전, 나흘 전: day counts in kana/hangul.
- Anchored      relative words beside a written date with its year are read
-               as if today were that date: "last week, as of 6 November
-               2023" is the calendar week before the one holding it,
-               "yesterday, as mentioned on November 6, 2023" 5 November,
-               2023년 11월 6일 기준 지난주, 2023年11月6日時点で先週 alike; "last
-               Friday, on 23 January 2022": the Friday before that date,
-               or that date itself when it is a Friday.
-               2023年11月6日の前の週 / の翌週, 2023년 11월 6일 전날 / 다음 날: the
-               7 days (or the day) before or after it.
+ Anchored      relative words followed by "on", "as of" or "as mentioned on"
+               and a date with its year, or after 2023년 11월 6일 기준 /
+               2023年11月6日時点で, are read as if today were that date:
+               "last week, as of 6 November 2023" is the calendar week
+               before the one holding it, "yesterday, as mentioned on
+               November 6, 2023" 5 November; "last Friday, on 23 January
+               2022" the Friday before that date, or the date itself when
+               it is a Friday. A bare comma does not anchor ("yesterday,
+               5 May 2023" may name one day twice). 2023年11月6日の前の週 /
+               の翌週, 2023년 11월 6일 전날 / 다음 날: the 7 days (or the day)
+               before or after it.
  Seasons       meteorological, northern hemisphere: spring Mar-May, summer
                Jun-Aug, autumn Sep-Nov, winter Dec-Feb (a winter belongs to
                the year it starts in).
