@@ -26,10 +26,12 @@ the other work; the CPU figures say what each backend costs.
 
 Recall@10 of the new vectors against the float torch vectors: per conversation wholly inside the
 turns, each question's top 10 turns by cosine with torch vectors against the top 10 with each
-backend's vectors (float from the raw rows, and as stored in the index by the reindex rows: int8).
-Cold load: a fresh process per backend, from
-the first import to the first vector (the ONNX model prepared beforehand; the one-off preparation
-is timed separately when the cache is empty). The machine is shared: compare ratios within a run.
+backend's vectors (float from the raw rows, and as stored in the index by the reindex rows: int8),
+and the mix a short-lived search gets with the default backend (``core.embed.quick_start``): the
+question embedded by ONNX Runtime, the turns as OpenVINO's reindex stored them. Cold load: a fresh
+process per backend, from the first import to the first vector (the ONNX model prepared beforehand;
+the one-off preparation is timed separately when the cache is empty). The machine is shared: compare
+ratios within a run.
 """
 
 from __future__ import annotations
@@ -88,10 +90,18 @@ def load(path: Path) -> list[Conversation]:
             for i, item in enumerate(conv[f"session_{n}"]):
                 text = str(item.get("text") or "").strip()
                 if text and item.get("dia_id"):
-                    turns.append({"dia_id": str(item["dia_id"]), "speaker": str(item.get("speaker") or "unknown"),
-                                  "text": text, "session": n, "ts": start.replace(tzinfo=UTC) + timedelta(seconds=i)})
+                    turns.append(
+                        {
+                            "dia_id": str(item["dia_id"]),
+                            "speaker": str(item.get("speaker") or "unknown"),
+                            "text": text,
+                            "session": n,
+                            "ts": start.replace(tzinfo=UTC) + timedelta(seconds=i),
+                        }
+                    )
         out.append(Conversation(str(sample.get("sample_id") or f"conv-{number}"), turns, list(sample.get("qa") or [])))
     return out
+
 
 COLD = """
 import json, sys, time
@@ -151,9 +161,17 @@ def write_home(root: Path, turns: Sequence[dict[str, Any]]) -> HomePaths:
     for t in turns:
         shift = convs.setdefault(t["conv"], len(convs))
         ts = t["ts"] + timedelta(days=366 * shift)
-        turn = Turn(id=f"{t['conv']}:{t['dia_id']}", ts=ts.strftime("%Y-%m-%dT%H:%M:%S.%f") + "Z",
-                    actor=t["speaker"], role="user", type="text", text=t["text"], model=None,
-                    session=f"{t['conv']}:S{t['session']}", source="locomo")
+        turn = Turn(
+            id=f"{t['conv']}:{t['dia_id']}",
+            ts=ts.strftime("%Y-%m-%dT%H:%M:%S.%f") + "Z",
+            actor=t["speaker"],
+            role="user",
+            type="text",
+            text=t["text"],
+            model=None,
+            session=f"{t['conv']}:S{t['session']}",
+            source="locomo",
+        )
         by_day.setdefault(turn.day, []).append(turn.to_json())
     for day, lines in by_day.items():
         path = day_file(paths.logs, day)
@@ -175,8 +193,14 @@ def reindex(root: Path, turns: Sequence[dict[str, Any]], config: EmbeddingConfig
         window = reindexer.window
     stored = {turn_id: np.frombuffer(blob, dtype=np.int8).astype(np.float32) for turn_id, blob in rows}
     days = len(list(paths.logs.rglob("*.jsonl")))
-    return {"seconds": seconds, "cpu": cpu, "embedded": report.embedded, "days": days, "stored": stored,
-            "window": window}
+    return {
+        "seconds": seconds,
+        "cpu": cpu,
+        "embedded": report.embedded,
+        "days": days,
+        "stored": stored,
+        "window": window,
+    }
 
 
 def top10(questions: np.ndarray, corpus: np.ndarray) -> np.ndarray:
@@ -193,14 +217,21 @@ def cold(backend: str, cache: Path, runs: int) -> dict[str, Any]:
     samples = []
     for _ in range(runs):
         started = time.perf_counter()
-        out = subprocess.run([sys.executable, "-c", COLD, backend, str(cache)], capture_output=True, text=True,
-                             check=True, cwd=Path(__file__).resolve().parents[2])
+        out = subprocess.run(
+            [sys.executable, "-c", COLD, backend, str(cache)],
+            capture_output=True,
+            text=True,
+            check=True,
+            cwd=Path(__file__).resolve().parents[2],
+        )
         sample = json.loads(out.stdout.strip().splitlines()[-1])
         sample["process"] = time.perf_counter() - started
         samples.append(sample)
     keys = ("import", "first_vector", "warm_one", "process", "cpu")
     return {k: statistics.median(s[k] for s in samples) for k in keys} | {
-        "torch_imported": samples[0]["torch_imported"], "runs": runs}
+        "torch_imported": samples[0]["torch_imported"],
+        "runs": runs,
+    }
 
 
 def main() -> None:
@@ -264,35 +295,50 @@ def main() -> None:
         streams = f"{default.streams} streams × {default.threads // default.streams} thread"
         reference = row("torch raw (sentence-transformers, torch defaults), 1st", torch_raw)
         raw = {
-            f"openvino {default.precision}": row(f"openvino raw, {default.precision} (default), {streams}",
-                                                 lambda: default.embed(texts)),
+            f"openvino {default.precision}": row(
+                f"openvino raw, {default.precision} (default), {streams}", lambda: default.embed(texts)
+            ),
             "openvino f32": row(f"openvino raw, f32, {streams}", lambda: f32.embed(texts)),
             "onnx (float ORT)": row(f"onnx raw (float ONNX Runtime), {streams}", lambda: onnx.embed(texts)),
         }
         stored_runs = {
-            f"openvino {default.precision}": reindex_row("reverie reindex end to end, openvino (default)", "ov",
-                                                         EmbeddingConfig()),
-            "onnx (float ORT)": reindex_row("reverie reindex end to end, onnx", "onnx",
-                                            EmbeddingConfig(backend="onnx")),
+            f"openvino {default.precision}": reindex_row(
+                "reverie reindex end to end, openvino (default)", "ov", EmbeddingConfig()
+            ),
+            "onnx (float ORT)": reindex_row(
+                "reverie reindex end to end, onnx", "onnx", EmbeddingConfig(backend="onnx")
+            ),
         }
         row("torch raw (sentence-transformers, torch defaults), 2nd", torch_raw)
         if not args.skip_st_reindex:
-            stored_runs["torch"] = reindex_row("reverie reindex end to end, sentence-transformers", "st",
-                                               EmbeddingConfig(backend="sentence-transformers"))
+            stored_runs["torch"] = reindex_row(
+                "reverie reindex end to end, sentence-transformers",
+                "st",
+                EmbeddingConfig(backend="sentence-transformers"),
+            )
         torch_rows = [(s, c) for label, s, c, _ in rows if label.startswith("torch raw")]
         raw_rate = rate(len(texts), statistics.mean(s for s, _ in torch_rows))  # both torch runs: load hits both
         raw_cpu_rate = rate(len(texts), statistics.mean(c for _, c in torch_rows))
         results["load_average_end"] = os.getloadavg()
-        results["rates"] = [{"row": label, "seconds": round(s, 2), "per_second": round(rate(len(texts), s), 1),
-                             "vs_torch_raw": round(rate(len(texts), s) / raw_rate, 2),
-                             "cpu_seconds": round(c, 2), "per_cpu_second": round(rate(len(texts), c), 1),
-                             "cpu_vs_torch_raw": round(rate(len(texts), c) / raw_cpu_rate, 2),
-                             "load_before": round(load, 1)} for label, s, c, load in rows]
+        results["rates"] = [
+            {
+                "row": label,
+                "seconds": round(s, 2),
+                "per_second": round(rate(len(texts), s), 1),
+                "vs_torch_raw": round(rate(len(texts), s) / raw_rate, 2),
+                "cpu_seconds": round(c, 2),
+                "per_cpu_second": round(rate(len(texts), c), 1),
+                "cpu_vs_torch_raw": round(rate(len(texts), c) / raw_cpu_rate, 2),
+                "load_before": round(load, 1),
+            }
+            for label, s, c, load in rows
+        ]
         results["embedded_by_reindex"] = stored_runs[f"openvino {default.precision}"]["embedded"]
 
         results["cosine_vs_torch"] = {
             name: {"min": float((v * reference).sum(axis=1).min()), "mean": float((v * reference).sum(axis=1).mean())}
-            for name, v in raw.items()}
+            for name, v in raw.items()
+        }
         position = {f"{t['conv']}:{t['dia_id']}": i for i, t in enumerate(turns)}
         queries = {f"openvino {default.precision}": default, "openvino f32": f32, "onnx (float ORT)": onnx}
         recall: dict[str, list[float]] = {}
@@ -305,43 +351,62 @@ def main() -> None:
             ref = top10(q_ref, reference[at])
             q_new = {name: embedder.embed(questions) for name, embedder in queries.items()}
             for name, vectors in raw.items():
-                recall.setdefault(f"{name}, float", []).extend([overlap(ref, top10(q_new[name], vectors[at]))]
-                                                               * len(questions))
+                recall.setdefault(f"{name}, float", []).extend(
+                    [overlap(ref, top10(q_new[name], vectors[at]))] * len(questions)
+                )
             for name, run in stored_runs.items():
                 stored = np.stack([run["stored"][i] for i in ids])
                 q = q_ref if name == "torch" else q_new[name]
-                recall.setdefault(f"{name}, as stored (int8)", []).extend([overlap(ref, top10(q, stored))]
-                                                                          * len(questions))
+                recall.setdefault(f"{name}, as stored (int8)", []).extend(
+                    [overlap(ref, top10(q, stored))] * len(questions)
+                )
+            # a short-lived search with the default backend: the question on ONNX Runtime (core.embed.quick_start),
+            # the turns as OpenVINO's reindex stored them
+            stored = np.stack([stored_runs[f"openvino {default.precision}"]["stored"][i] for i in ids])
+            mixed = f"questions onnx (float ORT), turns openvino {default.precision} as stored (int8)"
+            recall.setdefault(mixed, []).extend(
+                [overlap(ref, top10(q_new["onnx (float ORT)"], stored))] * len(questions)
+            )
             questions_used += len(questions)
-        results["recall_at_10_vs_torch_float"] = {k: round(float(np.mean(v)), 4) if v else None
-                                                  for k, v in recall.items()}
+        results["recall_at_10_vs_torch_float"] = {
+            k: round(float(np.mean(v)), 4) if v else None for k, v in recall.items()
+        }
         results["recall_questions"] = questions_used
         results["recall_conversations"] = [c.sample_id for c in whole]
 
     if args.json:
         print(json.dumps(results, indent=1))
         return
-    print(f"{results['turns']:,} LoCoMo turns, {results['cores']} cores (torch threads {results['torch_threads']}); "
-          f"ONNX model {results['onnx_model_mb']} MB, prepared in {results['prepare_seconds']:.1f} s; "
-          f"openvino runs {results['openvino_precision']} (compiled in {results['openvino_compile_seconds']:.2f} s)")
-    print(f"{'':58} {'seconds':>8} {'texts/s':>8} {'× torch':>8} {'CPU s':>7} {'/CPU-s':>7} {'× torch':>8} "
-          f"{'load':>5}")
+    print(
+        f"{results['turns']:,} LoCoMo turns, {results['cores']} cores (torch threads {results['torch_threads']}); "
+        f"ONNX model {results['onnx_model_mb']} MB, prepared in {results['prepare_seconds']:.1f} s; "
+        f"openvino runs {results['openvino_precision']} (compiled in {results['openvino_compile_seconds']:.2f} s)"
+    )
+    print(f"{'':58} {'seconds':>8} {'texts/s':>8} {'× torch':>8} {'CPU s':>7} {'/CPU-s':>7} {'× torch':>8} {'load':>5}")
     for r in results["rates"]:
-        print(f"{r['row']:58} {r['seconds']:8.1f} {r['per_second']:8.1f} {r['vs_torch_raw']:8.2f} "
-              f"{r['cpu_seconds']:7.1f} {r['per_cpu_second']:7.1f} {r['cpu_vs_torch_raw']:8.2f} "
-              f"{r['load_before']:5.1f}")
-    print(f"(× torch: against the mean of the two torch runs, wall and CPU; load: 1-minute load average before "
-          f"the row, {results['load_average_end'][0]:.1f} at the end)")
+        print(
+            f"{r['row']:58} {r['seconds']:8.1f} {r['per_second']:8.1f} {r['vs_torch_raw']:8.2f} "
+            f"{r['cpu_seconds']:7.1f} {r['per_cpu_second']:7.1f} {r['cpu_vs_torch_raw']:8.2f} "
+            f"{r['load_before']:5.1f}"
+        )
+    print(
+        f"(× torch: against the mean of the two torch runs, wall and CPU; load: 1-minute load average before "
+        f"the row, {results['load_average_end'][0]:.1f} at the end)"
+    )
     for name, c in results["cosine_vs_torch"].items():
         print(f"cosine {name} vs torch per text: min {c['min']:.6f}, mean {c['mean']:.6f}")
-    print(f"recall@10 against torch float vectors ({questions_used} questions, "
-          f"{', '.join(results['recall_conversations'])}):")
+    print(
+        f"recall@10 against torch float vectors ({questions_used} questions, "
+        f"{', '.join(results['recall_conversations'])}):"
+    )
     for name, value in results["recall_at_10_vs_torch_float"].items():
         print(f"  {name:36} {value}")
     for backend, r in results.get("cold", {}).items():
-        print(f"cold load {backend:22} import {r['import']:.2f} s, first vector {r['first_vector']:.2f} s, "
-              f"CPU {r['cpu']:.2f} s, whole process {r['process']:.2f} s, torch imported: {r['torch_imported']} "
-              f"(median of {r['runs']})")
+        print(
+            f"cold load {backend:22} import {r['import']:.2f} s, first vector {r['first_vector']:.2f} s, "
+            f"CPU {r['cpu']:.2f} s, whole process {r['process']:.2f} s, torch imported: {r['torch_imported']} "
+            f"(median of {r['runs']})"
+        )
 
 
 if __name__ == "__main__":
