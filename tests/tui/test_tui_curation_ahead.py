@@ -23,6 +23,7 @@ from tui_app.screens.curation import CurationScreen
 from tui_app.screens.home import HomeScreen
 from tui_app.screens.session import Session
 from tui_app.views import curation_data
+from tui_app.widgets.dialogs import ErrorDialog
 
 SIZE = (100, 30)
 
@@ -130,3 +131,34 @@ async def test_opened_while_still_reading_ahead_it_scans_and_drops_the_late_read
         assert "rubric v1 · scanned now" in text_of(app, "#curation-scopes")
         assert set(tier_rows(row_keys(app, "curation-table"), "high")) == {cid(rel) for rel in HIGH}
         assert len(read_runs(demo.paths)) == runs_before + 1
+
+
+async def test_a_read_ahead_that_fails_is_said_once_by_the_scan_on_opening(
+    demo: DemoHome, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (demo.paths.curation / "decisions.json").write_text("{not json", encoding="utf-8")
+    started, release = threading.Event(), threading.Event()
+    real = curation_data.judge_ahead
+
+    def slow(session: Session) -> curation_data.CandidateList | None:
+        started.set()
+        release.wait(10)
+        return real(session)  # fails: decisions.json is unreadable
+
+    monkeypatch.setattr(curation_data, "judge_ahead", slow)
+    app = make_app(demo)
+    async with app.run_test(size=SIZE) as pilot:
+        for _ in range(500):
+            if started.is_set():
+                break
+            await pilot.pause(0.01)
+        assert isinstance(app.screen, HomeScreen)
+        await pilot.press("f7")  # opened while the read ahead is under way; the scan fails and says so
+        release.set()  # then the read fails too, on a screen now shown
+        for _ in range(500):  # not settle(): waiting on a worker that fails raises in the test
+            await pilot.pause(0.01)
+            if not any(worker.is_running for worker in app.workers):
+                break
+        await pilot.pause(0.05)
+        assert [type(screen) for screen in app.screen_stack] == [CurationScreen, ErrorDialog]  # said once
+        assert "decisions.json: unreadable" in text_of(app, ".dialog-body")

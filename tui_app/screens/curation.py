@@ -107,6 +107,10 @@ class CurationScreen(DecidingScreen):
         if found is not None and not self.cancelled():
             self.post_message(messages.CandidatesLoaded(found))
 
+    def failed_unseen(self, worker: Worker[object]) -> bool:
+        """A read ahead that failed says nothing: the scan made on opening reads the same and says why."""
+        return worker.group == "ahead" or super().failed_unseen(worker)
+
     def reload(self) -> None:
         if self.shown is None:
             self.set_busy(True, self.query_one(DataTable))
