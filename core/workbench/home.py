@@ -444,18 +444,25 @@ class Workbench:
         the finalized memories). With a near duplicate and ``on_duplicate="ask"`` nothing is written
         and the outcome ``needs_choice``; replace records that the new memory supersedes the old one
         (curation then offers the old one for cold storage: nothing is deleted)."""
-        from core.duplicates import DuplicateError, decide
+        from core.duplicates import DuplicateError
 
         if on_duplicate not in CHOICES:
             raise DuplicateError(f"on_duplicate: must be one of {', '.join(CHOICES)}, got {on_duplicate!r}")
         # the model loads beside the key derivation when no prompt can interleave with its notices
         warming = self.warm_embedder() if check_duplicates and not self.unlocked and self.can_unlock_quietly() else None
         try:
-            vault = self.vault  # a wrong passphrase fails here, before the check
-        except BaseException:
+            return self._capture(content, tags, on_duplicate, check_duplicates, suggest, created_by)
+        finally:
+            # never leave the model loading while the process exits: a native runtime still starting in
+            # a daemon thread at exit aborts the process ("terminate called without an active exception")
             if warming is not None:
-                warming.join()  # no model load left running while the process exits
-            raise
+                warming.join()
+
+    def _capture(self, content: str, tags: Sequence[str], on_duplicate: DuplicateChoice, check_duplicates: bool,
+                 suggest: bool, created_by: str | None) -> CaptureOutcome:
+        from core.duplicates import decide
+
+        vault = self.vault  # a wrong passphrase fails here, before the check
         check, notes = (self._duplicate_check(content) if check_duplicates else (None, []))
         decision = None
         if check is not None and check.duplicate is not None:
