@@ -476,7 +476,7 @@ def run(args: argparse.Namespace) -> dict[str, object]:
         "raw_fts_bytes": fts_bytes(raw, "fts"),
         "micro_rowid_fts_bytes": layouts["micro"],
         "block_rowid_fts_bytes": layouts["block"],
-        "ours_catalog_bytes": table_bytes(index.conn, "turns", "turns_id", "turns_ts", "turns_session", "turns_file"),
+        "ours_catalog_bytes": table_bytes(index.conn, "turns", "turns_ts", "turns_session", "turns_file"),
         "ours_db_bytes": index.path.stat().st_size,
         "turns_indexed": report.turns_added,  # type: ignore[attr-defined]
     }
@@ -633,11 +633,8 @@ def workbench_search(
 
     workbench = Workbench(paths)
     starts = rng.integers(0, YEARS * 365 - 7, count + 10)
-    asks = [
-        f"{queries[i % len(queries)]} between {(START + timedelta(days=int(d))).date()} and "
-        f"{(START + timedelta(days=int(d) + 7)).date()}"
-        for i, d in enumerate(starts)
-    ]
+    asks = [f"{queries[i % len(queries)]} between {(START + timedelta(days=int(d))).date()} and "
+            f"{(START + timedelta(days=int(d) + 7)).date()}" for i, d in enumerate(starts)]
     out: dict[str, object] = {}
     try:
         out["cached"] = latencies(lambda i: workbench.search(asks[i], mode="exact"), count)
@@ -758,23 +755,15 @@ def print_tables(r: dict) -> None:  # type: ignore[type-arg]
     rows = [
         ("ours: read day files, catalog, CJK bigrams, FTS5", f"{b['ours_s']:.1f}", mb(b["ours_fts_bytes"])),
         ("of which reading and checking day files (HomeDayLogs.read)", f"{b['ours_reading_s']:.1f}", ""),
-        (
-            "raw FTS5 (same tokenizer), same rows from memory, dense rowids",
-            f"{b['raw_fts5_s']:.1f}",
-            mb(b["raw_fts_bytes"]),
-        ),
+        ("raw FTS5 (same tokenizer), same rows from memory, dense rowids", f"{b['raw_fts5_s']:.1f}",
+         mb(b["raw_fts_bytes"])),
         ("raw FTS5, day-block rowids (our layout)", "", mb(b["block_rowid_fts_bytes"])),
         ("raw FTS5, microsecond-derived rowids", "", mb(b["micro_rowid_fts_bytes"])),
         ("ratio ours / raw", f"{b['ratio']:.1f}×", ""),
     ]
     if "cpu_ratio" in b:
-        rows.append(
-            (
-                f"CPU seconds, ours / raw ({b['ours_cpu_s']:.1f} / {b['raw_fts5_cpu_s']:.1f})",
-                f"{b['cpu_ratio']:.1f}×",
-                "",
-            )
-        )
+        rows.append((f"CPU seconds, ours / raw ({b['ours_cpu_s']:.1f} / {b['raw_fts5_cpu_s']:.1f})",
+                     f"{b['cpu_ratio']:.1f}×", ""))
     print(f"| build (median of {b['repeats']}) | seconds | FTS5 MB |\n|---|---|---|")
     print("\n".join(f"| {a} | {s} | {m} |" for a, s, m in rows))
     catalog_mb, db_mb = mb(b["ours_catalog_bytes"]), mb(b["ours_db_bytes"])
