@@ -129,10 +129,8 @@ def _insert_rows(
     executemany each, the rows zipped from columns in C: no Python per row); the FTS5 rows go to
     ``fts`` when given, to be written with the rest of the batch."""
     columns = [list(map(attrgetter(name), turns)) for name in _TURN_FIELDS.split(", ")]
-    conn.executemany(
-        f"INSERT INTO turns({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        zip(docs, *columns, repeat(file_id, len(docs)), seqs, strict=True),
-    )
+    conn.executemany(f"INSERT INTO turns({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                     zip(docs, *columns, repeat(file_id, len(docs)), seqs, strict=True))
     texts = columns[5]
     if fts is None:
         _fts_insert_columns(conn, docs, texts)
@@ -195,15 +193,12 @@ def insert_turns(
     *,
     known: set[str] | None = None,
     fts: FtsRows | None = None,
-    last_keys: dict[str, tuple[int, SortKey]] | None = None,
 ) -> InsertResult:
     """Add turns read from one day file: ``turns[i]`` is the file's turn number ``first_seq + i``.
 
     Ids already in the catalog (or repeated in ``turns``) are skipped. ``known``: every id of the
     catalog, held by a caller that builds it from empty (it saves a lookup per id); it is updated.
-    ``last_keys``: likewise, day → the doc and sort key of its last turn, for every day the catalog
-    holds (a day not in it holds no turn: no lookup); it is updated. ``fts``: where the FTS5 rows
-    wait for the end of the caller's batch (see :class:`FtsRows`).
+    ``fts``: where the FTS5 rows wait for the end of the caller's batch (see :class:`FtsRows`).
     """
     result = InsertResult()
     if not turns:
@@ -237,9 +232,8 @@ def insert_turns(
         # file order (seq) among equal times
         positions.sort(key=stamps.__getitem__)
         lo, hi = block_range(day)
-        last = _existing_keys_last(conn, lo, hi) if last_keys is None else last_keys.get(day)
-        renumbered = not (last is None or last[1] < (stamps[positions[0]], file_day, first_seq + positions[0]))
-        if not renumbered:
+        last = _existing_keys_last(conn, lo, hi)
+        if last is None or last[1] < (stamps[positions[0]], file_day, first_seq + positions[0]):
             start = lo if last is None else last[0] + 1
             if start + len(positions) - 1 > hi:
                 raise IndexDbError(f"index.db: day {day} holds more than {DAY_SLOTS} turns")
@@ -250,8 +244,6 @@ def insert_turns(
             else:
                 chosen = [turns[i] for i in positions]
                 seqs = [first_seq + i for i in positions]
-            if last_keys is not None:
-                last_keys[day] = (docs[-1], (chosen[-1].ts, file_day, seqs[-1]))
         else:
             if fts is not None:
                 fts.flush(conn)  # the day's rows move: FTS5 must hold them first
@@ -262,8 +254,6 @@ def insert_turns(
             seqs = [item.seq for _, item in placed]
             result.renumbered_days += 1
         _insert_rows(conn, docs, chosen, seqs, file_id, fts)
-        if last_keys is not None and renumbered:  # rare: the day's last turn may be an old one, read it back
-            last_keys[day] = _existing_keys_last(conn, lo, hi)  # type: ignore[assignment]
         result.added += len(docs)
         result.days.add(day)
     return result
@@ -278,7 +268,9 @@ def _existing_keys_last(conn: apsw.Connection, lo: int, hi: int) -> tuple[int, S
     return None if row is None else (row[0], (row[1], row[2], row[3]))
 
 
-def delete_file_turns(conn: apsw.Connection, file_id: int, fts: FtsRows | None = None) -> dict[tuple[str, str], bytes]:
+def delete_file_turns(
+    conn: apsw.Connection, file_id: int, fts: FtsRows | None = None
+) -> dict[tuple[str, str], bytes]:
     """Remove every turn read from ``file_id``, closing the gaps left in their days (``fts``: rows
     waiting for FTS5 are written first).
 
@@ -424,9 +416,8 @@ def session_summaries(conn: apsw.Connection, sessions: Sequence[str]) -> dict[st
     """session → its :class:`SessionSummary`, for sessions in the catalog (two index lookups each)."""
     out: dict[str, SessionSummary] = {}
     for session in dict.fromkeys(sessions):
-        header = conn.execute(
-            "SELECT text FROM turns WHERE id = ? AND session = ?", (f"{session}:session", session)
-        ).fetchone()
+        header = conn.execute("SELECT text FROM turns WHERE id = ? AND session = ?",
+                              (f"{session}:session", session)).fetchone()
         first = conn.execute(
             "SELECT text FROM turns WHERE session = ? AND role = 'user' AND type = 'text' AND actor = 'user' "
             "ORDER BY doc LIMIT 1",
@@ -476,14 +467,6 @@ def recent_sessions(conn: apsw.Connection, limit: int, source: str | None = None
             {"s": session},
         ).fetchone()
         summary = summaries.get(session)
-        out.append(
-            SessionInfo(
-                session,
-                first_ts,
-                last_ts,
-                count,
-                summary.header if summary else None,
-                summary.first_prompt if summary else None,
-            )
-        )
+        out.append(SessionInfo(session, first_ts, last_ts, count, summary.header if summary else None,
+                               summary.first_prompt if summary else None))
     return out

@@ -130,53 +130,8 @@ def m005_fts_porter(conn: apsw.Connection) -> None:
     )
     for table in ("turns", "memories"):
         rows = conn.execute(f"SELECT doc, text FROM {table} ORDER BY doc")
-        conn.executemany(
-            "INSERT INTO fts(rowid, body) VALUES (?, ?)",
-            ((doc, text if text.isascii() else index_text(text)) for doc, text in rows),
-        )
-
-
-@migration
-def m006_turns_id_index(conn: apsw.Connection) -> None:
-    # The catalog's id uniqueness as a named index (turns_id) instead of the column's UNIQUE
-    # constraint (an automatic index, which SQLite cannot drop): a build from empty can then drop
-    # it with the other secondary indexes and create it once at the end (core.index.reindex), while
-    # it checks ids in memory; maintained row by row it was 0.14 of 3.2 CPU s at 200k turns with
-    # time-ordered ids, more with random ones (UUIDs). SQLite cannot drop a column constraint, so
-    # the table is copied (about 10 s per million turns, once). The migration is one transaction
-    # (see migrate): killed part way, nothing of it is kept and the next open runs it again. The
-    # indexes a killed bulk build left deferred stay deferred (their SQL is in meta, unchanged).
-    indexes = [
-        sql
-        for (sql,) in conn.execute(
-            "SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'turns' AND sql IS NOT NULL"
-        )
-    ]
-    conn.execute(
-        """
-        CREATE TABLE turns_m006(
-            doc INTEGER PRIMARY KEY,
-            id TEXT NOT NULL,
-            ts TEXT NOT NULL,
-            actor TEXT NOT NULL,
-            role TEXT NOT NULL,
-            type TEXT NOT NULL,
-            text TEXT NOT NULL,
-            model TEXT,
-            session TEXT NOT NULL,
-            source TEXT NOT NULL,
-            file_id INTEGER NOT NULL,
-            seq INTEGER NOT NULL
-        );
-        INSERT INTO turns_m006 SELECT doc, id, ts, actor, role, type, text, model, session, source, file_id, seq
-            FROM turns ORDER BY doc;
-        DROP TABLE turns;
-        ALTER TABLE turns_m006 RENAME TO turns;
-        CREATE UNIQUE INDEX turns_id ON turns(id);
-        """
-    )
-    for sql in indexes:
-        conn.execute(sql)
+        conn.executemany("INSERT INTO fts(rowid, body) VALUES (?, ?)",
+                         ((doc, text if text.isascii() else index_text(text)) for doc, text in rows))
 
 
 def applied(conn: apsw.Connection) -> list[str]:

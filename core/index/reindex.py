@@ -233,28 +233,16 @@ class Reindexer:
         touched: set[str],
         known: set[str] | None = None,
         fts: catalog.FtsRows | None = None,
-        last_keys: dict[str, tuple[int, catalog.SortKey]] | None = None,
     ) -> None:
-        """Write one file's changes (inside the caller's write transaction). ``known`` and
-        ``last_keys``: every id of the catalog and each day's last doc, when this run builds it from
-        empty; ``fts``: the batch's FTS5 rows, written by the caller before it commits (see
-        ``catalog.insert_turns``)."""
+        """Write one file's changes (inside the caller's write transaction). ``known``: every id of
+        the catalog, when this run builds it from empty; ``fts``: the batch's FTS5 rows, written by
+        the caller before it commits (see ``catalog.insert_turns``)."""
         entry, state, chunk = read_.entry, read_.state, read_.chunk
-        if state is None:  # a new file: its row as it will stay (no UPDATE after its turns)
+        if state is None:
             file_id = self.conn.execute(
                 "INSERT INTO files(day, path, size, mtime_ns, read_offset, sha256, turns, bad_lines, indexed_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
-                (
-                    entry.day,
-                    str(entry.path),
-                    entry.size,
-                    entry.mtime_ns,
-                    chunk.offset,
-                    read_.sha256,
-                    read_.turns,
-                    len(chunk.bad_lines),
-                    _now(),
-                ),
+                "VALUES (?, ?, 0, 0, 0, '', 0, 0, '') RETURNING id",
+                (entry.day, str(entry.path)),
             ).fetchone()[0]
         else:
             file_id = state.id
@@ -265,27 +253,25 @@ class Reindexer:
             ).fetchone()[0]
             kept = catalog.delete_file_turns(self.conn, file_id, fts)
             report.replaced += 1
-        result = catalog.insert_turns(
-            self.conn, file_id, entry.day, read_.first_seq, chunk.turns, known=known, fts=fts, last_keys=last_keys
-        )
+        result = catalog.insert_turns(self.conn, file_id, entry.day, read_.first_seq, chunk.turns, known=known,
+                                      fts=fts)
         report.vectors_kept += catalog.restore_vectors(self.conn, file_id, kept)
-        if state is not None:
-            self.conn.execute(
-                "UPDATE files SET path = ?, size = ?, mtime_ns = ?, read_offset = ?, sha256 = ?, turns = ?, "
-                "bad_lines = bad_lines * ? + ?, indexed_at = ? WHERE id = ?",
-                (
-                    str(entry.path),
-                    entry.size,
-                    entry.mtime_ns,
-                    chunk.offset,
-                    read_.sha256,
-                    read_.turns,
-                    0 if read_.start == 0 else 1,
-                    len(chunk.bad_lines),
-                    _now(),
-                    file_id,
-                ),
-            )
+        self.conn.execute(
+            "UPDATE files SET path = ?, size = ?, mtime_ns = ?, read_offset = ?, sha256 = ?, turns = ?, "
+            "bad_lines = bad_lines * ? + ?, indexed_at = ? WHERE id = ?",
+            (
+                str(entry.path),
+                entry.size,
+                entry.mtime_ns,
+                chunk.offset,
+                read_.sha256,
+                read_.turns,
+                0 if read_.start == 0 else 1,
+                len(chunk.bad_lines),
+                _now(),
+                file_id,
+            ),
+        )
         report.read += 1
         report.turns_added += result.added
         report.duplicates += result.duplicates
@@ -375,7 +361,6 @@ class Reindexer:
         report.files = len(entries)
         bulk = not state and bool(entries) and self._catalog_empty()
         known: set[str] | None = set() if bulk else None
-        last_keys: dict[str, tuple[int, catalog.SortKey]] | None = {} if bulk else None
         limit = BULK_BATCH_TURNS if bulk else WRITE_BATCH_TURNS
         present = {entry.day for entry in entries}
         for day, row in state.items():
@@ -398,7 +383,7 @@ class Reindexer:
                     with write(self.conn):
                         fts = catalog.FtsRows()
                         for item in batch:
-                            self._apply_file(item, report, touched, known, fts, last_keys)
+                            self._apply_file(item, report, touched, known, fts)
                         fts.flush(self.conn)
                     batch, batch_turns = [], 0
                 if progress is not None:

@@ -11,10 +11,7 @@ from core.index import HomeDayLogs, MemoryDoc, Reindexer, SearchIndex
 from core.index.reindex import DEFERRED_INDEXES
 from core.index.tokenize import build_match
 from core.paths import HomePaths
-from core.turns import Turn
 from tests.helpers.index import append, reindex, turn
-
-CATALOG_INDEXES = {"turns_id", "turns_ts", "turns_session", "turns_file"}
 
 
 def _catalog(index: SearchIndex) -> list[tuple]:
@@ -46,12 +43,8 @@ def _log(paths: HomePaths) -> None:
     # a turn of 1 March stored in the file of 3 March: lands in its own day, before nothing it follows
     path = paths.logs / "2026" / "03" / "2026-03-03.jsonl"
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(
-        turn("2026-03-01T07:00:00", "stored a day late", id="e").to_json()
-        + "\n"
-        + turn("2026-03-03T07:00:00", "third day", id="f").to_json()
-        + "\n"
-    )
+    path.write_text(turn("2026-03-01T07:00:00", "stored a day late", id="e").to_json() + "\n"
+                    + turn("2026-03-03T07:00:00", "third day", id="f").to_json() + "\n")
 
 
 def test_a_build_from_empty_equals_one_file_at_a_time(paths: HomePaths, tmp_path) -> None:
@@ -60,7 +53,7 @@ def test_a_build_from_empty_equals_one_file_at_a_time(paths: HomePaths, tmp_path
         report = reindex(index, paths)
         bulk = _catalog(index)
         assert report.turns_added == 6 and report.duplicates == 1 and report.renumbered_days == 1
-        assert _indexes(index) == CATALOG_INDEXES
+        assert _indexes(index) == {"turns_ts", "turns_session", "turns_file"}
         assert index.get_meta(DEFERRED_INDEXES) is None
         found = index.exact_search("서울숲", "2026-03-01T00:00:00.000000Z", "2026-03-02T00:00:00.000000Z")
         assert [hit.id for hit in found] == ["a"]
@@ -79,42 +72,6 @@ def test_a_build_from_empty_equals_one_file_at_a_time(paths: HomePaths, tmp_path
     assert [row[1] for row in bulk] == ["e", "b", "c", "a", "d", "f"]
 
 
-def _file_of(paths: HomePaths, day: str, *turns: Turn) -> None:
-    path = paths.logs / day[:4] / day[5:7] / f"{day}.jsonl"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text("".join(t.to_json() + "\n" for t in turns))
-
-
-def test_a_day_filled_from_several_files_in_a_build_from_empty(paths: HomePaths, tmp_path) -> None:
-    """A bulk build knows each day's last turn in memory; after a renumbering it reads it back, so a
-    later file appending to, or landing inside, the same day gets the docs an incremental run gives."""
-    _file_of(
-        paths, "2026-03-01", turn("2026-03-01T09:00:00", "nine", id="a"), turn("2026-03-01T10:00:00", "ten", id="b")
-    )
-    _file_of(paths, "2026-03-02", turn("2026-03-01T08:00:00", "eight, a day late", id="c"))  # renumbers 1 March
-    _file_of(paths, "2026-03-03", turn("2026-03-01T23:00:00", "late evening", id="d"))  # after the last: appended
-    _file_of(
-        paths,
-        "2026-03-04",
-        turn("2026-03-01T09:30:00", "half past nine", id="e"),  # renumbers again
-        turn("2026-03-04T09:00:00", "its own day", id="f"),
-    )
-    with SearchIndex.open(paths) as index:
-        report = reindex(index, paths)
-        bulk = _catalog(index)
-        assert report.turns_added == 6 and report.renumbered_days == 2
-        _every_turn_found_at_its_doc(index)
-    assert [row[1] for row in bulk] == ["c", "a", "e", "b", "d", "f"]
-    other = HomePaths(root=tmp_path / "h2", cache=tmp_path / "c2").ensure()
-    with SearchIndex.open(other) as index:
-        for day in sorted(paths.logs.rglob("*.jsonl")):
-            target = other.logs / day.relative_to(paths.logs)
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(day.read_bytes())
-            reindex(index, other)
-        assert _catalog(index) == bulk
-
-
 def test_a_killed_bulk_build_is_finished_by_the_next_run(paths: HomePaths) -> None:
     _log(paths)
     with SearchIndex.open(paths) as index:
@@ -123,10 +80,10 @@ def test_a_killed_bulk_build_is_finished_by_the_next_run(paths: HomePaths) -> No
             # as if the process died inside the build: the indexes are dropped and their SQL kept
             reindexer._defer_indexes()
             assert _indexes(index) == set()
-            assert len(json.loads(index.get_meta(DEFERRED_INDEXES) or "[]")) == len(CATALOG_INDEXES)
+            assert len(json.loads(index.get_meta(DEFERRED_INDEXES) or "[]")) == 3
         with Reindexer(index, HomeDayLogs(paths)) as reindexer:
             first = reindexer.run(embed=False, should_stop=lambda: next(stops, True))
-        assert first.read == 2 and _indexes(index) == CATALOG_INDEXES
+        assert first.read == 2 and _indexes(index) == {"turns_ts", "turns_session", "turns_file"}
         assert index.get_meta(DEFERRED_INDEXES) is None
         rest = reindex(index, paths)
         assert rest.read == 1 and index.status().turns == 6
@@ -144,7 +101,7 @@ def test_a_bulk_build_that_fails_keeps_what_it_committed_and_its_indexes(paths: 
     with SearchIndex.open(paths) as index:
         with Reindexer(index, Broken(paths)) as reindexer, pytest.raises(OSError, match="unreadable"):
             reindexer.run(embed=False)
-        assert _indexes(index) == CATALOG_INDEXES
+        assert _indexes(index) == {"turns_ts", "turns_session", "turns_file"}
         assert index.status().turns == 0  # the failing batch held every file: nothing half-written
         assert reindex(index, paths).turns_added == 6
 
@@ -169,9 +126,8 @@ def test_counts_are_cached_until_the_database_changes(paths: HomePaths) -> None:
         reindex(index, paths)
         assert index.status().turns == 2
         # this connection writes
-        index.upsert_memories(
-            [MemoryDoc(id="m1", ts="2026-03-01T11:00:00.000000Z", text="a memory", tags=(), reviewed=True)]
-        )
+        index.upsert_memories([MemoryDoc(id="m1", ts="2026-03-01T11:00:00.000000Z", text="a memory", tags=(),
+                                         reviewed=True)])
         assert index.status().memories == 1
     # another process's connection
     with SearchIndex.open(paths) as index, SearchIndex.open(paths) as other:
@@ -194,7 +150,7 @@ def test_a_bulk_build_puts_the_fts5_merge_settings_back(paths: HomePaths) -> Non
             assert _fts_config(index) == FTS_BULK
         reindex(index, paths)
         assert _fts_config(index) == FTS_USUAL
-        assert _indexes(index) == CATALOG_INDEXES
+        assert _indexes(index) == {"turns_ts", "turns_session", "turns_file"}
         _every_turn_found_at_its_doc(index)
 
 

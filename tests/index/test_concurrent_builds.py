@@ -40,13 +40,8 @@ BUILDER = textwrap.dedent(
 
 def _log(paths: HomePaths) -> None:
     for day in range(1, DAYS + 1):
-        append(
-            paths,
-            *(
-                turn(f"2026-10-{day:02d}T{k // 60:02d}:{k % 60:02d}:00", f"day {day} turn {k} river", id=f"d{day}-{k}")
-                for k in range(PER_DAY)
-            ),
-        )
+        append(paths, *(turn(f"2026-10-{day:02d}T{k // 60:02d}:{k % 60:02d}:00", f"day {day} turn {k} river",
+                             id=f"d{day}-{k}") for k in range(PER_DAY)))
 
 
 def _complete_and_single(paths: HomePaths) -> None:
@@ -55,13 +50,11 @@ def _complete_and_single(paths: HomePaths) -> None:
         assert (status.files, status.turns) == (DAYS, DAYS * PER_DAY)
         conn = index.conn
         assert conn.execute("SELECT count(DISTINCT id), count(DISTINCT doc) FROM turns").fetchone() == (
-            DAYS * PER_DAY,
-            DAYS * PER_DAY,
-        )
+            DAYS * PER_DAY, DAYS * PER_DAY)
         assert conn.execute("SELECT count(*) FROM fts WHERE fts MATCH 'river'").fetchone()[0] == DAYS * PER_DAY
         assert len(index.exact_search("river", limit=10_000)) == DAYS * PER_DAY
         indexes = {n for (n,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'index'")}
-        assert {"turns_id", "turns_ts", "turns_session", "turns_file"} <= indexes
+        assert {"turns_ts", "turns_session", "turns_file"} <= indexes
 
 
 def test_two_processes_build_an_empty_index_at_once(paths: HomePaths, tmp_path: Path) -> None:
@@ -70,9 +63,8 @@ def test_two_processes_build_an_empty_index_at_once(paths: HomePaths, tmp_path: 
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([str(Path(__file__).resolve().parents[2]), env.get("PYTHONPATH", "")])
     builders = [
-        subprocess.Popen(
-            [sys.executable, "-c", BUILDER, str(go)], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
-        )
+        subprocess.Popen([sys.executable, "-c", BUILDER, str(go)], env=env, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
         for _ in range(2)
     ]
     time.sleep(0.5)

@@ -163,18 +163,15 @@ def test_the_porter_migration_refills_an_existing_index(tmp_path):
         conn.execute("INSERT INTO _migrations VALUES (?, 'then')", (name,))
     rows = {1: "She painted the fence blue", 2: "서울숲에서 산책했다"}
     for doc, text in rows.items():
-        conn.execute(
-            "INSERT INTO turns VALUES (?, ?, '2026-01-01T00:00:00.000000Z', 'me', 'user', 'text', ?, "
-            "NULL, 's', 'test', 1, ?)",
-            (doc, f"t{doc}", text, doc),
-        )
+        conn.execute("INSERT INTO turns VALUES (?, ?, '2026-01-01T00:00:00.000000Z', 'me', 'user', 'text', ?, "
+                     "NULL, 's', 'test', 1, ?)", (doc, f"t{doc}", text, doc))
         conn.execute("INSERT INTO fts(rowid, body) VALUES (?, ?)", (doc, index_text(text)))
 
     def found(query: str) -> list[int]:
         return [r for (r,) in conn.execute("SELECT rowid FROM fts WHERE fts MATCH ?", (build_match(query),))]
 
     assert found("painting") == []
-    assert migrate(conn) == ["m005_fts_porter", "m006_turns_id_index"]
+    assert migrate(conn) == ["m005_fts_porter"]
     assert found("painting") == [1] and found("paints") == [1] and found("서울숲") == [2]
     assert migrate(conn) == []
     conn.close()
