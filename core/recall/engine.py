@@ -73,8 +73,9 @@ class Recaller:
 
     def __init__(self, index: SearchIndex, config: RecallConfig | None = None, *,
                  embedder: EmbedderSource | None = None, languages: Sequence[str] = LANGUAGES,
-                 zone: tzinfo | None = None, ranking: Ranking | None = None) -> None:
+                 zone: tzinfo | None = None, ranking: Ranking | None = None, fiscal_year_start: int = 1) -> None:
         self.index = index
+        self.fiscal_year_start = fiscal_year_start
         self.config = config or RecallConfig()
         self.ranking = ranking or DEFAULT_RANKING
         self.languages = tuple(languages)
@@ -94,7 +95,8 @@ class Recaller:
             embedder = lambda: make_embedder(settings)  # noqa: E731
         return cls(SearchIndex.open(paths), config.recall, embedder=embedder,
                    languages=config.general.languages, zone=config.zone(),
-                   ranking=ranking_for(config.embedding.model))
+                   ranking=ranking_for(config.embedding.model),
+                   fiscal_year_start=config.timeparse.fiscal_year_start)
 
     def close(self) -> None:
         self.index.close()
@@ -119,7 +121,7 @@ class Recaller:
         now = utc_now() if now is None else now
         if now.tzinfo is None:
             now = now.replace(tzinfo=zone)
-        plan = analyze(query, now, zone, self.languages)
+        plan = analyze(query, now, zone, self.languages, fiscal_year_start=self.fiscal_year_start)
         gate = Gate.build(filters, plan.range, profile)
         if gate.empty:
             return self._answer(plan, "exact" if mode == "auto" else mode, [], note="the filters exclude everything")

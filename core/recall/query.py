@@ -63,12 +63,15 @@ class QueryPlan:
         return cleaned if any(ch.isalnum() for ch in cleaned) else self.rest
 
 
-def analyze(query: str, now: datetime, zone: tzinfo, languages: Sequence[str] = LANGUAGES) -> QueryPlan:
-    """Clean ``query``, find its time range in ``zone`` as of ``now``, and list its search terms."""
+def analyze(query: str, now: datetime, zone: tzinfo, languages: Sequence[str] = LANGUAGES, *,
+            fiscal_year_start: int = 1) -> QueryPlan:
+    """Clean ``query``, find its time range in ``zone`` as of ``now``, and list its search terms
+    (``fiscal_year_start``: the month "FY2023" starts in, ``timeparse.fiscal_year_start``)."""
     text = clean_query(query)
     if now.tzinfo is None or now.utcoffset() is None:
         raise TimeParseError("now must be a timezone-aware datetime")
-    parsed = parse_time(text, now.astimezone(zone), zone, languages) if text else TimeParse(None, None, "")
+    parsed = (parse_time(text, now.astimezone(zone), zone, languages, fiscal_year_start=fiscal_year_start)
+              if text else TimeParse(None, None, ""))
     rest = parsed.rest if parsed.range is not None else text
     return QueryPlan(
         query=text,

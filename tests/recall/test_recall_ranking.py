@@ -44,8 +44,8 @@ def test_the_time_parsers_notes_reach_the_answer(office, monkeypatch):
     index, embedder = office
     real = query_module.parse_time
 
-    def noted(text, now, zone, languages):
-        parsed = real(text, now, zone, languages)
+    def noted(text, now, zone, languages, **settings):
+        parsed = real(text, now, zone, languages, **settings)
         return NotedParse(parsed.range, parsed.expression, parsed.rest,
                           ("read 'yesturday' as yesterday", "could not read 'tuesdya'"))
 

@@ -158,7 +158,9 @@ class SearchBackend:
         from core.recall import analyze
 
         try:
-            plan = analyze(request.query, request.now, request.zone, self.workbench.config.general.languages)
+            config = self.workbench.config
+            plan = analyze(request.query, request.now, request.zone, config.general.languages,
+                           fiscal_year_start=config.timeparse.fiscal_year_start)
         except ReverieError:
             return None
         return RecallResult(range=plan.range, expression=plan.expression, rest=plan.rest, mode=request.mode)
