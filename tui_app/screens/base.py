@@ -76,7 +76,8 @@ class ReverieScreen(WorkerScreen):
     # reads elsewhere (curation scopes) keeps reloading on every resume.
     RESUME_ONLY_IF_CHANGED: ClassVar[bool] = False
     # Composed ahead (``prepare``), load what the screen shows before its first showing. Off for a
-    # screen whose load writes to the data home (a curation scan records a run): it loads when shown.
+    # screen whose load writes to the data home: it loads when shown (or overrides ``prepare`` with a
+    # read-only load, as Curation judges its scopes without recording a scan).
     PREPARE_LOADS: ClassVar[bool] = True
 
     def __init__(self, session: Session) -> None:
