@@ -8,6 +8,7 @@ import threading
 from pathlib import Path
 
 import pytest
+from textual.pilot import Pilot
 
 from core.curate.runs import read_runs
 from core.demo.build import DemoHome
@@ -44,6 +45,27 @@ def tier_rows(keys: list[str], tier: str) -> list[str]:
     rest = keys[start:]
     end = next((i for i, key in enumerate(rest) if key.startswith("tier:")), len(rest))
     return rest[:end]
+
+
+def hold_read_ahead(monkeypatch: pytest.MonkeyPatch) -> tuple[threading.Event, threading.Event]:
+    """Make Curation's read ahead wait, once started (the first event), until the second is set."""
+    started, release = threading.Event(), threading.Event()
+    real = curation_data.judge_ahead
+
+    def slow(session: Session) -> curation_data.CandidateList | None:
+        started.set()
+        release.wait(10)
+        return real(session)
+
+    monkeypatch.setattr(curation_data, "judge_ahead", slow)
+    return started, release
+
+
+async def until_set(pilot: Pilot[object], event: threading.Event) -> None:
+    for _ in range(500):
+        if event.is_set():
+            break
+        await pilot.pause(0.01)
 
 
 async def test_the_first_switch_shows_the_candidates_read_ahead_and_scans_once(demo: DemoHome) -> None:
@@ -107,22 +129,11 @@ async def test_a_change_in_a_scope_after_reading_ahead_is_seen_on_opening(demo: 
 async def test_opened_while_still_reading_ahead_it_scans_and_drops_the_late_read(
     demo: DemoHome, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    started, release = threading.Event(), threading.Event()
-    real = curation_data.judge_ahead
-
-    def slow(session: Session) -> curation_data.CandidateList | None:
-        started.set()
-        release.wait(10)
-        return real(session)
-
-    monkeypatch.setattr(curation_data, "judge_ahead", slow)
+    started, release = hold_read_ahead(monkeypatch)
     runs_before = len(read_runs(demo.paths))
     app = make_app(demo)
     async with app.run_test(size=SIZE) as pilot:
-        for _ in range(500):
-            if started.is_set():
-                break
-            await pilot.pause(0.01)
+        await until_set(pilot, started)
         assert started.is_set()
         await pilot.press("f7")  # the read ahead is still under way
         assert isinstance(app.screen, CurationScreen)
@@ -137,21 +148,10 @@ async def test_a_read_ahead_that_fails_is_said_once_by_the_scan_on_opening(
     demo: DemoHome, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     (demo.paths.curation / "decisions.json").write_text("{not json", encoding="utf-8")
-    started, release = threading.Event(), threading.Event()
-    real = curation_data.judge_ahead
-
-    def slow(session: Session) -> curation_data.CandidateList | None:
-        started.set()
-        release.wait(10)
-        return real(session)  # fails: decisions.json is unreadable
-
-    monkeypatch.setattr(curation_data, "judge_ahead", slow)
+    started, release = hold_read_ahead(monkeypatch)  # the read will fail: decisions.json is unreadable
     app = make_app(demo)
     async with app.run_test(size=SIZE) as pilot:
-        for _ in range(500):
-            if started.is_set():
-                break
-            await pilot.pause(0.01)
+        await until_set(pilot, started)
         assert isinstance(app.screen, HomeScreen)
         await pilot.press("f7")  # opened while the read ahead is under way; the scan fails and says so
         release.set()  # then the read fails too, on a screen now shown
