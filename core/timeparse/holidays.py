@@ -61,12 +61,37 @@ HOLIDAYS: dict[str, tuple[tuple[int, int], tuple[int, int]]] = {
     "tanabata": ((7, 7), (7, 8)),
     "hinamatsuri": ((3, 3), (3, 4)),
     "setsubun": ((2, 3), (2, 4)),
+    # Round 5.
+    "april_fools_day": ((4, 1), (4, 2)),
+    "groundhog_day": ((2, 2), (2, 3)),
+    "veterans_day": ((11, 11), (11, 12)),
+    "cinco_de_mayo": ((5, 5), (5, 6)),
+    "juneteenth": ((6, 19), (6, 20)),
+    "earth_day": ((4, 22), (4, 23)),
+    "parents_day_ko": ((5, 8), (5, 9)),
+    "teachers_day_ko": ((5, 15), (5, 16)),
+    "armed_forces_day_ko": ((10, 1), (10, 2)),
+    "white_day": ((3, 14), (3, 15)),
+    "pepero_day": ((11, 11), (11, 12)),
+    "shichigosan": ((11, 15), (11, 16)),
+    "nenmatsu_nenshi": ((12, 29), (1, 4)),
 }
 
 # (written forms, holiday) per language; the longer form of a pair comes first.
 _WORDS: dict[str, list[tuple[str, str]]] = {
     "en": [
+        (r"thanksgiving(?:\s+day)?\s+weekend", "thanksgiving_weekend"),
+        (r"easter\s+weekend", "easter_weekend"),
+        (r"labou?r\s+day\s+weekend", "labor_day_weekend"),
+        (r"memorial\s+day\s+weekend", "us_memorial_day_weekend"),
         (r"thanksgiving(?:\s+day)?", "thanksgiving"),
+        (r"cyber\s+monday", "cyber_monday"),
+        (r"(?:president['’]?s['’]?|washington['’]?s\s+birthday)\s+day", "presidents_day"),
+        (r"(?:mlk|martin\s+luther\s+king(?:\s+jr\.?)?)\s+day", "mlk_day"),
+        (r"columbus\s+day|indigenous\s+peoples['’]?\s+day", "columbus_day"),
+        (r"mardi\s+gras|shrove\s+tuesday|pancake\s+day", "mardi_gras"),
+        (r"ash\s+wednesday", "ash_wednesday"),
+        (r"palm\s+sunday", "palm_sunday"),
         (r"black\s+friday", "black_friday"),
         (r"easter\s+monday", "easter_monday"),
         (r"easter(?:\s+sunday)?", "easter"),
@@ -79,13 +104,20 @@ _WORDS: dict[str, list[tuple[str, str]]] = {
         (r"chuseok", "chuseok"),
         (r"(?:christmas|xmas)\s+eve", "christmas_eve"),
         (r"(?:christmas|xmas)(?:\s+day)?", "christmas"),
-        (r"new\s+year['’]?s\s+eve", "new_years_eve"),
+        (r"new\s+year['’]?s\s+eve|nye", "new_years_eve"),
         (r"new\s+year['’]?s(?:\s+day)?", "new_years_day"),
         (r"(?:st\.?\s+)?valentine['’]?s(?:\s+day)?|valentines\s+day", "valentines_day"),
         (r"hallowe['’]?en", "halloween"),
         (r"independence\s+day|(?:the\s+)?fourth\s+of\s+july", "independence_day"),
         (r"boxing\s+day", "boxing_day"),
         (r"(?:st\.?\s+|saint\s+)?patrick['’]?s\s+day", "st_patricks_day"),
+        (r"april\s+fools['’]?(?:\s+day)?", "april_fools_day"),
+        (r"groundhog\s+day", "groundhog_day"),
+        (r"veterans['’]?\s+day|armistice\s+day|remembrance\s+day", "veterans_day"),
+        (r"cinco\s+de\s+mayo", "cinco_de_mayo"),
+        (r"juneteenth", "juneteenth"),
+        (r"earth\s+day", "earth_day"),
+        (r"new\s+year(?![\w'’])", "new_year"),
     ],
     "ko": [
         (r"설\s*연휴|설\s*명절", "seollal_holidays"),
@@ -106,6 +138,13 @@ _WORDS: dict[str, list[tuple[str, str]]] = {
         (r"개천절", "foundation_day"),
         (r"한글날", "hangul_day"),
         (r"제헌절", "constitution_day_ko"),
+        (r"어버이\s*날", "parents_day_ko"),
+        (r"스승의\s*날", "teachers_day_ko"),
+        (r"국군의\s*날", "armed_forces_day_ko"),
+        (r"화이트\s*데이", "white_day"),
+        (r"빼빼로\s*데이", "pepero_day"),
+        (r"정월\s*대보름|대보름", "daeboreum"),
+        (r"단오(?:날)?", "dano"),
         (r"춘분(?:날)?", "vernal_equinox"),
         (r"추분(?:날)?", "autumnal_equinox"),
     ],
@@ -123,7 +162,10 @@ _WORDS: dict[str, list[tuple[str, str]]] = {
         (r"クリスマス", "christmas"),
         (r"大晦日|大みそか", "new_years_eve"),
         (r"元日|元旦", "new_years_day"),
-        (r"お?正月", "shogatsu"),
+        (r"年末年始(?:休み)?", "nenmatsu_nenshi"),
+        (r"お?正月休み|お?正月", "shogatsu"),
+        (r"ホワイト・?デー", "white_day"),
+        (r"七五三", "shichigosan"),
         (r"お盆休み|お盆|盆休み", "obon"),
         (r"ゴールデンウィーク|ゴールデンウイーク", "golden_week"),
         (r"バレンタイン・?デー|バレンタイン", "valentines_day"),
@@ -161,6 +203,7 @@ def _builder(lang: str) -> Builder:
         written = found.group("h")
         for form, name in _FORMS[lang]:
             if form.fullmatch(written):
+                name = "new_years_day" if name == "new_year" else name
                 return (holiday(name, mode_of(found.group("mode"))),)
         return None
 
@@ -175,10 +218,15 @@ _EN_TOPIC_BEFORE = re.compile(r"(?<![a-z])(?:for|about)\s+$")
 _EN_ENDS = re.compile(r"\s*(?:[?.!,;:]|$)")
 
 
+_EN_BARE_NEW_YEAR = re.compile(r"new\s+year")
+
+
 def _en_strong(view: Scan, found: re.Match[str]) -> bool:
     before = view.before(found.start(), 24)
     if found.group("mode") or _EN_PREP_BEFORE.search(before):
         return True
+    if _EN_BARE_NEW_YEAR.fullmatch(found.group("h")):  # "Happy New Year!" is a greeting
+        return False
     if view.time_follows(found.end(), r",?\s+(?:of\s+)?"):
         return True
     return _EN_ENDS.match(view.text, found.end()) is not None and not _EN_TOPIC_BEFORE.search(before)

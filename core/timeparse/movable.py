@@ -90,6 +90,21 @@ def _day(compute: Callable[[int], date]) -> Callable[[int], tuple[date, date]]:
     return dates
 
 
+def _weekend_of(compute: Callable[[int], date]) -> Callable[[int], tuple[date, date]]:
+    """A holiday's long weekend: Saturday to a Monday holiday, Good Friday to Easter Monday, Thursday
+    (Thanksgiving) to Sunday."""
+
+    def dates(year: int) -> tuple[date, date]:
+        day = compute(year)
+        if day.weekday() == 0:
+            return day - timedelta(days=2), day + timedelta(days=1)
+        if day.weekday() == 6:
+            return day - timedelta(days=2), day + timedelta(days=2)
+        return day, day + timedelta(days=7 - day.weekday())
+
+    return dates
+
+
 def _around(compute: Callable[[int], date]) -> Callable[[int], tuple[date, date]]:
     """The day before to the day after (three days)."""
 
@@ -107,6 +122,17 @@ MOVABLE: dict[str, Callable[[int], tuple[date, date]]] = {
     "thanksgiving": _day(lambda y: nth_weekday(y, 11, 3, 4)),
     "black_friday": _day(lambda y: nth_weekday(y, 11, 3, 4) + timedelta(days=1)),
     "labor_day": _day(lambda y: nth_weekday(y, 9, 0, 1)),
+    "cyber_monday": _day(lambda y: nth_weekday(y, 11, 3, 4) + timedelta(days=4)),
+    "presidents_day": _day(lambda y: nth_weekday(y, 2, 0, 3)),
+    "mlk_day": _day(lambda y: nth_weekday(y, 1, 0, 3)),
+    "columbus_day": _day(lambda y: nth_weekday(y, 10, 0, 2)),
+    "mardi_gras": _day(lambda y: easter(y) - timedelta(days=47)),
+    "ash_wednesday": _day(lambda y: easter(y) - timedelta(days=46)),
+    "palm_sunday": _day(lambda y: easter(y) - timedelta(days=7)),
+    "easter_weekend": _weekend_of(easter),
+    "thanksgiving_weekend": _weekend_of(lambda y: nth_weekday(y, 11, 3, 4)),
+    "labor_day_weekend": _weekend_of(lambda y: nth_weekday(y, 9, 0, 1)),
+    "us_memorial_day_weekend": _weekend_of(lambda y: nth_weekday(y, 5, 0, -1)),
     "us_memorial_day": _day(lambda y: nth_weekday(y, 5, 0, -1)),
     "mothers_day": _day(lambda y: nth_weekday(y, 5, 6, 2)),
     "fathers_day": _day(lambda y: nth_weekday(y, 6, 6, 3)),
@@ -115,6 +141,8 @@ MOVABLE: dict[str, Callable[[int], tuple[date, date]]] = {
     "chuseok": _day(lambda y: korean_lunar(y, 8, 15)),
     "chuseok_holidays": _around(lambda y: korean_lunar(y, 8, 15)),
     "buddha": _day(lambda y: korean_lunar(y, 4, 8)),
+    "daeboreum": _day(lambda y: korean_lunar(y, 1, 15)),
+    "dano": _day(lambda y: korean_lunar(y, 5, 5)),
     "lunar_new_year": _day(lambda y: chinese_lunar(y, 1, 1)),
     "coming_of_age_day": _day(lambda y: nth_weekday(y, 1, 0, 2)),
     "marine_day": _day(lambda y: nth_weekday(y, 7, 0, 3)),
