@@ -162,3 +162,37 @@ async def test_a_read_ahead_that_fails_is_said_once_by_the_scan_on_opening(
         await pilot.pause(0.05)
         assert [type(screen) for screen in app.screen_stack] == [CurationScreen, ErrorDialog]  # said once
         assert "decisions.json: unreadable" in text_of(app, ".dialog-body")
+
+
+async def until_no_worker_runs(pilot: Pilot[object]) -> None:
+    """Not settle(): waiting on a worker that fails raises in the test."""
+    for _ in range(500):
+        await pilot.pause(0.01)
+        if not any(worker.is_running for worker in pilot.app.workers):
+            break
+    await pilot.pause(0.05)
+
+
+async def test_closing_the_error_of_a_failed_load_does_not_load_again_and_reopen_it(demo: DemoHome) -> None:
+    """Closing the dialog shows the screen again; before, that showing loaded again, failed the same way
+    and opened the same dialog, forever. The person retries with the screen's own key (Scan)."""
+    (demo.paths.curation / "decisions.json").write_text("{not json", encoding="utf-8")
+    app = make_app(demo)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("f7")
+        await until_no_worker_runs(pilot)
+        assert [type(screen) for screen in app.screen_stack] == [CurationScreen, ErrorDialog]
+        await pilot.press("escape")
+        await until_no_worker_runs(pilot)
+        assert [type(screen) for screen in app.screen_stack] == [CurationScreen]
+        await pilot.press("s")  # asked for: the scan runs again and says why it failed
+        await until_no_worker_runs(pilot)
+        assert [type(screen) for screen in app.screen_stack] == [CurationScreen, ErrorDialog]
+        (demo.paths.curation / "decisions.json").unlink()
+        await pilot.press("escape", "f2")
+        await until_no_worker_runs(pilot)
+        await pilot.press("f7")  # shown again after another section: it loads as before, and now succeeds
+        await until_no_worker_runs(pilot)
+        assert [type(screen) for screen in app.screen_stack] == [CurationScreen]
+        assert "scanned now" in text_of(app, "#curation-scopes")

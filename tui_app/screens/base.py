@@ -17,7 +17,6 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.worker import Worker, WorkerState, get_current_worker
 
-from tui_app.widgets.dialogs import ErrorDialog
 from tui_app.widgets.footer import WrappingFooter
 from tui_app.widgets.format import one_line, preview
 from tui_app.widgets.section_bar import SectionBar
@@ -31,6 +30,7 @@ if TYPE_CHECKING:
 
 class WorkerScreen(Screen[None]):
     BUSY_CLASS = "-busy"
+    resume_quietly = False  # the next showing does not load: it is the return from a failed load's dialog
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         """The app's one handler for failed workers: release busy widgets, then say what failed."""
@@ -41,7 +41,12 @@ class WorkerScreen(Screen[None]):
         if self.failed_unseen(worker):
             return
         self.work_failed(worker)
+        from tui_app.widgets.dialogs import ErrorDialog  # only when something failed: not on the first frame's path
+
         what = worker.description or worker.name or "finish"
+        # Closing the dialog shows this screen again: a load started by that showing would fail the
+        # same way and open the same dialog, forever. It is skipped once; the screen's own keys retry.
+        self.resume_quietly = worker.group == "load"
         self.app.push_screen(ErrorDialog(f"Could not {what}", one_line(worker.error)))
 
     def work_failed(self, worker: Worker[object]) -> None:
@@ -106,6 +111,9 @@ class ReverieScreen(WorkerScreen):
 
     def on_screen_resume(self) -> None:
         self.shown_once = True
+        if self.resume_quietly:
+            self.resume_quietly = False
+            return
         # Textual resumes a mode's first screen twice; one load in flight is enough.
         if self.RELOAD_ON_RESUME and not self.reload_scheduled and not self.loading_now():
             self.reload_scheduled = True

@@ -307,8 +307,10 @@ class CurationScreen(DecidingScreen):
             return True if self.decision_target() is not None else None
         if action == "stop_moving":
             return bool(self.moving)
-        if action in ("move", "scan"):
+        if action == "move":
             return True if not self.moving and self.shown is not None else None
+        if action == "scan":  # with nothing shown too: after a scan that failed, this is the retry
+            return True if not self.moving else None
         return True
 
     # --- actions ---------------------------------------------------------------------------------------
