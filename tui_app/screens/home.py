@@ -17,13 +17,13 @@ from textual.widgets import Sparkline, Static
 
 from tui_app.screens.base import ReverieScreen
 from tui_app.screens.registry import SECTIONS, notice_providers
-from tui_app.views.data import ACTIVITY_WEEKS, HomeSummary, load_home_summary
-from tui_app.widgets.activity import ActivityChart, turns_per_day
+from tui_app.widgets.activity import ACTIVITY_WEEKS, ActivityChart, turns_per_day
 from tui_app.widgets.format import plural
 
 if TYPE_CHECKING:
     from tui_app import messages
     from tui_app.screens.session import Session
+    from tui_app.views.data import HomeSummary
 
 NOTICE_MARK = {"error": ("✗", "bold $text-error"), "warning": ("!", "bold $text-warning"), "info": ("·", "")}
 
@@ -151,7 +151,9 @@ class HomeScreen(ReverieScreen):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="load", description="load the home summary")
     def load_summary(self) -> None:
+        # In the worker: the summary's types and loaders are not on the first frame's path.
         from tui_app import messages
+        from tui_app.views.data import load_home_summary
 
         summary = load_home_summary(self.session, notice_providers())
         if not self.cancelled():

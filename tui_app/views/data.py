@@ -13,6 +13,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from tui_app.widgets.activity import ACTIVITY_WEEKS
 from tui_app.widgets.format import parse_time, plural
 
 if TYPE_CHECKING:
@@ -21,7 +22,6 @@ if TYPE_CHECKING:
     from core.vault.records import Memory
     from tui_app.screens.session import Session
 
-ACTIVITY_WEEKS = 12
 STAMP_SECONDS = 60  # a screen shown again within the same minute, nothing stored having changed, is not reloaded
 
 

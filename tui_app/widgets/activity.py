@@ -21,6 +21,7 @@ from tui_app.widgets.format import plural
 if TYPE_CHECKING:
     from core.paths import HomePaths
 
+ACTIVITY_WEEKS = 12  # the home's weekly sparkline of drafts and memories (before turns are indexed)
 ACTIVITY_DAYS = 26 * 7  # loaded; a wide terminal shows them all, 80 columns the last ~10 weeks
 BAR_ROWS = 3
 BLOCKS = " ▁▂▃▄▅▆▇█"
