@@ -211,16 +211,16 @@ async def test_the_home_screen_is_drawn_before_the_vault_is_opened(
 async def test_home_shown_again_loads_again_only_when_something_stored_changed(
     demo: DemoHome, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from tui_app.screens import home
+    from tui_app.views import data
 
     loads: list[int] = []
-    real = home.load_home_summary
+    real = data.load_home_summary
 
     def counted(*args: object, **kwargs: object) -> object:
         loads.append(1)
         return real(*args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(home, "load_home_summary", counted)
+    monkeypatch.setattr(data, "load_home_summary", counted)  # the home's worker imports it from there
     app = make_app(demo)
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot)
