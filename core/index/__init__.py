@@ -14,6 +14,8 @@ Public API (for recall, the TUI, the CLI and the vault):
   it holds its own connection (``with Reindexer(...) as r``). Ctrl-C while embedding raises
   :class:`ReindexInterrupted` (a ``KeyboardInterrupt``) carrying the :class:`ReindexReport`.
 - :class:`Watcher` — keeps the index current (``reverie watch``).
+- :class:`BusyPolicy` — how long a process waits while another upgrades or writes the index, and
+  the ``notice`` that says so; past it, :class:`IndexBusy` (a one-line ``ReverieError``).
 - :class:`Hit`, :class:`Filters`, :class:`MemoryDoc`; :func:`build_match`; :func:`purge`.
 
 Design in one paragraph each module: connection (why apsw), migrations, rowids (time-ordered docs,
@@ -24,6 +26,7 @@ reindex, watch. Importing this package loads neither numpy nor any model.
 
 from __future__ import annotations
 
+from core.index.connection import BusyPolicy, IndexBusy
 from core.index.logsource import DayLogSource, HomeDayLogs
 from core.index.memories import MemorySync
 from core.index.model import Filters, Hit, MemoryDoc
@@ -34,10 +37,12 @@ from core.index.vectors import VectorModel, VectorModelMismatch
 from core.index.watch import Watcher
 
 __all__ = [
+    "BusyPolicy",
     "DayLogSource",
     "Filters",
     "Hit",
     "HomeDayLogs",
+    "IndexBusy",
     "IndexStatus",
     "MemoryDoc",
     "MemorySync",

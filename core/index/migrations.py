@@ -3,16 +3,24 @@
 Each migration is a function registered with :func:`migration`; it runs once, in order, inside its
 own ``BEGIN IMMEDIATE`` transaction together with the row that records it, so two processes opening
 a fresh index at once cannot both apply it. Never edit a migration that has shipped: add a new one.
+
+While a migration's transaction is open, ``index.db-upgrading`` holds the pid of the process applying
+it (:func:`upgrading`): another process that finds the index locked then knows it waits for an upgrade
+(longer than for a write, and says so: core.index.connection.BusyWait).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import contextlib
+import os
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
+from pathlib import Path
 
 import apsw
 
-from core.index.connection import write
+from core.fsutil import PRIVATE_FILE_MODE
+from core.index.connection import upgrade_marker, write
 
 Migration = Callable[[apsw.Connection], None]
 MIGRATIONS: list[tuple[str, Migration]] = []
@@ -134,6 +142,30 @@ def m005_fts_porter(conn: apsw.Connection) -> None:
                          ((doc, text if text.isascii() else index_text(text)) for doc, text in rows))
 
 
+@contextlib.contextmanager
+def upgrading(conn: apsw.Connection) -> Iterator[apsw.Connection]:
+    """A write transaction that other processes see as an upgrade: :func:`write`, and from when it
+    holds the lock until it has committed (or rolled back), the upgrade marker beside the database
+    names this process."""
+    marker = upgrade_marker(Path(conn.filename))
+    mine = f"{os.getpid()}\n"
+    wrote = False
+    try:
+        with write(conn):
+            fd = os.open(marker, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, PRIVATE_FILE_MODE)
+            try:
+                os.write(fd, mine.encode("ascii"))
+            finally:
+                os.close(fd)
+            wrote = True
+            yield conn
+    finally:
+        if wrote:
+            with contextlib.suppress(OSError):
+                if marker.read_text(encoding="ascii") == mine:  # not another process's, written since
+                    marker.unlink()
+
+
 def applied(conn: apsw.Connection) -> list[str]:
     if not conn.table_exists(None, "_migrations"):
         return []
@@ -148,7 +180,7 @@ def migrate(conn: apsw.Connection) -> list[str]:
     with write(conn):
         conn.execute("CREATE TABLE IF NOT EXISTS _migrations(name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)")
     for name, fn in MIGRATIONS:
-        with write(conn):
+        with upgrading(conn):
             if conn.execute("SELECT 1 FROM _migrations WHERE name = ?", (name,)).fetchone():
                 continue
             fn(conn)

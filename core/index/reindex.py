@@ -160,7 +160,7 @@ class Reindexer:
         self.index = index
         # Its own connection: a long write here never holds up searches on the index's connection
         # (WAL readers do not wait for writers), in this process or another.
-        self.conn: apsw.Connection = connect(index.path)
+        self.conn: apsw.Connection = connect(index.path, busy=index.busy)
         self.source = source
         self._embedder_factory = embedder
         self._embedder: Embedder | None = None

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
 
 from core.index import catalog, exact, memories, meta, snapshot_names, vectors
-from core.index.connection import connect, read, sidecar_files, write
+from core.index.connection import BusyPolicy, connect, read, sidecar_files, upgrade_marker, write
 from core.index.memories import MemorySync, filter_sql
 from core.index.migrations import applied, migrate
 from core.index.model import NO_FILTERS, Filters, Hit, MemoryDoc, TimeBound, bounds, normalize_ts
@@ -66,7 +66,7 @@ class _Counts:
 def index_files(paths: HomePaths) -> list[Path]:
     """Everything the index keeps in the cache folder (database, WAL, snapshots, lock)."""
     db = paths.index_db
-    return [*sidecar_files(db), db.parent / "vectors", db.parent / "reindex.lock"]
+    return [*sidecar_files(db), upgrade_marker(db), db.parent / "vectors", db.parent / "reindex.lock"]
 
 
 def purge(paths: HomePaths) -> list[Path]:
@@ -83,10 +83,19 @@ def purge(paths: HomePaths) -> list[Path]:
 
 
 class SearchIndex:
-    def __init__(self, path: Path) -> None:
+    """``busy``: how this process waits while another one upgrades or writes the index, and where it
+    says so (:class:`~core.index.connection.BusyPolicy`; its reindexers' connections wait the same
+    way). Past the wait, opening or writing raises ``IndexBusy``, a one-line ``ReverieError``."""
+
+    def __init__(self, path: Path, *, busy: BusyPolicy | None = None) -> None:
         self.path = path
-        self.conn = connect(path)
-        migrate(self.conn)
+        self.busy = busy or BusyPolicy()
+        self.conn = connect(path, busy=self.busy)
+        try:
+            migrate(self.conn)
+        except BaseException:
+            self.conn.close()
+            raise
         self.snapshot_root = path.parent / "vectors"
         self.lock_path = path.parent / "reindex.lock"
         self._view: VectorView | None = None
@@ -95,10 +104,10 @@ class SearchIndex:
         self._marks: tuple[tuple[int, int], dict[str, tuple[int, int, int]]] | None = None  # see file_marks
 
     @classmethod
-    def open(cls, paths: HomePaths) -> SearchIndex:
+    def open(cls, paths: HomePaths, *, busy: BusyPolicy | None = None) -> SearchIndex:
         """The index of ``paths``' home in its cache folder (created, 0600, if absent)."""
         paths.ensure_cache()
-        return cls(paths.index_db)
+        return cls(paths.index_db, busy=busy)
 
     def close(self) -> None:
         with self._lock:
