@@ -186,6 +186,8 @@ async def test_closing_the_error_of_a_failed_load_does_not_load_again_and_reopen
         await pilot.press("escape")
         await until_no_worker_runs(pilot)
         assert [type(screen) for screen in app.screen_stack] == [CurationScreen]
+        said = text_of(app, "#curation-scopes")  # the screen keeps saying why it shows nothing, and the key
+        assert "Not scanned" in said and "decisions.json: unreadable" in said and "s scans again" in said
         await pilot.press("s")  # asked for: the scan runs again and says why it failed
         await until_no_worker_runs(pilot)
         assert [type(screen) for screen in app.screen_stack] == [CurationScreen, ErrorDialog]

@@ -44,7 +44,7 @@ from tui_app.screens.curation_format import (
 from tui_app.screens.session import Session
 from tui_app.views import curation_data as data
 from tui_app.widgets.dialogs import ErrorDialog
-from tui_app.widgets.format import plural, preview
+from tui_app.widgets.format import one_line, plural, preview
 from tui_app.widgets.humane import ago
 from tui_app.widgets.tables import RecordTable, cursor_key
 
@@ -422,6 +422,10 @@ class CurationScreen(DecidingScreen):
     def work_failed(self, worker: Worker[object]) -> None:
         if worker.group == "move":  # the dry run or the moves: whatever moved is in cold storage, verified
             self.end_moving()
+        elif worker.group == "load" and self.shown is None:  # the screen says it too, once the dialog is closed
+            reason = one_line(worker.error)
+            update_static(self.query_one("#curation-scopes", Static),
+                          Content.assemble(("Not scanned: ", "bold $text-error"), reason, (" · s scans again", "dim")))
 
     def end_moving(self) -> None:
         if self.progress_timer is not None:
