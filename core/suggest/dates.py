@@ -1,7 +1,8 @@
 """``occurred_at`` from the time expressions in a draft, through the temporal backbone.
 
 The text is read as of the moment the draft was captured ("yesterday" in a draft written on the 25th
-is the 24th), in the person's timezone and languages, with the backbone's own guards ("may" the verb,
+is the 24th), in the person's timezone and languages, fiscal years by ``timeparse.fiscal_year_start``
+as search reads them (``SuggestContext.time_expressions``), with the backbone's own guards ("may" the verb,
 "march" the verb, durations such as "for 20 minutes" are not dates). The suggested value is the start
 of the range the expression means (midnight for a day, 18:00 for a night, the hour for "at 7am").
 
@@ -24,7 +25,7 @@ from datetime import datetime
 
 from core.suggest.cues import mentions_future
 from core.suggest.model import Proposal, SuggestContext
-from core.timeparse import TimeMatch, find_time_expressions
+from core.timeparse import TimeMatch
 from core.timeparse.model import instant
 from core.vault.review import ReviewDraft
 
@@ -47,7 +48,7 @@ class DateSuggester:
 
     def propose(self, draft: ReviewDraft, ctx: SuggestContext) -> list[Proposal]:
         now = ctx.written_at(draft)
-        matches = find_time_expressions(draft.content, now, ctx.zone, ctx.config.general.languages)
+        matches = ctx.time_expressions(draft)
         if not matches:
             return []
         days = {m.range.start.date() for m in matches}

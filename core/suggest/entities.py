@@ -146,9 +146,8 @@ def is_plan(draft: ReviewDraft, ctx: SuggestContext) -> bool:
     """The text speaks of the future: a future marker, or time expressions that all lie ahead."""
     if mentions_future(draft.content):
         return True
-    from core.timeparse import find_time_expressions
     from core.timeparse.model import instant
 
     now = ctx.written_at(draft)
-    found = find_time_expressions(draft.content, now, ctx.zone, ctx.config.general.languages)
+    found = ctx.time_expressions(draft)
     return bool(found) and all(instant(m.range.start) > instant(now) for m in found)

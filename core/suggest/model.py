@@ -16,6 +16,7 @@ from core.vault.review import ReviewDraft
 if TYPE_CHECKING:
     from core.embed.protocol import Embedder
     from core.index import SearchIndex
+    from core.timeparse import TimeMatch
     from core.vault.records import Memory
     from core.vault.store import MemoryVault
 
@@ -76,6 +77,15 @@ class SuggestContext:
     def written_at(self, draft: ReviewDraft) -> datetime:
         """When the draft was captured, in the person's timezone: "yesterday" is relative to it."""
         return parse_ts(draft.created_at).astimezone(self.zone)
+
+    def time_expressions(self, draft: ReviewDraft) -> list[TimeMatch]:
+        """The time expressions of the draft's text as of :meth:`written_at`, read with the home's
+        settings as search and ``reverie when`` read them (timezone, languages, the month "FY2023"
+        starts in: ``timeparse.fiscal_year_start``). Every suggester reads dates through here."""
+        from core.timeparse import find_time_expressions
+
+        return find_time_expressions(draft.content, self.written_at(draft), self.zone, self.config.general.languages,
+                                     fiscal_year_start=self.config.timeparse.fiscal_year_start)
 
     def confirmed(self) -> list[Memory]:
         """Memories the person approved through the review workflow (read once per run)."""
