@@ -84,7 +84,7 @@ _ECHOED_EVENTS = {
     "agent_reasoning_raw_content": "the same text as its reasoning item",
     "token_count": "usage bookkeeping",
 }
-_FILE_UUID = re.compile(r"([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})\.jsonl?$")
+_FILE_UUID = re.compile(r"([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})\.jsonl?\Z")
 
 
 class Malformed(ValueError):

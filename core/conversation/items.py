@@ -19,8 +19,9 @@ from core.turns import ROLES, TYPES, Turn, TurnError, format_ts, parse_ts
 Progress = Callable[[int], None]
 
 _REASON_MAX = 300
-_TS_SHAPE = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$")
-_LEAP_SECOND = re.compile(r"^(\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}):60(?:[.,]\d+)?(?=Z|[+-]\d|$)")
+# Anchored with \Z, not $: $ also matches before a final newline, and "…Z\n" passed as the log's form.
+_TS_SHAPE = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z\Z")
+_LEAP_SECOND = re.compile(r"^(\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}):60(?:[.,]\d+)?(?=Z|[+-]\d|\Z)")
 # How far after the moment of an import a turn's time may lie. A turn dated later is refused (and
 # quarantined): a clock or file error, or a forged far-future date, would otherwise sort after
 # everything ever imported and (at 9999-12-31) reach the end of the calendar.

@@ -52,7 +52,7 @@ SEAL_KINDS = ("seal_day", "reseal_day")
 SEAL_GRACE = timedelta(hours=1)
 PENDING_NAME = ".pending-reseal.json"
 _INTENT_DOMAIN = b"reverie/v1/reseal-intent\0"  # nothing else the signing key signs starts like this
-_RECORD_ID = re.compile(r"^logs/(\d{4})/(\d{2})/\1-\2-\d{2}\.jsonl$")
+_RECORD_ID = re.compile(r"^logs/(\d{4})/(\d{2})/\1-\2-\d{2}\.jsonl\Z")
 
 
 def day_closed(day: str, now: datetime) -> bool:

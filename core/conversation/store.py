@@ -32,7 +32,7 @@ from core.fsutil import PRIVATE_FILE_MODE, ensure_private_dir, fsync_dir
 from core.paths import HomePaths
 from core.turns import ROLES, TYPES, Turn, TurnError, day_file
 
-_DAY_NAME = re.compile(r"^(\d{4})-(\d{2})-(\d{2})\.jsonl$")
+_DAY_NAME = re.compile(r"^(\d{4})-(\d{2})-(\d{2})\.jsonl\Z")  # \Z: "….jsonl\n" is not a day file
 _INDEX_CACHE_DAYS = 256
 
 

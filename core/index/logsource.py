@@ -71,6 +71,7 @@ _RECORDS = msgspec.json.Decoder(list[LogRecord])
 _STAMP = (r"[1-9][0-9]{3}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])"
           r"T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]\.[0-9]{6}Z")
 _STAMPS = re.compile(f"(?:{_STAMP}\n)*")
+_STAMP_LEN = len("2026-01-01T00:00:00.000000Z\n")
 
 
 @lru_cache(maxsize=4096)
@@ -99,7 +100,10 @@ def read_records(path: Path) -> DayChunk | None:
     if len(records) != data.count(b"\n"):
         return None
     stamps = [record.ts for record in records]
-    if _STAMPS.fullmatch("\n".join(stamps) + "\n") is None or not all(map(_real_day, {s[:10] for s in stamps})):
+    joined = "\n".join(stamps) + "\n"
+    # as many stamps as records: a ts holding a newline ("…Z\n…Z", "…Z\n") is not one stamp
+    if (len(joined) != _STAMP_LEN * len(stamps) or _STAMPS.fullmatch(joined) is None
+            or not all(map(_real_day, {s[:10] for s in stamps}))):
         return None
     return DayChunk(turns=records, offset=len(data), data=data)
 
@@ -114,7 +118,7 @@ class DayLogSource(Protocol):
         ...
 
 
-_DAY_NAME = re.compile(r"^(\d{4})-(\d{2})-(\d{2})\.jsonl$")  # as core.conversation.store names day files
+_DAY_NAME = re.compile(r"^(\d{4})-(\d{2})-(\d{2})\.jsonl\Z")  # as core.conversation.store names day files
 
 
 def scan_days(logs: Path) -> list[tuple[str, str, int, int]]:
