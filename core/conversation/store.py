@@ -18,19 +18,17 @@ import re
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import date
-from functools import lru_cache
 from pathlib import Path
-from typing import Annotated, Literal
 
 import msgspec
 
 from core.conversation.items import checked_turn
+from core.conversation.logline import LOG_LINE, LOG_LINES, stamps_ok
 from core.conversation.tail import Tail, TailRepair, count_newlines, repair_tail
 from core.errors import ReverieError
 from core.fsutil import PRIVATE_FILE_MODE, ensure_private_dir, fsync_dir
 from core.paths import HomePaths
-from core.turns import ROLES, TYPES, Turn, TurnError, day_file
+from core.turns import Turn, TurnError, day_file
 
 _DAY_NAME = re.compile(r"^(\d{4})-(\d{2})-(\d{2})\.jsonl\Z")  # \Z: "….jsonl\n" is not a day file
 _INDEX_CACHE_DAYS = 256
@@ -158,58 +156,28 @@ def _read_whole_lines(data: bytes, offset: int, reading: DayReading) -> int:
     # One JSON array of the lines: an empty or blank line, or two values on one line, cannot decode
     # into exactly one element per line, so anything the per-line path would refuse falls back.
     try:
-        lines = _LOG_LINES.decode(b"[" + data[: end - 1].replace(b"\n", b",") + b"]")
+        lines = LOG_LINES.decode(b"[" + data[: end - 1].replace(b"\n", b",") + b"]")
     except msgspec.DecodeError:
         return 0
-    if len(lines) != data.count(b"\n", 0, end) or not all(_real_day(line.ts[:10]) for line in lines):
+    if len(lines) != data.count(b"\n", 0, end) or not stamps_ok([line.ts for line in lines]):
         return 0
     reading.turns = [Turn(f.id, f.ts, f.actor, f.role, f.type, f.text, f.model, f.session, f.source) for f in lines]
     reading.offset = offset + end
     return end
 
 
-# What the log itself writes (``turn_line``): every field, of the right type, ``ts`` in the log's form
-# (a year from 1000, valid clock fields; the date itself is checked by ``_real_day``). msgspec checks
-# all of it in C, several times faster than ``json.loads`` and the checks in Python; anything else
-# (another field, a missing ``model``, a lone surrogate, a bad value) takes the general path below,
-# which accepts and refuses exactly what it did before and words the error. The pattern ends in \Z, not
-# $: msgspec searches with Python's re, where $ also matches before a final newline.
-_LOG_TS = r"^[1-9]\d{3}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])T(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d{6}Z\Z"
-
-
-class _LogLine(msgspec.Struct, forbid_unknown_fields=True):
-    actor: str
-    id: Annotated[str, msgspec.Meta(min_length=1)]
-    model: str | None
-    role: Literal[ROLES]
-    session: str
-    source: str
-    text: str
-    ts: Annotated[str, msgspec.Meta(pattern=_LOG_TS)]
-    type: Literal[TYPES]
-
-
-_LOG_LINE = msgspec.json.Decoder(_LogLine)
-_LOG_LINES = msgspec.json.Decoder(list[_LogLine])
-
-
-@lru_cache(maxsize=4096)
-def _real_day(day: str) -> bool:
-    try:
-        date.fromisoformat(day)
-    except ValueError:
-        return False
-    return True
-
-
 def parse_line(line: bytes) -> Turn:
-    """One stored line as a turn; ``TurnError`` (naming the field) or ``UnicodeDecodeError``."""
+    """One stored line as a turn; ``TurnError`` (naming the field) or ``UnicodeDecodeError``.
+
+    A line the log wrote decodes as a :class:`~core.conversation.logline.LogLine` (all of it checked in
+    C); anything else (another field, a missing ``model``, a lone surrogate, a bad value) takes the
+    general path below, which accepts and refuses exactly what it did before and words the error."""
     try:
-        fast = _LOG_LINE.decode(line)
+        fast = LOG_LINE.decode(line)
     except msgspec.DecodeError:
         pass
     else:
-        if _real_day(fast.ts[:10]):
+        if stamps_ok((fast.ts,)):
             return Turn(fast.id, fast.ts, fast.actor, fast.role, fast.type, fast.text, fast.model, fast.session,
                         fast.source)
     text = line.decode("utf-8")

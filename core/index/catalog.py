@@ -23,7 +23,7 @@ from core.turns import Turn
 
 class TurnRecord(Protocol):
     """What the catalog reads of a turn: a :class:`~core.turns.Turn`, or the lean record a day file
-    decodes into for a build (``core.index.logsource.LogRecord``), which needs no Turn per line."""
+    decodes into for a build (``core.conversation.logline.LogLine``), which needs no Turn per line."""
 
     @property
     def id(self) -> str: ...

@@ -10,16 +10,13 @@ import os
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import date
-from functools import lru_cache
 from pathlib import Path
 from stat import S_ISREG
-from typing import TYPE_CHECKING, Annotated, Literal, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import msgspec
 
 from core.paths import HomePaths
-from core.turns import ROLES, TYPES
 
 if TYPE_CHECKING:
     from core.index.catalog import TurnRecord
@@ -45,48 +42,17 @@ class DayChunk:
     data: bytes | None = None  # the bytes read, when the source kept them (the reindexer hashes them)
 
 
-class LogRecord(msgspec.Struct, forbid_unknown_fields=True, frozen=True, gc=False):
-    """A day-file line as the log writes it, decoded for a build without a ``Turn`` per line.
-
-    At least as strict as the day-log store's own fast path (``core.conversation.store``): every
-    field present with its type, a non-empty id, a known role and type, and (checked by
-    :func:`read_records`) a ``ts`` in the log's form on a real date. Whatever it refuses is read by
-    the store's ``read_day``, so a file reads the same either way: the same turns, and for a faulty
-    line the same "PATH:LINE: reason" (``tests/index/test_lean_read.py``). Not tracked by the
-    garbage collector: it holds strings only."""
-
-    actor: str
-    id: Annotated[str, msgspec.Meta(min_length=1)]
-    model: str | None
-    role: Literal[ROLES]
-    session: str
-    source: str
-    text: str
-    ts: str
-    type: Literal[TYPES]
-
-
-_RECORDS = msgspec.json.Decoder(list[LogRecord])
-# every ts of a file, each followed by a newline, checked in one C-speed match (ASCII digits only)
-_STAMP = (r"[1-9][0-9]{3}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])"
-          r"T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]\.[0-9]{6}Z")
-_STAMPS = re.compile(f"(?:{_STAMP}\n)*")
-_STAMP_LEN = len("2026-01-01T00:00:00.000000Z\n")
-
-
-@lru_cache(maxsize=4096)
-def _real_day(day: str) -> bool:
-    try:
-        date.fromisoformat(day)
-    except ValueError:
-        return False
-    return True
-
-
 def read_records(path: Path) -> DayChunk | None:
-    """Every line of the day file at ``path`` as :class:`LogRecord`, in one msgspec call, when each
-    is a line the log wrote and the file ends with a newline; ``None`` for anything else (a missing
-    file included), which the caller reads the general way."""
+    """Every line of the day file at ``path`` as a :class:`~core.conversation.logline.LogLine` (the
+    log's own declaration of a line, which the store's fast path decodes too), in one msgspec call,
+    when each is a line the log wrote and the file ends with a newline; ``None`` for anything else
+    (a missing file included), which the caller reads the general way: through the store's
+    ``read_day``, so a file reads the same either way, the same turns and for a faulty line the same
+    "PATH:LINE: reason" (``tests/index/test_lean_read.py``)."""
+    # Imported here: core.conversation's package loads its importers, which `import core.index` (a
+    # search's freshness check) does not need.
+    from core.conversation.logline import LOG_LINES, stamps_ok
+
     try:
         data = path.read_bytes()
     except FileNotFoundError:
@@ -94,16 +60,10 @@ def read_records(path: Path) -> DayChunk | None:
     if not data.endswith(b"\n"):
         return None
     try:
-        records = _RECORDS.decode(b"[" + data[:-1].replace(b"\n", b",") + b"]")
+        records = LOG_LINES.decode(b"[" + data[:-1].replace(b"\n", b",") + b"]")
     except msgspec.DecodeError:
         return None
-    if len(records) != data.count(b"\n"):
-        return None
-    stamps = [record.ts for record in records]
-    joined = "\n".join(stamps) + "\n"
-    # as many stamps as records: a ts holding a newline ("…Z\n…Z", "…Z\n") is not one stamp
-    if (len(joined) != _STAMP_LEN * len(stamps) or _STAMPS.fullmatch(joined) is None
-            or not all(map(_real_day, {s[:10] for s in stamps}))):
+    if len(records) != data.count(b"\n") or not stamps_ok([record.ts for record in records]):
         return None
     return DayChunk(turns=records, offset=len(data), data=data)
 

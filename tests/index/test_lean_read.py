@@ -13,8 +13,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from core.conversation import read_day
+from core.conversation.logline import LogLine
 from core.index import HomeDayLogs
-from core.index.logsource import LogRecord, read_records
+from core.index.logsource import read_records
 from core.paths import HomePaths
 from core.turns import Turn
 
@@ -81,7 +82,7 @@ def same_as_read_day(paths: HomePaths, path: Path) -> list[object]:
 def test_a_clean_file_is_read_as_lean_records(paths: HomePaths) -> None:
     path = write(paths.logs / "2026" / "03" / "2026-03-01.jsonl", [encoded(good(n)) for n in range(50)])
     turns = same_as_read_day(paths, path)
-    assert len(turns) == 50 and all(isinstance(t, LogRecord) for t in turns)
+    assert len(turns) == 50 and all(isinstance(t, LogLine) for t in turns)
     assert read_records(path) is not None
 
 
