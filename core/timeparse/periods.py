@@ -40,6 +40,7 @@ from core.timeparse.pieces import (
     PeriodP,
     Piece,
     RangeP,
+    WeekP,
     YearP,
 )
 from core.timeparse.rules import (
@@ -362,8 +363,154 @@ def _ko_short_year_guard(view: Scan, found: re.Match[str]) -> bool:
 
 _EN_UNIT_BARE = {"week": weeks_from_this(0), "month": months_from_this(0), "year": years_from_this(0)}
 
+# ISO weeks, centuries and decades by name (round 5) ----------------------------------------------------
+
+
+def _iso_week(week: int, year: int | None, ctx: Context) -> tuple[Piece, ...] | None:
+    """ISO week ``week`` (Monday to Sunday; week 1 holds the year's first Thursday) of ``year``; without
+    a year, the latest that has begun (this ISO year's, else last year's)."""
+    if not 1 <= week <= 53:
+        return None
+    if year is None:
+        year = ctx.today.isocalendar().year
+        if date.fromisocalendar(year, week, 1) > ctx.today:
+            year -= 1
+    return (WeekP(date.fromisocalendar(year, week, 1)),)
+
+
+_WHICH_YEAR = {"last": -1, "this": 0, "next": 1, "올해": 0, "금년": 0, "작년": -1, "지난해": -1, "내년": 1}
+_WHICH_YEAR |= {"今年": 0, "本年": 0, "去年": -1, "昨年": -1, "来年": 1}
+
+
+def _week_year(found: re.Match[str], ctx: Context) -> int | None:
+    """The year written with an ISO week (digits or last/this/next year), else None."""
+    for group in ("y1", "y2", "y3", "y"):
+        text = found.groupdict().get(group)
+        if text:
+            return int(text)
+    which = found.groupdict().get("ly")
+    return ctx.today.year + _WHICH_YEAR[which] if which else None
+
+
+def _en_iso_week(found: re.Match[str], ctx: Context) -> tuple[Piece, ...] | None:
+    week = next(int(found.group(g)) for g in ("w1", "w2", "w3") if found.group(g))
+    return _iso_week(week, _week_year(found, ctx), ctx)
+
+
+def _has_week_year(found: re.Match[str]) -> bool:
+    return any(found.groupdict().get(group) for group in ("y1", "y2", "y3", "y", "ly"))
+
+
+def _en_iso_week_strong(view: Scan, found: re.Match[str]) -> bool:
+    """ "W10" or "week 10" counts with a year, "ISO"/"calendar" before it, a preposition of time, or
+    alone; "week 2 of the course" is no calendar week (see the guard)."""
+    if _has_week_year(found) or found.group("iso"):
+        return True
+    return view.prev_word(found.start()) in ("in", "during", "since", "from", "until", "by", "over") or alone(
+        view, found
+    )
+
+
+def _en_iso_week_guard(view: Scan, found: re.Match[str]) -> bool:
+    return _has_week_year(found) or not re.match(r"\s+of\s", view.text[found.end() :])
+
+
+def _century(number_: int, ctx: Context) -> tuple[Piece, ...] | None:
+    """The ``number_``th century as people mean it: the 19th is 1800 – 1899 (the 1800s)."""
+    if not 1 <= number_ <= 22:
+        return None
+    start = ranges.midnight(date(max(1, (number_ - 1) * 100), 1, 1), ctx.zone)
+    return (RangeP(ranges.span(start, ranges.midnight(date(number_ * 100, 1, 1), ctx.zone))),)
+
+
+def _this_century(offset: int) -> Builder:
+    return lambda _m, ctx: _century(ctx.today.year // 100 + 1 + offset, ctx)
+
+
+_EN_CENTURY_WORDS = {"eighteenth": 18, "nineteenth": 19, "twentieth": 20, "twenty-first": 21, "twenty first": 21}
+_JA_CENTURY_WORDS = {"十八": 18, "十九": 19, "二十": 20, "二十一": 21}
+
+
+def _rolling_years(years: int) -> Builder:
+    """The last ``years`` years up to now, from the midnight of this date that many years back."""
+
+    def build(_m: re.Match[str], ctx: Context) -> tuple[Piece, ...]:
+        today = ctx.today
+        first = date(
+            today.year - years, today.month, min(today.day, ranges.days_in_month(today.year - years, today.month))
+        )
+        return (RangeP(ranges.span(ranges.midnight(first, ctx.zone), ctx.now)),)
+
+    return build
+
+
+def _this_decade(offset: int) -> Builder:
+    return lambda _m, ctx: _decade(ctx.today.year // 10 * 10 + 10 * offset, ctx)
+
+
+_EN_DECADE_NAMES = {"aughts": 2000, "noughties": 2000, "naughties": 2000, "twenty-tens": 2010, "twenty tens": 2010}
+
+
 RULES: dict[str, list[Rule]] = {
     "en": [
+        rule(
+            "en.iso_week",
+            "en",
+            START + r"(?:the\s+)?(?:(?P<y1>(?:19|20)\d\d)-?w(?P<w1>\d{1,2})"
+            r"|w(?P<w2>\d{1,2})(?:[\s,/-]+(?P<y2>(?:19|20)\d\d))?"
+            r"|(?:(?P<iso>iso|calendar)\s+)?(?:week|wk|cw)\s*(?:no\.?\s*|#\s*)?(?P<w3>\d{1,2})"
+            r"(?:\s*(?:,|of|in)?\s*(?:(?P<y3>(?:19|20)\d\d)|(?P<ly>last|this|next)\s+year))?)" + STOP,
+            _en_iso_week,
+            strong=_en_iso_week_strong,
+            guard=_en_iso_week_guard,
+        ),
+        rule(
+            "en.century",
+            "en",
+            START
+            + r"(?:the\s+)?(?:(?P<n>\d{1,2})(?:st|nd|rd|th)|(?P<nw>eighteenth|nineteenth|twentieth|twenty[\s-]first))"
+            r"\s+century" + STOP,
+            lambda m, c: _century(
+                int(m.group("n"))
+                if m.group("n")
+                else _EN_CENTURY_WORDS[m.group("nw").replace("-", " ").replace("twenty first", "twenty-first")],
+                c,
+            ),
+            strong=lambda v, m: (
+                alone(v, m)
+                or v.prev_word(m.start()) in ("in", "during", "since", "from", "until", "through", "throughout", "of")
+            ),
+            needs=("century",),
+        ),
+        rule(
+            "en.this_century",
+            "en",
+            START + r"(?:the\s+)?(?P<which>this|current|last|previous|past)\s+century" + STOP,
+            lambda m, c: (
+                _rolling_years(100)(m, c)
+                if m.group("which") == "past"
+                else _this_century(-1 if m.group("which") in ("last", "previous") else 0)(m, c)
+            ),
+            needs=("century",),
+        ),
+        rule(
+            "en.this_decade",
+            "en",
+            START + r"(?:the\s+)?(?P<which>this|current|last|previous|past)\s+decade" + STOP,
+            lambda m, c: (
+                _rolling_years(10)(m, c)
+                if m.group("which") == "past"
+                else _this_decade(-1 if m.group("which") in ("last", "previous") else 0)(m, c)
+            ),
+            needs=("decade",),
+        ),
+        rule(
+            "en.decade_name",
+            "en",
+            START + r"(?:the\s+)?(?P<w>aughts|noughties|naughties|twenty[\s-]tens)" + STOP,
+            lambda m, c: _decade(_EN_DECADE_NAMES[m.group("w").replace(" ", "-")], c),
+            strong=lambda _v, m: m.group(0).startswith("the"),
+        ),
         rule(
             "en.quarter",
             "en",
@@ -511,6 +658,40 @@ RULES: dict[str, list[Rule]] = {
     ],
     "ko": [
         rule(
+            "ko.iso_week",
+            "ko",
+            r"(?:(?P<y>\d{4})\s*년\s*|(?P<ly>올해|금년|작년|지난해|내년)\s*)?(?<!\d)(?P<w>\d{1,2})\s*주\s*차",
+            lambda m, c: _iso_week(int(m.group("w")), _week_year(m, c), c),
+            strong=lambda v, m: _has_week_year(m) or alone(v, m, ("에", "에는", "의")),
+            guard=lambda v, m: lang_ko.word_ends(v, m) and not re.search(r"(?:월|달)\s*$", v.before(m.start(), 4)),
+            needs=("주",),
+        ),
+        rule(
+            "ko.month_week",
+            "ko",
+            r"(?<!\d)(?P<w>[1-5])\s*주\s*차",
+            lambda m, _c: (EdgeP(f"week:{m.group('w')}"),),
+            guard=lambda v, m: _after_time(v, m) and bool(re.search(r"(?:월|달)\s*$", v.before(m.start(), 4))),
+            needs=("주",),
+        ),
+        rule(
+            "ko.century",
+            "ko",
+            r"(?<!\d)(?P<n>\d{1,2})\s*세기",
+            lambda m, c: _century(int(m.group("n")), c),
+            strong=lambda v, m: alone(v, m, ("에", "에는", "의", "까지", "부터")) or lang_ko.part_strong(v, m),
+            guard=lang_ko.word_ends,
+            needs=("세기",),
+        ),
+        rule(
+            "ko.this_century",
+            "ko",
+            r"(?P<which>지난|이번|전|금)\s*세기",
+            lambda m, c: _this_century(0 if m.group("which") in ("이번", "금") else -1)(m, c),
+            guard=lang_ko.word_bounded,
+            needs=("세기",),
+        ),
+        rule(
             "ko.quarter",
             "ko",
             r"(?P<which>지지난|지난|저번|이번|다음)\s*분기",
@@ -621,6 +802,31 @@ RULES: dict[str, list[Rule]] = {
         ),
     ],
     "ja": [
+        rule(
+            "ja.iso_week",
+            "ja",
+            r"(?:(?P<y>\d{4})\s*年\s*(?:の\s*)?|(?P<ly>今年|本年|去年|昨年|来年)\s*の?\s*)?第\s*(?P<w>\d{1,2})\s*週(?!末|間|目)",
+            lambda m, c: _iso_week(int(m.group("w")), _week_year(m, c), c),
+            guard=lambda v, m: (
+                _has_week_year(m) or (int(m.group("w")) > 5 and not re.search(r"月の?\s*$", v.before(m.start(), 3)))
+            ),
+            needs=("週",),
+        ),
+        rule(
+            "ja.century",
+            "ja",
+            r"(?<!\d)(?P<n>\d{1,2}|二十一|二十|十九|十八)\s*世紀",
+            lambda m, c: _century(int(m.group("n")) if m.group("n").isdigit() else _JA_CENTURY_WORDS[m.group("n")], c),
+            strong=lambda v, m: alone(v, m, ("に", "は", "の")) or lang_ja.particle_follows(v, m.end()),
+            needs=("世紀",),
+        ),
+        rule(
+            "ja.this_century",
+            "ja",
+            r"(?P<which>前|今|先)世紀",
+            lambda m, c: _this_century(0 if m.group("which") == "今" else -1)(m, c),
+            needs=("世紀",),
+        ),
         rule(
             "ja.quarter",
             "ja",
