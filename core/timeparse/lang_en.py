@@ -331,7 +331,7 @@ RULES: list[Rule] = [
     rule("en.month", "en", START + WHICH + r"\s+month" + STOP, relative(_WHICH, months_from_this)),
     rule("en.year_before_last", "en", START + r"(?:the\s+)?year\s+before\s+last" + STOP, years_from_this(-2)),
     rule("en.year", "en", START + WHICH + r"\s+year" + STOP, relative(_WHICH, years_from_this)),
-    rule("en.ago", "en", START + NUM + r"\s+" + UNIT + r"\s+ago" + STOP, _ago),
+    rule("en.ago", "en", START + NUM + r"\s+" + UNIT + r"\s+(?:or\s+so\s+)?(?:ago|back)" + STOP, _ago),
     rule(
         "en.last_n",
         "en",

@@ -557,7 +557,7 @@ RULES: dict[str, list[Rule]] = {
             + r"(?:(?P<n>\d{1,4}|"
             + "|".join(sorted((w.replace(" ", r"\s+") for w in _EN_MINUTE_WORDS), key=len, reverse=True))
             + r")\s+(?:minutes?|mins?)|(?P<half>(?:(?:an?|one)\s+hour\s+and\s+"
-            r"(?P<and_half>a\s+half))|half\s+an\s+hour))\s+ago" + STOP,
+            r"(?P<and_half>a\s+half))|half\s+an\s+hour))\s+(?:or\s+so\s+)?(?:ago|back)" + STOP,
             _en_minutes_ago,
         ),
         rule("en.moment_ago", "en", START + r"(?:a\s+moment|moments)\s+ago" + STOP, _lately(1)),
@@ -611,11 +611,13 @@ RULES: dict[str, list[Rule]] = {
             strong=lambda v, m: m.group("w") != "now" or alone(v, m),
         ),
         rule("en.just_now", "en", START + r"just\s+now" + STOP, _lately(1)),
-        rule("en.other_day", "en", START + r"the\s+other\s+day" + STOP, _days_span(7, 1)),
+        rule("en.other_day", "en", START + r"the\s+other\s+(?:day|night|evening|morning)" + STOP, _days_span(7, 1)),
         rule(
             "en.few_ago",
             "en",
-            START + r"(?:a\s+few|several|some)\s+(?P<unit>hour|day|week|month|year)s\s+ago" + STOP,
+            START
+            + r"(?:a\s+few|several|some)\s+(?P<unit>hour|day|week|month|year)s\s+(?:or\s+so\s+)?(?:ago|back)"
+            + STOP,
             _en_few,
         ),
         rule(
@@ -712,8 +714,11 @@ RULES: dict[str, list[Rule]] = {
         rule(
             "ko.minutes_ago",
             "ko",
-            r"(?<!\d)(?P<n>\d{1,4}|[일이삼사오육칠팔구십]{1,4})\s*분\s*전|(?P<half>반\s*시간)\s*전",
-            lambda m, c: _minutes_ago(30 if m.group("half") else _ko_count(m.group("n")), c),
+            r"(?<!\d)(?P<n>\d{1,4}|[일이삼사오육칠팔구십]{1,4}|몇)\s*분\s*(?:쯤|정도|가량)?\s*전"
+            r"|(?P<half>반\s*시간)\s*(?:쯤|정도)?\s*전",
+            lambda m, c: _minutes_ago(
+                30 if m.group("half") else 3 if m.group("n") == "몇" else _ko_count(m.group("n")), c
+            ),
             guard=lang_ko.word_ends,
         ),
         rule(
@@ -761,6 +766,9 @@ RULES: dict[str, list[Rule]] = {
         rule("ko.now", "ko", r"지금|현재", _current_hour, strong=lambda v, m: alone(v, m, ("은", "는", "쯤", "까지"))),
         rule("ko.just_now", "ko", r"방금(?:\s*전)?|막\s*방금", _lately(1), guard=lang_ko.word_ends),
         rule("ko.a_while_ago", "ko", r"아까", _lately(3), guard=lang_ko.word_bounded),
+        rule("ko.other_day", "ko", r"요전\s*날|요전에|일전에|엊그제께", _days_span(7, 1), guard=lang_ko.word_bounded),
+        rule("ko.three_years_ago", "ko", r"재재작년|삼\s*년\s*전", years_from_this(-3), guard=lang_ko.word_bounded),
+        rule("ko.now_right", "ko", r"지금\s*바로|바로\s*지금", _current_hour),
         rule("ko.two_days", "ko", r"엊그저께|엊그제", _days_span(2, 1)),
         rule(
             "ko.three_days_ago",
@@ -859,8 +867,8 @@ RULES: dict[str, list[Rule]] = {
         rule(
             "ja.minutes_ago",
             "ja",
-            r"(?<!\d)(?P<n>\d{1,4}|[一二三四五六七八九十]{1,3})\s*分\s*前",
-            lambda m, c: _minutes_ago(number(m.group("n")) or 0, c),
+            r"(?<!\d)(?P<n>\d{1,4}|[一二三四五六七八九十]{1,3}|数)\s*分\s*(?:ほど|くらい|ぐらい|程)?\s*前",
+            lambda m, c: _minutes_ago(3 if m.group("n") == "数" else number(m.group("n")) or 0, c),
         ),
         rule(
             "ja.decade",
@@ -905,7 +913,11 @@ RULES: dict[str, list[Rule]] = {
             r"一昨昨日|さきおととい|先一昨日",
             lambda _m, c: (DayP(c.today - timedelta(days=3)),),
         ),
-        rule("ja.other_day", "ja", r"先日", _days_span(7, 1)),
+        rule("ja.other_day", "ja", r"先日|この間(?![\u4e00-\u9fff])|こないだ", _days_span(7, 1)),
+        rule("ja.little_while_ago", "ja", r"(?:少し|ちょっと|すこし)\s*前(?![\u4e00-\u9fff])", _lately(3)),
+        rule("ja.half_month_ago", "ja", r"半月前", lambda _m, c: (DayP(c.today - timedelta(days=15)),)),
+        rule("ja.three_years_ago", "ja", r"一昨々年|一昨昨年|さきおととし", years_from_this(-3)),
+        rule("ja.now_kanji", "ja", r"只今|ただ今(?=[はの、])", _current_hour),
         rule(
             "ja.few_ago",
             "ja",

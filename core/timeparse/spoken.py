@@ -366,17 +366,19 @@ _EN_RULES: list[Rule] = [
         "en.ago_more",
         "en",
         START + r"(?P<n>\d{1,4}|a\s+couple|couple|a|an|one|two|three|four|five|six|seven|eight|nine|ten)\s*"
-        r"(?P<unit>decades?|hrs?|wks?|yrs?|mos)\s+ago" + STOP,
+        r"(?P<unit>decades?|hrs?|wks?|yrs?|mos)\s+(?:or\s+so\s+)?(?:ago|back)" + STOP,
         _en_ago_more,
-        needs=("ago",),
+        needs=("ago", "back"),
     ),
     rule("en.ago_letter", "en", START + r"(?P<n>\d{1,4})(?P<unit>h|d|w|y)\s+ago" + STOP, _en_ago_more, needs=("ago",)),
     rule(
         "en.couple_ago",
         "en",
-        START + r"(?P<n>a\s+couple|couple)\s+(?P<unit>(?:hour|day|week|month|year)s)\s+ago" + STOP,
+        START
+        + r"(?P<n>a\s+couple|couple)(?:\s+of)?\s+(?P<unit>(?:hour|day|week|month|year)s)\s+(?:or\s+so\s+)?(?:ago|back)"
+        + STOP,
         _en_ago_more,
-        needs=("ago",),
+        needs=("ago", "back"),
     ),
     rule(
         "en.and_half_ago",

@@ -94,6 +94,8 @@ KO_NATIVE = {
     "아홉": 9,
     "열": 10,
     "스무": 20,
+    "석": 3,  # 석 달, 넉 달: three, four months
+    "넉": 4,
 }
 KO_NATIVE_PATTERN = "(?:" + "|".join(sorted(KO_NATIVE, key=len, reverse=True)) + ")"
 KO_DAY_COUNTS = {
