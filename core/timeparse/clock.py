@@ -240,6 +240,19 @@ def _ja_by(found: re.Match[str], _ctx: Context) -> tuple[Piece, ...] | None:
     return (ClockP(hour % 24, minute, "24h" if hour == 0 or hour > 12 else None, by=True),)
 
 
+def _noon_less(hour: int, minutes: str | None) -> tuple[Piece, ...] | None:
+    """정오 / 자정 / 正午, or so many minutes before it (정오 10분 전 is 11:50, 자정 5분 전 23:55)."""
+    from core.timeparse.text import number
+
+    if minutes is None:
+        return (ClockP(hour % 24, 0, "24h"),)
+    amount = int(minutes) if minutes.isdigit() else ko_sino_number(minutes) or number(minutes)
+    if not amount or not 0 < amount < 60:
+        return None
+    new_hour, minute = divmod(hour * 60 - amount, 60)
+    return (ClockP(new_hour, minute, "24h"),)
+
+
 _JA_DIGITS = r"\d{1,2}|[〇零一二三四五六七八九十]{1,3}"
 
 RULES: dict[str, list[Rule]] = {
@@ -318,7 +331,23 @@ RULES: dict[str, list[Rule]] = {
             _ko_digits_by,
             guard=lambda v, m: lang_ko.word_ends(v, m) and _not_a_range_end(v, m),
         ),
-        rule("ko.noon", "ko", r"정오|자정", lambda m, _c: (ClockP(12 if m.group(0) == "정오" else 0, 0, "24h"),)),
+        rule(
+            "ko.clock_before",
+            "ko",
+            r"(?<!\d)(?P<h>\d{1,2})\s*시\s*전(?![가-힣])",
+            lambda m, _c: (
+                (ClockP(int(m.group("h")) % 24, 0, "24h" if int(m.group("h")) > 12 else None, by=True),)
+                if int(m.group("h")) <= 24
+                else None
+            ),
+            guard=_not_a_range_end,
+        ),
+        rule(
+            "ko.noon",
+            "ko",
+            r"(?P<w>정오|자정)(?:\s*(?P<mb>\d{1,2}|[일이삼사오육칠팔구십]{1,3})\s*분\s*전(?!에|까지))?",
+            lambda m, _c: _noon_less(12 if m.group("w") == "정오" else 24, m.group("mb")),
+        ),
     ],
     "ja": [
         rule(
@@ -328,6 +357,11 @@ RULES: dict[str, list[Rule]] = {
             _ja_by,
             guard=_not_a_range_end,
         ),
-        rule("ja.noon", "ja", r"正午|零時", lambda m, _c: (ClockP(12 if m.group(0) == "正午" else 0, 0, "24h"),)),
+        rule(
+            "ja.noon",
+            "ja",
+            r"(?P<w>正午|零時)(?:\s*(?P<mb>\d{1,2}|[一二三四五六七八九十]{1,3})\s*分\s*前(?!に|まで))?",
+            lambda m, _c: _noon_less(12 if m.group("w") == "正午" else 24, m.group("mb")),
+        ),
     ],
 }

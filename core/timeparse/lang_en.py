@@ -306,14 +306,26 @@ RULES: list[Rule] = [
     rule(
         "en.noon",
         "en",
-        START + r"(?:at\s+|around\s+|(?P<by>by|before|until|till)\s+)?(?:noon|midday)" + STOP,
+        START + r"(?:at\s+|around\s+|(?P<by>by|before|until|till)\s+)?(?:noon|midday)(?:-?ish)?" + STOP,
         lambda m, _c: (ClockP(12, 0, "24h", by=bool(m.group("by"))),),
     ),
     rule("en.week_before_last", "en", START + r"(?:the\s+)?week\s+before\s+last" + STOP, weeks_from_this(-2)),
     rule("en.week_after_next", "en", START + r"(?:the\s+)?week\s+after\s+next" + STOP, weeks_from_this(2)),
     rule("en.week", "en", START + WHICH + r"\s+week" + STOP, relative(_WHICH, weeks_from_this)),
     rule("en.weekend", "en", START + WHICH + r"\s+weekend" + STOP, relative(_WHICH, weekend_from_this)),
-    rule("en.past_weekend", "en", START + r"(?:this|the)\s+past\s+weekend" + STOP, weekend_from_this(-1)),
+    rule("en.past_weekend", "en", START + r"(?:(?:this|the)\s+)?past\s+weekend" + STOP, weekend_from_this(-1)),
+    rule(
+        "en.weekend_before_last",
+        "en",
+        START + r"(?:the\s+)?weekend\s+before\s+last" + STOP,
+        weekend_from_this(-2),
+    ),
+    rule(
+        "en.weekends_ago",
+        "en",
+        START + NUM + r"\s+weekends?\s+(?:ago|back)" + STOP,
+        lambda m, c: weekend_from_this(-n)(m, c) if (n := number(m.group("n")) or 0) > 0 else None,
+    ),
     rule(
         "en.the_weekend",
         "en",
@@ -347,7 +359,7 @@ RULES: list[Rule] = [
     rule(
         "en.past_unit",
         "en",
-        START + r"(?:(?:(?:in|over|during|for|within)\s+)?the\s+past|"
+        START + r"(?:(?:(?:in|over|during|for|within)\s+)?(?:the|this)\s+past|"
         r"(?:in|over|during|for|within)\s+the\s+last)\s+(?P<unit>hour|day|week|month|year|fortnight)" + STOP,
         _last_n,
     ),
@@ -406,8 +418,26 @@ RULES: list[Rule] = [
         "en.clock_meridiem",
         "en",
         START + r"(?:(?P<prep>at|around|about|by|before|after|from|until|till)\s+)?"
-        r"(?P<h>\d{1,2})(?::(?P<m>\d{2})(?::\d{2})?)?\s*(?P<mer>a\.m\.|p\.m\.|am|pm)(?!\w)",
+        r"(?P<h>\d{1,2})(?:[:.](?P<m>\d{2})(?::\d{2})?)?\s*(?P<mer>a\.m\.|p\.m\.|am|pm)(?:-?ish)?(?!\w)",
         _clock,
+    ),
+    # "9ish", "at 4ish": like "at 9" (beside a day or a part of the day).
+    rule(
+        "en.clock_ish",
+        "en",
+        START + r"(?:(?:at|around|about)\s+)?(?P<h>\d{1,2})(?::(?P<m>\d{2}))?\s*-?ish" + STOP,
+        _clock,
+        strong=False,
+        needs=("ish",),
+    ),
+    # "8 this morning", "11 last night": an hour just before the day part it belongs to.
+    rule(
+        "en.clock_before_part",
+        "en",
+        START + r"(?P<h>\d{1,2})(?::(?P<m>\d{2}))?"
+        r"(?=\s+(?:(?:this|yesterday|tomorrow)\s+(?:morning|afternoon|evening|night)|tonight|last\s+night))",
+        _clock,
+        strong=False,
     ),
     # "at 9" only beside a day or a part of the day ("last Monday at 9", "yesterday evening around 8").
     rule(

@@ -185,7 +185,7 @@ def _last_n(found: re.Match[str], ctx: Context) -> tuple[Piece, ...] | None:
 
 def _clock(found: re.Match[str], _ctx: Context) -> tuple[Piece, ...] | None:
     hour = _int(found.group("h"))
-    minute = 30 if found.group("half") else int(found.group("m") or 0)
+    minute = 30 if found.group("half") else _int(found.group("m")) if found.group("m") else 0
     if hour > 24 or minute > 59:
         return None
     return (ClockP(hour % 24, minute, "24h" if hour == 0 or hour > 12 else None),)
@@ -286,7 +286,7 @@ RULES: list[Rule] = [
         "ja.clock",
         "ja",
         rf"(?<!\d)(?P<h>{_DIGITS})\s*時(?!間|代|点|期|刻|計)"
-        r"(?:\s*(?P<m>\d{1,2})\s*分|(?P<half>半))?",
+        rf"(?:\s*(?P<m>\d{{1,2}}|{KANJI_NUMBER_PATTERN})\s*分(?!\s*(?:前|間|後))|(?P<half>半))?",
         _clock,
     ),
 ]

@@ -52,7 +52,7 @@ from core.timeparse.rules import (
     weeks_from_this,
     years_from_this,
 )
-from core.timeparse.text import KO_DAY_COUNTS, KO_NATIVE_PATTERN, KO_SINO_PATTERN, ko_sino_number, number
+from core.timeparse.text import KO_DAY_COUNTS, KO_NATIVE, KO_NATIVE_PATTERN, KO_SINO_PATTERN, ko_sino_number, number
 
 _HANGUL = re.compile(r"[가-힣]")
 # What may follow a guarded word inside the same word: particles, and copulas that go on (밤이었어).
@@ -293,6 +293,15 @@ RULES: list[Rule] = [
     rule("ko.last_night", "ko", r"어젯\s*밤|간밤|지난\s*밤", day_and_part(-1, "night")),
     rule("ko.week", "ko", WHICH_RE + r"\s*주(?!\s*말|일|\s*\d)", relative(WHICH, weeks_from_this)),
     rule("ko.weekend", "ko", WHICH_RE + r"\s*주말", relative(WHICH, weekend_from_this)),
+    rule(
+        "ko.weekends_ago",
+        "ko",
+        r"(?<!\d)(?P<n>\d{1,2}|[한두세네])\s*주\s*전\s*주말",
+        lambda m, c: weekend_from_this(-(int(m.group("n")) if m.group("n").isdigit() else KO_NATIVE[m.group("n")]))(
+            m, c
+        ),
+        guard=word_ends,
+    ),
     rule("ko.the_weekend", "ko", r"주말", recent_weekend, strong=part_strong, guard=word_bounded),
     rule("ko.month", "ko", WHICH_RE + r"\s*달", relative(WHICH, months_from_this)),
     rule("ko.year_before_last", "ko", r"재작년", years_from_this(-2)),

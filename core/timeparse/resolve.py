@@ -379,6 +379,8 @@ def _place_clock(day: date, clock: ClockP, part: PartOfDay | None) -> tuple[date
             if choice % 24 in part.hours():
                 choice %= 24
                 return (day + timedelta(days=1) if part.next_day_hour(choice) else day), time(choice, clock.minute)
+    if part is not None and hour in part.hours() and part.next_day_hour(hour):
+        return day + timedelta(days=1), time(hour, clock.minute)  # "midnight last night", 深夜0時
     meridiem = clock.meridiem or (part.meridiem if part is not None else None)
     if meridiem == "pm" and hour < 12:
         hour += 12

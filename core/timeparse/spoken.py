@@ -254,8 +254,9 @@ def _en_last_weekends(found: re.Match[str], ctx: Context) -> tuple[Piece, ...] |
 
 
 def _en_to_noon(found: re.Match[str], _ctx: Context) -> tuple[Piece, ...] | None:
-    hour, minute = int(found.group("h")), int(found.group("m") or 0)
-    meridiem = (found.group("mer") or "").replace(".", "") or None
+    h, m, mer = ("h", "m", "mer") if found.group("h") else ("h2", "m2", "mer2")
+    hour, minute = int(found.group(h)), int(found.group(m) or 0)
+    meridiem = (found.group(mer) or "").replace(".", "") or None
     if minute > 59 or not 0 <= hour <= 23 or (meridiem and not 1 <= hour <= 12):
         return None
     end = ClockP(12, 0, "24h") if found.group("t") == "noon" else ClockP(0, 0, "24h")
@@ -425,8 +426,9 @@ _EN_RULES: list[Rule] = [
     rule(
         "en.to_noon",
         "en",
-        START + r"(?:from|between)\s+(?P<h>\d{1,2})(?::(?P<m>\d{2}))?\s*(?P<mer>a\.m\.|p\.m\.|am|pm)?\s+"
-        r"(?:to|until|till|and|-)\s+(?P<t>noon|midnight)" + STOP,
+        START + r"(?:(?:from|between)\s+(?P<h>\d{1,2})(?::(?P<m>\d{2}))?\s*(?P<mer>a\.m\.|p\.m\.|am|pm)?\s+"
+        r"|(?P<h2>\d{1,2})(?::(?P<m2>\d{2}))?\s*(?P<mer2>a\.m\.|am)\s*)"
+        r"(?:to|until|till|til|and|-|–)\s*(?P<t>noon|midnight)" + STOP,
         _en_to_noon,
         needs=("noon", "midnight"),
     ),
