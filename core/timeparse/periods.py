@@ -586,7 +586,7 @@ RULES: dict[str, list[Rule]] = {
         rule(
             "en.this_time",
             "en",
-            START + r"(?:(?:at|around|about)\s+)?(?:this|the\s+same)\s+time\s+"
+            START + r"(?:(?:at|around|about)\s+)?(?:this|(?:the\s+)?same)\s+time\s+"
             r"(?P<when>yesterday|the\s+day\s+before\s+yesterday|last\s+week|last\s+month|last\s+year)" + STOP,
             _this_time,
         ),

@@ -29,13 +29,14 @@ from core.timeparse import lang_ja, lang_ko, ranges
 from core.timeparse.lang_en import WEEKDAY_ABBR, WEEKDAYS
 from core.timeparse.model import TimeRange
 from core.timeparse.parts import PARTS
-from core.timeparse.periods import few_ago
+from core.timeparse.periods import few_ago, quarter_range
 from core.timeparse.pieces import (
     ClockP,
     ClockSpanP,
     Context,
     DayP,
     DomP,
+    EdgeP,
     MonthP,
     PartP,
     Piece,
@@ -1081,4 +1082,236 @@ def _year_and_half_ago_n(count: int, ctx: Context) -> tuple[Piece, ...] | None:
     return (MonthP(*ranges.add_months(ctx.today.year, ctx.today.month, -(12 * count + 6))),)
 
 
-RULES: dict[str, list[Rule]] = {"en": _MORE_EN + _EN_RULES, "ko": _MORE_KO + _KO_RULES, "ja": _MORE_JA + _JA_RULES}
+# Round 5: forms read from a probe list written by hand -------------------------------------------------
+
+
+def _to_date(unit: str):
+    """ "month to date", "so far this week", "this year so far": from the start of the unit up to now."""
+
+    def build(_m: re.Match[str], ctx: Context) -> tuple[Piece, ...]:
+        today = ctx.today
+        if unit == "week":
+            first = ranges.monday_of(today)
+        elif unit == "month":
+            first = today.replace(day=1)
+        else:
+            first = date(today.year, 1, 1)
+        return (RangeP(ranges.span(ranges.midnight(first, ctx.zone), ctx.now)),)
+
+    return build
+
+
+def _weekday_the_dom(found: re.Match[str], ctx: Context) -> tuple[Piece, ...] | None:
+    """ "Tuesday the 3rd", "Sunday, the 8th": the latest day that is both (within two years)."""
+    weekday = WEEKDAYS.get(found.group("wd")) if found.group("wd") in WEEKDAYS else WEEKDAY_ABBR[found.group("wd")]
+    day = int(found.group("d"))
+    if not 1 <= day <= 31:
+        return None
+    year, month = ctx.today.year, ctx.today.month
+    for _ in range(24):
+        if day <= ranges.days_in_month(year, month):
+            candidate = date(year, month, day)
+            if candidate <= ctx.today and candidate.weekday() == weekday:
+                return (DayP(candidate),)
+        year, month = ranges.add_months(year, month, -1)
+    return None
+
+
+def _unit_now(unit: str, offset: int = 0):
+    def build(_m: re.Match[str], ctx: Context) -> tuple[Piece, ...]:
+        today = ctx.today
+        if unit == "week":
+            return (WeekP(ranges.monday_of(today) + timedelta(days=7 * offset)),)
+        if unit == "month":
+            return (MonthP(*ranges.add_months(today.year, today.month, offset)),)
+        return (YearP(today.year + offset),)
+
+    return build
+
+
+def _midweek(found: re.Match[str], ctx: Context) -> tuple[Piece, ...]:
+    """ "midweek", "mid-week last week": Wednesday and Thursday of that week (the middle of a week)."""
+    offset = {"last": -1, "this": 0, "next": 1, None: 0}[found.group("which")]
+    wednesday = ranges.monday_of(ctx.today) + timedelta(days=7 * offset + 2)
+    start = ranges.midnight(wednesday, ctx.zone)
+    return (RangeP(ranges.span(start, ranges.midnight(wednesday + timedelta(days=2), ctx.zone))),)
+
+
+_YEAR_WORDS = {"작년": -1, "지난해": -1, "재작년": -2, "올해": 0, "去年": -1, "昨年": -1, "一昨年": -2, "今年": 0}
+_YEAR_EDGES = {"연말": "end", "연초": "beginning", "年末": "end", "年始": "beginning", "年初": "beginning"}
+
+
+def _year_edge(found: re.Match[str], ctx: Context) -> tuple[Piece, ...]:
+    """작년 연말, 去年の年末: that year's end (November – December) or beginning (January – February)."""
+    return YearP(ctx.today.year + _YEAR_WORDS[found.group("y")]), EdgeP(_YEAR_EDGES[found.group("e")])
+
+
+def _teens_of_years_ago(_m: re.Match[str], ctx: Context) -> tuple[Piece, ...]:
+    """十数年前, 십여 년 전: eleven to nineteen years back (whole years)."""
+    first = ranges.midnight(date(ctx.today.year - 19, 1, 1), ctx.zone)
+    return (RangeP(ranges.span(first, ranges.midnight(date(ctx.today.year - 10, 1, 1), ctx.zone))),)
+
+
+_JA_SHORT_YEAR_AFTER = re.compile(r"(?:に|頃|ごろ|から|まで|当時|以降)")
+
+
+def _ja_short_year_strong(view: Scan, found: re.Match[str]) -> bool:
+    """98年に, 98年頃, 98年の夏 count; "10年は長い" (ten years are long) and 10年も do not."""
+    return bool(_JA_SHORT_YEAR_AFTER.match(view.text, found.end())) or view.time_follows(found.end(), "の?")
+
+
+_R5_EN: list[Rule] = [
+    rule(
+        "en.this_day_last_year",
+        "en",
+        START + r"(?:on\s+)?this\s+(?:day|date)\s+(?P<n>last|a)\s+year(?:\s+ago)?" + STOP,
+        lambda _m, c: _same_day("year", 1, c),
+        needs=("this da",),
+    ),
+    rule(
+        "en.the_nth_of_the_month",
+        "en",
+        START + r"(?:on\s+)?the\s+(?:(?P<d>\d{1,2})(?:st|nd|rd|th)|(?P<first>first))\s+of\s+the\s+month" + STOP,
+        lambda m, _c: (DomP(1 if m.group("first") else int(m.group("d"))),),
+        needs=("of the month",),
+    ),
+    rule(
+        "en.weekday_the_dom",
+        "en",
+        START
+        + r"(?P<wd>monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues?|wed|thu(?:rs?)?|fri|sat|sun)"
+        r"\.?,?\s+(?:the\s+)?(?P<d>\d{1,2})(?:st|nd|rd|th)" + STOP + r"(?!\s+of\s)",
+        _weekday_the_dom,
+    ),
+    rule(
+        "en.earlier_in_the",
+        "en",
+        START + r"(?:earlier|later)\s+in\s+the\s+(?P<unit>week|month|year)" + STOP,
+        lambda m, c: _unit_now(m.group("unit"))(m, c),
+        needs=("in the",),
+    ),
+    rule(
+        "en.midweek",
+        "en",
+        START + r"mid-?\s?week(?:\s+(?P<which>last|this|next)\s+week)?" + STOP,
+        _midweek,
+        needs=("week",),
+    ),
+    rule(
+        "en.to_date",
+        "en",
+        START + r"(?:(?P<unit>month|week)\s+to\s+date|(?P<short>mtd|wtd))" + STOP,
+        lambda m, c: _to_date(m.group("unit") or ("month" if m.group("short") == "mtd" else "week"))(m, c),
+        needs=("to date", "mtd", "wtd"),
+    ),
+    rule(
+        "en.so_far",
+        "en",
+        START + r"(?:so\s+far\s+this\s+(?P<u1>week|month|year)|this\s+(?P<u2>week|month|year)\s+so\s+far)" + STOP,
+        lambda m, c: _to_date(m.group("u1") or m.group("u2"))(m, c),
+        needs=("so far",),
+    ),
+    rule(
+        "en.wee_hours",
+        "en",
+        START + r"(?:(?:in|during)\s+)?the\s+(?:wee|small)\s+hours(?:\s+of\s+the\s+morning)?" + STOP,
+        lambda _m, _c: (PartP(PARTS["dawn"]),),
+        needs=("hours",),
+    ),
+    rule(
+        "en.dead_of_night",
+        "en",
+        START + r"(?:(?:in|at)\s+)?the\s+dead\s+of\s+(?:the\s+)?night" + STOP,
+        lambda _m, _c: (PartP(PARTS["late_night"]),),
+        needs=("dead of",),
+    ),
+    rule(
+        "en.quarter_q",
+        "en",
+        r"(?<![\w.])(?P<q>[1-4])q(?:\s*(?P<y>(?:19|20)\d\d))?(?![\w])",
+        lambda m, c: _quarter_q(int(m.group("q")), int(m.group("y")) if m.group("y") else None, c),
+        strong=lambda v, m: bool(m.group("y")) or _only(v, m) or v.prev_word(m.start()) in ("in", "during", "since"),
+    ),
+]
+
+_R5_KO: list[Rule] = [
+    rule(
+        "ko.year_edge",
+        "ko",
+        r"(?P<y>작년|지난해|재작년|올해)\s*(?P<e>연말|연초)",
+        _year_edge,
+        guard=lang_ko.word_ends,
+    ),
+    rule(
+        "ko.this_month_short",
+        "ko",
+        r"(?<![가-힣])이달",
+        lambda _m, c: _unit_now("month")(_m, c),
+        guard=lang_ko.word_ends,
+    ),
+    rule("ko.teens_of_years_ago", "ko", r"십여\s*년\s*전", _teens_of_years_ago, guard=lang_ko.word_ends),
+    rule(
+        "ko.fine_part",
+        "ko",
+        r"(?<![가-힣])(?P<p>밤\s*늦게|아침\s*일찍|이른\s*아침|대낮|해\s*질\s*녘|저녁\s*무렵|새벽\s*녘)",
+        lambda m, _c: (PartP(PARTS[_KO_R5_PARTS["".join(m.group("p").split())]]),),
+        guard=lang_ko.word_ends,
+    ),
+]
+_KO_R5_PARTS = {
+    "밤늦게": "late_night",
+    "아침일찍": "early_morning",
+    "이른아침": "early_morning",
+    "대낮": "daytime",
+    "해질녘": "late_afternoon",
+    "저녁무렵": "evening",
+    "새벽녘": "dawn",
+}
+
+_R5_JA: list[Rule] = [
+    rule("ja.year_edge", "ja", r"(?P<y>去年|昨年|一昨年|今年)の?(?P<e>年末|年始|年初)(?!年始)", _year_edge),
+    rule("ja.teens_of_years_ago", "ja", r"十数\s*年\s*前", _teens_of_years_ago),
+    rule(
+        "ja.short_year",
+        "ja",
+        r"(?<![\d'’])['’]?(?P<yy>\d{2})\s*年(?![前間後生代度目ぶ\d])",
+        lambda m, c: (YearP(_two_digit_year_ja(m.group("yy"), c)),),
+        strong=_ja_short_year_strong,
+    ),
+    rule(
+        "ja.fine_part",
+        "ja",
+        r"(?P<p>朝早く|昼過ぎ|昼すぎ|昼前|昼頃|昼ごろ|夕暮れ|日暮れ|白昼)",
+        lambda m, _c: (PartP(PARTS[_JA_R5_PARTS[m.group("p")]]),),
+        guard=lambda v, m: not lang_ja.kanji_at(v, m.start() - 1) or m.start() in v.ends,
+    ),
+]
+_JA_R5_PARTS = {
+    "朝早く": "early_morning",
+    "昼過ぎ": "early_afternoon",
+    "昼すぎ": "early_afternoon",
+    "昼前": "late_morning",
+    "昼頃": "midday",
+    "昼ごろ": "midday",
+    "夕暮れ": "late_afternoon",
+    "日暮れ": "late_afternoon",
+    "白昼": "daytime",
+}
+
+
+def _two_digit_year_ja(text: str, ctx: Context) -> int:
+    year = 2000 + int(text)
+    return year if year <= ctx.today.year + 1 else year - 100
+
+
+def _quarter_q(quarter: int, year: int | None, ctx: Context) -> tuple[Piece, ...] | None:
+    if year is None:
+        year = ctx.today.year if 3 * quarter - 2 <= ctx.today.month else ctx.today.year - 1
+    return (RangeP(quarter_range(year, quarter, ctx)),)
+
+
+RULES: dict[str, list[Rule]] = {
+    "en": _R5_EN + _MORE_EN + _EN_RULES,
+    "ko": _R5_KO + _MORE_KO + _KO_RULES,
+    "ja": _R5_JA + _MORE_JA + _JA_RULES,
+}
