@@ -256,6 +256,9 @@ def _last_n_sino(found: re.Match[str], ctx: Context) -> tuple[Piece, ...] | None
     return last_n(count, UNITS[found.group("unit")], ctx)
 
 
+_MONTH_MODES = {"지난": "last", "저번": "last", "이번": "this", "다음": "next"}
+
+
 def _date(found: re.Match[str], _ctx: Context) -> tuple[Piece, ...]:
     year, month, day = found.group("y"), int(found.group("mo")), found.group("d")
     if day is None:
@@ -342,6 +345,16 @@ RULES: list[Rule] = [
         "ko",
         r"(?:(?P<mode>지난|저번|이번|다음)\s*)?(?P<wd>[월화수목금토일])요일",
         lambda m, _c: (WeekdayP(WEEKDAYS[m.group("wd")], MODES[m.group("mode")]),),
+    ),
+    rule(
+        "ko.month_mode",
+        "ko",
+        r"(?P<mode>지난|저번|이번|다음|올)\s*(?P<mo>1[0-2]|0?[1-9])\s*월(?!\s*\d{1,2}\s*일)",
+        lambda m, c: (
+            (MonthP(c.today.year, int(m.group("mo"))),)
+            if m.group("mode") == "올"
+            else (MonthNameP(int(m.group("mo")), _MONTH_MODES[m.group("mode")]),)
+        ),
     ),
     rule("ko.date", "ko", r"(?<!\d)(?:(?P<y>\d{4})\s*년\s*)?(?P<mo>\d{1,2})\s*월(?:\s*(?P<d>\d{1,2})\s*일)?", _date),
     rule(

@@ -81,7 +81,7 @@ def _numbered_quarter(quarter: int, year: int | None, ctx: Context) -> tuple[Pie
 
 
 _EN_WHICH = {"this": 0, "current": 0, "last": -1, "previous": -1, "past": -1, "this past": -1, "next": 1}
-_KO_WHICH = {"지지난": -2, "지난": -1, "저번": -1, "이번": 0, "다음": 1}
+_KO_WHICH = {"지지난": -2, "지난": -1, "저번": -1, "전": -1, "이번": 0, "다음": 1}
 _JA_WHICH = {"今": 0, "当": 0, "前": -1, "先": -1, "来": 1, "次": 1}
 _ORDINAL_WORDS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4}
 _YEAR_SHIFT = {"last": -1, "this": 0, "next": 1}
@@ -696,7 +696,7 @@ RULES: dict[str, list[Rule]] = {
         rule(
             "ko.quarter",
             "ko",
-            r"(?P<which>지지난|지난|저번|이번|다음)\s*분기",
+            r"(?P<which>지지난|지난|저번|이번|다음|(?<![가-힣])전)\s*분기",
             lambda m, c: _relative_quarter(_KO_WHICH[m.group("which")], c),
         ),
         rule(

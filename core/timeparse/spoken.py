@@ -815,10 +815,14 @@ def _year_span(found: re.Match[str], ctx: Context) -> tuple[Piece, ...] | None:
 
 
 def _day_range_month(found: re.Match[str], ctx: Context) -> tuple[Piece, ...] | None:
-    """ "5-7 Jan", "3rd-5th of March 2023": days of one month; without a year the latest that has begun."""
+    """ "5-7 Jan", "3rd-5th of March 2023", 2월 3~5일, 2月3〜5日: days of one month; without a year the
+    latest that has begun."""
     from core.timeparse.lang_en import MONTHS
 
-    month = MONTHS[found.group("month")]
+    month_text = found.group("month")
+    month = int(month_text) if month_text.isdigit() else MONTHS[month_text]
+    if not 1 <= month <= 12:
+        return None
     first, last = int(found.group("d1")), int(found.group("d2"))
     if not 1 <= first < last <= 31:
         return None
@@ -1160,7 +1164,21 @@ def _ja_short_year_strong(view: Scan, found: re.Match[str]) -> bool:
     return bool(_JA_SHORT_YEAR_AFTER.match(view.text, found.end())) or view.time_follows(found.end(), "の?")
 
 
+def _d_mon_y(found: re.Match[str], _ctx: Context) -> tuple[Piece, ...]:
+    from core.timeparse.lang_en import MONTHS
+
+    return (DayP(date(int(found.group("y")), MONTHS[found.group("mon")], int(found.group("d")))),)
+
+
 _R5_EN: list[Rule] = [
+    rule(
+        "en.d_mon_y",
+        "en",
+        START
+        + r"(?P<d>\d{1,2})[-/](?P<mon>jan|feb|mar|apr|may|jun|jul|aug|sept|sep|oct|nov|dec)[-/](?P<y>(?:19|20)\d\d)"
+        + STOP,
+        _d_mon_y,
+    ),
     rule(
         "en.this_day_last_year",
         "en",
@@ -1236,6 +1254,13 @@ _R5_EN: list[Rule] = [
 
 _R5_KO: list[Rule] = [
     rule(
+        "ko.day_range_month",
+        "ko",
+        r"(?<!\d)(?:(?P<year>\d{4})\s*년\s*)?(?P<month>\d{1,2})\s*월\s*(?P<d1>\d{1,2})\s*(?:일\s*)?(?:~|〜|-|–)\s*"
+        r"(?P<d2>\d{1,2})\s*일",
+        _day_range_month,
+    ),
+    rule(
         "ko.year_edge",
         "ko",
         r"(?P<y>작년|지난해|재작년|올해)\s*(?P<e>연말|연초)",
@@ -1269,6 +1294,13 @@ _KO_R5_PARTS = {
 }
 
 _R5_JA: list[Rule] = [
+    rule(
+        "ja.day_range_month",
+        "ja",
+        r"(?<!\d)(?:(?P<year>\d{4})\s*年\s*)?(?P<month>\d{1,2})\s*月\s*(?P<d1>\d{1,2})\s*(?:日\s*)?(?:~|〜|-|–|から)\s*"
+        r"(?P<d2>\d{1,2})\s*日(?:\s*まで)?",
+        _day_range_month,
+    ),
     rule("ja.year_edge", "ja", r"(?P<y>去年|昨年|一昨年|今年)の?(?P<e>年末|年始|年初)(?!年始)", _year_edge),
     rule("ja.teens_of_years_ago", "ja", r"十数\s*年\s*前", _teens_of_years_ago),
     rule(
