@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 
 from core.timeparse import lang_ko
-from core.timeparse.pieces import ClockP, ClockSpanP, Context, Piece
+from core.timeparse.pieces import ClockP, ClockSpanP, Context, Piece, RangeP
 from core.timeparse.rules import START, STOP, Rule, Scan, rule
 from core.timeparse.text import EN_NUMBERS, KO_NATIVE, ko_sino_number
 
@@ -181,6 +181,65 @@ def _only_punctuation(view: Scan, found: re.Match[str]) -> bool:
     return re.fullmatch(r"[\s?.!,]*", view.text[: found.start()] + view.text[found.end() :]) is not None
 
 
+# A clock time with a zone ("3pm PST", "14:05 KST", "9am UTC"): the latest such moment that has begun,
+# shown in the person's zone. A zone abbreviation names its region's clock, summer or winter (people
+# write PST in July too).
+ZONE_NAMES = {
+    "utc": "UTC",
+    "gmt": "UTC",
+    "z": "UTC",
+    "kst": "Asia/Seoul",
+    "jst": "Asia/Tokyo",
+    "pst": "America/Los_Angeles",
+    "pdt": "America/Los_Angeles",
+    "pt": "America/Los_Angeles",
+    "mst": "America/Denver",
+    "mdt": "America/Denver",
+    "cst": "America/Chicago",
+    "cdt": "America/Chicago",
+    "est": "America/New_York",
+    "edt": "America/New_York",
+    "et": "America/New_York",
+    "bst": "Europe/London",
+    "cet": "Europe/Paris",
+    "cest": "Europe/Paris",
+}
+
+
+class _Merged:
+    """A match whose meridiem may be in either of two groups (after minutes, or right after the hour)."""
+
+    def __init__(self, found: re.Match[str]) -> None:
+        self._found = found
+
+    def group(self, name: str) -> str | None:
+        if name == "mer":
+            return self._found.group("mer") or self._found.group("mer2")
+        return self._found.group(name)
+
+
+def _zoned_clock(found: re.Match[str], ctx: Context) -> tuple[Piece, ...] | None:
+    from datetime import time, timedelta
+    from zoneinfo import ZoneInfo
+
+    from core.timeparse import ranges
+    from core.timeparse.model import TimeRange
+
+    hour, minute = int(found.group("h")), int(found.group("m") or 0)
+    meridiem = _meridiem(found.group("mer"))
+    if minute > 59 or (meridiem and not 1 <= hour <= 12) or hour > 23:
+        return None
+    if meridiem:
+        hour = hour % 12 + (12 if meridiem == "pm" else 0)
+    zone = ZoneInfo(ZONE_NAMES[found.group("tz")])
+    there = ctx.now.astimezone(zone)
+    start = ranges.at(there.date(), time(hour, minute), zone)
+    if start > ctx.now:
+        start = ranges.at(there.date() - timedelta(days=1), time(hour, minute), zone)
+    start = start.astimezone(ctx.zone)
+    return (RangeP(TimeRange(start, ranges.elapsed(start, timedelta(hours=1)), "hour")),)
+
+
 # Korean ---------------------------------------------------------------------------------------------
 
 _KO_HOURS = {"열한": 11, "열두": 12} | {word: value for word, value in KO_NATIVE.items() if value <= 10}
@@ -257,6 +316,17 @@ _JA_DIGITS = r"\d{1,2}|[〇零一二三四五六七八九十]{1,3}"
 
 RULES: dict[str, list[Rule]] = {
     "en": [
+        rule(
+            "en.clock_zone",
+            "en",
+            START + r"(?:(?:at|around|about)\s+)?(?P<h>\d{1,2})(?:(?::(?P<m>\d{2})(?::\d{2})?)\s*" + MERIDIEM + "?"
+            r"|\s*"
+            + MERIDIEM.replace("mer", "mer2")
+            + r")\s*(?P<tz>"
+            + "|".join(sorted(ZONE_NAMES, key=len, reverse=True))
+            + r")(?![a-z])",
+            lambda m, c: _zoned_clock(_Merged(m), c),
+        ),
         rule(
             "en.clock_words",
             "en",
