@@ -40,7 +40,7 @@ from core.clock import utc_now
 from core.config import Config, RecallConfig, SharingProfile
 from core.embed.protocol import Embedder
 from core.errors import ReverieError
-from core.index import Filters, SearchIndex
+from core.index import BusyPolicy, Filters, SearchIndex
 from core.paths import HomePaths
 from core.recall import browse
 from core.recall.model import MODES, RecallError, RecallItem, RecallResult
@@ -85,15 +85,18 @@ class Recaller:
         self._embedder_lock = threading.Lock()  # TUI workers may search at once: load the model once
 
     @classmethod
-    def open(cls, paths: HomePaths, config: Config, *, embedder: EmbedderSource | None = None) -> Recaller:
+    def open(cls, paths: HomePaths, config: Config, *, embedder: EmbedderSource | None = None,
+             busy: BusyPolicy | None = None) -> Recaller:
         """A recaller over ``paths``' index with the settings of ``config`` (the model from
-        ``config.embedding`` unless ``embedder`` is given; loaded only when vectors are needed)."""
+        ``config.embedding`` unless ``embedder`` is given; loaded only when vectors are needed).
+        ``busy``: how long to wait, and where to say so, while another process upgrades or writes
+        the index (:class:`core.index.BusyPolicy`)."""
         if embedder is None:
             from core.embed import make_embedder
 
             settings = config.embedding
             embedder = lambda: make_embedder(settings)  # noqa: E731
-        return cls(SearchIndex.open(paths), config.recall, embedder=embedder,
+        return cls(SearchIndex.open(paths, busy=busy), config.recall, embedder=embedder,
                    languages=config.general.languages, zone=config.zone(),
                    ranking=ranking_for(config.embedding.model),
                    fiscal_year_start=config.timeparse.fiscal_year_start)

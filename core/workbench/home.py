@@ -310,9 +310,14 @@ class Workbench:
     def recaller(self) -> Recaller:
         with self._open_lock:
             if self._recaller is None:
+                from core.index import BusyPolicy
                 from core.recall import Recaller
 
-                self._recaller = Recaller.open(self.paths, self.config, embedder=self.embedder)
+                # Another process upgrading the index (a migration, up to minutes) is said through the
+                # workbench's notice while this one waits (the CLI prints it; the TUI's search screen
+                # sets its own notice later, hence the late lookup).
+                self._recaller = Recaller.open(self.paths, self.config, embedder=self.embedder,
+                                               busy=BusyPolicy(notice=lambda line: self.notice(line)))
             return self._recaller
 
     @property
