@@ -8,7 +8,10 @@
 - "by 2pm", "before 2pm", "until 2pm", "2시까지", "2時までに": from the start of that day up to that
   time (a ``span``);
 - midnight and noon: "at midnight", 정오, 자정, 正午;
-- Korean native-numeral hours: "세 시", "오후 세시", "열두 시 반", "두 시 삼십 분".
+- Korean native-numeral hours: "세 시", "오후 세시", "열두 시 반", "두 시 삼십 분";
+- a time with a zone abbreviation ("3pm PST", "9am UTC", "14:05 KST"): the latest such moment, shown
+  in the person's zone; an abbreviation names its region's clock (PST in July is Pacific time);
+- minutes before noon or midnight: 정오 10분 전, 자정 5분 전, 正午10分前; 10시 전: by ten.
 
 An hour reading without a day follows :mod:`core.timeparse.resolve`: the latest such time that has
 begun, 1–6 without a.m./p.m. read as p.m. Written-out hours alone ("at three") are weak: they count

@@ -3,7 +3,10 @@
 正月 (1 – 3 January, a ``span``), お盆 (13 – 16 August), ゴールデンウィーク (29 April – 5 May),
 大晦日, バレンタイン(デー), ハロウィン, こどもの日, 建国記念の日, 昭和の日, 憲法記念日, みどりの日,
 文化の日, 勤労感謝の日, 山の日, 天皇誕生日 (23 February), 七夕, ひな祭り, 節分 (3 February); 제헌절; Independence
-Day (4 July), Boxing Day, St. Patrick's Day.
+Day (4 July), Boxing Day, St. Patrick's Day; April Fools' Day, Groundhog Day, Veterans Day, Cinco de
+Mayo, Juneteenth, Earth Day, "New Year" (only after a preposition of time: "Happy New Year!" is a
+greeting), NYE; 어버이날, 스승의 날, 국군의 날, 화이트데이, 빼빼로데이; ホワイトデー, 七五三, 正月休み,
+年末年始 (29 December – 3 January, a ``span``).
 
 A holiday is read like a date without a year ("November 3"): the latest one that has begun, unless the
 query names the year ("작년 크리스마스", "去年のクリスマス", "Christmas 2025") or says last/this/next

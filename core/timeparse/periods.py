@@ -19,7 +19,14 @@ Conventions (stated in ``reverie when --help`` too):
   name alone is the latest that has begun, as everywhere);
 - a two-digit year (12년에, '98) is 20yy when not more than a year ahead, else 19yy;
 - "in 15 minutes", "in 1/4 h", "in half an hour", "in 2 hours": the hour that starts then (explicit
-  future words go forward).
+  future words go forward);
+- ISO weeks ("W10", "week 10 of 2026", "ISO week 8", 10주차, 2026년 10주차, 第10週, 今年の第10週): Monday
+  to Sunday, week 1 holding the year's first Thursday; without a year the latest that has begun. "week
+  2 of the course" is no calendar week; 3월 2주차 is the month's second week (days 8 – 14), and 第N週
+  for N up to 5 without a year stays the month's;
+- centuries as people mean them: "the 19th century", 19세기, 19世紀 are 1800 – 1899; "last century",
+  지난 세기, 前世紀 the 1900s; "this decade" the 2020s, "last decade" the 2010s, "the past decade" the ten
+  years up to now ("the past century" alike).
 """
 
 from __future__ import annotations

@@ -17,7 +17,12 @@ Conventions (stated in ``reverie when --help`` too):
   third latest weekend that has begun up to now;
 - meals: breakfast is the morning, dinner and supper the evening, 昼休み and 점심시간 midday;
 - Japanese eras: 令和 (2019 = 元年), 平成 (1989), 昭和 (1926), 大正 (1912), with month and day;
-- a day of the month alone, 15日に, 二十三日, 15일에: the latest such day that has begun.
+- a day of the month alone, 15日に, 二十三日, 15일에: the latest such day that has begun;
+- round 5: "Tuesday the 3rd" the latest Tuesday that is a 3rd; "this day last year" that very day;
+  "month to date", "so far this week": from the unit's start to now; "midweek": Wednesday – Thursday;
+  작년 연말, 去年の年末: that year's end; 十数年前, 십여 년 전: 11 – 19 years back; 98年に (a two-digit
+  year only before に, 頃, から, まで ...: 10年は長い is ten years); the wee hours (dawn), the dead of
+  night (late night), 밤늦게, 아침 일찍, 昼過ぎ (12 – 15), 昼前 (9 – 12), 夕暮れ (16 – 19).
 """
 
 from __future__ import annotations

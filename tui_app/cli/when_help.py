@@ -31,6 +31,12 @@ Conventions (English, Korean, Japanese)
                "2 weeks ago" is that calendar week; "the past week" is the
                7 days up to now. "the first week of March", 지난달 첫째 주:
                days 1-7 (the last week: the last 7 days of the month).
+               ISO weeks ("W10", "week 10 of 2026", 10주차, 第10週): the
+               ISO week (week 1 holds the year's first Thursday); alone the
+               latest that has begun. 3월 2주차, 3月第2週: days 8-14.
+               "two weekends ago", "the weekend before last", 2주 전 주말:
+               the weekend before last weekend; "midweek": Wed-Thu;
+               "so far this week", "month to date": from its start to now.
  Parts of day  dawn 00-06, morning 06-12, noon/lunch 11-14, afternoon
                12-18, evening 18-24, night 18-04 (a night belongs to the day
                it starts: "Tuesday night" ends Wed 04:00), late night 22-05.
@@ -50,7 +56,11 @@ Conventions (English, Korean, Japanese)
                1530"), with h/hours ("1530h", "0900 hours") or in a
                from/to range are a clock time; alone they are a number,
                and after in/by/since/from a 19xx-21xx number is a year
-               ("in 2000", "since 2020").
+               ("in 2000", "since 2020"). A zone after a time ("3pm PST",
+               "9am UTC", "14:05 KST"): the latest such moment, shown in
+               your zone (PST/PDT both mean the Pacific clock). 정오 10분
+               전, 正午10分前: 11:50; "midnight last night": the 00:00
+               inside that night; "9ish": like "at 9".
  Now           now, 지금, 今: the current hour; just now, 방금, たった今: the
                last hour; 아까, 조금 전, さっき: the last 3 hours; "20
                minutes ago", 20분 전, 20分前: the hour around that moment;
@@ -60,7 +70,8 @@ Conventions (English, Korean, Japanese)
                세 시간 반 전, 1時間半前: the hour around that moment; "the
                last hour", "the last 30 minutes": elapsed time up to now.
                3시 10분 전, 3時10分前: ten to three (2:50); 3시 전에, 3時前:
-               by three.
+               by three. "3 days back", "an hour or so ago", 30분쯤 전,
+               30分ほど前 as "ago"; 少し前, ちょっと前: the last 3 hours.
  Days          엊그제: yesterday and the day before; the other day, 先日:
                the 7 days before today; a few days ago, 며칠 전, 数日前: 2-5
                days ago (weeks, months and years alike; a few hours ago:
@@ -76,6 +87,8 @@ Conventions (English, Korean, Japanese)
                week that holds that day. "the night of the 5th", 5일 밤,
                5日の夜: that part of the latest 5th that has begun.
                みっか前, ふつか前, 사흘 전, 나흘 전: day counts in kana/hangul.
+               요전날, 일전에, この間, "the other night": as "the other day".
+               "Tuesday the 3rd": the latest Tuesday that is a 3rd.
  Anchored      relative words followed by "on", "as of" or "as mentioned on"
                and a date with its year, or after 2023년 11월 6일 기준 /
                2023年11月6日時点で, are read as if today were that date:
@@ -105,7 +118,9 @@ Conventions (English, Korean, Japanese)
                per year: Easter, Thanksgiving, Mother's Day, 설날, 추석 (lunar
                calendar), 旧正月, 成人の日, 春分の日/秋分の日 and 춘분/추분
                (the almanac formula, 1900-2099); 설 연휴 and 추석 연휴 are 3
-               days.
+               days. Holiday weekends: "Labor Day weekend" Sat-Mon, "Easter
+               weekend" Good Friday-Easter Monday, "Thanksgiving weekend"
+               Thu-Sun; 年末年始: 29 Dec - 3 Jan.
  Years         "in 1974", 2012年に; two-digit years (12년에, "back in '98")
                are 20yy unless that is more than a year ahead; decades: "the
                90s", "the nineties", 90년대, 90年代. Japanese eras: 令和
@@ -120,7 +135,12 @@ Conventions (English, Korean, Japanese)
                month timeparse.fiscal_year_start (config.toml; default 1,
                January: the calendar year). With another month, FY2023 is
                the one that ends in 2023 (October: Oct 2022 - Sep 2023) and
-               2023 회계연도 the one that starts in 2023.
+               2023 회계연도 the one that starts in 2023. Centuries: "the
+               19th century", 19세기, 19世紀 are 1800-1899; "last century" the
+               1900s; "this decade" the 2020s, "last decade" the 2010s, "the
+               past decade" the 10 years up to now. 十数年前, 십여 년 전: 11-19
+               years back. 5.3.2026 is 5 March (day first with dots); 3/5 is
+               March 5 (month first with slashes).
  Repeats       "every Monday", "on weekends", 매주 월요일, 월요일마다, 毎朝,
                毎週金曜日 are a set, not one time: not read as a range (a
                habit is searched over all time), and a note says so.
