@@ -1,11 +1,11 @@
 """Holidays whose date moves: computed per year, never typed in.
 
-- Western (round 5 added Presidents' Day, MLK Day, Columbus Day, Mardi Gras, Ash Wednesday, Palm
-  Sunday, Cyber Monday and holiday weekends: "Labor Day weekend" Saturday – Monday, "Easter weekend"
-  Good Friday – Easter Monday, "Thanksgiving weekend" Thursday – Sunday); Easter Sunday (the Gregorian computus), Good Friday (two days before), Thanksgiving (US,
+- Western: Easter Sunday (the Gregorian computus), Good Friday (two days before), Thanksgiving (US,
   fourth Thursday of November) and Black Friday after it, Labor Day (first Monday of September),
   Memorial Day (US, last Monday of May), Mother's Day (second Sunday of May), Father's Day (third
-  Sunday of June);
+  Sunday of June); since round 5 also Presidents' Day, MLK Day, Columbus Day, Mardi Gras, Ash
+  Wednesday, Palm Sunday, Cyber Monday and holiday weekends ("Labor Day weekend" Saturday – Monday,
+  "Easter weekend" Good Friday – Easter Monday, "Thanksgiving weekend" Thursday – Sunday);
 - Korean lunar holidays, converted with ``korean-lunar-calendar`` (the KARI tables, 1000–2050):
   설날 (lunar 1/1) and 설 연휴 (the day before to the day after, three days), 추석 / 한가위 (lunar 8/15)
   and 추석 연휴 (8/14 – 8/16), 부처님 오신 날 (lunar 4/8), 정월 대보름 (lunar 1/15), 단오 (lunar 5/5);
