@@ -20,7 +20,7 @@ from core.fsutil import file_lock
 from core.paths import HomePaths
 from core.typed import convert, to_builtins
 
-SCOPE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
+SCOPE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}\Z")
 
 
 @dataclass(frozen=True)

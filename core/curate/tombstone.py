@@ -33,8 +33,8 @@ from core.typed import convert, to_builtins
 FORMAT = "reverie.tombstone"
 FORMAT_VERSION = 1
 MIRROR_NAME = "tombstone.json"
-MOVE_ID = re.compile(r"^m-\d{8}T\d{6}-[0-9a-f]{12}$")
-SHA256 = re.compile(r"^[0-9a-f]{64}$")
+MOVE_ID = re.compile(r"^m-\d{8}T\d{6}-[0-9a-f]{12}\Z")
+SHA256 = re.compile(r"^[0-9a-f]{64}\Z")
 NOTE = ("Moved to cold storage by Reverie (nothing was deleted). "
         "Bring it back with: reverie curate restore <this file>")
 

@@ -31,7 +31,7 @@ MAX_QUERY_CHARS = 2000
 MAX_TERMS = 48  # distinct terms searched; a pasted paragraph is ranked by its first 48
 
 _WORD = re.compile(r"[^\W_]+")
-_HANGUL = re.compile(r"^[\uac00-\ud7a3]+$")
+_HANGUL = re.compile(r"^[\uac00-\ud7a3]+\Z")
 _HIRAGANA_RUN = re.compile(r"[\u3041-\u309f]+")
 _HAS_KANA = re.compile(r"[\u3041-\u30ff]")
 

@@ -42,7 +42,7 @@ from core.vault.crypto import VaultKeys
 from core.vault.ledger_prefix import VerifiedPrefix
 
 GENESIS = "0" * 64
-_HEX64 = re.compile(r"^[0-9a-f]{64}$")
+_HEX64 = re.compile(r"^[0-9a-f]{64}\Z")
 # An append that finds this many entries past the verified-prefix note writes a new one: checking a few
 # dozen entries costs about as much as the note's durable write (fsync of file and folder).
 NOTE_EVERY = 32

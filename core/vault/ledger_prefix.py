@@ -28,7 +28,7 @@ from core.vault.crypto import VaultKeys
 
 FORMAT = "reverie/v1/ledger-prefix"  # also in the signed message: nothing else the key signs looks like it
 MAX_BYTES = 4096  # the note is ~300 bytes; anything larger is not one
-_HEX64 = re.compile(r"^[0-9a-f]{64}$")
+_HEX64 = re.compile(r"^[0-9a-f]{64}\Z")
 
 
 @dataclass(frozen=True)

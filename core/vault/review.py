@@ -40,11 +40,11 @@ from core.vault.sealed import one_line
 
 DRAFT_STATES = ("open", "approved", "finalized")
 DECISION_ACTIONS = ("accepted", "rejected")
-FIELD_NAME = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
+FIELD_NAME = re.compile(r"^[a-z][a-z0-9_]{0,63}\Z")
 RESERVED_FIELDS = frozenset({"review", "draft_id", "memory_id", "content_sha256"})
 LIST_FIELDS = frozenset({"tags", "people"})
 TEXT_FIELDS = frozenset({"title", "location", "mood", "content"})
-_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$")
+_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}\Z")
 
 
 def new_id(prefix: str) -> str:

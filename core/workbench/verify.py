@@ -41,7 +41,7 @@ from core.vault.ledger import Checkpoint, LedgerReading
 from core.vault.scan import DraftFacts, record_names
 from core.vault.store import MEMORY_KINDS, PENDING_DIR, MemoryVault, RecordCheck
 
-_MEMORY_FILE = re.compile(r"^mem_[A-Za-z0-9_-]+\.json$")
+_MEMORY_FILE = re.compile(r"^mem_[A-Za-z0-9_-]+\.json\Z")
 # Checks other parts of the home add (day-log seals, cold storage): (paths, keys, ledger reading) → problems.
 ExtraCheck = Callable[[HomePaths, VaultKeys, LedgerReading], list[Problem]]
 
