@@ -125,6 +125,7 @@ _WORDS: dict[str, list[tuple[str, str]]] = {
     "ko": [
         (r"설\s*연휴|설\s*명절", "seollal_holidays"),
         (r"설날|구정", "seollal"),
+        (r"설(?!\s*에\s*(?:따르|의하))", "seollal"),  # 올해 설, 설에 (not "설에 따르면", by that theory)
         (r"추석\s*연휴", "chuseok_holidays"),
         (r"추석|한가위", "chuseok"),
         (r"부처님\s*오신\s*날|석가\s*탄신일", "buddha"),
@@ -170,7 +171,7 @@ _WORDS: dict[str, list[tuple[str, str]]] = {
         (r"ホワイト・?デー", "white_day"),
         (r"七五三", "shichigosan"),
         (r"お盆休み|お盆|盆休み", "obon"),
-        (r"ゴールデンウィーク|ゴールデンウイーク", "golden_week"),
+        (r"ゴールデンウィーク|ゴールデンウイーク|(?<![\d.\s])gw|^gw", "golden_week"),
         (r"バレンタイン・?デー|バレンタイン", "valentines_day"),
         (r"ハロウィーン|ハロウィン", "halloween"),
         (r"こどもの日|子供の日|子どもの日", "childrens_day"),

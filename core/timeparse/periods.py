@@ -893,8 +893,8 @@ RULES: dict[str, list[Rule]] = {
         rule(
             "ja.first_last_day",
             "ja",
-            r"(?P<which>最終日|初日|最後の日)",
-            lambda m, _c: (EdgeP("day:1" if m.group("which") == "初日" else "day:-1"),),
+            r"(?P<which>最終日|初日|最後の日|最初の日)",
+            lambda m, _c: (EdgeP("day:1" if m.group("which") in ("初日", "最初の日") else "day:-1"),),
             guard=_after_time,
         ),
         rule("ja.this_week", "ja", r"当週|本週", weeks_from_this(0)),
