@@ -15,6 +15,7 @@ from datetime import date, datetime
 from typing import Any
 
 from core.timeparse import ranges
+from core.timeparse.lang_common import VERSION_BEFORE
 from core.timeparse.model import TimeRange
 from core.timeparse.pieces import Context
 
@@ -85,6 +86,8 @@ def _search(text: str, ctx: Context, languages: Sequence[str]) -> list[tuple[int
         numeric = _NUMERIC_DATE.search(substring)
         if numeric is not None and _AMOUNT_AFTER.match(text, where + numeric.end()):
             continue  # "in 1/4 h", "1/2 cup", "30-60 seconds": an amount of something, not a date
+        if numeric is not None and VERSION_BEFORE.search(text, 0, where + numeric.start()):
+            continue  # "version 1.2.2026": as the rules' numeric dates, a version is no date
         data = parser.get_date_data(substring)
         parts = set(getattr(data, "parts", None) or ())
         point: datetime | None = data.date_obj

@@ -60,6 +60,15 @@ def _md(found: re.Match[str], _ctx: Context) -> tuple[Piece, ...]:
     return (MonthDayP(month, day),)
 
 
+# A number right after one of these names a version, not a date ("version 1.2.2026", "v2.1.3",
+# "release 3/5"); the fallback (core.timeparse.fallback) refuses the same.
+VERSION_BEFORE = re.compile(r"(?:\b(?:version|ver|release|build|rev)\.?\s*|\bv\.?\s*)\Z", re.IGNORECASE)
+
+
+def not_a_version(view: Scan, found: re.Match[str]) -> bool:
+    return VERSION_BEFORE.search(view.before(found.start(), 12)) is None
+
+
 _MD_PREPOSITIONS = re.compile(r"(?:^|\s)(?:on|since|from|until|till|by|before|after)\s+$")
 _ONLY_PUNCT = re.compile(r"[\s?.!,]*")
 
@@ -79,7 +88,7 @@ RULES: list[Rule] = [
         "*",
         r"(?<![\d./-])(?P<d>\d{1,2})\.(?P<mo>\d{1,2})\.(?P<y>(?:19|20)\d\d)(?![\d]|\.\d)",
         _dmy,
-        guard=lambda v, m: v.prev_word(m.start()) not in ("version", "ver", "v", "release", "build"),
+        guard=not_a_version,
     ),
     # 3/5, 3/5/26, 03/05/2026: month first (US, Korean and Japanese order).
     rule(
@@ -88,6 +97,7 @@ RULES: list[Rule] = [
         r"(?<![\d./-])(?P<mo>1[0-2]|0?[1-9])/(?P<d>3[01]|[12]\d|0?[1-9])(?:/(?P<y>(?:19|20)\d\d|\d\d))?(?![\d/])",
         _md,
         strong=_md_strong,
+        guard=not_a_version,
     ),
     rule(
         "iso.datetime",
