@@ -46,7 +46,7 @@ class WorkerScreen(Screen[None]):
         what = worker.description or worker.name or "finish"
         # Closing the dialog shows this screen again: a load started by that showing would fail the
         # same way and open the same dialog, forever. It is skipped once; the screen's own keys retry.
-        self.resume_quietly = worker.group == "load"
+        self.resume_quietly = worker.group == "load" and self.is_current  # the dialog then covers this screen
         self.app.push_screen(ErrorDialog(f"Could not {what}", one_line(worker.error)))
 
     def work_failed(self, worker: Worker[object]) -> None:
