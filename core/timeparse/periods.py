@@ -32,6 +32,7 @@ Conventions (stated in ``reverie when --help`` too):
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from datetime import date, timedelta
 
 from core.timeparse import lang_ja, lang_ko, ranges
@@ -455,6 +456,19 @@ def _this_decade(offset: int) -> Builder:
     return lambda _m, ctx: _decade(ctx.today.year // 10 * 10 + 10 * offset, ctx)
 
 
+def _this_last_or_past(years: int, this: Callable[[int], Builder]) -> Builder:
+    """"this/current", "last/previous" or "past" century or decade (group ``which``): the calendar one,
+    the one before it, or the rolling ``years`` up to now."""
+
+    def build(found: re.Match[str], ctx: Context) -> tuple[Piece, ...] | None:
+        which = found.group("which")
+        if which == "past":
+            return _rolling_years(years)(found, ctx)
+        return this(-1 if which in ("last", "previous") else 0)(found, ctx)
+
+    return build
+
+
 _EN_DECADE_NAMES = {"aughts": 2000, "noughties": 2000, "naughties": 2000, "twenty-tens": 2010, "twenty tens": 2010}
 
 
@@ -493,22 +507,14 @@ RULES: dict[str, list[Rule]] = {
             "en.this_century",
             "en",
             START + r"(?:the\s+)?(?P<which>this|current|last|previous|past)\s+century" + STOP,
-            lambda m, c: (
-                _rolling_years(100)(m, c)
-                if m.group("which") == "past"
-                else _this_century(-1 if m.group("which") in ("last", "previous") else 0)(m, c)
-            ),
+            _this_last_or_past(100, _this_century),
             needs=("century",),
         ),
         rule(
             "en.this_decade",
             "en",
             START + r"(?:the\s+)?(?P<which>this|current|last|previous|past)\s+decade" + STOP,
-            lambda m, c: (
-                _rolling_years(10)(m, c)
-                if m.group("which") == "past"
-                else _this_decade(-1 if m.group("which") in ("last", "previous") else 0)(m, c)
-            ),
+            _this_last_or_past(10, _this_decade),
             needs=("decade",),
         ),
         rule(
