@@ -19,7 +19,7 @@ from pathlib import Path
 
 import apsw
 
-from core.fsutil import PRIVATE_FILE_MODE
+from core.fsutil import atomic_write_text
 from core.index.connection import upgrade_marker, write
 
 Migration = Callable[[apsw.Connection], None]
@@ -152,11 +152,7 @@ def upgrading(conn: apsw.Connection) -> Iterator[apsw.Connection]:
     wrote = False
     try:
         with write(conn):
-            fd = os.open(marker, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, PRIVATE_FILE_MODE)
-            try:
-                os.write(fd, mine.encode("ascii"))
-            finally:
-                os.close(fd)
+            atomic_write_text(marker, mine)  # 0600, and a reader never sees half a pid
             wrote = True
             yield conn
     finally:
