@@ -7,6 +7,7 @@ plus ``source`` (where it was imported from) and a stable ``id`` (so re-importin
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -104,6 +105,10 @@ class Turn:
         except json.JSONDecodeError as exc:
             raise TurnError(f"not JSON: {exc.msg} at column {exc.colno}") from exc
         return cls.from_dict(obj)
+
+
+# The name :func:`day_file` gives a day file; \Z, not $: "….jsonl\n" is not a day file.
+DAY_FILE_NAME = re.compile(r"^(\d{4})-(\d{2})-(\d{2})\.jsonl\Z")
 
 
 def day_file(logs_root: Path, day: str) -> Path:

@@ -14,7 +14,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import re
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -28,9 +27,8 @@ from core.conversation.tail import Tail, TailRepair, count_newlines, repair_tail
 from core.errors import ReverieError
 from core.fsutil import PRIVATE_FILE_MODE, ensure_private_dir, fsync_dir
 from core.paths import HomePaths
-from core.turns import Turn, TurnError, day_file
+from core.turns import DAY_FILE_NAME, Turn, TurnError, day_file
 
-_DAY_NAME = re.compile(r"^(\d{4})-(\d{2})-(\d{2})\.jsonl\Z")  # \Z: "….jsonl\n" is not a day file
 _INDEX_CACHE_DAYS = 256
 
 
@@ -87,7 +85,7 @@ def list_day_files(paths: HomePaths) -> list[DayFile]:
             if not (month.is_dir() and month.name.isdigit() and len(month.name) == 2):
                 continue
             for entry in month.iterdir():
-                match = _DAY_NAME.match(entry.name)
+                match = DAY_FILE_NAME.match(entry.name)
                 if not match or match.group(1) != year.name or match.group(2) != month.name:
                     continue
                 try:

@@ -7,7 +7,6 @@ The indexer depends only on :class:`DayLogSource`; :class:`HomeDayLogs` is the r
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,6 +16,7 @@ from typing import TYPE_CHECKING, Protocol
 import msgspec
 
 from core.paths import HomePaths
+from core.turns import DAY_FILE_NAME
 
 if TYPE_CHECKING:
     from core.index.catalog import TurnRecord
@@ -78,7 +78,6 @@ class DayLogSource(Protocol):
         ...
 
 
-_DAY_NAME = re.compile(r"^(\d{4})-(\d{2})-(\d{2})\.jsonl\Z")  # as core.conversation.store names day files
 
 
 def scan_days(logs: Path) -> list[tuple[str, str, int, int]]:
@@ -105,7 +104,7 @@ def scan_days(logs: Path) -> list[tuple[str, str, int, int]]:
                 names = os.listdir(fd)
                 prefix = month.path + os.sep
                 for name in names:
-                    match = _DAY_NAME.match(name)
+                    match = DAY_FILE_NAME.match(name)
                     if not match or match.group(1) != year.name or match.group(2) != month.name:
                         continue
                     try:

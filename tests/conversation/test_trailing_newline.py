@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from core.conversation import codex, items, list_day_files, read_day, seals, store
+from core.conversation import codex, items, list_day_files, read_day, seals
 from core.conversation.store import parse_line
-from core.index import HomeDayLogs, logsource
+from core.index import HomeDayLogs
 from core.index.logsource import read_records, scan_days
 from core.paths import HomePaths
-from core.turns import TurnError, day_file
+from core.turns import DAY_FILE_NAME, TurnError, day_file
 
 GOOD_TS = "2026-01-01T10:00:00.000000Z"
 NEWLINE_TS = [GOOD_TS + "\n", "2026-01-01T10:00:00+00:00\n", GOOD_TS + "\n" + GOOD_TS]
@@ -64,8 +64,7 @@ def test_a_file_named_like_a_day_file_but_for_a_final_newline_is_not_listed(path
 
 
 @pytest.mark.parametrize(("pattern", "value"), [
-    (store._DAY_NAME, "2026-01-01.jsonl"),
-    (logsource._DAY_NAME, "2026-01-01.jsonl"),
+    (DAY_FILE_NAME, "2026-01-01.jsonl"),  # both the store and the index list day files by it
     (seals._RECORD_ID, "logs/2026/01/2026-01-01.jsonl"),
     (items._TS_SHAPE, GOOD_TS),
 ])
