@@ -140,8 +140,11 @@ async def test_review_action_in_a_browser(served: Served, chromium: Chromium) ->
             for _ in range(6):
                 mark = await tab.mark()
                 await tab.press("enter")
-                opened = await tab.wait_for("History", since=mark)  # the draft screen's footer
-                if "Dentist moved" in opened:
+                # The draft screen's footer and its meta line ("Open · 2 of 2 pending · captured …"),
+                # which no other screen paints; the dentist's draft is the one with two suggestions
+                # (the queue's rows and the text under it, repainted after the mark, name it too).
+                opened = await tab.wait_for("History", "pending · captured", since=mark)
+                if "2 of 2 pending" in opened:
                     break
                 mark = await tab.mark()
                 await tab.press("escape")
