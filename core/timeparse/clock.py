@@ -1,7 +1,9 @@
 """Clock times beyond "3pm" in English, Korean and Japanese.
 
 - written-out hours and minutes: "ten thirty", "at three twenty", "twelve fifteen pm", "six o'clock";
-- quarters and halves: "a quarter to noon" (11:45), "half past ten", "ten past nine", "20 to 5";
+- quarters and halves: "a quarter to noon" (11:45), "half past ten", "ten past nine", "20 to 5"; the
+  British "half three" (half past three: 15:30, as "at three" is read) and "five to ten" beside a day
+  or after "at" ("five to ten yesterday"; alone it is as often a count: "five to ten people");
 - intervals on one day: "3-4pm" (15:00 – 16:00: the meridiem of the end goes with the start unless
   that would put the start after the end, so "11-1pm" is 11:00 – 13:00), "from 9:30 to 11",
   "9am–5pm"; an interval is a ``span``;
@@ -87,8 +89,8 @@ def _en_quarter(found: re.Match[str], _ctx: Context) -> tuple[Piece, ...] | None
     relation = found.group("rel")
     if amount is None or not 0 < amount < 60:
         return None
-    if amount_text in ("half", "five") and relation not in ("past", "after"):
-        return None  # "half to" is no English reading; "five to ten" is as often a count
+    if amount_text == "half" and relation not in ("past", "after"):
+        return None  # "half to" is no English reading
     if amount_text.isdigit() and found.group("t").isdigit() and not (found.group("min") or found.group("mer")):
         return None  # "from 10 to 15 people"
     hour, meridiem = _target_hour(found.group("t"))
@@ -102,6 +104,40 @@ def _en_quarter(found: re.Match[str], _ctx: Context) -> tuple[Piece, ...] | None
     elif new_hour == 0:
         new_hour = 12
     return (ClockP(new_hour, minute, meridiem, by=found.group("prep") in _BY_WORDS),)
+
+
+def _five_to(found: re.Match[str]) -> bool:
+    """ "five to ten": 9:55, or a count ("five to ten people")."""
+    return _words(found.group("q")) == "five" and found.group("rel") not in ("past", "after")
+
+
+def _en_quarter_strong(_view: Scan, found: re.Match[str]) -> bool:
+    """ "five to ten" counts after "at" (or "by" ...) or with a meridiem; otherwise only beside a day or
+    a part of the day ("five to ten yesterday")."""
+    return not _five_to(found) or bool(found.group("prep") or found.group("mer"))
+
+
+def _en_quarter_guard(view: Scan, found: re.Match[str]) -> bool:
+    """ "from five to ten", "between five to ten": a range of counts or hours, not 9:55."""
+    return not (_five_to(found) and view.prev_word(found.start()) in ("from", "between"))
+
+
+def _en_half_hour(found: re.Match[str], _ctx: Context) -> tuple[Piece, ...] | None:
+    """ "half three": half past three (British), read as "at three" is (1-6 without a.m./p.m. is p.m.)."""
+    hour = int(found.group("t")) if found.group("t").isdigit() else EN_HOURS[found.group("t")]
+    if not 1 <= hour <= 12:
+        return None
+    prep = found.group("prep")
+    return (ClockP(hour, 30, _meridiem(found.group("mer")), by=prep in _BY_WORDS, after=prep == "after"),)
+
+
+# After "half three", words that make it a quantity: "half three times", "half three-quarters".
+_HALF_QUANTITY = re.compile(r"\s*(?:-|(?:times|of|quarters?|people|percent|hours?|minutes?|days?|weeks?)(?!\w))")
+
+
+def _en_half_hour_strong(view: Scan, found: re.Match[str]) -> bool:
+    """ "at half three", "half three pm", or the whole query; else beside a day ("half three yesterday")."""
+    return bool(found.group("prep") or found.group("mer")) or _only_punctuation(view, found)
 
 
 def _twelve(hour: int, minute: int, meridiem: str | None) -> int:
@@ -347,6 +383,18 @@ RULES: dict[str, list[Rule]] = {
             rf"(?P<rel>past|after|to|before|of|till)\s+(?P<t>noon|midnight|\d{{1,2}}|{_alt(EN_HOURS)})"
             r"(?:\s*" + MERIDIEM + r")?" + STOP,
             _en_quarter,
+            strong=_en_quarter_strong,
+            guard=_en_quarter_guard,
+        ),
+        rule(
+            "en.clock_half_hour",
+            "en",
+            START + r"(?:(?P<prep>at|around|about|by|before|after|until|till|from)\s+)?half\s+"
+            rf"(?P<t>1[0-2]|[1-9]|{_alt(EN_HOURS)})(?:\s*" + MERIDIEM + r")?" + STOP,
+            _en_half_hour,
+            strong=_en_half_hour_strong,
+            guard=lambda v, m: _HALF_QUANTITY.match(v.text, m.end()) is None,
+            needs=("half",),
         ),
         rule(
             "en.clock_interval",

@@ -5,6 +5,8 @@ Neighbouring matches join when only a light connector separates them ("last Tues
 sense together (see :mod:`core.timeparse.resolve`). Then:
 
 - **since**: "since Monday", 월요일부터, 月曜日から / 以降 → from the start of that range to now;
+- **until**: "until yesterday", "up to last week", 어제까지, 昨日まで → open at the start (see
+  :data:`~core.timeparse.model.OPEN_START`) up to the end of that range;
 - **between**: "between November 3 and November 5", "from Monday to Wednesday", "11월 3일부터
   5일까지", "11月3日から5日まで", "3~5日" → from the start of the first to the end of the last (its
   whole day: the end is the next midnight). An hour as the end stops at that hour ("3pm to 5pm" ends at
@@ -34,6 +36,9 @@ _MAX_GAP = 24
 
 _SINCE_BEFORE = {"en": re.compile(r"(?<!\w)(?:since|starting(?:\s+(?:from|on))?|ever\s+since)\s+$")}
 _SINCE_AFTER = {"ko": re.compile(r"\s*(?:부터|이후로|이후)"), "ja": re.compile(r"\s*(?:から|以降|以来)")}
+# "through" is left out: "what did she go through last week" is no "until".
+_UNTIL_BEFORE = {"en": re.compile(r"(?<!\w)(?:up\s+)?(?:until|till|til)\s+$|(?<!\w)up\s+to\s+$")}
+_UNTIL_AFTER = {"ko": re.compile(r"\s*까지"), "ja": re.compile(r"\s*まで(?:に)?")}
 _OPENER = re.compile(r"(?<!\w)(?P<word>between|from)\s+$")
 _EN_SEPARATORS = {
     "between": re.compile(r"\s*(?:and|&)\s+"),
@@ -242,20 +247,38 @@ def _offset_range(unit: str, count: int, back: bool, first: date, last: date, zo
 
 
 def _since(first: Compound, rng: TimeRange, text: str, ctx: Context, languages: Collection[str]) -> Found:
+    """``first`` as it reads with "since" / "until" words around it: from its start up to now, or from
+    the open start up to its end; as it is without them (or when such a range would be empty)."""
+    since = _marked(first, text, languages, _SINCE_BEFORE, _SINCE_AFTER)
+    if since is not None and instant(rng.start) < instant(ctx.now):
+        return Found(*since, ranges.span(rng.start, ctx.now))
+    until = _marked(first, text, languages, _UNTIL_BEFORE, _UNTIL_AFTER) if since is None else None
+    open_range = ranges.up_to(rng.end, ctx.zone) if until is not None else None
+    if until is not None and open_range is not None:
+        return Found(*until, open_range)
+    return Found(*(since or (first.start, first.end)), rng)
+
+
+def _marked(
+    first: Compound,
+    text: str,
+    languages: Collection[str],
+    before_words: dict[str, re.Pattern[str]],
+    after_words: dict[str, re.Pattern[str]],
+) -> tuple[int, int] | None:
+    """Where ``first`` starts and ends with a marker word before it ("since", "until") or after it
+    (부터, 까지, から, まで), or None without one."""
     start, end = first.start, first.end
-    matched = False
     before = text[max(0, start - 24) : start]
-    for lang, pattern in _SINCE_BEFORE.items():
+    for lang, pattern in before_words.items():
         hit = pattern.search(before) if lang in languages else None
         if hit:
-            start, matched = start - (len(before) - hit.start()), True
-    for lang, pattern in _SINCE_AFTER.items():
-        hit = pattern.match(text, end) if lang in languages and not matched else None
+            return start - (len(before) - hit.start()), end
+    for lang, pattern in after_words.items():
+        hit = pattern.match(text, end) if lang in languages else None
         if hit:
-            end, matched = hit.end(), True
-    if matched and instant(rng.start) < instant(ctx.now):
-        return Found(start, end, ranges.span(rng.start, ctx.now))
-    return Found(start if matched else first.start, end if matched else first.end, rng)
+            return start, hit.end()
+    return None
 
 
 def _between(

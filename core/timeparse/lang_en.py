@@ -46,7 +46,21 @@ from core.timeparse.rules import (
 from core.timeparse.text import EN_NUMBER_PATTERN, number
 
 WEEKDAYS = {"monday": 0, "tuesday": 1, "wednesday": 2, "thursday": 3, "friday": 4, "saturday": 5, "sunday": 6}
-WEEKDAY_ABBR = {"mon": 0, "tue": 1, "tues": 1, "wed": 2, "thu": 3, "thur": 3, "thurs": 3, "fri": 4, "sat": 5, "sun": 6}
+WEEKDAY_ABBR = {
+    "mon": 0,
+    "tue": 1,
+    "tues": 1,
+    "wed": 2,
+    "weds": 2,
+    "thu": 3,
+    "thur": 3,
+    "thurs": 3,
+    "fri": 4,
+    "sat": 5,
+    "sun": 6,
+}
+# Abbreviations that are English words too ("I sat down", "the sun", "they wed in June").
+ABBR_WORDS = frozenset({"sat", "sun", "wed"})
 MONTHS = {
     "january": 1,
     "february": 2,
@@ -149,6 +163,14 @@ def _after_preposition(view: Scan, found: re.Match[str]) -> bool:
     return view.prev_word(found.start()) in TIME_PREPOSITIONS
 
 
+_ISSUE_AFTER = re.compile(r"\s+(?:issue|edition)(?!\w)")
+
+
+def not_an_issue(view: Scan, found: re.Match[str]) -> bool:
+    """ "the March 2024 issue", "the May edition": a magazine's, not a time to search."""
+    return _ISSUE_AFTER.match(view.text, found.end()) is None
+
+
 def _month_alone(found: re.Match[str], _ctx: Context) -> tuple[Piece, ...]:
     return (MonthNameP(MONTHS[found.group("month")], MODES[found.group("mode")]),)
 
@@ -159,6 +181,36 @@ def _month_alone_strong(view: Scan, found: re.Match[str]) -> bool:
 
 def _weekday(found: re.Match[str], _ctx: Context) -> tuple[Piece, ...]:
     return (WeekdayP(_weekday_of(found.group("wd")), MODES[found.group("mode")]),)
+
+
+_PART_AHEAD = r"\s+(?:(?:in\s+the|at)\s+)?(?:(?:early|late)\s+)?(?:morning|afternoon|evening|night)(?!\w)"
+_CLOCK_AHEAD = r"\s+(?:at\s+|around\s+)?\d{1,2}(?:[:.]\d{2})?\s*(?:a\.m\.|p\.m\.|am|pm)(?!\w)"
+# Words before "sat", "sun" or "wed" that make it the verb or the noun: "we sat night after night", "they
+# wed that morning", "the sun morning glow".
+_WORD_BEFORE = frozenset(
+    {"i", "we", "you", "he", "she", "they", "it", "who", "that", "and", "then", "just", "had", "have", "has", "was"}
+    | {"the", "a", "an", "my", "our", "your", "his", "her", "their"}
+)
+_PART_REPEATED = re.compile(r"\s+(?P<part>morning|afternoon|evening|night)\s+(?:after|and|to|by)\s+(?P=part)")
+
+
+def _abbr_beside_guard(view: Scan, found: re.Match[str]) -> bool:
+    """ "sat night", "fri morning", "thurs 3pm": an abbreviated weekday right before a part of the day
+    (or, for abbreviations that are no English word, a clock time). Not the verb ("I sat night after
+    night", "we sat morning and evening", "the sun morning glow"), not "c'mon", not the SAT (the exam,
+    in capitals)."""
+    token, start = found.group("wd"), found.start()
+    if start > 0 and view.text[start - 1] in "'’":
+        return False
+    if token == "sat" and view.original[view.origin[start] : view.origin[start] + 3] == "SAT":
+        return False
+    if token in ABBR_WORDS and view.prev_word(start) in _WORD_BEFORE:
+        return False
+    return _PART_REPEATED.match(view.text, found.end()) is None
+
+
+def _abbr_weekday(found: re.Match[str], _ctx: Context) -> tuple[Piece, ...]:
+    return (WeekdayP(_weekday_of(found.group("wd"))),)
 
 
 def _part(name: str) -> PartP:
@@ -377,7 +429,30 @@ RULES: list[Rule] = [
         rf"(?P<wd>{_alternatives(WEEKDAY_ABBR)})\.?" + STOP,
         _weekday,
     ),
-    rule("en.month_year", "en", START + MONTH + r",?\s+(?:of\s+)?(?P<year>(?:19|20|21)\d\d)" + STOP, _month_year),
+    # "sat night", "fri morning", "thurs evening": an abbreviated weekday before a part of the day; "fri 3pm",
+    # "tues at 9am" before a clock time when the abbreviation is no English word.
+    rule(
+        "en.weekday_abbr_part",
+        "en",
+        START + rf"(?P<wd>{_alternatives(WEEKDAY_ABBR)})\.?(?={_PART_AHEAD})",
+        _abbr_weekday,
+        guard=_abbr_beside_guard,
+    ),
+    rule(
+        "en.weekday_abbr_clock",
+        "en",
+        START + rf"(?P<wd>{_alternatives({k: v for k, v in WEEKDAY_ABBR.items() if k not in ABBR_WORDS})})\.?"
+        rf"(?={_CLOCK_AHEAD})",
+        _abbr_weekday,
+        guard=_abbr_beside_guard,
+    ),
+    rule(
+        "en.month_year",
+        "en",
+        START + MONTH + r",?\s+(?:of\s+)?(?P<year>(?:19|20|21)\d\d)" + STOP,
+        _month_year,
+        guard=not_an_issue,
+    ),
     rule(
         "en.month_day",
         "en",
@@ -399,6 +474,7 @@ RULES: list[Rule] = [
         START + r"(?:(?P<mode>last|this|next)\s+)?" + MONTH,
         _month_alone,
         strong=_month_alone_strong,
+        guard=not_an_issue,
     ),
     rule(
         "en.year_alone",

@@ -263,7 +263,8 @@ RULES: list[Rule] = [
     rule(
         "ja.date",
         "ja",
-        rf"(?<!\d)(?:(?P<y>\d{{4}})\s*年\s*)?(?P<mo>{_DIGITS})\s*月(?!曜)"
+        # 3月号 (a magazine's March issue) and 3月生まれ (born in March) are about March, not a time to search
+        rf"(?<!\d)(?:(?P<y>\d{{4}})\s*年\s*)?(?P<mo>{_DIGITS})\s*月(?!曜|号|生まれ)"
         rf"(?:\s*(?P<d>{_DIGITS})\s*日)?",
         _date,
     ),

@@ -284,6 +284,9 @@ def _clock(found: re.Match[str], _ctx: Context) -> tuple[Piece, ...] | None:
     return (ClockP(hour % 24, minute, "24h" if explicit else None),)
 
 
+# 3월호 (a magazine's March issue), 3월생 (born in March): about March, not a time to search.
+NOT_AN_ISSUE = r"(?![호생])"
+
 WHICH_RE = r"(?P<which>지지난|지난|저번|이번|다다음|다음)"
 
 RULES: list[Rule] = [
@@ -349,14 +352,19 @@ RULES: list[Rule] = [
     rule(
         "ko.month_mode",
         "ko",
-        r"(?P<mode>지난|저번|이번|다음|올)\s*(?P<mo>1[0-2]|0?[1-9])\s*월(?!\s*\d{1,2}\s*일)",
+        r"(?P<mode>지난|저번|이번|다음|올)\s*(?P<mo>1[0-2]|0?[1-9])\s*월" + NOT_AN_ISSUE + r"(?!\s*\d{1,2}\s*일)",
         lambda m, c: (
             (MonthP(c.today.year, int(m.group("mo"))),)
             if m.group("mode") == "올"
             else (MonthNameP(int(m.group("mo")), _MONTH_MODES[m.group("mode")]),)
         ),
     ),
-    rule("ko.date", "ko", r"(?<!\d)(?:(?P<y>\d{4})\s*년\s*)?(?P<mo>\d{1,2})\s*월(?:\s*(?P<d>\d{1,2})\s*일)?", _date),
+    rule(
+        "ko.date",
+        "ko",
+        r"(?<!\d)(?:(?P<y>\d{4})\s*년\s*)?(?P<mo>\d{1,2})\s*월" + NOT_AN_ISSUE + r"(?:\s*(?P<d>\d{1,2})\s*일)?",
+        _date,
+    ),
     rule(
         "ko.year",
         "ko",

@@ -11,6 +11,10 @@ from core.typed import to_builtins
 
 GRAINS = ("hour", "part_of_day", "day", "week", "month", "year", "span")
 
+# Where a range open at its start begins ("until yesterday", 어제까지, 昨日まで): local midnight of
+# this day, before any log, so the range holds everything up to its end.
+OPEN_START = date(1900, 1, 1)
+
 _WEEKDAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
 _MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 _MONTH_NAMES = (
@@ -64,13 +68,21 @@ class TimeRange:
         UTC time as ``Z``; a time range in a UTC home would change form."""
         return {"start": self.start.isoformat(), "end": self.end.isoformat(), "grain": self.grain}
 
+    @property
+    def open_start(self) -> bool:
+        """The range has no real start: it begins at :data:`OPEN_START` ("until yesterday")."""
+        return self.start.date() == OPEN_START and _is_midnight(self.start)
+
     def describe(self, reference: datetime | None = None) -> str:
         """A human form: ``Tue 24 Nov 18:00 – Wed 25 Nov 04:00``, ``Tue 24 Nov``, ``Mon 16 – Sun 22 Nov``,
-        ``March 2026``, ``2025``. Years are shown when they differ from ``reference``'s year (always,
-        when no reference is given and the range is not in one year)."""
+        ``March 2026``, ``2025``, ``… – Tue 24 Nov`` (open at its start). Years are shown when they
+        differ from ``reference``'s year (always, when no reference is given and the range is not in one
+        year)."""
         ref_year = reference.astimezone(self.start.tzinfo).year if reference is not None else None
         start, end = self.start, self.end
         last_day = _last_day(self)
+        if self.open_start:
+            return f"… – {_until(end, last_day, ref_year)}"
         if self.grain == "year":
             return str(start.year)
         if self.grain == "month":
@@ -91,6 +103,14 @@ class TimeRange:
             tail = "24:00" if _is_midnight(end) else f"{end:%H:%M}"
             return f"{head} – {tail}"
         return f"{head} – {_day(end.date(), show_year)} {end:%H:%M}"
+
+
+def _until(end: datetime, last_day: date, ref_year: int | None) -> str:
+    """The end of a range open at its start: its last whole day, or the moment it ends."""
+    with_year = _show_year(last_day, last_day, ref_year)
+    if _is_midnight(end):
+        return _day(last_day, with_year)
+    return f"{_day(end.date(), with_year)} {end:%H:%M}"
 
 
 def _is_midnight(moment: datetime) -> bool:

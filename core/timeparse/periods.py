@@ -131,16 +131,35 @@ def _minutes_ago(minutes: int, ctx: Context) -> tuple[Piece, ...] | None:
     return (RangeP(TimeRange(start, ranges.elapsed(start, timedelta(hours=1)), "hour")),)
 
 
-_EN_MINUTE_WORDS = {"a": 1, "one": 1, "a few": 3, "few": 3, "a couple of": 2, "couple of": 2, "five": 5, "ten": 10}
-_EN_MINUTE_WORDS |= {"fifteen": 15, "twenty": 20, "thirty": 30, "forty": 40, "forty-five": 45, "fifty": 50}
+_EN_SMALL_COUNTS = {"a": 1, "one": 1, "a few": 3, "few": 3, "a couple of": 2, "couple of": 2, "five": 5, "ten": 10}
+_EN_SMALL_COUNTS |= {"fifteen": 15, "twenty": 20, "thirty": 30, "forty": 40, "forty-five": 45, "fifty": 50}
+
+
+def _en_small_count(text: str) -> int:
+    text = " ".join(text.split())
+    return int(text) if text.isdigit() else _EN_SMALL_COUNTS[text]
 
 
 def _en_minutes_ago(found: re.Match[str], ctx: Context) -> tuple[Piece, ...] | None:
     if found.group("half"):
         return _minutes_ago(30 if not found.group("and_half") else 90, ctx)
-    text = " ".join(found.group("n").split())
-    count = int(text) if text.isdigit() else _EN_MINUTE_WORDS[text]
-    return _minutes_ago(count, ctx)
+    return _minutes_ago(_en_small_count(found.group("n")), ctx)
+
+
+def _seconds_ago(seconds: int, ctx: Context) -> tuple[Piece, ...] | None:
+    """ "30 seconds ago", 30초 전, 30秒前: the minute around that moment (30 seconds either side), as
+    "20 minutes ago" is the hour around its moment; a ``span``."""
+    if not 0 < seconds <= 24 * 3600:
+        return None
+    start = ranges.elapsed(ctx.now, timedelta(seconds=-seconds - 30))
+    return (RangeP(ranges.span(start, ranges.elapsed(start, timedelta(minutes=1)))),)
+
+
+def _last_seconds(seconds: int, ctx: Context) -> tuple[Piece, ...] | None:
+    """ "the last 30 seconds", 지난 30초, 過去30秒: elapsed time up to now."""
+    if not 0 < seconds <= 24 * 3600:
+        return None
+    return (RangeP(ranges.span(ranges.elapsed(ctx.now, timedelta(seconds=-seconds)), ctx.now)),)
 
 
 def _decade_of_short(found: re.Match[str], ctx: Context, group: str = "dd") -> tuple[Piece, ...]:
@@ -457,7 +476,7 @@ def _this_decade(offset: int) -> Builder:
 
 
 def _this_last_or_past(years: int, this: Callable[[int], Builder]) -> Builder:
-    """"this/current", "last/previous" or "past" century or decade (group ``which``): the calendar one,
+    """ "this/current", "last/previous" or "past" century or decade (group ``which``): the calendar one,
     the one before it, or the rolling ``years`` up to now."""
 
     def build(found: re.Match[str], ctx: Context) -> tuple[Piece, ...] | None:
@@ -470,6 +489,24 @@ def _this_last_or_past(years: int, this: Callable[[int], Builder]) -> Builder:
 
 
 _EN_DECADE_NAMES = {"aughts": 2000, "noughties": 2000, "naughties": 2000, "twenty-tens": 2010, "twenty tens": 2010}
+
+
+_EN_SECONDS = (
+    r"(?P<n>\d{1,5}|"
+    + "|".join(sorted((w.replace(" ", r"\s+") for w in _EN_SMALL_COUNTS), key=len, reverse=True))
+    + r")\s+(?:seconds?|secs?)"
+)
+# 30초, 삼십 초, 몇 초; 30秒, 三十秒, 数秒. Not 30초 전후 / 30秒前後 ("about 30 seconds").
+_KO_SECONDS = r"(?<![\d가-힣])(?P<n>\d{1,5}|[일이삼사오육칠팔구십백천]{1,5}|몇)\s*초"
+_JA_SECONDS = r"(?<![\d一二三四五六七八九十百])(?P<n>\d{1,5}|[一二三四五六七八九十百]{1,5}|数)\s*秒"
+
+
+def _ko_seconds(text: str) -> int:
+    return 3 if text == "몇" else _ko_count(text)
+
+
+def _ja_seconds(text: str) -> int:
+    return 3 if text == "数" else number(text) or 0
 
 
 RULES: dict[str, list[Rule]] = {
@@ -568,10 +605,24 @@ RULES: dict[str, list[Rule]] = {
             "en",
             START
             + r"(?:(?P<n>\d{1,4}|"
-            + "|".join(sorted((w.replace(" ", r"\s+") for w in _EN_MINUTE_WORDS), key=len, reverse=True))
+            + "|".join(sorted((w.replace(" ", r"\s+") for w in _EN_SMALL_COUNTS), key=len, reverse=True))
             + r")\s+(?:minutes?|mins?)|(?P<half>(?:(?:an?|one)\s+hour\s+and\s+"
             r"(?P<and_half>a\s+half))|half\s+an\s+hour))\s+(?:or\s+so\s+)?(?:ago|back)" + STOP,
             _en_minutes_ago,
+        ),
+        rule(
+            "en.seconds_ago",
+            "en",
+            START + _EN_SECONDS + r"\s+(?:or\s+so\s+)?(?:ago|back)" + STOP,
+            lambda m, c: _seconds_ago(_en_small_count(m.group("n")), c),
+            needs=("sec",),
+        ),
+        rule(
+            "en.last_seconds",
+            "en",
+            START + r"(?:(?:in|over|during|for|within)\s+)?(?:the\s+)?(?:last|past|previous)\s+" + _EN_SECONDS + STOP,
+            lambda m, c: _last_seconds(_en_small_count(m.group("n")), c),
+            needs=("sec",),
         ),
         rule("en.moment_ago", "en", START + r"(?:a\s+moment|moments)\s+ago" + STOP, _lately(1)),
         rule("en.little_while_ago", "en", START + r"a\s+little\s+while\s+ago" + STOP, _lately(3)),
@@ -735,6 +786,22 @@ RULES: dict[str, list[Rule]] = {
             guard=lang_ko.word_ends,
         ),
         rule(
+            "ko.seconds_ago",
+            "ko",
+            _KO_SECONDS + r"\s*(?:쯤|정도|가량)?\s*전(?!\s*후)",
+            lambda m, c: _seconds_ago(_ko_seconds(m.group("n")), c),
+            guard=lang_ko.word_ends,
+            needs=("초",),
+        ),
+        rule(
+            "ko.last_seconds",
+            "ko",
+            r"(?<![가-힣])(?:지난|최근|과거)\s*" + _KO_SECONDS + r"(?:\s*(?:간|동안))?",
+            lambda m, c: _last_seconds(_ko_seconds(m.group("n")), c),
+            guard=lang_ko.word_ends,
+            needs=("초",),
+        ),
+        rule(
             "ko.this_time",
             "ko",
             r"(?P<when>어제|그저께|그제|지난주|지난달|작년)\s*(?:이맘때|이\s*시간(?:쯤|대)?|요맘때)",
@@ -882,6 +949,20 @@ RULES: dict[str, list[Rule]] = {
             "ja",
             r"(?<!\d)(?P<n>\d{1,4}|[一二三四五六七八九十]{1,3}|数)\s*分\s*(?:ほど|くらい|ぐらい|程)?\s*前",
             lambda m, c: _minutes_ago(3 if m.group("n") == "数" else number(m.group("n")) or 0, c),
+        ),
+        rule(
+            "ja.seconds_ago",
+            "ja",
+            _JA_SECONDS + r"\s*(?:ほど|くらい|ぐらい|程)?\s*前(?!後)",
+            lambda m, c: _seconds_ago(_ja_seconds(m.group("n")), c),
+            needs=("秒",),
+        ),
+        rule(
+            "ja.last_seconds",
+            "ja",
+            r"(?:過去|最近|ここ|直近)\s*" + _JA_SECONDS + r"(?:間)?",
+            lambda m, c: _last_seconds(_ja_seconds(m.group("n")), c),
+            needs=("秒",),
         ),
         rule(
             "ja.decade",

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from datetime import UTC, date, datetime, time, timedelta, tzinfo
 
-from core.timeparse.model import TimeRange
+from core.timeparse.model import OPEN_START, TimeRange, instant
 from core.timeparse.parts import PartOfDay
 
 
@@ -84,3 +84,10 @@ def hour_range(day: date, clock: time, zone: tzinfo) -> TimeRange:
 
 def span(start: datetime, end: datetime) -> TimeRange:
     return TimeRange(start, end, "span")
+
+
+def up_to(end: datetime, zone: tzinfo) -> TimeRange | None:
+    """A range open at its start that ends at ``end`` ("until yesterday": everything before its end),
+    or None when ``end`` is not after :data:`~core.timeparse.model.OPEN_START`."""
+    start = midnight(OPEN_START, zone)
+    return span(start, end) if instant(start) < instant(end) else None

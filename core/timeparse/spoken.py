@@ -31,7 +31,7 @@ import re
 from datetime import date, timedelta
 
 from core.timeparse import lang_ja, lang_ko, ranges
-from core.timeparse.lang_en import WEEKDAY_ABBR, WEEKDAYS
+from core.timeparse.lang_en import ABBR_WORDS, WEEKDAY_ABBR, WEEKDAYS
 from core.timeparse.model import TimeRange
 from core.timeparse.parts import PARTS
 from core.timeparse.periods import few_ago, quarter_range
@@ -77,6 +77,9 @@ def _short_decade(digit: int, ctx: Context) -> int:
 
 
 _EN_DECADE_WORDS = {"sixties": 6, "seventies": 7, "eighties": 8, "nineties": 9}
+# With its century spoken ("the nineteen-nineties", "twenty-twenties") every decade word is plain.
+_EN_CENTURY_WORDS = {"nineteen": 1900, "twenty": 2000}
+_EN_DECADE_WORDS_WITH_CENTURY = _EN_DECADE_WORDS | {"tens": 1, "twenties": 2, "thirties": 3, "forties": 4, "fifties": 5}
 
 
 def _en_year_third(found: re.Match[str], ctx: Context) -> tuple[Piece, ...]:
@@ -90,6 +93,8 @@ def _en_decade(found: re.Match[str], ctx: Context) -> tuple[Piece, ...]:
         start = int(found.group("c")) * 100 + int(found.group("d")) * 10
     elif found.group("dd"):
         start = _short_decade(int(found.group("dd")), ctx)
+    elif found.group("cw"):
+        start = _EN_CENTURY_WORDS[found.group("cw")] + 10 * _EN_DECADE_WORDS_WITH_CENTURY[found.group("cword")]
     else:
         start = 1900 + 10 * _EN_DECADE_WORDS[found.group("word")]
     edge = found.group("edge")
@@ -272,14 +277,11 @@ def _en_to_noon(found: re.Match[str], _ctx: Context) -> tuple[Piece, ...] | None
     return (ClockSpanP(start, end),)
 
 
-_ABBR_AMBIGUOUS = frozenset({"sat", "sun", "wed"})  # words as well as weekdays
-
-
 def _abbr_guard(view: Scan, found: re.Match[str]) -> bool:
-    """ "on Thu", "since Tues": an abbreviation after a preposition; "sat", "sun" and "wed" only when
-    written with a capital ("on Sat")."""
+    """ "on Thu", "since Tues", "until Fri": an abbreviation after a preposition; "sat", "sun" and "wed"
+    only when written with a capital ("on Sat")."""
     token = found.group("wd")
-    return token not in _ABBR_AMBIGUOUS or view.original_at(found.start("wd")).isupper()
+    return token not in ABBR_WORDS or view.original_at(found.start("wd")).isupper()
 
 
 def _weekday_abbr(found: re.Match[str], _ctx: Context) -> tuple[Piece, ...]:
@@ -337,14 +339,18 @@ _EN_RULES: list[Rule] = [
     rule(
         "en.decade_words",
         "en",
-        START + r"(?:(?:in|during|since|from)\s+)?(?:the\s+)?(?:(?P<edge>early|mid|late)(?:\s+|-))?"
-        r"(?:(?P<c>19|20)(?P<d>\d)0['’]?s|['’]?(?P<dd>\d)0['’]?s|(?P<word>sixties|seventies|eighties|nineties))" + STOP,
+        START + r"(?:(?:in|during|from)\s+)?(?:the\s+)?(?:(?P<edge>early|mid|late)(?:\s+|-))?"
+        r"(?:(?P<c>19|20)(?P<d>\d)0['’]?s|['’]?(?P<dd>\d)0['’]?s|(?P<word>sixties|seventies|eighties|nineties)"
+        r"|(?P<cw>nineteen|twenty)[\s-](?P<cword>tens|twenties|thirties|forties|fifties|sixties|seventies|eighties"
+        r"|nineties))" + STOP,
         _en_decade,
         strong=lambda v, m: (
-            bool(m.group("edge") or (m.group("word") and "the" in m.group(0)))
-            or m.group(0).startswith(("in ", "during ", "since ", "from ", "the "))
+            bool(m.group("edge") or ((m.group("word") or m.group("cw")) and "the" in m.group(0)))
+            or m.group(0).startswith(("in ", "during ", "from ", "the "))
+            or v.prev_word(m.start()) == "since"  # "since" is read around it (core.timeparse.compose)
+            or bool(m.group("cw") and _only(v, m))
         ),
-        needs=("0s", "0's", "0’s", "ties"),
+        needs=("0s", "0's", "0’s", "ties", "tens"),
     ),
     rule(
         "en.from_now",
@@ -441,10 +447,11 @@ _EN_RULES: list[Rule] = [
     rule(
         "en.weekday_abbr_on",
         "en",
-        r"(?<=\bon\s)(?P<wd>tues|thurs|thur|mon|tue|wed|thu|fri|sat|sun)\.?" + STOP,
+        r"(?:(?<=\bon\s)|(?<=\bsince\s)|(?<=\buntil\s)|(?<=\btill\s))"
+        r"(?P<wd>tues|thurs|thur|weds|mon|tue|wed|thu|fri|sat|sun)\.?" + STOP,
         _weekday_abbr,
         guard=_abbr_guard,
-        needs=("on ",),
+        needs=("on ", "since ", "until ", "till "),
     ),
     rule("en.last_evening", "en", START + r"last\s+evening" + STOP, _last_evening, needs=("last evening",)),
     rule(
@@ -773,9 +780,7 @@ def _ja_between_ago(found: re.Match[str], ctx: Context) -> tuple[Piece, ...] | N
 
 def _year_and_half_ago(found: re.Match[str], ctx: Context) -> tuple[Piece, ...] | None:
     count = _count_of(found.group("n")) if found.groupdict().get("n") else 1
-    if count is None or not 0 < count <= 50:
-        return None
-    return (MonthP(*ranges.add_months(ctx.today.year, ctx.today.month, -(12 * count + 6))),)
+    return None if count is None else _year_and_half_ago_n(count, ctx)
 
 
 def _coming_weekday(found: re.Match[str], ctx: Context) -> tuple[Piece, ...]:
@@ -1175,6 +1180,82 @@ def _d_mon_y(found: re.Match[str], _ctx: Context) -> tuple[Piece, ...]:
     return (DayP(date(int(found.group("y")), MONTHS[found.group("mon")], int(found.group("d")))),)
 
 
+# Round 6: "and a half" counts of weeks and months ---------------------------------------------------
+
+
+def _and_half_ago(unit: str, count: int | None, ctx: Context) -> tuple[Piece, ...] | None:
+    """``count`` and a half ``unit`` back: for weeks and months the unit around that moment ("a week
+    and a half ago", 1주 반 전, 1週間半前: from 14 to 7 days back; "a month and a half ago", 한 달 반 전,
+    一ヶ月半前: from the same day two months back to the same day one month back), as "two and a half
+    hours ago" is the hour around its moment; years as "a year and a half ago" (the month 18 back)."""
+    if count is None or not 0 < count <= 50:
+        return None
+    if unit == "year":
+        return _year_and_half_ago_n(count, ctx)
+    if unit == "week":
+        first, last = ctx.today - timedelta(days=7 * (count + 1)), ctx.today - timedelta(days=7 * count)
+    else:
+        first, last = _same_day_months_back(count + 1, ctx), _same_day_months_back(count, ctx)
+    return (RangeP(ranges.span(ranges.midnight(first, ctx.zone), ranges.midnight(last, ctx.zone))),)
+
+
+def _same_day_months_back(months: int, ctx: Context) -> date:
+    """Today's day of the month ``months`` back (the month's last day when it is shorter)."""
+    year, month = ranges.add_months(ctx.today.year, ctx.today.month, -months)
+    return date(year, month, min(ctx.today.day, ranges.days_in_month(year, month)))
+
+
+_HALF_UNITS = {"week": "week", "weeks": "week", "month": "month", "months": "month", "years": "year"}
+_HALF_UNITS |= {"주": "week", "주일": "week", "달": "month", "개월": "month"}
+_HALF_UNITS |= {"週間": "week", "か月": "month", "ヶ月": "month", "カ月": "month", "ケ月": "month", "ヵ月": "month"}
+
+
+def _en_and_half_units_ago(found: re.Match[str], ctx: Context) -> tuple[Piece, ...] | None:
+    count = _count_of(found.group("n") or found.group("n2"))
+    return _and_half_ago(_HALF_UNITS[found.group("unit") or found.group("unit2")], count, ctx)
+
+
+def _ko_and_half_units_ago(found: re.Match[str], ctx: Context) -> tuple[Piece, ...] | None:
+    count = 1 if found.group("week") else number(found.group("n"))
+    return _and_half_ago("week" if found.group("week") else _HALF_UNITS[found.group("unit")], count, ctx)
+
+
+_R6_EN: list[Rule] = [
+    # "a week and a half ago", "two months and a half ago", "one and a half weeks ago", "2 and a half years ago"
+    rule(
+        "en.and_half_units_ago",
+        "en",
+        START + r"(?:(?P<n>a|an|one|\d{1,2}|two|three|four|five|six)\s+(?P<unit>weeks?|months?)\s+and\s+a\s+half"
+        r"|(?P<n2>one|\d{1,2}|two|three|four|five|six)\s+and\s+a\s+half\s+(?P<unit2>weeks|months|years))"
+        r"\s+(?:or\s+so\s+)?(?:ago|back)" + STOP,
+        _en_and_half_units_ago,
+        needs=("half",),
+    ),
+]
+
+_R6_KO: list[Rule] = [
+    rule(
+        "ko.and_half_units_ago",
+        "ko",
+        r"(?<![\d가-힣])(?:(?P<week>일주일)|(?P<n>\d{1,2}|한|두|세|네|다섯)\s*(?P<unit>주일|주|달|개월))\s*반\s*(?:쯤|정도)?\s*전",
+        _ko_and_half_units_ago,
+        guard=lang_ko.word_ends,
+        needs=("반",),
+    ),
+]
+
+_R6_JA: list[Rule] = [
+    rule(
+        "ja.and_half_units_ago",
+        "ja",
+        r"(?<![\d一二三四五六七八九十])(?P<n>\d{1,2}|[一二三四五六七八九十]{1,2})\s*"
+        r"(?P<unit>週間|か月|ヶ月|カ月|ケ月|ヵ月)\s*半\s*(?:ほど|くらい|ぐらい)?\s*前",
+        lambda m, c: _and_half_ago(_HALF_UNITS[m.group("unit")], number(m.group("n")), c),
+        needs=("半",),
+    ),
+]
+
+
 _R5_EN: list[Rule] = [
     rule(
         "en.d_mon_y",
@@ -1348,7 +1429,7 @@ def _quarter_q(quarter: int, year: int | None, ctx: Context) -> tuple[Piece, ...
 
 
 RULES: dict[str, list[Rule]] = {
-    "en": _R5_EN + _MORE_EN + _EN_RULES,
-    "ko": _R5_KO + _MORE_KO + _KO_RULES,
-    "ja": _R5_JA + _MORE_JA + _JA_RULES,
+    "en": _R6_EN + _R5_EN + _MORE_EN + _EN_RULES,
+    "ko": _R6_KO + _R5_KO + _MORE_KO + _KO_RULES,
+    "ja": _R6_JA + _R5_JA + _MORE_JA + _JA_RULES,
 }

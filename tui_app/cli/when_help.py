@@ -37,6 +37,10 @@ Conventions (English, Korean, Japanese)
                "two weekends ago", "the weekend before last", 2주 전 주말:
                the weekend before last weekend; "midweek": Wed-Thu;
                "so far this week", "month to date": from its start to now.
+               "a week and a half ago", 1주 반 전, 1週間半前: the 7 days
+               around that moment (14 to 7 days back); "a month and a half
+               ago", 한 달 반 전, 一ヶ月半前: from the same day two months
+               back to the same day one month back.
  Parts of day  dawn 00-06, morning 06-12, noon/lunch 11-14, afternoon
                12-18, evening 18-24, night 18-04 (a night belongs to the day
                it starts: "Tuesday night" ends Wed 04:00), late night 22-05.
@@ -60,7 +64,10 @@ Conventions (English, Korean, Japanese)
                "9am UTC", "14:05 KST"): the latest such moment, shown in
                your zone (PST/PDT both mean the Pacific clock). 정오 10분
                전, 正午10分前: 11:50; "midnight last night": the 00:00
-               inside that night; "9ish": like "at 9".
+               inside that night; "9ish": like "at 9". "half three"
+               (British: half past three) is read as "at three" is: 15:30;
+               "five to ten" (9:55) after "at" or beside a day ("five to
+               ten yesterday"); alone it is as often a count.
  Now           now, 지금, 今: the current hour; just now, 방금, たった今: the
                last hour; 아까, 조금 전, さっき: the last 3 hours; "20
                minutes ago", 20분 전, 20分前: the hour around that moment;
@@ -72,6 +79,9 @@ Conventions (English, Korean, Japanese)
                3시 10분 전, 3時10分前: ten to three (2:50); 3시 전에, 3時前:
                by three. "3 days back", "an hour or so ago", 30분쯤 전,
                30分ほど前 as "ago"; 少し前, ちょっと前: the last 3 hours.
+               "30 seconds ago", 30초 전, 30秒前: the minute around that
+               moment; "the last 30 seconds", 지난 30초, 過去30秒: elapsed
+               time up to now.
  Days          엊그제: yesterday and the day before; the other day, 先日:
                the 7 days before today; a few days ago, 며칠 전, 数日前: 2-5
                days ago (weeks, months and years alike; a few hours ago:
@@ -89,6 +99,16 @@ Conventions (English, Korean, Japanese)
                みっか前, ふつか前, 사흘 전, 나흘 전: day counts in kana/hangul.
                요전날, 일전에, この間, "the other night": as "the other day".
                "Tuesday the 3rd": the latest Tuesday that is a 3rd.
+               Abbreviated weekdays: "sat night", "fri morning", "thurs
+               evening" (before a part of the day), "fri 3pm", "on fri",
+               "since Tues"; "sat", "sun" and "wed" are words too ("I sat
+               down"): alone only as "on Sat", "since Sun" (a capital).
+ Until         "until yesterday", "up to last week", "till Friday", 어제까지,
+               昨日まで: open at the start, up to the end of that range:
+               the range starts on 1 January 1900 (before any log) and is
+               shown as "… – Tue 10 Mar". "since Monday", 지난주부터,
+               先週から: from its start to now. An hour keeps its day:
+               "until 3pm", 2시까지, 3時まで: midnight to that hour.
  Anchored      relative words followed by "on", "as of" or "as mentioned on"
                and a date with its year, or after 2023년 11월 6일 기준 /
                2023年11月6日時点で, are read as if today were that date:
@@ -123,11 +143,12 @@ Conventions (English, Korean, Japanese)
                Thu-Sun; 年末年始: 29 Dec - 3 Jan.
  Years         "in 1974", 2012年に; two-digit years (12년에, "back in '98")
                are 20yy unless that is more than a year ahead; decades: "the
-               90s", "the nineties", 90년대, 90年代. Japanese eras: 令和
-               (2019 = 元年), 平成 (1989), 昭和 (1926), 大正 (1912), with
-               month and day (平成31年4月30日). "a decade ago": the year ten
-               back; "half a year ago", 반년 전, 半年前: the month six back;
-               "a year and a half ago", 1년 반 전, 1年半前: the month 18 back.
+               90s", "the nineties", "the nineteen-nineties", 90년대, 90年代.
+               Japanese eras: 令和 (2019 = 元年), 平成 (1989), 昭和 (1926),
+               大正 (1912), with month and day (平成31年4月30日). "a decade
+               ago": the year ten back; "half a year ago", 반년 전, 半年前:
+               the month six back; "a year and a half ago", 1년 반 전,
+               1年半前: the month 18 back.
                "2023-2024", "2019-21": both years. 2022年度, 令和7年度,
                今年度, 昨年度: the Japanese fiscal year, 1 April to 31 March.
                "FY2023", "FY23", "fiscal 2023", "last fiscal year", 2023
@@ -144,6 +165,8 @@ Conventions (English, Korean, Japanese)
  Repeats       "every Monday", "on weekends", 매주 월요일, 월요일마다, 毎朝,
                毎週金曜日 are a set, not one time: not read as a range (a
                habit is searched over all time), and a note says so.
+ Not a time    3월호, 3月号, "the March 2024 issue" (a magazine's issue),
+               3월생, 3月生まれ (born in March): no range.
  Vague         recently, lately, these days, 요즘, 요새, 最近, 近頃: no
                honest range; the search is not bounded and the note says
                the word could not be read as a time.
