@@ -134,7 +134,7 @@ def expressions(compounds: list[Compound], text: str, ctx: Context, languages: C
             continue
         if not first.strong:
             continue
-        result = _since(first, first_range, text, ctx, languages)
+        result = _since_or_until(first, first_range, text, ctx, languages)
         found.append(result)
         plain = first if (result.start, result.end) == (first.start, first.end) else None
     return _anchored(found, text, ctx) if "en" in languages else found
@@ -246,17 +246,17 @@ def _offset_range(unit: str, count: int, back: bool, first: date, last: date, zo
     )
 
 
-def _since(first: Compound, rng: TimeRange, text: str, ctx: Context, languages: Collection[str]) -> Found:
-    """``first`` as it reads with "since" / "until" words around it: from its start up to now, or from
-    the open start up to its end; as it is without them (or when such a range would be empty)."""
+def _since_or_until(first: Compound, rng: TimeRange, text: str, ctx: Context, languages: Collection[str]) -> Found:
+    """``first`` with the "since" or "until" words around it: from its start up to now ("since
+    Monday"), or from the open start up to its end ("until yesterday"); as it is without them."""
     since = _marked(first, text, languages, _SINCE_BEFORE, _SINCE_AFTER)
-    if since is not None and instant(rng.start) < instant(ctx.now):
-        return Found(*since, ranges.span(rng.start, ctx.now))
-    until = _marked(first, text, languages, _UNTIL_BEFORE, _UNTIL_AFTER) if since is None else None
+    if since is not None:
+        return Found(*since, ranges.span(rng.start, ctx.now) if instant(rng.start) < instant(ctx.now) else rng)
+    until = _marked(first, text, languages, _UNTIL_BEFORE, _UNTIL_AFTER)
     open_range = ranges.up_to(rng.end, ctx.zone) if until is not None else None
     if until is not None and open_range is not None:
         return Found(*until, open_range)
-    return Found(*(since or (first.start, first.end)), rng)
+    return Found(first.start, first.end, rng)
 
 
 def _marked(

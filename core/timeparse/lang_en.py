@@ -1,10 +1,12 @@
 """English rules.
 
 Guards against words that only look like time: "we", "sat", "sun" and other weekday abbreviations
-count only after last/this/next (or inside a full date like "Tue 24 Nov"); a month name alone needs a
-preposition before it ("in March", "since May", "early June") or a day or year beside it, so "may I"
-and "the march of progress" stay words; "second", "minute" and "moment" are never time here; a part of
-day alone needs "in the" / "at" ("good morning" is a greeting), or a day beside it ("Tuesday night").
+count only after last/this/next, inside a full date like "Tue 24 Nov", or right before a part of the
+day ("sat night", but not in "we sat night after night"; ``spoken`` reads "on Sat"); a month name
+alone needs a preposition before it ("in March", "since May", "early June") or a day or year beside
+it, so "may I" and "the march of progress" stay words, and "the March 2024 issue" is a magazine's;
+"second", "minute" and "moment" are never time here; a part of day alone needs "in the" / "at" ("good
+morning" is a greeting), or a day beside it ("Tuesday night").
 """
 
 from __future__ import annotations
@@ -59,8 +61,9 @@ WEEKDAY_ABBR = {
     "sat": 5,
     "sun": 6,
 }
-# Abbreviations that are English words too ("I sat down", "the sun", "they wed in June").
-ABBR_WORDS = frozenset({"sat", "sun", "wed"})
+# Abbreviations that are English words too ("I sat down", "the sun", "they wed in June", "she weds him").
+ABBR_WORDS = frozenset({"sat", "sun", "wed", "weds"})
+_ABBR_NOT_WORDS = {abbr: day for abbr, day in WEEKDAY_ABBR.items() if abbr not in ABBR_WORDS}
 MONTHS = {
     "january": 1,
     "february": 2,
@@ -437,14 +440,15 @@ RULES: list[Rule] = [
         START + rf"(?P<wd>{_alternatives(WEEKDAY_ABBR)})\.?(?={_PART_AHEAD})",
         _abbr_weekday,
         guard=_abbr_beside_guard,
+        needs=("morning", "afternoon", "evening", "night"),
     ),
     rule(
         "en.weekday_abbr_clock",
         "en",
-        START + rf"(?P<wd>{_alternatives({k: v for k, v in WEEKDAY_ABBR.items() if k not in ABBR_WORDS})})\.?"
-        rf"(?={_CLOCK_AHEAD})",
+        START + rf"(?P<wd>{_alternatives(_ABBR_NOT_WORDS)})\.?(?={_CLOCK_AHEAD})",
         _abbr_weekday,
         guard=_abbr_beside_guard,
+        needs=("am", "pm", "a.m", "p.m"),
     ),
     rule(
         "en.month_year",

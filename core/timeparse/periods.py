@@ -497,8 +497,8 @@ _EN_SECONDS = (
     + r")\s+(?:seconds?|secs?)"
 )
 # 30초, 삼십 초, 몇 초; 30秒, 三十秒, 数秒. Not 30초 전후 / 30秒前後 ("about 30 seconds").
-_KO_SECONDS = r"(?<![\d가-힣])(?P<n>\d{1,5}|[일이삼사오육칠팔구십백천]{1,5}|몇)\s*초"
-_JA_SECONDS = r"(?<![\d一二三四五六七八九十百])(?P<n>\d{1,5}|[一二三四五六七八九十百]{1,5}|数)\s*秒"
+_KO_SECONDS = r"(?P<n>\d{1,5}|[일이삼사오육칠팔구십백천]{1,5}|몇)\s*초"
+_JA_SECONDS = r"(?P<n>\d{1,5}|[一二三四五六七八九十百]{1,5}|数)\s*秒"
 
 
 def _ko_seconds(text: str) -> int:
@@ -788,7 +788,7 @@ RULES: dict[str, list[Rule]] = {
         rule(
             "ko.seconds_ago",
             "ko",
-            _KO_SECONDS + r"\s*(?:쯤|정도|가량)?\s*전(?!\s*후)",
+            r"(?<![\d가-힣])" + _KO_SECONDS + r"\s*(?:쯤|정도|가량)?\s*전(?!\s*후)",
             lambda m, c: _seconds_ago(_ko_seconds(m.group("n")), c),
             guard=lang_ko.word_ends,
             needs=("초",),
@@ -953,7 +953,7 @@ RULES: dict[str, list[Rule]] = {
         rule(
             "ja.seconds_ago",
             "ja",
-            _JA_SECONDS + r"\s*(?:ほど|くらい|ぐらい|程)?\s*前(?!後)",
+            r"(?<![\d一二三四五六七八九十百])" + _JA_SECONDS + r"\s*(?:ほど|くらい|ぐらい|程)?\s*前(?!後)",
             lambda m, c: _seconds_ago(_ja_seconds(m.group("n")), c),
             needs=("秒",),
         ),

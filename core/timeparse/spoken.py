@@ -175,9 +175,13 @@ def _same_day(unit: str, count: int, ctx: Context) -> tuple[Piece, ...]:
         return (DayP(today - timedelta(days=count)),)
     if unit == "week":
         return (DayP(today - timedelta(days=7 * count)),)
-    months = count if unit == "month" else 12 * count
-    year, month = ranges.add_months(today.year, today.month, -months)
-    return (DayP(date(year, month, min(today.day, ranges.days_in_month(year, month)))),)
+    return (DayP(_same_day_months_back(count if unit == "month" else 12 * count, ctx)),)
+
+
+def _same_day_months_back(months: int, ctx: Context) -> date:
+    """Today's day of the month ``months`` back (the month's last day when it is shorter)."""
+    year, month = ranges.add_months(ctx.today.year, ctx.today.month, -months)
+    return date(year, month, min(ctx.today.day, ranges.days_in_month(year, month)))
 
 
 def _en_from_now(found: re.Match[str], ctx: Context) -> tuple[Piece, ...] | None:
@@ -1197,12 +1201,6 @@ def _and_half_ago(unit: str, count: int | None, ctx: Context) -> tuple[Piece, ..
     else:
         first, last = _same_day_months_back(count + 1, ctx), _same_day_months_back(count, ctx)
     return (RangeP(ranges.span(ranges.midnight(first, ctx.zone), ranges.midnight(last, ctx.zone))),)
-
-
-def _same_day_months_back(months: int, ctx: Context) -> date:
-    """Today's day of the month ``months`` back (the month's last day when it is shorter)."""
-    year, month = ranges.add_months(ctx.today.year, ctx.today.month, -months)
-    return date(year, month, min(ctx.today.day, ranges.days_in_month(year, month)))
 
 
 _HALF_UNITS = {"week": "week", "weeks": "week", "month": "month", "months": "month", "years": "year"}
