@@ -101,8 +101,9 @@ def make_server(paths: HomePaths, config: Config, *, keys: Callable[[], VaultKey
     if not paths.vault_header.exists():
         raise ApiError(f"no vault in {paths.root}: run `reverie init` first")
     from core.workbench import Workbench
+    from tui_app.notices import on_stderr
 
-    workbench = Workbench(paths, config)
+    workbench = Workbench(paths, config, notice=on_stderr("reverie api"))
     workbench.adopt_keys(keys() if keys is not None else load_keys(paths, config))
     surface = AssistantSurface(workbench, policy)
     sock = bind(host, port)

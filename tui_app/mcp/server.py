@@ -185,8 +185,9 @@ def serve_stdio(paths: HomePaths, config: Config, profile: str = "default", assi
 
         keys = pending.result()
     from core.workbench import Workbench
+    from tui_app.notices import on_stderr
 
-    workbench = Workbench(paths, config)
+    workbench = Workbench(paths, config, notice=on_stderr("reverie mcp"))
     workbench.adopt_keys(keys)
     surface = AssistantSurface(workbench, policy)
     server = build_server(surface, assistant)
