@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, timedelta, tzinfo
 
 from core.timeparse import ranges
@@ -253,10 +253,13 @@ def _since_or_until(first: Compound, rng: TimeRange, text: str, ctx: Context, la
     if since is not None:
         return Found(*since, ranges.span(rng.start, ctx.now) if instant(rng.start) < instant(ctx.now) else rng)
     until = _marked(first, text, languages, _UNTIL_BEFORE, _UNTIL_AFTER)
-    open_range = ranges.up_to(rng.end, ctx.zone) if until is not None else None
-    if until is not None and open_range is not None:
-        return Found(*until, open_range)
-    return Found(first.start, first.end, rng)
+    if until is None:
+        return Found(first.start, first.end, rng)
+    if any(isinstance(piece, ClockP) for piece in first.pieces):  # "up to 3pm" as "until 3pm": that day's
+        by = resolve(tuple(replace(p, by=True) if isinstance(p, ClockP) else p for p in first.pieces), ctx)
+        return Found(*until, by) if by is not None else Found(first.start, first.end, rng)
+    open_range = ranges.up_to(rng.end, ctx.zone)
+    return Found(*until, open_range) if open_range is not None else Found(first.start, first.end, rng)
 
 
 def _marked(

@@ -195,6 +195,7 @@ _WORD_BEFORE = frozenset(
     | {"the", "a", "an", "my", "our", "your", "his", "her", "their"}
 )
 _PART_REPEATED = re.compile(r"\s+(?P<part>morning|afternoon|evening|night)\s+(?:after|and|to|by)\s+(?P=part)")
+_PREPOSITION_AHEAD = re.compile(r"\s+(?:in\s+the|at)\s")
 
 
 def _abbr_beside_guard(view: Scan, found: re.Match[str]) -> bool:
@@ -207,8 +208,10 @@ def _abbr_beside_guard(view: Scan, found: re.Match[str]) -> bool:
         return False
     if token == "sat" and view.original[view.origin[start] : view.origin[start] + 3] == "SAT":
         return False
-    if token in ABBR_WORDS and view.prev_word(start) in _WORD_BEFORE:
-        return False
+    if token in ABBR_WORDS and (
+        view.prev_word(start) in _WORD_BEFORE or _PREPOSITION_AHEAD.match(view.text, found.end())
+    ):
+        return False  # "Kate sat in the morning sun", "we sat at night"
     return _PART_REPEATED.match(view.text, found.end()) is None
 
 

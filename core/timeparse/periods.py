@@ -622,6 +622,7 @@ RULES: dict[str, list[Rule]] = {
             "en",
             START + r"(?:(?:in|over|during|for|within)\s+)?(?:the\s+)?(?:last|past|previous)\s+" + _EN_SECONDS + STOP,
             lambda m, c: _last_seconds(_en_small_count(m.group("n")), c),
+            guard=lambda v, m: re.match(r"\s+of\s", v.text[m.end() :]) is None,  # "the last 30 seconds of the game"
             needs=("sec",),
         ),
         rule("en.moment_ago", "en", START + r"(?:a\s+moment|moments)\s+ago" + STOP, _lately(1)),

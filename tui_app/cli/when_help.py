@@ -102,13 +102,15 @@ Conventions (English, Korean, Japanese)
                Abbreviated weekdays: "sat night", "fri morning", "thurs
                evening" (before a part of the day), "fri 3pm", "on fri",
                "since Tues"; "sat", "sun" and "wed" are words too ("I sat
-               down"): alone only as "on Sat", "since Sun" (a capital).
+               down", "we sat at night"): alone only as "on Sat", "since
+               Sun" (a capital), and right before the part of the day.
  Until         "until yesterday", "up to last week", "till Friday", 어제까지,
                昨日まで: open at the start, up to the end of that range:
                the range starts on 1 January 1900 (before any log) and is
                shown as "… – Tue 10 Mar". "since Monday", 지난주부터,
                先週から: from its start to now. An hour keeps its day:
-               "until 3pm", 2시까지, 3時まで: midnight to that hour.
+               "until 3pm", "up to 3pm", 2시까지, 3時まで: midnight to that
+               hour. "through" is left out ("what she went through").
  Anchored      relative words followed by "on", "as of" or "as mentioned on"
                and a date with its year, or after 2023년 11월 6일 기준 /
                2023年11月6日時点で, are read as if today were that date:
