@@ -238,7 +238,8 @@ RULES: list[Rule] = [
         recent_weekend,
         strong=lambda v, m: v.text[m.end() : m.end() + 1] in ("に", "は", "、", ""),
     ),
-    rule("ja.month", "ja", r"(?P<which>先々|再来|先|今|来)月(?!曜)", relative(WHICH, months_from_this)),
+    # 先月号, 今月号: last / this month's issue of a magazine, not a time to search
+    rule("ja.month", "ja", r"(?P<which>先々|再来|先|今|来)月(?!曜|号)", relative(WHICH, months_from_this)),
     rule("ja.year_before_last", "ja", r"一昨年|おととし", years_from_this(-2)),
     rule("ja.last_year", "ja", r"去年|昨年", years_from_this(-1)),
     rule("ja.this_year", "ja", r"今年|本年", years_from_this(0)),

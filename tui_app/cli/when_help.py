@@ -167,8 +167,8 @@ Conventions (English, Korean, Japanese)
  Repeats       "every Monday", "on weekends", 매주 월요일, 월요일마다, 毎朝,
                毎週金曜日 are a set, not one time: not read as a range (a
                habit is searched over all time), and a note says so.
- Not a time    3월호, 3月号, "the March 2024 issue" (a magazine's issue),
-               3월생, 3月生まれ (born in March): no range.
+ Not a time    3월호, 3月号, 先月号, "the March 2024 issue" (a magazine's
+               issue), 3월생, 3月生まれ (born in March): no range.
  Vague         recently, lately, these days, 요즘, 요새, 最近, 近頃: no
                honest range; the search is not bounded and the note says
                the word could not be read as a time.
