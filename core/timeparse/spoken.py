@@ -1218,7 +1218,28 @@ def _ko_and_half_units_ago(found: re.Match[str], ctx: Context) -> tuple[Piece, .
     return _and_half_ago("week" if found.group("week") else _HALF_UNITS[found.group("unit")], count, ctx)
 
 
+def _en_half_a_unit_ago(found: re.Match[str], ctx: Context) -> tuple[Piece, ...] | None:
+    """ "half a year ago": the month six back (as 반년 전, 半年前); "half a month ago": the day 15 back (as
+    半月前, 보름 전); "half a week ago": the days 3 and 4 back; "half a day ago": the hour around 12 hours back."""
+    unit = found.group("unit")
+    if unit == "year":
+        return _half_year_ago(found, ctx)
+    if unit == "month":
+        return (DayP(ctx.today - timedelta(days=15)),)
+    if unit == "week":
+        return _between_ago("day", 3, 4, ctx)
+    return _moment_hour(12 * 60, ctx)
+
+
 _R6_EN: list[Rule] = [
+    # was read as "a year ago" with "half" left over
+    rule(
+        "en.half_a_unit_ago",
+        "en",
+        START + r"half\s+an?\s+(?P<unit>year|month|week|day)\s+(?:or\s+so\s+)?(?:ago|back)" + STOP,
+        _en_half_a_unit_ago,
+        needs=("half",),
+    ),
     # "a week and a half ago", "two months and a half ago", "one and a half weeks ago", "2 and a half years ago"
     rule(
         "en.and_half_units_ago",

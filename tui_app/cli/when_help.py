@@ -40,7 +40,9 @@ Conventions (English, Korean, Japanese)
                "a week and a half ago", 1주 반 전, 1週間半前: the 7 days
                around that moment (14 to 7 days back); "a month and a half
                ago", 한 달 반 전, 一ヶ月半前: from the same day two months
-               back to the same day one month back.
+               back to the same day one month back. "half a month ago":
+               the day 15 back (as 半月前, 보름 전); "half a week ago": the
+               days 3 and 4 back.
  Parts of day  dawn 00-06, morning 06-12, noon/lunch 11-14, afternoon
                12-18, evening 18-24, night 18-04 (a night belongs to the day
                it starts: "Tuesday night" ends Wed 04:00), late night 22-05.
