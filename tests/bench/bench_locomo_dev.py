@@ -22,11 +22,11 @@ The questions. Every question whose evidence names a turn of its conversation is
 variant:
 
 - ``plain``: as written, in the remapped home, ``now`` = the day after the last session, 23:00 UTC;
-  hit = any evidence turn in the top k. Some questions (79 of the 491 of the report half that
-  ``--sample 2`` asks) name a story date ("what exciting news did Maria share on 16 June, 2023?",
-  "in May 2023"), a day the remapped log does not have, so their range holds nothing and they are
-  unanswerable by construction; the variant is kept as it is so that its figures stay comparable
-  with earlier rounds.
+  hit = any evidence turn in the top k. Some questions (80 of the 491 of the report half that
+  ``--sample 2`` asks read a time range) name a story date ("what exciting news did Maria share on
+  16 June, 2023?", "in May 2023"), a day the remapped log does not have, so their range holds
+  nothing and they are unanswerable by construction; the variant is kept as it is so that its
+  figures stay comparable with earlier rounds.
 - ``plain-story``: the same questions, same hit rule, in the story home, ``now`` = the day after the
   last session of the question's own conversation, 23:00 UTC (asked right after that conversation
   ended; the other conversations' later turns stay in the home, as a search without a time range
