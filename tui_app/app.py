@@ -156,7 +156,7 @@ class ReverieApp(App[None], inherit_bindings=False):
         self.paths = paths
         self.config = config
         self.kdf = kdf
-        self.workbench = Workbench(paths, config, kdf=kdf, embedder=embedder)
+        self.workbench = Workbench(paths, config, kdf=kdf, embedder=embedder, notice=self.post_workbench_notice)
         self.editor = editor or edit_in_terminal_editor
         self.label = label
         self.session: Session | None = None
@@ -397,6 +397,21 @@ class ReverieApp(App[None], inherit_bindings=False):
         self.sections_warm = False
         self.workbench.lock()
         gc.unfreeze()  # what the sections held (decrypted records among it) can be collected now
+
+    def post_workbench_notice(self, line: str) -> None:
+        """The workbench's notice, posted to the app from the thread that waits (posting is thread-safe)."""
+        from tui_app import messages  # loaded with the first notice, not before the first frame
+
+        self.post_message(messages.WorkbenchNotice(line[:1].upper() + line[1:]))
+
+    def on_workbench_notice(self, message: messages.WorkbenchNotice) -> None:
+        """Said where the person looks: the current screen's own status line if it has one (search),
+        a toast otherwise (a capture's duplicate check waiting for the model on any screen)."""
+        show = getattr(self.screen, "show_notice", None)
+        if show is not None:
+            show(message.line)
+        else:
+            self.notify(message.line, markup=False)
 
     def on_unlocked(self, message: messages.Unlocked) -> None:
         self.start_session(message.vault.keys)

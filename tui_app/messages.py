@@ -198,8 +198,9 @@ class SearchIndexReady(Message):
 
 
 @dataclass
-class SearchStatus(Message):
-    """One line about slow work in progress ("Loading the embedding model…")."""
+class WorkbenchNotice(Message):
+    """What the workbench waits for ("loading the embedding model…", another process upgrading the
+    index), from whichever thread it waits in; the app shows it on the current screen."""
 
     line: str
 

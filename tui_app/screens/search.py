@@ -132,7 +132,6 @@ class SearchScreen(ReverieScreen):
     def __init__(self, session: Session) -> None:
         super().__init__(session)
         self.backend = SearchBackend(session.workbench)
-        self.backend.on_status = lambda line: self.post_message(messages.SearchStatus(line))
         self.mode = "auto"
         self.filters = SearchFilters()
         self.seq = 0
@@ -490,6 +489,7 @@ class SearchScreen(ReverieScreen):
         self.vectors_checked = False
         self.query_one("#search-progress").display = False
 
-    def on_search_status(self, message: messages.SearchStatus) -> None:
-        self.busy_line = message.line
+    def show_notice(self, line: str) -> None:
+        """The workbench's notice (the app routes it here while this screen is shown): the status line."""
+        self.busy_line = line
         self.show_lines()

@@ -27,7 +27,6 @@ if TYPE_CHECKING:
 
 MODES = SEARCH_MODES
 Progress = Callable[[str, int, int], None]  # (phase "files" | "embed", done, total)
-Status = Callable[[str], None]  # one line for the person ("loading the embedding model…")
 ShouldStop = Callable[[], bool]
 
 
@@ -110,8 +109,6 @@ class SearchBackend:
 
     def __init__(self, workbench: Workbench) -> None:
         self.workbench = workbench
-        self.on_status: Status = lambda line: None  # set by the screen: where model loading is said
-        workbench.notice = lambda line: self.on_status(line[:1].upper() + line[1:])
 
     def close(self) -> None:
         """Nothing to close: the workbench (and its index) lives as long as the app."""
