@@ -158,17 +158,20 @@ def one_calendar(conversations: list[Conversation]) -> list[Turn]:
             start = datetime.combine(day, first[n].time().replace(second=0, microsecond=0), tzinfo=UTC)
             ts = start + position[n] * TURN_GAP
             position[n] += 1
-            out.append(
-                Turn(
-                    f"{conv.sample_id}:{t['dia_id']}",
-                    conv.sample_id,
-                    t["speaker"],
-                    t["text"],
-                    f"{conv.sample_id}:S{n}",
-                    ts,
-                )
-            )
+            out.append(held(conv, t, ts))
     return sorted(out, key=lambda t: (t.ts, t.id))
+
+
+def held(conv: Conversation, t: dict[str, Any], ts: datetime) -> Turn:
+    """LoCoMo turn ``t`` of ``conv`` as the home holds it, at ``ts`` (either calendar)."""
+    return Turn(
+        f"{conv.sample_id}:{t['dia_id']}",
+        conv.sample_id,
+        t["speaker"],
+        t["text"],
+        f"{conv.sample_id}:S{t['session']}",
+        ts,
+    )
 
 
 def story_calendar(conversations: list[Conversation], quirks: Quirks) -> list[Turn]:
@@ -197,16 +200,7 @@ def story_calendar(conversations: list[Conversation], quirks: Quirks) -> list[Tu
                     )
                     start = m_last + TURN_GAP
             for i, t in enumerate(sessions[n]):
-                out.append(
-                    Turn(
-                        f"{conv.sample_id}:{t['dia_id']}",
-                        conv.sample_id,
-                        t["speaker"],
-                        t["text"],
-                        f"{conv.sample_id}:S{n}",
-                        start + i * TURN_GAP,
-                    )
-                )
+                out.append(held(conv, t, start + i * TURN_GAP))
             before = (n, start, start + (len(sessions[n]) - 1) * TURN_GAP)
     return sorted(out, key=lambda t: (t.ts, t.id))
 
