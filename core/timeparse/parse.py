@@ -28,7 +28,7 @@ from core.timeparse import (
 from core.timeparse.compose import Found, expressions, join
 from core.timeparse.model import TimeMatch, TimeParse, TimeParseError
 from core.timeparse.pieces import Context
-from core.timeparse.rules import Rule, Scan, compiled, scan
+from core.timeparse.rules import Compiled, Scan, compiled, scan
 from core.timeparse.text import Normalized, normalize
 
 LANGUAGES = ("en", "ko", "ja")
@@ -235,7 +235,7 @@ def _scripts(text: str, langs: tuple[str, ...]) -> tuple[str, ...]:
 
 
 @lru_cache(maxsize=16)
-def _rules_for(langs: tuple[str, ...]) -> list[tuple[Rule, re.Pattern[str]]]:
+def _rules_for(langs: tuple[str, ...]) -> Compiled:
     rules = list(lang_common.RULES)
     for lang in langs:
         rules.extend(_RULES[lang])

@@ -105,16 +105,27 @@ class Atom:
     rule: str
 
 
-def compiled(rules: list[Rule]) -> list[tuple[Rule, re.Pattern[str]]]:
-    """Each rule with its compiled pattern, for :func:`scan` (looked up once, not per query)."""
-    return [(item, item.pattern) for item in rules]
+@dataclass(frozen=True)
+class Compiled:
+    """Rules with their compiled patterns, and every literal some rule ``needs``: which of them a text
+    holds is looked up once per text, not once per rule."""
+
+    rules: tuple[tuple[Rule, re.Pattern[str]], ...]
+    literals: tuple[str, ...]
 
 
-def scan(rules: list[tuple[Rule, re.Pattern[str]]], view: Scan, ctx: Context) -> list[Atom]:
+def compiled(rules: list[Rule]) -> Compiled:
+    """The rules ready for :func:`scan` (built once per rule set, not per query)."""
+    literals = sorted({literal for item in rules for literal in item.needs})
+    return Compiled(tuple((item, item.pattern) for item in rules), tuple(literals))
+
+
+def scan(rules: Compiled, view: Scan, ctx: Context) -> list[Atom]:
     """Every rule's matches, guarded, then the longest non-overlapping ones in text order."""
     raw: list[tuple[Rule, re.Match[str]]] = []
-    for item, pattern in rules:
-        if item.needs and not any(literal in view.text for literal in item.needs):
+    present = frozenset(filter(view.text.__contains__, rules.literals))
+    for item, pattern in rules.rules:
+        if item.needs and present.isdisjoint(item.needs):
             continue
         for found in pattern.finditer(view.text):
             if found.end() > found.start():
