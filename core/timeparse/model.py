@@ -12,8 +12,10 @@ from core.typed import to_builtins
 GRAINS = ("hour", "part_of_day", "day", "week", "month", "year", "span")
 
 # Where a range open at its start begins ("until yesterday", 어제까지, 昨日まで): local midnight of
-# this day, before any log, so the range holds everything up to its end.
-OPEN_START = date(1900, 1, 1)
+# this day, before any log, so the range holds everything up to its end. 1970, not earlier: by then
+# every zone keeps a whole-minute offset, so the start reads "1970-01-01T00:00:00+09:00" in JSON (1
+# January 1900 in Seoul is local mean time, +08:27:52).
+OPEN_START = date(1970, 1, 1)
 
 _WEEKDAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
 _MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")

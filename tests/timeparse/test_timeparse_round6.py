@@ -29,6 +29,17 @@ def test_until_is_open_at_its_start(query: str) -> None:
     assert rng.describe(NOW) == "… – Tue 10 Mar"
 
 
+@pytest.mark.parametrize("zone", ["Asia/Seoul", "Asia/Tokyo", "America/New_York", "Europe/Berlin", "UTC"])
+def test_an_open_start_has_a_whole_minute_offset_in_every_zone(zone: str) -> None:
+    """Its stored form is a plain ISO time: 1 January 1900 in Seoul was local mean time (+08:27:52)."""
+    here = ZoneInfo(zone)
+    rng = parse_time("until yesterday", NOW.astimezone(here), here).range
+    assert rng is not None and rng.open_start
+    offset = rng.start.utcoffset()
+    assert offset is not None and offset.total_seconds() % 60 == 0
+    assert rng.start.isoformat().startswith("1970-01-01T00:00:00")
+
+
 def test_an_open_range_ending_inside_a_day_shows_the_hour() -> None:
     rng = parse_time("지금까지", NOW, SEOUL).range  # now is the current hour: up to its end
     assert rng is not None and rng.open_start
@@ -82,7 +93,7 @@ def test_when_shows_an_open_range(isolated_home: HomePaths) -> None:
 
 @pytest.mark.parametrize(
     "phrase",
-    ["Until ", "1 January 1900", "half three", "30 seconds ago", "a week and a half ago", "sat night", "3월호"],
+    ["Until ", "1 January 1970", "half three", "30 seconds ago", "a week and a half ago", "sat night", "3월호"],
 )
 def test_help_states_round_six(phrase: str, isolated_home: HomePaths) -> None:
     group = click.Group("reverie")

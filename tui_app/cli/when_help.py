@@ -108,7 +108,7 @@ Conventions (English, Korean, Japanese)
                Sun" (a capital), and right before the part of the day.
  Until         "until yesterday", "up to last week", "till Friday", 어제까지,
                昨日まで: open at the start, up to the end of that range:
-               the range starts on 1 January 1900 (before any log) and is
+               the range starts on 1 January 1970 (before any log) and is
                shown as "… – Tue 10 Mar". "since Monday", 지난주부터,
                先週から: from its start to now. An hour keeps its day:
                "until 3pm", "up to 3pm", 2시까지, 3時まで: midnight to that
