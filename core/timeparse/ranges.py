@@ -90,4 +90,4 @@ def up_to(end: datetime, zone: tzinfo) -> TimeRange | None:
     """A range open at its start that ends at ``end`` ("until yesterday": everything before its end),
     or None when ``end`` is not after :data:`~core.timeparse.model.OPEN_START`."""
     start = midnight(OPEN_START, zone)
-    return span(start, end) if instant(start) < instant(end) else None
+    return TimeRange(start, end, "span", open_start=True) if instant(start) < instant(end) else None

@@ -58,6 +58,13 @@ def test_since_is_not_open() -> None:
     assert rng.end == NOW
 
 
+@pytest.mark.parametrize(("query", "shown"), [("in 1970", "1970"), ("the 1970s", "Thu 1 Jan 1970 – Mon 31 Dec 1979")])
+def test_a_range_that_begins_where_open_ranges_do_is_not_open(query: str, shown: str) -> None:
+    rng = parse_time(query, NOW, SEOUL).range
+    assert rng is not None and not rng.open_start
+    assert rng.describe(NOW) == shown
+
+
 def test_nothing_before_the_open_start_is_read_as_open() -> None:
     """ "until the 19th century" would end before 1900: the century is read as it is."""
     assert ranges.up_to(ranges.midnight(date(1899, 1, 1), SEOUL), SEOUL) is None
