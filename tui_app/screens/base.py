@@ -103,6 +103,18 @@ class ReverieScreen(WorkerScreen):
     def compose_body(self) -> ComposeResult:
         raise NotImplementedError(f"{type(self).__name__} must implement compose_body")
 
+    def set_busy(self, busy: bool, *widgets: Widget) -> None:
+        """As :meth:`WorkerScreen.set_busy`; on a screen composed ahead and not shown, a cleared loading
+        indicator also lays the screen out again: the widget it covered had no size while covered, and
+        nothing lays out a screen that is not shown (``ReverieApp.compose_sections`` laid it out once,
+        and on a busy machine the data can come after that)."""
+        covered = bool(self.query(f".{self.BUSY_CLASS}")) if not busy else False
+        super().set_busy(busy, *widgets)
+        if covered and self.composed_ahead and not self.is_current:
+            from tui_app.offscreen import lay_out_offscreen
+
+            lay_out_offscreen(self, self.app.size)
+
     def failed_unseen(self, worker: Worker[object]) -> bool:
         if self.shown_once or not self.composed_ahead:
             return False
