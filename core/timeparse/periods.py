@@ -135,6 +135,10 @@ _EN_SMALL_COUNTS = {"a": 1, "one": 1, "a few": 3, "few": 3, "a couple of": 2, "c
 _EN_SMALL_COUNTS |= {"fifteen": 15, "twenty": 20, "thirty": 30, "forty": 40, "forty-five": 45, "fifty": 50}
 
 
+# The words of _EN_SMALL_COUNTS as a regex alternation, longest first ("a few" before "a").
+_EN_SMALL_COUNT_WORDS = "|".join(sorted((w.replace(" ", r"\s+") for w in _EN_SMALL_COUNTS), key=len, reverse=True))
+
+
 def _en_small_count(text: str) -> int:
     text = " ".join(text.split())
     return int(text) if text.isdigit() else _EN_SMALL_COUNTS[text]
@@ -491,21 +495,19 @@ def _this_last_or_past(years: int, this: Callable[[int], Builder]) -> Builder:
 _EN_DECADE_NAMES = {"aughts": 2000, "noughties": 2000, "naughties": 2000, "twenty-tens": 2010, "twenty tens": 2010}
 
 
-_EN_SECONDS = (
-    r"(?P<n>\d{1,5}|"
-    + "|".join(sorted((w.replace(" ", r"\s+") for w in _EN_SMALL_COUNTS), key=len, reverse=True))
-    + r")\s+(?:seconds?|secs?)"
-)
+_EN_SECONDS = r"(?P<n>\d{1,5}|" + _EN_SMALL_COUNT_WORDS + r")\s+(?:seconds?|secs?)"
 # 30초, 삼십 초, 몇 초; 30秒, 三十秒, 数秒. Not 30초 전후 / 30秒前後 ("about 30 seconds").
 _KO_SECONDS = r"(?P<n>\d{1,5}|[일이삼사오육칠팔구십백천]{1,5}|몇)\s*초"
 _JA_SECONDS = r"(?P<n>\d{1,5}|[一二三四五六七八九十百]{1,5}|数)\s*秒"
 
 
-def _ko_seconds(text: str) -> int:
+def _ko_few_or_count(text: str) -> int:
+    """A count of minutes or seconds: 몇 ("a few") is 3."""
     return 3 if text == "몇" else _ko_count(text)
 
 
-def _ja_seconds(text: str) -> int:
+def _ja_few_or_count(text: str) -> int:
+    """A count of minutes or seconds: 数 ("a few") is 3."""
     return 3 if text == "数" else number(text) or 0
 
 
@@ -605,7 +607,7 @@ RULES: dict[str, list[Rule]] = {
             "en",
             START
             + r"(?:(?P<n>\d{1,4}|"
-            + "|".join(sorted((w.replace(" ", r"\s+") for w in _EN_SMALL_COUNTS), key=len, reverse=True))
+            + _EN_SMALL_COUNT_WORDS
             + r")\s+(?:minutes?|mins?)|(?P<half>(?:(?:an?|one)\s+hour\s+and\s+"
             r"(?P<and_half>a\s+half))|half\s+an\s+hour))\s+(?:or\s+so\s+)?(?:ago|back)" + STOP,
             _en_minutes_ago,
@@ -781,16 +783,14 @@ RULES: dict[str, list[Rule]] = {
             "ko",
             r"(?<!\d)(?P<n>\d{1,4}|[일이삼사오육칠팔구십]{1,4}|몇)\s*분\s*(?:쯤|정도|가량)?\s*전"
             r"|(?P<half>반\s*시간)\s*(?:쯤|정도)?\s*전",
-            lambda m, c: _minutes_ago(
-                30 if m.group("half") else 3 if m.group("n") == "몇" else _ko_count(m.group("n")), c
-            ),
+            lambda m, c: _minutes_ago(30 if m.group("half") else _ko_few_or_count(m.group("n")), c),
             guard=lang_ko.word_ends,
         ),
         rule(
             "ko.seconds_ago",
             "ko",
             r"(?<![\d가-힣])" + _KO_SECONDS + r"\s*(?:쯤|정도|가량)?\s*전(?!\s*후)",
-            lambda m, c: _seconds_ago(_ko_seconds(m.group("n")), c),
+            lambda m, c: _seconds_ago(_ko_few_or_count(m.group("n")), c),
             guard=lang_ko.word_ends,
             needs=("초",),
         ),
@@ -798,7 +798,7 @@ RULES: dict[str, list[Rule]] = {
             "ko.last_seconds",
             "ko",
             r"(?<![가-힣])(?:지난|최근|과거)\s*" + _KO_SECONDS + r"(?:\s*(?:간|동안))?",
-            lambda m, c: _last_seconds(_ko_seconds(m.group("n")), c),
+            lambda m, c: _last_seconds(_ko_few_or_count(m.group("n")), c),
             guard=lang_ko.word_ends,
             needs=("초",),
         ),
@@ -949,20 +949,20 @@ RULES: dict[str, list[Rule]] = {
             "ja.minutes_ago",
             "ja",
             r"(?<!\d)(?P<n>\d{1,4}|[一二三四五六七八九十]{1,3}|数)\s*分\s*(?:ほど|くらい|ぐらい|程)?\s*前",
-            lambda m, c: _minutes_ago(3 if m.group("n") == "数" else number(m.group("n")) or 0, c),
+            lambda m, c: _minutes_ago(_ja_few_or_count(m.group("n")), c),
         ),
         rule(
             "ja.seconds_ago",
             "ja",
             r"(?<![\d一二三四五六七八九十百])" + _JA_SECONDS + r"\s*(?:ほど|くらい|ぐらい|程)?\s*前(?!後)",
-            lambda m, c: _seconds_ago(_ja_seconds(m.group("n")), c),
+            lambda m, c: _seconds_ago(_ja_few_or_count(m.group("n")), c),
             needs=("秒",),
         ),
         rule(
             "ja.last_seconds",
             "ja",
             r"(?:過去|最近|ここ|直近)\s*" + _JA_SECONDS + r"(?:間)?",
-            lambda m, c: _last_seconds(_ja_seconds(m.group("n")), c),
+            lambda m, c: _last_seconds(_ja_few_or_count(m.group("n")), c),
             needs=("秒",),
         ),
         rule(
