@@ -421,8 +421,8 @@ def run(
                     else:
                         stats[f"{variant}: a time range was read"] += rng is not None
                     if variant == STORY and rng is not None:
-                        held = any(rng.start <= ts < rng.end for ts in case.story_times)
-                        stats[f"{variant}: the range holds an evidence turn"] += held
+                        holds = any(rng.start <= ts < rng.end for ts in case.story_times)
+                        stats[f"{variant}: the range holds an evidence turn"] += holds
     return tallies, stats
 
 
