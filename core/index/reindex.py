@@ -34,9 +34,9 @@ from typing import TYPE_CHECKING
 import apsw
 
 from core.fsutil import file_lock
-from core.index import catalog, memories, meta, snapshot_names, vectors
+from core.index import bulkstage, catalog, memories, meta, snapshot_names, vectors
 from core.index.connection import CACHE_KIB, checkpoint, connect, write
-from core.index.logsource import DayChunk, DayEntry, DayLogSource, SourceChanged
+from core.index.logsource import DayChunk, DayEntry, DayLogSource, HomeDayLogs, SourceChanged
 from core.index.memories import MemorySync
 from core.index.model import MemoryDoc
 from core.index.rowids import DAY_SLOTS, TURN_MAX, day_block
@@ -124,6 +124,7 @@ class FileRead:
     sha256: str  # of the bytes up to chunk.offset
     chunk: DayChunk
     first_seq: int  # the file's turn number of chunk.turns[0]
+    file_id: int | None = None  # the id a new file's row takes (None: the next free one)
 
 
 def _hash_prefix(path: Path, end: int) -> hashlib._Hash:
@@ -205,8 +206,9 @@ class Reindexer:
         rows = self.conn.execute("SELECT day, id, size, mtime_ns, read_offset, sha256, turns FROM files")
         return {row[0]: FileState(*row[1:]) for row in rows}
 
-    def _read_file(self, entry: DayEntry, state: FileState | None, full: bool) -> FileRead:
-        """Read what is new in a day file (its tail, or all of it). No database access."""
+    def _read_file(self, entry: DayEntry, state: FileState | None, full: bool, file_id: int | None = None) -> FileRead:
+        """Read what is new in a day file (its tail, or all of it). No database access. ``file_id``:
+        the id a new file's row takes (a staged build numbers files by their place in the listing)."""
         start, seq, digest = 0, 0, hashlib.sha256()
         if state is not None and not full and entry.size >= state.read_offset:
             prefix = _hash_prefix(entry.path, state.read_offset)
@@ -224,7 +226,7 @@ class Reindexer:
                 handle.seek(start)
                 digest.update(handle.read(chunk.offset - start))
         chunk.data = None  # hashed: not kept while the batch waits
-        return FileRead(entry, state, start, seq + len(chunk.turns), digest.hexdigest(), chunk, seq)
+        return FileRead(entry, state, start, seq + len(chunk.turns), digest.hexdigest(), chunk, seq, file_id)
 
     def _apply_file(
         self,
@@ -240,9 +242,9 @@ class Reindexer:
         entry, state, chunk = read_.entry, read_.state, read_.chunk
         if state is None:
             file_id = self.conn.execute(
-                "INSERT INTO files(day, path, size, mtime_ns, read_offset, sha256, turns, bad_lines, indexed_at) "
-                "VALUES (?, ?, 0, 0, 0, '', 0, 0, '') RETURNING id",
-                (entry.day, str(entry.path)),
+                "INSERT INTO files(id, day, path, size, mtime_ns, read_offset, sha256, turns, bad_lines, indexed_at) "
+                "VALUES (?, ?, ?, 0, 0, 0, '', 0, 0, '') RETURNING id",
+                (read_.file_id, entry.day, str(entry.path)),
             ).fetchone()[0]
         else:
             file_id = state.id
@@ -370,28 +372,13 @@ class Reindexer:
             self._defer_indexes()
             self.conn.pragma("cache_size", -BULK_CACHE_KIB)
         try:
-            batch: list[FileRead] = []
-            batch_turns = 0
-            for done, entry in enumerate(entries, 1):
-                row = state.get(entry.day)
-                unchanged = row is not None and row.size == entry.size and row.mtime_ns == entry.mtime_ns
-                if full or not unchanged:
-                    batch.append(self._read_file(entry, row, full))
-                    batch_turns += len(batch[-1].chunk.turns)
-                stop = should_stop is not None and should_stop()
-                if batch and (batch_turns >= limit or done == len(entries) or stop):
-                    with write(self.conn):
-                        fts = catalog.FtsRows()
-                        for item in batch:
-                            self._apply_file(item, report, touched, known, fts)
-                        fts.flush(self.conn)
-                    batch, batch_turns = [], 0
-                if progress is not None:
-                    progress("files", done, len(entries))
-                if stop:
-                    break
+            if bulk and type(self.source).read is HomeDayLogs.read and bulkstage.worth_staging(entries):
+                self._staged_build(entries, report, touched, progress, should_stop)
+            else:
+                self._read_and_write(entries, state, full, known, limit, report, touched, progress, should_stop)
         finally:
             if bulk:
+                bulkstage.detach_stage(self.conn)
                 self.conn.pragma("cache_size", -CACHE_KIB)
                 self._restore_indexes()
         if full or (bulk and report.turns_added):
@@ -401,6 +388,96 @@ class Reindexer:
             with write(self.conn):
                 meta.put(self.conn, "files_changed_at", _now())
         return report, touched
+
+    def _read_and_write(
+        self,
+        entries: list[DayEntry],
+        state: dict[str, FileState],
+        full: bool,
+        known: set[str] | None,
+        limit: int,
+        report: ReindexReport,
+        touched: set[str],
+        progress: Progress | None,
+        should_stop: Callable[[], bool] | None,
+    ) -> None:
+        """Read each new or changed day file here and write them in batches of ``limit`` turns."""
+        batch: list[FileRead] = []
+        batch_turns = 0
+        for done, entry in enumerate(entries, 1):
+            row = state.get(entry.day)
+            unchanged = row is not None and row.size == entry.size and row.mtime_ns == entry.mtime_ns
+            if full or not unchanged:
+                batch.append(self._read_file(entry, row, full))
+                batch_turns += len(batch[-1].chunk.turns)
+            stop = should_stop is not None and should_stop()
+            if batch and (batch_turns >= limit or done == len(entries) or stop):
+                self._write_batch(batch, report, touched, known)
+                batch, batch_turns = [], 0
+            if progress is not None:
+                progress("files", done, len(entries))
+            if stop:
+                break
+
+    def _write_batch(self, batch: list[FileRead], report: ReindexReport, touched: set[str],
+                     known: set[str] | None) -> None:
+        with write(self.conn):
+            fts = catalog.FtsRows()
+            for item in batch:
+                self._apply_file(item, report, touched, known, fts)
+            fts.flush(self.conn)
+
+    def _staged_build(
+        self,
+        entries: list[DayEntry],
+        report: ReindexReport,
+        touched: set[str],
+        progress: Progress | None,
+        should_stop: Callable[[], bool] | None,
+    ) -> None:
+        """A build from empty with a worker process reading and staging the day files
+        (core.index.bulkstage); the files it hands back are read here, in batches as usual, with
+        their ids looked up in the catalog (it holds the staged ones). Files are numbered by their
+        place in ``entries``, as the worker numbers the ones it stages."""
+        with contextlib.closing(bulkstage.staged_reads(entries)) as items:
+            self._copy_or_read(items, entries, report, touched, progress, should_stop)
+
+    def _copy_or_read(
+        self,
+        items: Iterator[bulkstage.Staged | bulkstage.ReadHere],
+        entries: list[DayEntry],
+        report: ReindexReport,
+        touched: set[str],
+        progress: Progress | None,
+        should_stop: Callable[[], bool] | None,
+    ) -> None:
+        batch: list[FileRead] = []
+        batch_turns = 0
+        done = 0
+        for item in items:
+            if isinstance(item, bulkstage.Staged):
+                if batch:  # what came before first: a later file may add to a day written here
+                    self._write_batch(batch, report, touched, None)
+                    batch, batch_turns = [], 0
+                bulkstage.copy_stage(self.conn, item)
+                with write(self.conn):
+                    bulkstage.insert_stage(self.conn)
+                report.read += len(item.entries)
+                report.turns_added += item.turns
+                touched.update(item.days)
+                done = item.entries[-1] + 1
+            else:
+                batch.append(self._read_file(entries[item.entry], None, False, file_id=item.entry + 1))
+                batch_turns += len(batch[-1].chunk.turns)
+                done = item.entry + 1
+            stop = should_stop is not None and should_stop()
+            if batch and (batch_turns >= BULK_BATCH_TURNS or done == len(entries) or stop):
+                self._write_batch(batch, report, touched, None)
+                batch, batch_turns = [], 0
+            if progress is not None:
+                progress("files", done, len(entries))
+            if stop:
+                break
 
     # -- vectors --------------------------------------------------------------------------------
 
