@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import apsw
 
 from core.index import catalog
@@ -42,14 +44,24 @@ def _memory_hits(
 
 
 def search(
-    conn: apsw.Connection, match: str, start: str | None, end: str | None, limit: int, filters: Filters
+    conn: apsw.Connection,
+    match: str,
+    start: str | None,
+    end: str | None,
+    limit: int,
+    filters: Filters,
+    also: Sequence[int] = (),
 ) -> list[Hit]:
-    """The best ``limit`` documents for the MATCH expression inside [start, end), best first."""
+    """The best ``limit`` documents for the MATCH expression inside [start, end), best first, with the
+    turns ``also`` (docs outside the range) ranked among them: each is one rowid lookup in FTS5, and
+    bm25 is comparable across them (its statistics are the whole table's)."""
     hits: list[Hit] = []
     if filters.wants_turns:
         bounds = catalog.doc_range(conn, start, end) if (start or end) else (0, TURN_MAX)
         if bounds is not None:
             hits += _turn_hits(conn, match, bounds[0], bounds[1], limit, filters)
+        for doc in also:
+            hits += _turn_hits(conn, match, doc, doc, 1, filters)
     if filters.wants_memories and conn.execute("SELECT 1 FROM memories LIMIT 1").fetchone():
         hits += _memory_hits(conn, match, start, end, limit, filters)
     hits.sort(key=lambda hit: -hit.score)

@@ -142,6 +142,23 @@ def m005_fts_porter(conn: apsw.Connection) -> None:
                          ((doc, text if text.isascii() else index_text(text)) for doc, text in rows))
 
 
+@migration
+def m006_mentions(conn: apsw.Connection) -> None:
+    # The times each turn speaks of (core.index.mentions): an R*Tree of [start, end) in whole minutes
+    # since the epoch, and the turn of each row. Filled with the vectors; an index that already holds
+    # vectors is read once by the next embedding pass (meta mentions_complete = 0).
+    conn.execute(
+        """
+        CREATE VIRTUAL TABLE IF NOT EXISTS mention_spans USING rtree_i32(rid, lo, hi);
+        CREATE TABLE IF NOT EXISTS mention_turns(rid INTEGER PRIMARY KEY, turn TEXT NOT NULL);
+        CREATE INDEX IF NOT EXISTS mention_turns_turn ON mention_turns(turn);
+        """
+    )
+    has_vectors = conn.execute("SELECT 1 FROM vectors LIMIT 1").fetchone() is not None
+    conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('mentions_complete', ?)",
+                 ("0" if has_vectors else "1",))
+
+
 @contextlib.contextmanager
 def upgrading(conn: apsw.Connection) -> Iterator[apsw.Connection]:
     """A write transaction that other processes see as an upgrade: :func:`write`, and from when it

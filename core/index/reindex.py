@@ -27,14 +27,14 @@ import json
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, tzinfo
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import apsw
 
 from core.fsutil import file_lock
-from core.index import bulkstage, catalog, memories, meta, snapshot_names, vectors
+from core.index import bulkstage, catalog, memories, mentions, meta, snapshot_names, vectors
 from core.index.connection import CACHE_KIB, checkpoint, connect, write
 from core.index.logsource import DayChunk, DayEntry, DayLogSource, HomeDayLogs, SourceChanged
 from core.index.memories import MemorySync
@@ -61,6 +61,7 @@ FTS_BULK = {"hashsize": 32 * 1024 * 1024, "automerge": 0}
 FTS_USUAL = {"hashsize": 1024 * 1024, "automerge": 4}  # FTS5's defaults
 WINDOW_BATCHES = 4  # model batches per embedding window (one transaction; what Ctrl-C can lose)
 SPAN_WINDOWS = 8  # windows read and sorted by length together
+MENTION_WINDOW = 2_000  # turns read for their times per transaction when an older index catches up
 
 
 @dataclass
@@ -157,8 +158,13 @@ class Reindexer:
         memory_source: Callable[[], Sequence[MemoryDoc]] | None = None,
         batch_size: int = 64,
         window: int | None = None,
+        zone: tzinfo | None = None,
+        languages: Sequence[str] | None = None,
     ) -> None:
         self.index = index
+        # the times a turn speaks of are counted from its own time in the person's zone (core.index.mentions)
+        self.zone: tzinfo = zone or UTC
+        self.languages: tuple[str, ...] | None = tuple(languages) if languages is not None else None
         # Its own connection: a long write here never holds up searches on the index's connection
         # (WAL readers do not wait for writers), in this process or another.
         self.conn: apsw.Connection = connect(index.path, busy=index.busy)
@@ -516,23 +522,53 @@ class Reindexer:
         return batch
 
     def _store(self, batch: list[tuple[int, str]], table: str) -> int:
-        """Embed ``batch`` and store the vectors of the docs that still hold the same text."""
+        """Embed ``batch`` and store the vectors of the docs that still hold the same text; a turn's
+        text is read for the times it speaks of in the same transaction (core.index.mentions)."""
         vecs = self.embedder().embed([text for _, text in batch])
         with write(self.conn):
             marks = ",".join("?" * len(batch))
-            now = dict(
-                self.conn.execute(
-                    f"SELECT doc, text FROM {table} WHERE doc IN ({marks})", [doc for doc, _ in batch]
-                ).fetchall()
-            )
-            keep = [i for i, (doc, text) in enumerate(batch) if now.get(doc) == text]
+            now = {
+                doc: (text, turn_id, ts)
+                for doc, text, turn_id, ts in self.conn.execute(
+                    f"SELECT doc, text, id, ts FROM {table} WHERE doc IN ({marks})", [doc for doc, _ in batch]
+                )
+            }
+            keep = [i for i, (doc, text) in enumerate(batch) if doc in now and now[doc][0] == text]
             vectors.put(self.conn, [batch[i][0] for i in keep], vecs[keep])
+            if table == "turns":
+                told = [now[batch[i][0]] for i in keep]
+                mentions.record(self.conn, ((turn_id, ts, text) for text, turn_id, ts in told), self.zone,
+                                self.languages)
         return len(keep)
+
+    def _read_mentions(self, should_stop: Callable[[], bool] | None) -> bool:
+        """Read every turn that has a vector for the times it speaks of (an index whose vectors came
+        before core.index.mentions); True when done, False when stopped (the next pass starts over)."""
+        after = -1
+        while True:
+            rows = self.conn.execute(
+                "SELECT t.doc, t.id, t.ts, t.text FROM turns t JOIN vectors v ON v.doc = t.doc "
+                "WHERE t.doc > ? ORDER BY t.doc LIMIT ?",
+                (after, MENTION_WINDOW),
+            ).fetchall()
+            if not rows:
+                break
+            with write(self.conn):
+                mentions.record(self.conn, ((turn_id, ts, text) for _, turn_id, ts, text in rows), self.zone,
+                                self.languages)
+            after = rows[-1][0]
+            if should_stop is not None and should_stop():
+                return False
+        with write(self.conn):
+            meta.put(self.conn, mentions.COMPLETE, 1)
+        return True
 
     def embedding_due(self) -> bool:
         """Whether an embedding pass may have work although no file changed (cheap to ask)."""
         recorded = vectors.current_model(self.conn)
         if meta.get_int(self.conn, "embed_complete") != 1 or vectors.pending_memories(self.conn):
+            return True
+        if meta.get_int(self.conn, mentions.COMPLETE, 1) != 1:
             return True
         return recorded is not None and recorded.name != self.embedder().name
 
@@ -614,6 +650,8 @@ class Reindexer:
         for start in range(0, len(waiting), self.window):
             done += self._store(waiting[start : start + self.window], "memories")
             report.embedded = embedded_before + done
+        if not stopped and meta.get_int(self.conn, mentions.COMPLETE, 1) != 1:
+            stopped = not self._read_mentions(should_stop)
         report.pending = vectors.pending_count(self.conn) if stopped else 0
         if meta.get_int(self.conn, "embed_complete") != (0 if stopped else 1):
             with write(self.conn):

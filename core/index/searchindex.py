@@ -19,7 +19,7 @@ from types import TracebackType
 from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
 
-from core.index import catalog, exact, memories, meta, snapshot_names, vectors
+from core.index import catalog, exact, memories, mentions, meta, snapshot_names, vectors
 from core.index.connection import BusyPolicy, connect, read, sidecar_files, upgrade_marker, write
 from core.index.memories import MemorySync, filter_sql
 from core.index.migrations import applied, migrate
@@ -130,18 +130,26 @@ class SearchIndex:
         limit: int = 10,
         filters: Filters | None = None,
         mode: MatchMode = "any",
+        also: Sequence[int] = (),
     ) -> list[Hit]:
         """bm25 over turns and memories with ``start_ts <= ts < end_ts``, best first.
 
         ``query_text`` is anything a person typed (core.index.tokenize.build_match makes it safe);
         ``mode`` "any" ranks rows matching more of the words higher, "all" requires every word.
+        ``also``: turn docs ranked with the range's although outside it (:meth:`told_of`).
         """
         match = build_match(query_text, mode)
         if match is None or limit < 1:
             return []
         start, end = bounds(start_ts, end_ts)
         with self._lock:
-            return exact.search(self.conn, match, start, end, limit, filters or NO_FILTERS)
+            return exact.search(self.conn, match, start, end, limit, filters or NO_FILTERS, also)
+
+    def told_of(self, start: datetime, end: datetime) -> list[tuple[int, str]]:
+        """(doc, id) of turns said outside [start, end) that speak of a time inside it ("yesterday I
+        went bowling", said the day after), the most specific first (core.index.mentions)."""
+        with self._lock:
+            return mentions.told_of(self.conn, start, end)
 
     def vector_search(
         self,
@@ -152,12 +160,14 @@ class SearchIndex:
         k: int = 10,
         filters: Filters | None = None,
         model: str | None = None,
+        also: Sequence[int] = (),
     ) -> list[Hit]:
         """The ``k`` nearest turns and memories by cosine with ``start_ts <= ts < end_ts``, best first.
 
         ``vector`` must come from the model the index was embedded with (``vector_model()``); pass
         that model's name as ``model`` to have a mismatch raise instead of ranking by another
-        model's geometry. An empty list when nothing is embedded yet.
+        model's geometry. An empty list when nothing is embedded yet. ``also``: turn docs ranked with
+        the range's although outside it (:meth:`told_of`).
         """
         import numpy as np
 
@@ -182,7 +192,7 @@ class SearchIndex:
                 )
             found: list[tuple[int, float]] = []
             if filters.wants_turns:
-                found += self._turn_neighbours(view.segments, query, start, end, k, filters)
+                found += self._turn_neighbours(view.segments, query, start, end, k, filters, also)
             if filters.wants_memories:
                 band = self._memory_band(start, end, filters)
                 if band is not None:
@@ -191,7 +201,14 @@ class SearchIndex:
             return self._hits(found[:k])
 
     def _turn_neighbours(
-        self, segments: list[Segment], query: np.ndarray, start: str | None, end: str | None, k: int, filters: Filters
+        self,
+        segments: list[Segment],
+        query: np.ndarray,
+        start: str | None,
+        end: str | None,
+        k: int,
+        filters: Filters,
+        also: Sequence[int] = (),
     ) -> list[tuple[int, float]]:
         import numpy as np
 
@@ -199,9 +216,14 @@ class SearchIndex:
         from core.index.vecsearch import Band
 
         span = catalog.doc_range(self.conn, start, end) if (start or end) else (0, TURN_MAX)
+        fields = filters.turn_fields
+        if also:
+            extra = list(also) if not fields else self._passing(also, fields)
+            told = vecsearch.search(segments, query, [Band(doc, doc) for doc in extra], k) if extra else []
+            return sorted([*told, *self._turn_neighbours(segments, query, start, end, k, filters)],
+                          key=lambda item: -item[1])[:k]
         if span is None:
             return []
-        fields = filters.turn_fields
         if not fields:
             return vecsearch.search(segments, query, [Band(*span)], k)
         # Filters: take a wide top list and keep the rows that pass; if too few pass, search only
@@ -229,6 +251,14 @@ class SearchIndex:
         )
         allowed = np.fromiter((doc for (doc,) in rows), dtype=np.int64)
         return vecsearch.search(segments, query, [Band(span[0], span[1], allowed)], k)
+
+    def _passing(self, docs: Sequence[int], fields: dict[str, tuple[str, ...]]) -> list[int]:
+        """The turn docs among ``docs`` whose fields pass the filters."""
+        where = " AND ".join(f"{c} IN ({','.join('?' * len(v))})" for c, v in fields.items())
+        params = [v for values in fields.values() for v in values]
+        marks = ",".join("?" * len(docs))
+        rows = self.conn.execute(f"SELECT doc FROM turns WHERE doc IN ({marks}) AND {where}", [*docs, *params])
+        return [doc for (doc,) in rows]
 
     def _memory_band(self, start: str | None, end: str | None, filters: Filters) -> Band | None:
         import numpy as np

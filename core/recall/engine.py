@@ -23,9 +23,11 @@ With a range, the best ``limit`` inside it are chosen by relevance and shown in 
 range is a strong prior, not a wall: when none of its words matched inside the range and the range
 holds fewer than ``limit`` candidates (a date that names when something happened rather than when it
 was said, a misremembered week), the best of other times follow the range's own, and the note says
-so; keywords keep the range as a wall. Without a range, by relevance, memories boosted by recency
-(half-life ``recall.half_life_days``). A query with a range and nothing to rank by ("yesterday",
-"어제 뭐 했지") lists the range's latest turns and memories.
+so; keywords keep the range as a wall. A question's range also admits the turns said at other times that
+speak of a time inside it ("I finished the screenplay last Friday", said on Sunday, answers "what did I
+finish on Friday?"; core.index.mentions): they rank with the range's own. Without a range, by
+relevance, memories boosted by recency (half-life ``recall.half_life_days``). A query with a range and
+nothing to rank by ("yesterday", "어제 뭐 했지") lists the range's latest turns and memories.
 """
 
 from __future__ import annotations
@@ -128,6 +130,9 @@ class Recaller:
         gate = Gate.build(filters, plan.range, profile)
         if gate.empty:
             return self._answer(plan, "exact" if mode == "auto" else mode, [], note="the filters exclude everything")
+        if plan.range is not None and plan.is_question and gate.filters.wants_turns and self.ranking.told:
+            told = self.index.told_of(plan.range.start, plan.range.end)
+            gate = replace(gate, told=frozenset(turn_id for _, turn_id in told), told_docs=tuple(d for d, _ in told))
         terms = list(plan.terms) or (list(plan.words)[:MAX_TERMS] if plan.range is None else [])
         if not terms and plan.range is None:
             return self._answer(plan, "exact" if mode == "auto" else mode, [], note="nothing to search for")
@@ -157,9 +162,15 @@ class Recaller:
 
     def _ranked(self, plan: QueryPlan, terms: list[str], gate: Gate, mode: str, limit: int,
                 now: datetime) -> RecallResult:
-        pool, scores, used, note, matched = self._scored(plan, terms, gate, mode, limit)
+        """Ranked inside the range; turns told of it (``gate.told``) rank with the range's own unless
+        the range itself left too little, when the best of all times follow (:meth:`_widened`)."""
+        proper = replace(gate, told=frozenset(), told_docs=()) if gate.told else gate
+        pool, scores, used, note, matched = self._scored(plan, terms, proper, mode, limit)
         if self._widens(plan, scores, matched, limit):
-            return self._widened(plan, terms, gate, mode, limit, now, (pool, scores, used, note, matched))
+            return self._widened(plan, terms, proper, mode, limit, now, (pool, scores, used, note, matched),
+                                 gate.told)
+        if gate.told:
+            pool, scores, used, note, matched = self._scored(plan, terms, gate, mode, limit)
         if plan.range is None:
             times = {key: parse_ts(pool.memories[key].ts) for key in scores if key in pool.memories}
             scores = recency(scores, times, now, self.config.half_life_days)
@@ -191,7 +202,7 @@ class Recaller:
         return pool, scores, used, note, matched
 
     def _widened(self, plan: QueryPlan, terms: list[str], gate: Gate, mode: str, limit: int, now: datetime,
-                 inside: tuple[Pool, Scores, str, str | None, int]) -> RecallResult:
+                 inside: tuple[Pool, Scores, str, str | None, int], told: frozenset[str] = frozenset()) -> RecallResult:
         """The answer when a question's time range left too little (:meth:`_widens`): what it holds
         first, then the best of any other time. A range read from the question is a strong prior, not a
         wall: a person misremembers when something was said, and a date in a question may name when
@@ -199,19 +210,22 @@ class Recaller:
 
         Scores: ``1 + s / best`` inside the range, ``s / best`` outside (each part divided by its own
         best), so every result from the range ranks above every other one; the range's results are
-        shown first, each part in time order."""
+        shown first, each part in time order. A turn of ``told`` (it speaks of a time in the range)
+        that the wide search found counts as the range's."""
         pool, scores, used, note, matched = inside
         assert plan.range is not None
-        wide = replace(gate, start=None, end=None)
+        wide = replace(gate, start=None, end=None, told=frozenset(), told_docs=())
         out_pool, outside, out_used, out_note, out_matched = self._scored(plan, terms, wide, mode, limit)
         outside = {key: value for key, value in outside.items() if key not in scores}
         times = {key: parse_ts(out_pool.memories[key].ts) for key in outside if key in out_pool.memories}
         outside = recency(outside, times, now, self.config.half_life_days)
-        merged = {key: 1.0 + value for key, value in normalized(scores).items()} if scores else {}
-        room = limit - len(merged)
-        best_outside = ranked(outside, {key: out_pool.ts(key) for key in outside})[:room]
-        extra = normalized({key: outside[key] for key in best_outside})
-        merged.update(extra)
+        merged = {key: 1.0 + value for key, value in normalized(scores).items()}
+        wide_scores = normalized(outside)
+        merged.update((key, 1.0 + value if key in told else value) for key, value in wide_scores.items())
+        times = {**{key: out_pool.ts(key) for key in outside}, **{key: pool.ts(key) for key in scores}}
+        best = ranked(merged, times)[:limit]
+        scores = {key: scores[key] for key in best if key in scores}
+        extra = [key for key in best if key not in scores]
         pool.turns.update((key, out_pool.turns[key]) for key in extra if key in out_pool.turns)
         pool.memories.update((key, out_pool.memories[key]) for key in extra if key in out_pool.memories)
         where = plan.range.describe(now)
@@ -253,7 +267,7 @@ class Recaller:
         """Exact scores, how many documents matched, and the actors the query names. ``rank=False``:
         only the names are wanted (semantic mode), so neighbours are not looked up."""
         # the index stems English words itself (FTS5 porter, core.index.migrations.m005_fts_porter)
-        hits = self.index.exact_search(" ".join(terms), gate.start, gate.end,
+        hits = self.index.exact_search(" ".join(terms), gate.start, gate.end, also=gate.told_docs,
                                        limit=max(self.ranking.exact_pool, 2 * limit), filters=gate.filters)
         scores = pool.admit(hits)
         matched = len(scores)
@@ -265,7 +279,7 @@ class Recaller:
             spoken = {word for key in names.values() for word in key.split()}
             rest = [t for t in terms if t.casefold() not in spoken]
             if rest and len(rest) < len(terms):
-                hits = self.index.exact_search(" ".join(rest), gate.start, gate.end,
+                hits = self.index.exact_search(" ".join(rest), gate.start, gate.end, also=gate.told_docs,
                                                limit=max(r.exact_pool, 2 * limit), filters=gate.filters)
                 scores = pool.admit(hits)
                 matched = max(matched, len(scores))
@@ -299,7 +313,7 @@ class Recaller:
         embedder = self._vector_model()
         vector = embedder.embed([plan.semantic_text(names.values())])[0]
         hits = self.index.vector_search(vector, gate.start, gate.end, k=max(self.ranking.vector_pool, 2 * limit),
-                                        filters=gate.filters)
+                                        filters=gate.filters, also=gate.told_docs)
         scores = {key: max(value, 0.0) for key, value in pool.admit(hits).items()}
         r = self.ranking
         if r.semantic_floor and scores:

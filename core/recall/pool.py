@@ -29,6 +29,9 @@ class Gate:
     end: str | None = None
     sources: tuple[str, ...] = ()  # a profile's turn sources (empty: any)
     allow_tags: tuple[str, ...] = ()  # a profile's allowed memory tags (empty: any not denied)
+    # turns said outside the range that speak of a time inside it (core.index.mentions): ids and docs
+    told: frozenset[str] = frozenset()
+    told_docs: tuple[int, ...] = ()
 
     @classmethod
     def build(cls, filters: Filters | None, rng: TimeRange | None, profile: SharingProfile | None) -> Gate:
@@ -62,7 +65,7 @@ class Gate:
         return (self.start is None or ts >= self.start) and (self.end is None or ts < self.end)
 
     def turn_ok(self, turn: Turn) -> bool:
-        if not self.filters.wants_turns or not self.in_range(turn.ts):
+        if not self.filters.wants_turns or not (self.in_range(turn.ts) or turn.id in self.told):
             return False
         if self.sources and turn.source not in self.sources:
             return False

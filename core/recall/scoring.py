@@ -53,6 +53,7 @@ class Ranking:
     exact_pool: int = 200  # exact hits ranked per search (more when a larger limit is asked)
     vector_pool: int = 100
     widen: bool = True  # a question's range with too little in it: the rest from other times (Recaller._widens)
+    told: bool = True  # a question's range admits the turns that speak of a time in it (core.index.mentions)
     session_prior: float = 0.3  # a turn gains this × its session's strength (:func:`session_prior`)
     session_prior_top: int = 1  # a session's strength: the mean of its best this many other turns
     exact_names_out: bool = True  # exact: search again without the names of people who speak

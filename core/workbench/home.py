@@ -340,7 +340,8 @@ class Workbench:
                 return vault_docs(self.vault, zone)
 
         return Reindexer(self.index, HomeDayLogs(self.paths), embedder=self.embedder if embed else None,
-                         memory_source=source, batch_size=self.config.embedding.batch_size)
+                         memory_source=source, batch_size=self.config.embedding.batch_size, zone=self.zone,
+                         languages=self.config.general.languages)
 
     # --- freshness --------------------------------------------------------------------------------
 

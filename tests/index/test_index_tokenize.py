@@ -171,7 +171,7 @@ def test_the_porter_migration_refills_an_existing_index(tmp_path):
         return [r for (r,) in conn.execute("SELECT rowid FROM fts WHERE fts MATCH ?", (build_match(query),))]
 
     assert found("painting") == []
-    assert migrate(conn) == ["m005_fts_porter"]
+    assert migrate(conn) == [name for name, _ in MIGRATIONS[4:]]  # m005 and the ones after it
     assert found("painting") == [1] and found("paints") == [1] and found("서울숲") == [2]
     assert migrate(conn) == []
     conn.close()

@@ -1,0 +1,105 @@
+"""The times a turn speaks of: "I finished the screenplay last Friday", said on Sunday, speaks of Friday.
+
+A person asks by when something happened as often as by when it was said ("what did I finish on
+Friday?"), and people tell of things after they happen ("yesterday I went bowling") or before
+("next month I'm having an art show"). So each turn's text is read by the time grammar, counted from
+the turn's own time, and every range it names is kept: a question's range then also admits the
+turns outside it that speak of a time inside it (:func:`told_of`, used by core.recall).
+
+Computed with the turn's vector, in the same transaction (``Reindexer._store``): a turn that has a
+vector has had its text read for times. Kept by turn id, so renumbering a day moves nothing; a turn
+read again with another text is embedded again and read again. Indexes made before this table
+existed are read once by ``Reindexer`` (:data:`COMPLETE` in ``meta``).
+
+Stored in an R*Tree of whole minutes since the epoch (``mention_spans``; a range's start rounded
+down, its end up), with the turn of each row in ``mention_turns``: an overlap query is a tree
+search, whatever the range. Ranges open at their start ("until yesterday") and ranges longer than
+:data:`MAX_SPAN_DAYS` name no particular time and are not kept.
+
+Measured on the development benchmark (tests/bench/README.md, ``bench_locomo_dev.py``): 9.5% of
+LoCoMo's turns name a time; reading a turn takes about 0.5 ms, against ~10 ms to embed it.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from datetime import datetime, timedelta, tzinfo
+
+import apsw
+
+from core.turns import format_ts, parse_ts
+
+COMPLETE = "mentions_complete"  # meta: 1 once every turn with a vector has had its times read
+MAX_SPAN_DAYS = 400  # longer ranges ("the 1990s", "in the past few years") are kept out
+MAX_TOLD = 256  # turns admitted by their mentions per question range (the most specific first)
+
+
+def _minutes(moment: datetime, up: bool) -> int:
+    seconds = moment.timestamp()
+    return math.ceil(seconds / 60) if up else math.floor(seconds / 60)
+
+
+def spans_of(text: str, said: datetime, zone: tzinfo, languages: Sequence[str] | None = None) -> list[tuple[int, int]]:
+    """The ranges ``text`` speaks of, counted from ``said``, as [start, end) in whole minutes
+    (``languages``: the time grammar's, all of them by default)."""
+    from core.timeparse import LANGUAGES, TimeParseError, find_time_expressions
+
+    try:
+        found = find_time_expressions(text, said.astimezone(zone), zone, languages or LANGUAGES)
+    except (TimeParseError, ValueError, OverflowError):  # a text the grammar cannot count from
+        return []
+    spans: list[tuple[int, int]] = []
+    for match in found:
+        rng = match.range
+        if rng.open_start or rng.end - rng.start > timedelta(days=MAX_SPAN_DAYS):
+            continue
+        span = (_minutes(rng.start, False), _minutes(rng.end, True))
+        if span not in spans and -(2**31) < span[0] < span[1] < 2**31:
+            spans.append(span)
+    return spans
+
+
+def forget(conn: apsw.Connection, turn_ids: Iterable[str]) -> None:
+    """Remove what is kept of these turns' mentions (inside the caller's transaction)."""
+    ids = list(turn_ids)
+    for start in range(0, len(ids), 500):
+        chunk = ids[start : start + 500]
+        marks = ",".join("?" * len(chunk))
+        conn.execute(
+            f"DELETE FROM mention_spans WHERE rid IN (SELECT rid FROM mention_turns WHERE turn IN ({marks}))", chunk
+        )
+        conn.execute(f"DELETE FROM mention_turns WHERE turn IN ({marks})", chunk)
+
+
+def record(conn: apsw.Connection, rows: Iterable[tuple[str, str, str]], zone: tzinfo,
+           languages: Sequence[str] | None = None) -> int:
+    """Read each (turn id, ts, text) for the times it speaks of and keep them, replacing what was
+    kept of those turns before (inside the caller's transaction). Returns the spans kept."""
+    rows = list(rows)
+    forget(conn, (turn_id for turn_id, _, _ in rows))
+    kept = 0
+    for turn_id, ts, text in rows:
+        for lo, hi in spans_of(text, parse_ts(ts), zone, languages):
+            rid = conn.execute("INSERT INTO mention_turns(turn) VALUES (?) RETURNING rid", (turn_id,)).fetchone()[0]
+            conn.execute("INSERT INTO mention_spans(rid, lo, hi) VALUES (?, ?, ?)", (rid, lo, hi))
+            kept += 1
+    return kept
+
+
+def told_of(conn: apsw.Connection, start: datetime, end: datetime, limit: int = MAX_TOLD) -> list[tuple[int, str]]:
+    """(doc, id) of up to ``limit`` turns said outside [start, end) that speak of a time inside it,
+    the most specific first (the shortest range spoken of)."""
+    lo, hi = _minutes(start, False), _minutes(end, True)
+    rows = conn.execute(
+        "SELECT t.doc, t.id, min(s.hi - s.lo) AS width FROM mention_spans s "
+        "JOIN mention_turns m ON m.rid = s.rid JOIN turns t ON t.id = m.turn "
+        "WHERE s.lo < ? AND s.hi > ? AND (t.ts < ? OR t.ts >= ?) "
+        "GROUP BY t.doc ORDER BY width, t.doc DESC LIMIT ?",
+        (hi, lo, _ts(start), _ts(end), limit),
+    )
+    return [(doc, turn_id) for doc, turn_id, _ in rows]
+
+
+def _ts(moment: datetime) -> str:
+    return format_ts(moment)
