@@ -174,7 +174,12 @@ class Recaller:
         if plan.range is None:
             times = {key: parse_ts(pool.memories[key].ts) for key in scores if key in pool.memories}
             scores = recency(scores, times, now, self.config.half_life_days)
-        return self._answer(plan, used, self._items(pool, scores, limit, plan), note=note, matched=matched)
+        items = self._items(pool, scores, limit, plan)
+        told = sum(1 for item in items if not gate.in_range(item.ts))
+        if told and plan.range is not None:
+            said = f"{told} said at another time about {plan.range.describe(now)}"
+            note = f"{note}; {said}" if note else said
+        return self._answer(plan, used, items, note=note, matched=matched)
 
     def _widens(self, plan: QueryPlan, scores: Scores, matched: int, limit: int) -> bool:
         """Whether a question's time range left too little: none of its words matched in it (what it

@@ -47,6 +47,7 @@ def test_a_turn_is_found_by_the_time_it_speaks_of(paths: HomePaths) -> None:
         answer = recaller(index, embedder).search("what did I finish on Friday?", now=NOW, zone=UTC)
         ids = [item.id for item in answer.results]
         assert "told" in ids
+        assert answer.note is not None and "1 said at another time about Fri 27 Nov" in answer.note
         # keywords keep their range as a wall
         keywords = recaller(index, embedder).search("screenplay friday", now=NOW, zone=UTC, mode="exact")
         assert "told" not in [item.id for item in keywords.results]
