@@ -7,9 +7,11 @@ the turn's own time, and every range it names is kept: a question's range then a
 turns outside it that speak of a time inside it (:func:`told_of`, used by core.recall).
 
 Computed with the turn's vector, in the same transaction (``Reindexer._store``): a turn that has a
-vector has had its text read for times. Kept by turn id, so renumbering a day moves nothing; a turn
-read again with another text is embedded again and read again. Indexes made before this table
-existed are read once by ``Reindexer`` (:data:`COMPLETE` in ``meta``).
+vector has had its text read for times. So only what people say is read (``vectors.EMBED_TYPES``):
+a tool's output (``action``) is full of dates that are not when anything was done. Kept by turn
+id, so renumbering a day moves nothing; a turn read again with another text is embedded again and
+read again. Indexes made before this table existed are read once by ``Reindexer`` (:data:`COMPLETE`
+in ``meta``).
 
 Stored in an R*Tree of whole minutes since the epoch (``mention_spans``; a range's start rounded
 down, its end up), with the turn of each row in ``mention_turns``: an overlap query is a tree
@@ -33,6 +35,7 @@ from core.turns import format_ts, parse_ts
 COMPLETE = "mentions_complete"  # meta: 1 once every turn with a vector has had its times read
 MAX_SPAN_DAYS = 400  # longer ranges ("the 1990s", "in the past few years") are kept out
 MAX_TOLD = 256  # turns admitted by their mentions per question range (the most specific first)
+MAX_TEXT = 4_000  # characters of a turn read for times (a long answer's first part; an essay is not read whole)
 
 
 def _minutes(moment: datetime, up: bool) -> int:
@@ -80,7 +83,7 @@ def record(conn: apsw.Connection, rows: Iterable[tuple[str, str, str]], zone: tz
     forget(conn, (turn_id for turn_id, _, _ in rows))
     kept = 0
     for turn_id, ts, text in rows:
-        for lo, hi in spans_of(text, parse_ts(ts), zone, languages):
+        for lo, hi in spans_of(text[:MAX_TEXT], parse_ts(ts), zone, languages):
             rid = conn.execute("INSERT INTO mention_turns(turn) VALUES (?) RETURNING rid", (turn_id,)).fetchone()[0]
             conn.execute("INSERT INTO mention_spans(rid, lo, hi) VALUES (?, ?, ?)", (rid, lo, hi))
             kept += 1

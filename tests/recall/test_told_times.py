@@ -4,6 +4,7 @@ an index made before them; a question's range admits the turns that speak of it,
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
@@ -28,6 +29,9 @@ def _log() -> list:
         turn(FRIDAY + timedelta(days=3), "until yesterday I was busy with the screenplay", session="mon",
              turn_id="open"),
         turn(FRIDAY + timedelta(days=4), "we talked about the music of the 1990s", session="tue", turn_id="decade"),
+        # a tool's output is full of dates that are not when anything was done: not read (it has no vector)
+        replace(turn(FRIDAY + timedelta(days=2, hours=11), '{"modified": "last Friday", "log": "2026-11-27"}',
+                     session="sun", turn_id="tool"), type="action"),
     ]
 
 
