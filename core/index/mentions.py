@@ -49,7 +49,9 @@ def spans_of(text: str, said: datetime, zone: tzinfo, languages: Sequence[str] |
     from core.timeparse import LANGUAGES, TimeParseError, find_time_expressions
 
     try:
-        found = find_time_expressions(text, said.astimezone(zone), zone, languages or LANGUAGES)
+        # the rules only: dateparser's fallback costs a second on its first call and reads little of
+        # what people say about when things happened ("last Friday", "two weeks ago", 작년 여름)
+        found = find_time_expressions(text, said.astimezone(zone), zone, languages or LANGUAGES, fallback=False)
     except (TimeParseError, ValueError, OverflowError):  # a text the grammar cannot count from
         return []
     spans: list[tuple[int, int]] = []
@@ -75,19 +77,32 @@ def forget(conn: apsw.Connection, turn_ids: Iterable[str]) -> None:
         conn.execute(f"DELETE FROM mention_turns WHERE turn IN ({marks})", chunk)
 
 
-def record(conn: apsw.Connection, rows: Iterable[tuple[str, str, str]], zone: tzinfo,
-           languages: Sequence[str] | None = None) -> int:
-    """Read each (turn id, ts, text) for the times it speaks of and keep them, replacing what was
-    kept of those turns before (inside the caller's transaction). Returns the spans kept."""
-    rows = list(rows)
-    forget(conn, (turn_id for turn_id, _, _ in rows))
+Spans = dict[str, list[tuple[int, int]]]  # turn id → the ranges its text speaks of
+
+
+def read(rows: Iterable[tuple[str, str, str]], zone: tzinfo, languages: Sequence[str] | None = None) -> Spans:
+    """The ranges each (turn id, ts, text) speaks of (no database: a reindex reads a window's texts
+    in a thread while the model embeds them)."""
+    return {turn_id: spans_of(text[:MAX_TEXT], parse_ts(ts), zone, languages) for turn_id, ts, text in rows}
+
+
+def keep(conn: apsw.Connection, spans: Spans) -> int:
+    """Keep what :func:`read` found, replacing what was kept of those turns before (inside the
+    caller's transaction). Returns the spans kept."""
+    forget(conn, spans)
     kept = 0
-    for turn_id, ts, text in rows:
-        for lo, hi in spans_of(text[:MAX_TEXT], parse_ts(ts), zone, languages):
+    for turn_id, found in spans.items():
+        for lo, hi in found:
             rid = conn.execute("INSERT INTO mention_turns(turn) VALUES (?) RETURNING rid", (turn_id,)).fetchone()[0]
             conn.execute("INSERT INTO mention_spans(rid, lo, hi) VALUES (?, ?, ?)", (rid, lo, hi))
             kept += 1
     return kept
+
+
+def record(conn: apsw.Connection, rows: Iterable[tuple[str, str, str]], zone: tzinfo,
+           languages: Sequence[str] | None = None) -> int:
+    """:func:`read` and :func:`keep` in one go."""
+    return keep(conn, read(rows, zone, languages))
 
 
 def told_of(conn: apsw.Connection, start: datetime, end: datetime, limit: int = MAX_TOLD) -> list[tuple[int, str]]:

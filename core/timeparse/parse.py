@@ -146,8 +146,11 @@ def find_time_expressions(
     languages: Sequence[str] = LANGUAGES,
     *,
     fiscal_year_start: int = 1,
+    fallback: bool = True,
 ) -> list[TimeMatch]:
-    """Every time expression in ``text``, in order, with the same rules and guards as :func:`parse_time`."""
+    """Every time expression in ``text``, in order, with the same rules and guards as :func:`parse_time`.
+    ``fallback=False``: the rules only, without dateparser for the absolute dates they miss (reading
+    many texts, core.index.mentions: dateparser's first call costs about a second)."""
     ctx = _context(now, zone, fiscal_year_start)
     langs = _languages(languages)
     if not isinstance(text, str):
@@ -157,7 +160,7 @@ def find_time_expressions(
     atoms = scan(_rules_for(_scripts(norm.text, langs)), view, ctx)
     found = expressions(join(atoms, norm.text, ctx), norm.text, ctx, langs)
     matches = [_match(norm, item, "en" in langs) for item in found]
-    extra = _fallback(text, matches, ctx, langs)
+    extra = _fallback(text, matches, ctx, langs) if fallback else []
     if extra:
         matches = sorted(matches + extra, key=lambda match: match.start)
     if matches:  # "last Friday, on 23 January, 2022", "2023年11月6日の前日": counted from that date
@@ -166,7 +169,8 @@ def find_time_expressions(
             matches,
             ctx.now,
             ctx.zone,
-            lambda part, then: find_time_expressions(part, then, zone, langs, fiscal_year_start=fiscal_year_start),
+            lambda part, then: find_time_expressions(part, then, zone, langs, fiscal_year_start=fiscal_year_start,
+                                                     fallback=fallback),
         )
     if "week" in norm.text:
         matches = [_week_of(text, match, ctx) for match in matches]

@@ -165,7 +165,7 @@ def test_a_stopped_embedding_resumes_where_it_stopped(paths: HomePaths) -> None:
     embedder = HashingEmbedder()
     with (
         SearchIndex.open(paths) as index,
-        Reindexer(index, HomeDayLogs(paths), embedder=lambda: embedder, batch_size=8) as reindexer,
+        Reindexer(index, HomeDayLogs(paths), embedder=lambda: embedder, batch_size=8, window=32) as reindexer,
     ):
         batches = []
         report = reindexer.run(
