@@ -404,9 +404,15 @@ class Reindexer:
             self.conn.pragma("cache_size", -BULK_CACHE_KIB)
         try:
             if bulk and type(self.source).read is HomeDayLogs.read and bulkstage.worth_staging(entries):
-                self._staged_build(entries, report, touched, progress, should_stop)
+                # a worker process stages the day files (core.index.bulkstage); the files it hands
+                # back are read here, their ids looked up in the catalog (it holds the staged ones),
+                # each numbered by its place in ``entries`` as the worker numbers the ones it stages
+                with contextlib.closing(bulkstage.staged_reads(entries)) as staged:
+                    self._write_files(staged, entries, state, full, None, limit, report, touched, progress,
+                                      should_stop, numbered=True)
             else:
-                self._read_and_write(entries, state, full, known, limit, report, touched, progress, should_stop)
+                here = (bulkstage.ReadHere(i) for i in range(len(entries)))
+                self._write_files(here, entries, state, full, known, limit, report, touched, progress, should_stop)
         finally:
             if bulk:
                 bulkstage.detach_stage(self.conn)
@@ -420,8 +426,9 @@ class Reindexer:
                 meta.put(self.conn, "files_changed_at", _now())
         return report, touched
 
-    def _read_and_write(
+    def _write_files(
         self,
+        items: Iterator[bulkstage.Staged | bulkstage.ReadHere],
         entries: list[DayEntry],
         state: dict[str, FileState],
         full: bool,
@@ -431,16 +438,34 @@ class Reindexer:
         touched: set[str],
         progress: Progress | None,
         should_stop: Callable[[], bool] | None,
+        *,
+        numbered: bool = False,
     ) -> None:
-        """Read each new or changed day file here and write them in batches of ``limit`` turns."""
+        """Write what ``items`` say of ``entries``, in order: a stage is copied in one transaction; a
+        file to read here is read if new or changed and written in batches of ``limit`` turns (what
+        came before a stage is written first: a later file may add to a day written here).
+        ``numbered``: a new file's row takes its place in ``entries`` as its id."""
         batch: list[FileRead] = []
         batch_turns = 0
-        for done, entry in enumerate(entries, 1):
-            row = state.get(entry.day)
-            unchanged = row is not None and row.size == entry.size and row.mtime_ns == entry.mtime_ns
-            if full or not unchanged:
-                batch.append(self._read_file(entry, row, full))
-                batch_turns += len(batch[-1].chunk.turns)
+        for item in items:
+            if isinstance(item, bulkstage.Staged):
+                if batch:
+                    self._write_batch(batch, report, touched, known)
+                    batch, batch_turns = [], 0
+                bulkstage.copy_stage(self.conn, item)
+                with write(self.conn):
+                    bulkstage.insert_stage(self.conn)
+                report.read += len(item.entries)
+                report.turns_added += item.turns
+                touched.update(item.days)
+                done = item.entries[-1] + 1
+            else:
+                entry, done = entries[item.entry], item.entry + 1
+                row = state.get(entry.day)
+                unchanged = row is not None and row.size == entry.size and row.mtime_ns == entry.mtime_ns
+                if full or not unchanged:
+                    batch.append(self._read_file(entry, row, full, item.entry + 1 if numbered else None))
+                    batch_turns += len(batch[-1].chunk.turns)
             stop = should_stop is not None and should_stop()
             if batch and (batch_turns >= limit or done == len(entries) or stop):
                 self._write_batch(batch, report, touched, known)
@@ -457,58 +482,6 @@ class Reindexer:
             for item in batch:
                 self._apply_file(item, report, touched, known, fts)
             fts.flush(self.conn)
-
-    def _staged_build(
-        self,
-        entries: list[DayEntry],
-        report: ReindexReport,
-        touched: set[str],
-        progress: Progress | None,
-        should_stop: Callable[[], bool] | None,
-    ) -> None:
-        """A build from empty with a worker process reading and staging the day files
-        (core.index.bulkstage); the files it hands back are read here, in batches as usual, with
-        their ids looked up in the catalog (it holds the staged ones). Files are numbered by their
-        place in ``entries``, as the worker numbers the ones it stages."""
-        with contextlib.closing(bulkstage.staged_reads(entries)) as items:
-            self._copy_or_read(items, entries, report, touched, progress, should_stop)
-
-    def _copy_or_read(
-        self,
-        items: Iterator[bulkstage.Staged | bulkstage.ReadHere],
-        entries: list[DayEntry],
-        report: ReindexReport,
-        touched: set[str],
-        progress: Progress | None,
-        should_stop: Callable[[], bool] | None,
-    ) -> None:
-        batch: list[FileRead] = []
-        batch_turns = 0
-        done = 0
-        for item in items:
-            if isinstance(item, bulkstage.Staged):
-                if batch:  # what came before first: a later file may add to a day written here
-                    self._write_batch(batch, report, touched, None)
-                    batch, batch_turns = [], 0
-                bulkstage.copy_stage(self.conn, item)
-                with write(self.conn):
-                    bulkstage.insert_stage(self.conn)
-                report.read += len(item.entries)
-                report.turns_added += item.turns
-                touched.update(item.days)
-                done = item.entries[-1] + 1
-            else:
-                batch.append(self._read_file(entries[item.entry], None, False, file_id=item.entry + 1))
-                batch_turns += len(batch[-1].chunk.turns)
-                done = item.entry + 1
-            stop = should_stop is not None and should_stop()
-            if batch and (batch_turns >= BULK_BATCH_TURNS or done == len(entries) or stop):
-                self._write_batch(batch, report, touched, None)
-                batch, batch_turns = [], 0
-            if progress is not None:
-                progress("files", done, len(entries))
-            if stop:
-                break
 
     # -- vectors --------------------------------------------------------------------------------
 
