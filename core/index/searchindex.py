@@ -38,6 +38,13 @@ if TYPE_CHECKING:  # numpy and the vector search load with the first vector sear
     from core.index.vecview import Segment, VectorView
 
 
+
+def _fields_sql(fields: dict[str, tuple[str, ...]]) -> tuple[str, list[str]]:
+    """The WHERE condition over ``turns`` columns for filter fields (column → allowed values), and its
+    parameters."""
+    where = " AND ".join(f"{column} IN ({','.join('?' * len(values))})" for column, values in fields.items())
+    return where, [value for values in fields.values() for value in values]
+
 @dataclass(frozen=True)
 class IndexStatus:
     path: str
@@ -230,22 +237,11 @@ class SearchIndex:
         # the rows that pass (listed by SQL).
         wide_k = max(k * 20, 200)
         wide = vecsearch.search(segments, query, [Band(*span)], wide_k)
-        where = " AND ".join(f"{c} IN ({','.join('?' * len(v))})" for c, v in fields.items())
-        params = [v for values in fields.values() for v in values]
-        docs = [doc for doc, _ in wide]
-        passing = (
-            {
-                doc
-                for (doc,) in self.conn.execute(
-                    f"SELECT doc FROM turns WHERE doc IN ({','.join('?' * len(docs))}) AND {where}", [*docs, *params]
-                )
-            }
-            if docs
-            else set()
-        )
+        passing = set(self._passing([doc for doc, _ in wide], fields))
         kept = [(doc, score) for doc, score in wide if doc in passing]
         if len(kept) >= k or len(wide) < wide_k:
             return kept[:k]
+        where, params = _fields_sql(fields)
         rows = self.conn.execute(
             f"SELECT doc FROM turns WHERE doc BETWEEN ? AND ? AND {where} ORDER BY doc", [*span, *params]
         )
@@ -254,8 +250,9 @@ class SearchIndex:
 
     def _passing(self, docs: Sequence[int], fields: dict[str, tuple[str, ...]]) -> list[int]:
         """The turn docs among ``docs`` whose fields pass the filters."""
-        where = " AND ".join(f"{c} IN ({','.join('?' * len(v))})" for c, v in fields.items())
-        params = [v for values in fields.values() for v in values]
+        if not docs:
+            return []
+        where, params = _fields_sql(fields)
         marks = ",".join("?" * len(docs))
         rows = self.conn.execute(f"SELECT doc FROM turns WHERE doc IN ({marks}) AND {where}", [*docs, *params])
         return [doc for (doc,) in rows]
