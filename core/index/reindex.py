@@ -24,9 +24,9 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
-import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, tzinfo
 from pathlib import Path
@@ -94,29 +94,6 @@ class ReindexReport:
         out = dict(self.__dict__)
         out["memories"] = None if self.memories is None else dict(self.memories.__dict__)
         return out
-
-
-class _Reading:
-    """``fn()`` in a thread; :meth:`result` waits for it and returns its value (or raises its error)."""
-
-    def __init__(self, fn: Callable[[], mentions.Spans]) -> None:
-        self._value: mentions.Spans = {}
-        self._error: BaseException | None = None
-
-        def run() -> None:
-            try:
-                self._value = fn()
-            except BaseException as exc:  # handed to the caller in result()
-                self._error = exc
-
-        self._thread = threading.Thread(target=run, name="reverie-mentions", daemon=True)
-        self._thread.start()
-
-    def result(self) -> mentions.Spans:
-        self._thread.join()
-        if self._error is not None:
-            raise self._error
-        return self._value
 
 
 class ReindexInterrupted(KeyboardInterrupt):
@@ -524,22 +501,20 @@ class Reindexer:
         text is read for the times it speaks of (core.index.mentions) in a thread while the model
         embeds the window (the model's own threads wait without the GIL), and kept in the same
         transaction as its vector."""
-        reading: _Reading | None = None
-        if table == "turns":
-            marks = ",".join("?" * len(batch))
-            said = self.conn.execute(f"SELECT id, ts, text FROM turns WHERE doc IN ({marks})",
-                                     [doc for doc, _ in batch]).fetchall()
-            reading = _Reading(lambda: mentions.read(said, self.zone, self.languages))
-        try:
+        marks = ",".join("?" * len(batch))
+        docs = [doc for doc, _ in batch]
+        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="reverie-mentions") as reader:
+            reading = None
+            if table == "turns":
+                said = self.conn.execute(f"SELECT id, ts, text FROM turns WHERE doc IN ({marks})", docs).fetchall()
+                reading = reader.submit(mentions.read, said, self.zone, self.languages)
             vecs = self.embedder().embed([text for _, text in batch])
-        finally:
             spans = reading.result() if reading is not None else {}
         with write(self.conn):
-            marks = ",".join("?" * len(batch))
             now = {
                 doc: (text, turn_id)
                 for doc, text, turn_id in self.conn.execute(
-                    f"SELECT doc, text, id FROM {table} WHERE doc IN ({marks})", [doc for doc, _ in batch]
+                    f"SELECT doc, text, id FROM {table} WHERE doc IN ({marks})", docs
                 )
             }
             keep = [i for i, (doc, text) in enumerate(batch) if doc in now and now[doc][0] == text]
