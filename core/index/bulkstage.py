@@ -42,6 +42,7 @@ from typing import IO, TYPE_CHECKING
 
 import apsw
 
+from core.index.catalog import TURN_COLUMNS, TURN_FIELDS
 from core.index.rowids import DAY_SLOTS, day_block
 
 if TYPE_CHECKING:
@@ -55,12 +56,11 @@ LOOKAHEAD = 2  # stages the worker may hold ready while the writer copies
 STAGE = "bulk_stage"  # the writer's name for the attached stage
 
 _FRAME = struct.Struct(">IQ")  # header length, blob length
-_TURN_FIELDS = ("id", "ts", "actor", "role", "type", "text", "model", "session", "source")
+_TURN_FIELDS = tuple(TURN_FIELDS.split(", "))  # the catalog's, in its order
 _FILE_COLUMNS = "id, day, path, size, mtime_ns, read_offset, sha256, turns, bad_lines, indexed_at"
-_TURN_COLUMNS = "doc, id, ts, actor, role, type, text, model, session, source, file_id, seq"
 _SCHEMA = (
     f"CREATE TABLE f({_FILE_COLUMNS.replace('id,', 'id INTEGER PRIMARY KEY,', 1)});"
-    f"CREATE TABLE t({_TURN_COLUMNS.replace('doc,', 'doc INTEGER PRIMARY KEY,', 1)}, body)"
+    f"CREATE TABLE t({TURN_COLUMNS.replace('doc,', 'doc INTEGER PRIMARY KEY,', 1)}, body)"
 )
 
 
@@ -191,7 +191,7 @@ def copy_stage(conn: apsw.Connection, staged: Staged) -> None:
 def insert_stage(conn: apsw.Connection) -> None:
     """Copy the loaded stage into ``files``, ``turns`` and FTS5, inside the caller's write transaction."""
     conn.execute(f"INSERT INTO files({_FILE_COLUMNS}) SELECT {_FILE_COLUMNS} FROM {STAGE}.f")
-    conn.execute(f"INSERT INTO turns({_TURN_COLUMNS}) SELECT {_TURN_COLUMNS} FROM {STAGE}.t")
+    conn.execute(f"INSERT INTO turns({TURN_COLUMNS}) SELECT {TURN_COLUMNS} FROM {STAGE}.t")
     conn.execute(f"INSERT INTO fts(rowid, body) SELECT doc, coalesce(body, text) FROM {STAGE}.t")
 
 

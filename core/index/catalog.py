@@ -45,8 +45,8 @@ class TurnRecord(Protocol):
     def source(self) -> str: ...
 
 
-_COLUMNS = "doc, id, ts, actor, role, type, text, model, session, source, file_id, seq"
-_TURN_FIELDS = "id, ts, actor, role, type, text, model, session, source"
+TURN_COLUMNS = "doc, id, ts, actor, role, type, text, model, session, source, file_id, seq"
+TURN_FIELDS = "id, ts, actor, role, type, text, model, session, source"
 # Sort key inside a day: time, then the day file it came from, then its place in that file.
 SortKey = tuple[str, str, int]
 
@@ -128,8 +128,8 @@ def _insert_rows(
     """Catalog and FTS5 rows for turn ``turns[i]`` at ``docs[i]``, its file position ``seqs[i]`` (one
     executemany each, the rows zipped from columns in C: no Python per row); the FTS5 rows go to
     ``fts`` when given, to be written with the rest of the batch."""
-    columns = [list(map(attrgetter(name), turns)) for name in _TURN_FIELDS.split(", ")]
-    conn.executemany(f"INSERT INTO turns({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    columns = [list(map(attrgetter(name), turns)) for name in TURN_FIELDS.split(", ")]
+    conn.executemany(f"INSERT INTO turns({TURN_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                      zip(docs, *columns, repeat(file_id, len(docs)), seqs, strict=True))
     texts = columns[5]
     if fts is None:
@@ -328,7 +328,7 @@ def get_turns(conn: apsw.Connection, ids: Sequence[str]) -> list[Turn]:
     found: dict[str, Turn] = {}
     for start in range(0, len(ids), 500):
         chunk = list(ids[start : start + 500])
-        sql = f"SELECT {_TURN_FIELDS} FROM turns WHERE id IN ({','.join('?' * len(chunk))})"
+        sql = f"SELECT {TURN_FIELDS} FROM turns WHERE id IN ({','.join('?' * len(chunk))})"
         for row in conn.execute(sql, chunk):
             found[row[0]] = turn_from_row(row)
     return [found[turn_id] for turn_id in ids if turn_id in found]
@@ -351,11 +351,11 @@ def session_context(conn: apsw.Connection, turn_id: str, before: int, after: int
         return []
     doc, session = row
     earlier = conn.execute(
-        f"SELECT {_TURN_FIELDS} FROM turns WHERE session = ? AND doc < ? ORDER BY doc DESC LIMIT ?",
+        f"SELECT {TURN_FIELDS} FROM turns WHERE session = ? AND doc < ? ORDER BY doc DESC LIMIT ?",
         (session, doc, max(before, 0)),
     ).fetchall()
     this_and_later = conn.execute(
-        f"SELECT {_TURN_FIELDS} FROM turns WHERE session = ? AND doc >= ? ORDER BY doc LIMIT ?",
+        f"SELECT {TURN_FIELDS} FROM turns WHERE session = ? AND doc >= ? ORDER BY doc LIMIT ?",
         (session, doc, max(after, 0) + 1),
     ).fetchall()
     return [turn_from_row(r) for r in reversed(earlier)] + [turn_from_row(r) for r in this_and_later]
@@ -365,8 +365,8 @@ def turn_at(conn: apsw.Connection, ts: str) -> Turn | None:
     """The conversation at time ``ts``: the latest text turn said at or before it, else the first one
     after it (``None`` when the index holds no text turn)."""
     for sql in (
-        f"SELECT {_TURN_FIELDS} FROM turns WHERE ts <= ? AND type = 'text' ORDER BY ts DESC, doc DESC LIMIT 1",
-        f"SELECT {_TURN_FIELDS} FROM turns WHERE ts > ? AND type = 'text' ORDER BY ts, doc LIMIT 1",
+        f"SELECT {TURN_FIELDS} FROM turns WHERE ts <= ? AND type = 'text' ORDER BY ts DESC, doc DESC LIMIT 1",
+        f"SELECT {TURN_FIELDS} FROM turns WHERE ts > ? AND type = 'text' ORDER BY ts, doc LIMIT 1",
     ):
         row = conn.execute(sql, (ts,)).fetchone()
         if row is not None:
