@@ -114,10 +114,6 @@ def told_of(conn: apsw.Connection, start: datetime, end: datetime, limit: int = 
         "JOIN mention_turns m ON m.rid = s.rid JOIN turns t ON t.id = m.turn "
         "WHERE s.lo < ? AND s.hi > ? AND (t.ts < ? OR t.ts >= ?) "
         "GROUP BY t.doc ORDER BY width, t.doc DESC LIMIT ?",
-        (hi, lo, _ts(start), _ts(end), limit),
+        (hi, lo, format_ts(start), format_ts(end), limit),
     )
     return [(doc, turn_id) for doc, turn_id, _ in rows]
-
-
-def _ts(moment: datetime) -> str:
-    return format_ts(moment)
