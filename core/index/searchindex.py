@@ -207,6 +207,28 @@ class SearchIndex:
             found.sort(key=lambda item: -item[1])
             return self._hits(found[:k])
 
+    def vector_scores(self, vector: Sequence[float] | np.ndarray, ids: Sequence[str]) -> dict[str, float]:
+        """The cosine of ``vector`` with each turn or memory of ``ids`` that holds a vector, by id (the
+        same scores :meth:`vector_search` gives): for candidates that a keyword search found but that
+        are not among the nearest. ``vector`` must come from the index's model (:meth:`vector_model`)."""
+        import numpy as np
+
+        from core.index import vecsearch
+
+        query = np.asarray(vector, dtype=np.float32).ravel()
+        with self._lock:
+            view = self.vector_view()
+            if view.model is None or not ids:
+                return {}
+            if query.shape[0] != view.model.dim:
+                raise VectorModelMismatch(
+                    f"{self.path}: the index holds {view.model.dim}-d vectors of {view.model.name}; "
+                    f"the query has {query.shape[0]}"
+                )
+            docs = {**catalog.docs_of(self.conn, ids), **memories.docs_of(self.conn, ids)}
+            scores = vecsearch.score_docs(view.segments, query, list(docs))
+            return {turn_id: scores[doc] for doc, turn_id in docs.items() if doc in scores}
+
     def _turn_neighbours(
         self,
         segments: list[Segment],

@@ -112,3 +112,26 @@ def search(segments: Sequence[Segment], vector: np.ndarray, bands: Sequence[Band
     scores = np.concatenate(found_scores)
     order = np.argsort(-scores, kind="stable")[:k]
     return [(int(docs[i]), float(scores[i])) for i in order]
+
+
+def score_docs(segments: Sequence[Segment], vector: np.ndarray, docs: Sequence[int]) -> dict[int, float]:
+    """The cosine of each of ``docs`` that holds a live vector (the others are left out), scored
+    as :func:`search` scores them: for candidates found another way (a keyword match) whose
+    nearness is wanted too."""
+    query = Query.of(vector)
+    wanted = np.unique(np.asarray(docs, dtype=np.int64))
+    out: dict[int, float] = {}
+    for segment in segments:
+        if not len(wanted) or not len(segment.docs):
+            continue
+        at = np.searchsorted(segment.docs, wanted)
+        inside = at < len(segment.docs)
+        at, found = at[inside], wanted[inside]
+        same = np.asarray(segment.docs[at]) == found
+        at, found = at[same], found[same]
+        if segment.alive is not None:
+            live = np.asarray(segment.alive[at])
+            at, found = at[live], found[live]
+        if len(at):
+            out.update(zip(found.tolist(), _score(segment, at, query).tolist(), strict=True))
+    return out

@@ -20,14 +20,15 @@ Modes (the answer's ``mode`` is always the one that produced its results):
   auto stays exact and the note says why.
 
 With a range, the best ``limit`` inside it are chosen by relevance and shown in time order. A question's
-range is a strong prior, not a wall: when none of its words matched inside the range and the range
-holds fewer than ``limit`` candidates (a date that names when something happened rather than when it
-was said, a misremembered week), the best of other times follow the range's own, and the note says
-so; keywords keep the range as a wall. A question's range also admits the turns said at other times that
-speak of a time inside it ("I finished the screenplay last Friday", said on Sunday, answers "what did I
-finish on Friday?"; core.index.mentions): they rank with the range's own. Without a range, by
-relevance, memories boosted by recency (half-life ``recall.half_life_days``). A query with a range and
-nothing to rank by ("yesterday", "어제 뭐 했지") lists the range's latest turns and memories.
+range is a strong prior, not a wall: when none of its words matched inside the range (a date that
+names when something happened rather than when it was said, a misremembered week), the best of other
+times follow the range's own (all of them when it holds fewer than ``limit``, else its best half),
+and the note says so; keywords keep the range as a wall. A question's range also admits the turns
+said at other times that speak of a time inside it ("I finished the screenplay last Friday", said on
+Sunday, answers "what did I finish on Friday?"; core.index.mentions): they rank with the range's own.
+Without a range, by relevance, memories boosted by recency (half-life ``recall.half_life_days``). A
+query with a range and nothing to rank by ("yesterday", "어제 뭐 했지") lists the range's latest turns
+and memories.
 """
 
 from __future__ import annotations
@@ -183,9 +184,10 @@ class Recaller:
 
     def _widens(self, plan: QueryPlan, scores: Scores, matched: int, limit: int) -> bool:
         """Whether a question's time range left too little: none of its words matched in it (what it
-        holds, if anything, is only near in meaning) and it holds fewer candidates than asked for."""
+        holds, if anything, is only near in meaning), and it holds fewer candidates than asked for or
+        ``widen_unmatched`` is on (in a busy home every range holds something near in meaning)."""
         return (plan.range is not None and plan.is_question and self.ranking.widen
-                and matched == 0 and len(scores) < limit)
+                and matched == 0 and (len(scores) < limit or self.ranking.widen_unmatched))
 
     def _scored(self, plan: QueryPlan, terms: list[str], gate: Gate, mode: str,
                 limit: int) -> tuple[Pool, Scores, str, str | None, int]:
@@ -215,8 +217,10 @@ class Recaller:
 
         Scores: ``1 + s / best`` inside the range, ``s / best`` outside (each part divided by its own
         best), so every result from the range ranks above every other one; the range's results are
-        shown first, each part in time order. A turn of ``told`` (it speaks of a time in the range)
-        that the wide search found counts as the range's."""
+        shown first, each part in time order. A range that holds ``limit`` or more turns, none with a
+        word of the question (``widen_unmatched``), puts only its best ``limit // 2`` first; the rest
+        of it competes with other times. A turn of ``told`` (it speaks of a time in the range) that
+        the wide search found counts as the range's."""
         pool, scores, used, note, matched = inside
         assert plan.range is not None
         wide = replace(gate, start=None, end=None, told=frozenset(), told_docs=())
@@ -224,7 +228,8 @@ class Recaller:
         outside = {key: value for key, value in outside.items() if key not in scores}
         times = {key: parse_ts(out_pool.memories[key].ts) for key in outside if key in out_pool.memories}
         outside = recency(outside, times, now, self.config.half_life_days)
-        merged = {key: 1.0 + value for key, value in normalized(scores).items()}
+        first = set(ranked(scores)[: limit // 2]) if len(scores) >= limit else set(scores)
+        merged = {key: 1.0 + value if key in first else value for key, value in normalized(scores).items()}
         wide_scores = normalized(outside)
         merged.update((key, 1.0 + value if key in told else value) for key, value in wide_scores.items())
         times = {**{key: out_pool.ts(key) for key in outside}, **{key: pool.ts(key) for key in scores}}
@@ -236,6 +241,8 @@ class Recaller:
         where = plan.range.describe(now)
         if not extra:
             why = None
+        elif len(first) < len(scores):
+            why = f"no words matched in {where}: {len(extra)} of the results from other times"
         elif scores:
             why = f"no words matched in {where}, only {len(scores)} near in meaning: {len(extra)} more from other times"
         else:
@@ -314,13 +321,20 @@ class Recaller:
     def _semantic(self, plan: QueryPlan, gate: Gate, pool: Pool, names: dict[str, str], limit: int,
                   alone: bool = False) -> Scores:
         """Semantic scores; ``alone``: they are the answer (not fused with exact scores), so the turn
-        after a matching question gets at least, not in addition, its share (``answer_max_semantic``)."""
+        after a matching question gets at least, not in addition, its share (``answer_max_semantic``).
+        Not alone, every candidate already in the pool (exact hits and their neighbours) is scored
+        too (``fill_semantic``)."""
         embedder = self._vector_model()
         vector = embedder.embed([plan.semantic_text(names.values())])[0]
         hits = self.index.vector_search(vector, gate.start, gate.end, k=max(self.ranking.vector_pool, 2 * limit),
                                         filters=gate.filters, also=gate.told_docs)
         scores = {key: max(value, 0.0) for key, value in pool.admit(hits).items()}
         r = self.ranking
+        if not alone and r.fill_semantic:
+            # fused with exact: a keyword match beyond the nearest ``vector_pool`` is scored too, so
+            # that fusion weighs its nearness instead of counting it 0
+            missing = [key for key in [*pool.turns, *pool.memories] if key not in scores]
+            scores.update((key, max(value, 0.0)) for key, value in self.index.vector_scores(vector, missing).items())
         if r.semantic_floor and scores:
             # cosine similarities sit on a floor (unrelated turns score 0.1–0.3): what spreads to a
             # neighbour, and what fusion normalises, is how far a turn stands above the worst hit

@@ -211,6 +211,31 @@ def test_memories_are_searchable_beside_turns(filled: SearchIndex, embedder) -> 
     assert filled.get_memories(["m-tax", "nope", "m-ski"])[0].tags == ("money",)
 
 
+def test_vector_scores_are_the_scores_a_search_gives(filled: SearchIndex, embedder) -> None:
+    memory = MemoryDoc(id="m-ski", ts="2026-03-04T12:00:00Z", text="alpine ski trips")
+    filled.upsert_memories([memory], embedder=embedder)
+    vector = embedder.embed(["alpine river kayak"])[0]
+    everything = {h.id: h.score for h in filled.vector_search(vector, k=1000)}
+    some = [*list(everything)[150:160], "m-ski", "no-such-turn"]
+    scores = filled.vector_scores(vector, some)
+    assert set(scores) == set(some) - {"no-such-turn"}
+    assert scores == pytest.approx({key: everything[key] for key in scores})
+    assert filled.vector_scores(vector, []) == {}
+    with pytest.raises(VectorModelMismatch, match="64-d"):
+        filled.vector_scores(np.ones(8, dtype=np.float32), some)
+
+
+def test_a_removed_vector_has_no_score(paths: HomePaths, filled: SearchIndex, embedder) -> None:
+    memory = MemoryDoc(id="m-gone", ts="2026-03-04T12:00:00Z", text="alpine ski trips")
+    filled.upsert_memories([memory], embedder=embedder)
+    with Reindexer(filled, HomeDayLogs(paths), embedder=lambda: embedder) as reindexer:
+        reindexer.maybe_snapshot(reindexer.run(), force=True)  # its vector now in the snapshot's rows
+    vector = embedder.embed(["alpine ski"])[0]
+    assert "m-gone" in filled.vector_scores(vector, ["m-gone"])
+    assert filled.remove_memory("m-gone")
+    assert filled.vector_scores(vector, ["m-gone"]) == {}
+
+
 def test_memory_updates_and_removal(filled: SearchIndex, embedder) -> None:
     memory = MemoryDoc(id="m1", ts="2026-03-04T12:00:00Z", text="piano lessons on Tuesday")
     filled.upsert_memories([memory], embedder=embedder)

@@ -265,3 +265,47 @@ def test_the_multilingual_model_ranks_semantic_scores_above_the_worst_hit(paths)
     config = Config(embedding=EmbeddingConfig(model="multilingual-e5-small"))
     with Recaller.open(paths, config) as opened:  # the model is not loaded to choose the ranking
         assert opened.ranking.semantic_floor is True
+
+
+def test_a_keyword_match_beyond_the_nearest_vectors_is_fused_with_its_own_nearness(paths):
+    """Two turns hold the question's word equally; only one is near its meaning, but the nearest
+    vectors are other turns. Fusion weighs that nearness instead of counting both 0."""
+    near, far = ("budget notes: seeds and a folder of receipts, a stapler, pens, labels, clips",
+                 "budget notes: tape and a folder of receipts, a stapler, pens, labels, clips")
+    turns = [
+        turn(NOW - timedelta(days=5), near, session="a"),
+        turn(NOW - timedelta(days=2), far, session="b"),
+        turn(NOW - timedelta(days=9), "garden plants balcony seeds planted", session="c"),
+        turn(NOW - timedelta(days=8), "garden plants, seeds on the balcony", session="d"),
+    ]
+    embedder = ConceptEmbedder()
+    index = indexed(paths, turns, embedder)
+    question = "what was the budget for the tomatoes?"
+
+    def top(mode: str = "auto", **ranking: object) -> tuple[str, list[str]]:
+        answer = Recaller(index, RecallConfig(), embedder=embedder, zone=UTC,
+                          ranking=Ranking(vector_pool=1, **ranking)).search(question, now=NOW, zone=UTC, limit=1,
+                                                                            mode=mode)
+        return answer.mode, [item.text for item in answer.results]
+
+    assert top("hybrid") == top("auto") == ("hybrid", [near])
+    assert top(fill_semantic=False) == ("hybrid", [far])  # both count 0 for meaning: a tie, the later wins
+    index.close()
+
+
+def test_a_busy_range_without_a_word_of_the_question_shares_the_answer_with_other_times(paths):
+    turns = [turn(NOW - timedelta(days=40), "We finally booked the ferry to the islands", session="old")]
+    turns += [turn(NOW - timedelta(days=1, minutes=10 * i), f"the printer jammed again, tray {i}", session=f"p{i}")
+              for i in range(6)]
+    embedder = ConceptEmbedder()
+    index = indexed(paths, turns, embedder)
+    question = "what did we say about the ferry yesterday?"
+    answer = recaller(index, embedder).search(question, now=NOW, zone=UTC, limit=4)
+    texts = [item.text for item in answer.results]
+    assert len(texts) == 4 and "We finally booked the ferry to the islands" in texts
+    assert sum(parse_ts(item.ts) in answer.range for item in answer.results) >= 2  # the range's best half first
+    assert answer.note is not None and "no words matched in" in answer.note and "from other times" in answer.note
+    walled = Recaller(index, RecallConfig(), embedder=embedder, zone=UTC,
+                      ranking=Ranking(widen_unmatched=False)).search(question, now=NOW, zone=UTC, limit=4)
+    assert all(parse_ts(item.ts) in walled.range for item in walled.results) and len(walled.results) == 4
+    index.close()
