@@ -189,10 +189,12 @@ def copy_stage(conn: apsw.Connection, staged: Staged) -> None:
 
 
 def insert_stage(conn: apsw.Connection) -> None:
-    """Copy the loaded stage into ``files``, ``turns`` and FTS5, inside the caller's write transaction."""
+    """Copy the loaded stage into ``files``, ``turns``, FTS5 and ``actors``, inside the caller's write
+    transaction."""
     conn.execute(f"INSERT INTO files({_FILE_COLUMNS}) SELECT {_FILE_COLUMNS} FROM {STAGE}.f")
     conn.execute(f"INSERT INTO turns({TURN_COLUMNS}) SELECT {TURN_COLUMNS} FROM {STAGE}.t")
     conn.execute(f"INSERT INTO fts(rowid, body) SELECT doc, coalesce(body, text) FROM {STAGE}.t")
+    conn.execute(f"INSERT OR IGNORE INTO actors(name) SELECT DISTINCT actor FROM {STAGE}.t")
 
 
 def detach_stage(conn: apsw.Connection) -> None:

@@ -131,7 +131,8 @@ def _insert_rows(
     columns = [list(map(attrgetter(name), turns)) for name in TURN_FIELDS.split(", ")]
     conn.executemany(f"INSERT INTO turns({TURN_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                      zip(docs, *columns, repeat(file_id, len(docs)), seqs, strict=True))
-    texts = columns[5]
+    actors, texts = columns[2], columns[5]
+    conn.executemany("INSERT OR IGNORE INTO actors(name) VALUES (?)", ((name,) for name in set(actors)))
     if fts is None:
         _fts_insert_columns(conn, docs, texts)
     else:
@@ -405,6 +406,22 @@ def doc_range(conn: apsw.Connection, start: str | None, end: str | None) -> tupl
     if lo is None or hi is None or lo > hi:
         return None
     return lo, hi
+
+
+def actors(conn: apsw.Connection) -> list[str]:
+    """Everyone who speaks in the index (see core.index.migrations.m007_actors)."""
+    return [name for (name,) in conn.execute("SELECT name FROM actors ORDER BY name")]
+
+
+def speaks_between(conn: apsw.Connection, names: Sequence[str], start: str | None, end: str | None) -> bool:
+    """Whether one of ``names`` says anything with ``start <= ts < end``: the range's rows are read
+    (by doc, in time order) until one of theirs is found."""
+    span = doc_range(conn, start, end)
+    if span is None or not names:
+        return False
+    marks = ",".join("?" * len(names))
+    sql = f"SELECT 1 FROM turns WHERE doc BETWEEN ? AND ? AND actor IN ({marks}) LIMIT 1"
+    return conn.execute(sql, [*span, *names]).fetchone() is not None
 
 
 def count_between(conn: apsw.Connection, start: str, end: str) -> int:

@@ -159,6 +159,19 @@ def m006_mentions(conn: apsw.Connection) -> None:
                  ("0" if has_vectors else "1",))
 
 
+@migration
+def m007_actors(conn: apsw.Connection) -> None:
+    # The name of everyone who speaks in the index (recall: a question that names someone who says
+    # nothing in its time range is not about that range). Added to with every turn inserted
+    # (core.index.catalog, core.index.bulkstage); a name whose turns are all removed stays.
+    conn.execute(
+        """
+        CREATE TABLE IF NOT EXISTS actors(name TEXT PRIMARY KEY) WITHOUT ROWID;
+        INSERT OR IGNORE INTO actors(name) SELECT DISTINCT actor FROM turns;
+        """
+    )
+
+
 @contextlib.contextmanager
 def upgrading(conn: apsw.Connection) -> Iterator[apsw.Connection]:
     """A write transaction that other processes see as an upgrade: :func:`write`, and from when it

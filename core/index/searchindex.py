@@ -152,6 +152,17 @@ class SearchIndex:
         with self._lock:
             return exact.search(self.conn, match, start, end, limit, filters or NO_FILTERS, also)
 
+    def actors(self) -> list[str]:
+        """Everyone who speaks in the index, by name."""
+        with self._lock:
+            return catalog.actors(self.conn)
+
+    def speaks_between(self, names: Sequence[str], start_ts: TimeBound = None, end_ts: TimeBound = None) -> bool:
+        """Whether one of ``names`` (actors) says anything with ``start_ts <= ts < end_ts``."""
+        start, end = bounds(start_ts, end_ts)
+        with self._lock:
+            return catalog.speaks_between(self.conn, list(names), start, end)
+
     def told_of(self, start: datetime, end: datetime) -> list[tuple[int, str]]:
         """(doc, id) of turns said outside [start, end) that speak of a time inside it ("yesterday I
         went bowling", said the day after), the most specific first (core.index.mentions)."""

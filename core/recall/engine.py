@@ -131,6 +131,9 @@ class Recaller:
         gate = Gate.build(filters, plan.range, profile)
         if gate.empty:
             return self._answer(plan, "exact" if mode == "auto" else mode, [], note="the filters exclude everything")
+        silent = self._silent(plan, gate)
+        if silent:
+            return self._not_about_range(plan, gate, silent, mode, limit, now)
         if plan.range is not None and plan.is_question and gate.filters.wants_turns and self.ranking.told:
             told = self.index.told_of(plan.range.start, plan.range.end)
             gate = replace(gate, told=frozenset(turn_id for _, turn_id in told), told_docs=tuple(d for d, _ in told))
@@ -181,6 +184,30 @@ class Recaller:
             said = f"{told} said at another time about {plan.range.describe(now)}"
             note = f"{note}; {said}" if note else said
         return self._answer(plan, used, items, note=note, matched=matched)
+
+    def _silent(self, plan: QueryPlan, gate: Gate) -> list[str]:
+        """The people a question names (people who speak in the index) when none of them says anything
+        in its time range, else nothing: "what did Maria donate last month?" is not about last month's
+        turns if Maria said nothing in it (a misremembered time, or a date that names when something
+        happened rather than when it was said)."""
+        if plan.range is None or not plan.is_question or not self.ranking.silent_named or not gate.filters.wants_turns:
+            return []
+        named = named_actors(plan, self.index.actors())
+        if not named or self.index.speaks_between(list(named), gate.start, gate.end):
+            return []
+        return sorted(named)
+
+    def _not_about_range(self, plan: QueryPlan, gate: Gate, silent: list[str], mode: str, limit: int,
+                         now: datetime) -> RecallResult:
+        """The answer to a question whose named people say nothing in its range (:meth:`_silent`): the
+        question ranked over any time, the range kept in the answer, and the note saying why."""
+        assert plan.range is not None
+        terms = list(plan.terms) or list(plan.words)[:MAX_TERMS]
+        wide = replace(gate, start=None, end=None)
+        answer = self._ranked(replace(plan, range=None), terms, wide, mode, limit, now)
+        why = f"{' and '.join(silent)} said nothing in {plan.range.describe(now)}: results from any time"
+        note = "; ".join(n for n in (answer.note, why) if n)
+        return replace(answer, range=plan.range, expression=plan.expression, note=note)
 
     def _widens(self, plan: QueryPlan, scores: Scores, matched: int, limit: int) -> bool:
         """Whether a question's time range left too little: none of its words matched in it (what it

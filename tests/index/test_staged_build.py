@@ -39,6 +39,7 @@ def _log(paths: HomePaths, days: int = 24) -> None:
                 id=f"d{day}-{k}",
                 session=f"s{day}-{k // 6}",
                 role="user" if k % 2 == 0 else "assistant",
+                actor=("kate", "tom", None)[day % 3] if k % 2 == 0 else None,
             )
             for k in range(12)
         ]
@@ -68,6 +69,7 @@ def _state(index: SearchIndex) -> dict[str, list[tuple]]:
         ).fetchall(),
         "postings": conn.execute("SELECT term, doc, col, offset FROM temp.v ORDER BY term, doc, offset").fetchall(),
         "docsize": conn.execute("SELECT id, sz FROM fts_docsize ORDER BY id").fetchall(),
+        "actors": conn.execute("SELECT name FROM actors ORDER BY name").fetchall(),
         "indexes": conn.execute(
             "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'turns' ORDER BY name"
         ).fetchall(),
@@ -127,6 +129,7 @@ def test_a_staged_build_equals_a_build_in_one_process(
     assert report["turns_added"] == 24 * 12 + 1  # the late turn; not the repeated id, the faulty or the half line
     for key in expected_state:
         assert state[key] == expected_state[key], key
+    assert state["actors"] == [("assistant",), ("kate",), ("tom",), ("user",)]
     staged_days = {day for item in staged for day in item.days}
     # the awkward files were read by the writer, not staged
     assert {"2026-04-05", "2026-04-09", "2026-04-12", "2026-04-17"}.isdisjoint(staged_days)

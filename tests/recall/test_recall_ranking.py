@@ -309,3 +309,36 @@ def test_a_busy_range_without_a_word_of_the_question_shares_the_answer_with_othe
                       ranking=Ranking(widen_unmatched=False)).search(question, now=NOW, zone=UTC, limit=4)
     assert all(parse_ts(item.ts) in walled.range for item in walled.results) and len(walled.results) == 4
     index.close()
+
+
+@pytest.fixture
+def two_chats(paths):
+    turns = conversation(NOW - timedelta(days=30), [
+        ("maria", "I donated my old car to the homeless shelter"),
+        ("john", "That is generous, Maria"),
+    ], session="m")
+    turns += conversation(NOW - timedelta(days=1), [
+        ("kate", "The shelter by the station needs blankets"),
+        ("tom", "I can drive some over"),
+    ], session="k")
+    index = indexed(paths, turns)
+    yield index
+    index.close()
+
+
+def test_a_question_whose_named_people_say_nothing_in_its_range_is_ranked_over_any_time(two_chats):
+    answer = recaller(two_chats).search("what did Maria donate to the shelter yesterday?", now=NOW, zone=UTC)
+    assert answer.range is not None and answer.range.grain == "day" and answer.expression == "yesterday"
+    assert answer.results[0].text == "I donated my old car to the homeless shelter"
+    assert answer.note is not None and "maria said nothing in Sat 28 Nov: results from any time" in answer.note
+    # someone who speaks in the range keeps it
+    kept = recaller(two_chats).search("what did Kate say about the shelter yesterday?", now=NOW, zone=UTC)
+    assert kept.results and all(parse_ts(item.ts) in kept.range for item in kept.results)
+    assert "said nothing" not in (kept.note or "")
+    # keywords keep the range as a wall; the rule can be switched off
+    keywords = recaller(two_chats).search("Maria shelter yesterday", now=NOW, zone=UTC)
+    assert keywords.results and all(parse_ts(item.ts) in keywords.range for item in keywords.results)
+    walled = Recaller(two_chats, RecallConfig(), zone=UTC, ranking=Ranking(silent_named=False)).search(
+        "what did Maria donate to the shelter yesterday?", now=NOW, zone=UTC)
+    assert "said nothing" not in (walled.note or "")
+    assert all(parse_ts(item.ts) in walled.range for item in walled.results)
