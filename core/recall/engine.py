@@ -23,7 +23,9 @@ With a range, the best ``limit`` inside it are chosen by relevance and shown in 
 range is a strong prior, not a wall: when none of its words matched inside the range (a date that
 names when something happened rather than when it was said, a misremembered week), the best of other
 times follow the range's own (all of them when it holds fewer than ``limit``, else its best half),
-and the note says so; keywords keep the range as a wall. A question's range also admits the turns
+and the note says so; keywords keep the range as a wall. A question that names people who say nothing
+in its range ("what did Maria donate last month?" when Maria said nothing last month) is ranked over
+any time, the range kept in the answer and the note saying so. A question's range also admits the turns
 said at other times that speak of a time inside it ("I finished the screenplay last Friday", said on
 Sunday, answers "what did I finish on Friday?"; core.index.mentions): they rank with the range's own.
 Without a range, by relevance, memories boosted by recency (half-life ``recall.half_life_days``). A
@@ -189,8 +191,11 @@ class Recaller:
         """The people a question names (people who speak in the index) when none of them says anything
         in its time range, else nothing: "what did Maria donate last month?" is not about last month's
         turns if Maria said nothing in it (a misremembered time, or a date that names when something
-        happened rather than when it was said)."""
+        happened rather than when it was said). Not when the turns searched are narrowed (a sharing
+        profile's sources, turn filters): who speaks is read from every turn of the range."""
         if plan.range is None or not plan.is_question or not self.ranking.silent_named or not gate.filters.wants_turns:
+            return []
+        if gate.sources or gate.filters.turn_fields:
             return []
         named = named_actors(plan, self.index.actors())
         if not named or self.index.speaks_between(list(named), gate.start, gate.end):

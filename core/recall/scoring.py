@@ -17,6 +17,10 @@ in tests/bench/README.md):
   floor when semantic scores are the answer alone (cosine scores sit close together, so an added
   share lifts every turn after a question above the turns that match: semantic R@10 on LoCoMo fell
   .728 → .688 with it added).
+- a question's range (Recaller._widens, _silent): a busy range with no word of the question puts
+  only its best half first (tuning half plain-story .849 → .851); a range in which the people the
+  question names say nothing is not searched as a range (plain .829 → .835, plain-story .851 → .855;
+  the time-scoped questions, whose range holds their evidence, unchanged).
 - :func:`session_prior` — a turn gains 0.3 of the best other candidate of its session, after fusion
   (development benchmark, tuning half, all 996 questions, auto R@10 with 0.2: plain .808 → .817,
   plain without time words .820 → .831, with exact search without the speakers' names kept first).

@@ -10,6 +10,7 @@ import pytest
 
 import core.recall.query as query_module
 from core.config import RecallConfig
+from core.index import Filters
 from core.recall import Recaller, analyze
 from core.recall.scoring import DEFAULT_RANKING, Ranking, spread
 from core.turns import parse_ts
@@ -342,3 +343,7 @@ def test_a_question_whose_named_people_say_nothing_in_its_range_is_ranked_over_a
         "what did Maria donate to the shelter yesterday?", now=NOW, zone=UTC)
     assert "said nothing" not in (walled.note or "")
     assert all(parse_ts(item.ts) in walled.range for item in walled.results)
+    # narrowed turns (here by source) do not tell who speaks in the range: the rule stays out
+    narrowed = recaller(two_chats).search("what did Maria donate to the shelter yesterday?", now=NOW, zone=UTC,
+                                          filters=Filters(sources=("test",)))
+    assert "said nothing" not in (narrowed.note or "")
