@@ -345,16 +345,6 @@ def turns_by_docs(conn: apsw.Connection, docs: Sequence[int]) -> dict[int, tuple
     return out
 
 
-def docs_of(conn: apsw.Connection, ids: Sequence[str]) -> dict[int, str]:
-    """doc → id for the turns of ``ids`` (unknown ids are left out)."""
-    out: dict[int, str] = {}
-    for start in range(0, len(ids), 500):
-        chunk = list(ids[start : start + 500])
-        sql = f"SELECT doc, id FROM turns WHERE id IN ({','.join('?' * len(chunk))})"
-        out.update({doc: turn_id for doc, turn_id in conn.execute(sql, chunk)})
-    return out
-
-
 def session_context(conn: apsw.Connection, turn_id: str, before: int, after: int) -> list[Turn]:
     """The turn and up to ``before``/``after`` turns of its session around it, in time order."""
     row = conn.execute("SELECT doc, session FROM turns WHERE id = ?", (turn_id,)).fetchone()

@@ -115,16 +115,6 @@ def by_docs(conn: apsw.Connection, docs: Sequence[int]) -> dict[int, tuple[str, 
     return out
 
 
-def docs_of(conn: apsw.Connection, ids: Sequence[str]) -> dict[int, str]:
-    """doc → id for the memories of ``ids`` (unknown ids are left out)."""
-    out: dict[int, str] = {}
-    for start in range(0, len(ids), 500):
-        chunk = list(ids[start : start + 500])
-        sql = f"SELECT doc, id FROM memories WHERE id IN ({','.join('?' * len(chunk))})"
-        out.update({doc: memory_id for doc, memory_id in conn.execute(sql, chunk)})
-    return out
-
-
 def filter_sql(tags: Sequence[str], exclude_tags: Sequence[str], reviewed: bool | None,
                start: str | None = None, end: str | None = None) -> tuple[str, list[object]]:
     """A WHERE fragment over ``memories m`` for the memory filters and the time range [start, end),

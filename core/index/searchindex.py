@@ -236,9 +236,20 @@ class SearchIndex:
                     f"{self.path}: the index holds {view.model.dim}-d vectors of {view.model.name}; "
                     f"the query has {query.shape[0]}"
                 )
-            docs = {**catalog.docs_of(self.conn, ids), **memories.docs_of(self.conn, ids)}
+            docs = self._docs_of(ids)
             scores = vecsearch.score_docs(view.segments, query, list(docs))
-            return {turn_id: scores[doc] for doc, turn_id in docs.items() if doc in scores}
+            return {key: scores[doc] for doc, key in docs.items() if doc in scores}
+
+    def _docs_of(self, ids: Sequence[str]) -> dict[int, str]:
+        """doc → id for the turns and memories of ``ids`` (unknown ids are left out)."""
+        out: dict[int, str] = {}
+        for start in range(0, len(ids), 500):
+            chunk = list(ids[start : start + 500])
+            marks = ",".join("?" * len(chunk))
+            sql = (f"SELECT doc, id FROM turns WHERE id IN ({marks}) "
+                   f"UNION ALL SELECT doc, id FROM memories WHERE id IN ({marks})")
+            out.update((doc, key) for doc, key in self.conn.execute(sql, [*chunk, *chunk]))
+        return out
 
     def _turn_neighbours(
         self,
