@@ -61,8 +61,8 @@ class Ranking:
     exact_pool: int = 200  # exact hits ranked per search (more when a larger limit is asked)
     vector_pool: int = 100
     widen: bool = True  # a question's range with too little in it: the rest from other times (Recaller._widens)
-    silent_named: bool = True  # a question whose named people say nothing in its range: ranked over any time
     widen_unmatched: bool = True  # ... also when it holds many turns but none holds a word of the question
+    silent_named: bool = True  # a question whose named people say nothing in its range: ranked over any time
     told: bool = True  # a question's range admits the turns that speak of a time in it (core.index.mentions)
     session_prior: float = 0.3  # a turn gains this × its session's strength (:func:`session_prior`)
     session_prior_top: int = 1  # a session's strength: the mean of its best this many other turns

@@ -230,6 +230,7 @@ def test_a_removed_vector_has_no_score(paths: HomePaths, filled: SearchIndex, em
     filled.upsert_memories([memory], embedder=embedder)
     with Reindexer(filled, HomeDayLogs(paths), embedder=lambda: embedder) as reindexer:
         reindexer.maybe_snapshot(reindexer.run(), force=True)  # its vector now in the snapshot's rows
+    assert filled.vector_view().base is not None
     vector = embedder.embed(["alpine ski"])[0]
     assert "m-gone" in filled.vector_scores(vector, ["m-gone"])
     assert filled.remove_memory("m-gone")
