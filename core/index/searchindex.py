@@ -203,11 +203,7 @@ class SearchIndex:
                 raise VectorModelMismatch(
                     f"{self.path}: the vectors were made by {recorded.name}, not {model}; run `reverie reindex`"
                 )
-            if query.shape[0] != recorded.dim:
-                raise VectorModelMismatch(
-                    f"{self.path}: the index holds {recorded.dim}-d vectors of {recorded.name}; "
-                    f"the query has {query.shape[0]}"
-                )
+            self._check_size(recorded, query)
             found: list[tuple[int, float]] = []
             if filters.wants_turns:
                 found += self._turn_neighbours(view.segments, query, start, end, k, filters, also)
@@ -231,14 +227,18 @@ class SearchIndex:
             view = self.vector_view()
             if view.model is None or not ids:
                 return {}
-            if query.shape[0] != view.model.dim:
-                raise VectorModelMismatch(
-                    f"{self.path}: the index holds {view.model.dim}-d vectors of {view.model.name}; "
-                    f"the query has {query.shape[0]}"
-                )
+            self._check_size(view.model, query)
             docs = self._docs_of(ids)
             scores = vecsearch.score_docs(view.segments, query, list(docs))
             return {key: scores[doc] for doc, key in docs.items() if doc in scores}
+
+    def _check_size(self, recorded: VectorModel, query: np.ndarray) -> None:
+        """A query vector of another size than the index's vectors is a clear error, not a crash."""
+        if query.shape[0] != recorded.dim:
+            raise VectorModelMismatch(
+                f"{self.path}: the index holds {recorded.dim}-d vectors of {recorded.name}; "
+                f"the query has {query.shape[0]}"
+            )
 
     def _docs_of(self, ids: Sequence[str]) -> dict[int, str]:
         """doc → id for the turns and memories of ``ids`` (unknown ids are left out)."""
