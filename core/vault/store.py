@@ -69,6 +69,22 @@ class RecordCheck:
     problems: list[Problem] = field(default_factory=list)
 
 
+@dataclass(frozen=True)
+class ListedMemory:
+    """One entry of the memory list: a memory whose record opened (``memory``; ``verified`` when its file
+    also matches the ledger's latest checksum for it), or a damaged record (``memory`` None, ``damage``
+    the reason) that is named and flagged, never shown as content."""
+
+    memory_id: str
+    memory: Memory | None
+    verified: bool
+    damage: str | None = None
+
+    @property
+    def damaged(self) -> bool:
+        return self.memory is None
+
+
 class ForgottenKeys:
     """What a locked vault holds instead of its keys."""
 
@@ -189,7 +205,7 @@ class MemoryVault:
                 opened_ok.append(opened)
             else:
                 kind = "swapped" if "swapped" in opened.error else "modified"
-                problems.append(Problem(kind, f"{label}/{opened.name}", opened.error))
+                problems.append(Problem(kind, f"{label}/{opened.name}", _without_where(opened.error, opened.name)))
         return opened_ok, problems
 
     def scan_drafts(self) -> DraftScan:
@@ -477,6 +493,25 @@ class MemoryVault:
         """Memories that verify, oldest first. Damaged records are reported by ``verify``, not returned."""
         return self.scan_memories().memories
 
+    def memory_listing(self) -> list[ListedMemory]:
+        """Every memory record of ``vault/``: those that open, oldest first, each with whether it matches
+        the ledger (the rule of :meth:`verified_ids`), then each record that does not open, by name, with
+        the reason (``modified: signature does not match …``). A damaged record is listed, not dropped."""
+        chain_ok = not [p for p in self.ledger.read().problems if p.kind != "incomplete"]
+        scan = self.scan_memories()
+        placement = self.ledger_placement() if chain_ok else {}
+
+        def verified(memory_id: str) -> bool:
+            entry = placement.get(memory_id)
+            return (entry is not None and entry.kind in MEMORY_KINDS
+                    and entry.record_sha256 == scan.file_sha256[memory_id])
+
+        listed = [ListedMemory(m.memory_id, m, verified(m.memory_id)) for m in scan.memories]
+        for problem in scan.problems:
+            memory_id = problem.subject.rsplit("/", 1)[-1].removesuffix(".json")
+            listed.append(ListedMemory(memory_id, None, False, f"{problem.kind}: {problem.detail}"))
+        return listed
+
     def ledger_placement(self) -> dict[str, LedgerEntry]:
         """Memory id → the latest ledger entry about it."""
         return {e.record_id: e for e in self.ledger.read().entries if e.record_id.startswith("mem_")}
@@ -495,6 +530,15 @@ class MemoryVault:
             and placement[mid].kind in MEMORY_KINDS
             and placement[mid].record_sha256 == digest
         }
+
+
+def _without_where(error: str, name: str) -> str:
+    """``error`` without the record's path in front (``vault/mem_x.json: signature …`` → ``signature …``):
+    a problem names its record as its subject, and saying it twice reads as two records."""
+    head, sep, rest = error.partition(f"{name}: ")
+    if sep and (not head or head.endswith(("/", os.sep))):
+        return rest
+    return error
 
 
 def _refuse_lost_update(stored: ReviewDraft, draft: ReviewDraft) -> None:

@@ -86,6 +86,17 @@ async def test_a_tampered_record_shows_on_home_and_in_the_list(demo: DemoHome) -
         await settle(pilot)
         assert "✗ Verification found" in rendered(app, "#home-vault")
         assert victim in rendered(app, "#home-notices")
-        await press(pilot, "f4")
-        assert len(app.screen.rows) == 7  # type: ignore[attr-defined]
+        await press(pilot, "m")  # the key the home screen's notice names
+        screen = app.screen
+        assert isinstance(screen, MemoriesScreen)
+        assert len(screen.rows) == 8  # the damaged record is listed, not dropped
+        damaged = next(r for r in screen.rows if r.memory_id == victim)
+        assert damaged.memory is None and damaged.damage and not damaged.verified
+        table = screen.query_one(DataTable)
+        cells = [str(c) for c in table.get_row(victim)]
+        assert "DAMAGED" in cells[0] and "DAMAGED" in cells[-1]
+        assert "Ski trip" not in " ".join(cells)  # never shown as content
         assert victim in rendered(app, "#memories-problems")
+        table.move_cursor(row=table.get_row_index(victim))
+        await press(pilot, "enter")
+        assert isinstance(app.screen, MemoriesScreen)  # nothing to open: the reason is told instead

@@ -304,18 +304,32 @@ def _memory_dict(m: Any, verified: set[str]) -> dict[str, Any]:
 
 @memory.command("list")
 @click.option("--json", "as_json", is_flag=True)
-@pass_state
-def memory_list(state: CliState, as_json: bool) -> None:
-    """List finalized memories with their reviewed and verified state."""
-    vault = state.vault()
-    verified = vault.verified_ids()
-    data = [_memory_dict(m, verified) for m in vault.list_memories()]
-    text = "\n".join(
-        f"{d['memory_id']}  {'reviewed' if d['review']['reviewed'] else 'unreviewed':<10} "
-        f"{'verified' if d['verified'] else 'NOT VERIFIED':<12} {d['content'][:60]}"
-        for d in data
-    )
-    emit(data, as_json, text or "no memories")
+@click.pass_context
+def memory_list(ctx: click.Context, as_json: bool) -> None:
+    """List finalized memories with their reviewed and verified state. A record that does not verify is
+    listed as DAMAGED with the reason, never with its content; exit 1 when any is."""
+    state: CliState = ctx.obj
+    listed = state.vault().memory_listing()
+    data = [_listed_dict(entry) for entry in listed]
+    lines = []
+    for d in data:
+        if d["damaged"]:
+            lines.append(visible(f"{d['memory_id']}  DAMAGED    {d['damage']}"))
+            continue
+        lines.append(f"{d['memory_id']}  {'reviewed' if d['review']['reviewed'] else 'unreviewed':<10} "
+                     f"{'verified' if d['verified'] else 'NOT VERIFIED':<12} {one_line(d['content'][:60])}")
+    emit(data, as_json, "\n".join(lines) or "no memories")
+    ctx.exit(1 if any(entry.damaged for entry in listed) else 0)
+
+
+def _listed_dict(entry: Any) -> dict[str, Any]:
+    """One entry of ``memory list --json``: a memory's fields, or for a damaged record its id, the reason
+    and null content."""
+    if entry.memory is not None:
+        return {**_memory_dict(entry.memory, {entry.memory_id} if entry.verified else set()),
+                "damaged": False, "damage": None}
+    return {"memory_id": entry.memory_id, "content": None, "created_at": None, "metadata": None, "review": None,
+            "verified": False, "damaged": True, "damage": entry.damage}
 
 
 @memory.command("show")

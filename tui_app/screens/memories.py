@@ -25,12 +25,14 @@ FILTERS = ("all", "reviewed", "unreviewed")
 
 
 def reviewed_badge(row: MemoryRow) -> Content:
-    return (
-        Content.styled("✓ reviewed", "$text-success") if row.memory.reviewed else Content.styled("· unreviewed", "dim")
-    )
+    if row.memory is None:
+        return Content.styled("✗ DAMAGED", "bold $text-error")
+    return Content.styled("✓ reviewed", "$text-success") if row.reviewed else Content.styled("· unreviewed", "dim")
 
 
 def verified_badge(row: MemoryRow) -> Content:
+    if row.memory is None:
+        return Content.styled("✗ fails", "bold $text-error")
     return Content.styled("sealed", "$text-success") if row.verified else Content.styled("✗ check", "bold $text-error")
 
 
@@ -96,7 +98,7 @@ class MemoriesScreen(ReverieScreen):
     def of_kind(self) -> list[MemoryRow]:
         if self.filter == "all":
             return self.rows
-        return [r for r in self.rows if r.memory.reviewed == (self.filter == "reviewed")]
+        return [r for r in self.rows if r.memory is not None and r.reviewed == (self.filter == "reviewed")]
 
     def visible(self) -> list[MemoryRow]:
         """The memories of the kind shown that the filter keeps (by what their row shows)."""
@@ -108,9 +110,9 @@ class MemoriesScreen(ReverieScreen):
             if found.keeps(
                 reviewed_badge(r),
                 verified_badge(r),
-                local_time(r.memory.time, zone),
+                local_time(r.memory.time, zone) if r.memory is not None else "",
                 r.title,
-                ", ".join(r.memory.metadata.tags),
+                ", ".join(r.memory.metadata.tags) if r.memory is not None else "",
             )
         ]
 
@@ -123,17 +125,8 @@ class MemoriesScreen(ReverieScreen):
             table.add_column(label, width=size)
         shown = self.visible()
         for row in shown:
-            title = preview(row.title, width)
-            tags = row.memory.metadata.tags
-            text = Content.assemble(title, (f"  {', '.join(tags)}", "dim") if tags else "")
-            table.add_row(
-                reviewed_badge(row),
-                verified_badge(row),
-                local_time(row.memory.time, self.session.zone),
-                text,
-                key=row.memory.memory_id,
-            )
-        ids = [r.memory.memory_id for r in shown]
+            table.add_row(reviewed_badge(row), verified_badge(row), *self.cells(row, width), key=row.memory_id)
+        ids = [r.memory_id for r in shown]
         if keep in ids:
             table.move_cursor(row=ids.index(keep))
         self.query_one("#memories-filter", Static).update(self.filter_line())
@@ -142,9 +135,18 @@ class MemoriesScreen(ReverieScreen):
         problems.update(Content.assemble(*[(f"✗ {p}\n", "$text-error") for p in self.problems[:4]]))
         problems.display = bool(self.problems)
 
+    def cells(self, row: MemoryRow, width: int) -> tuple[str, Content]:
+        """The When and Memory cells: a damaged record shows its reason, never content."""
+        if row.memory is None:
+            return "", Content.styled(preview(row.title, width), "$text-error")
+        tags = row.memory.metadata.tags
+        text = Content.assemble(preview(row.title, width), (f"  {', '.join(tags)}", "dim") if tags else "")
+        return local_time(row.memory.time, self.session.zone), text
+
     def filter_line(self) -> Content:
-        reviewed = sum(1 for r in self.rows if r.memory.reviewed)
-        counts = {"all": len(self.rows), "reviewed": reviewed, "unreviewed": len(self.rows) - reviewed}
+        reviewed = sum(1 for r in self.rows if r.reviewed)
+        sound = sum(1 for r in self.rows if r.memory is not None)
+        counts = {"all": len(self.rows), "reviewed": reviewed, "unreviewed": sound - reviewed}
         unverified = sum(1 for r in self.rows if not r.verified)
         parts: list[Content | tuple[str, str] | str] = [("Memories ", "bold")]
         for number, name in zip(("1", "2", "3"), FILTERS, strict=True):
@@ -173,5 +175,8 @@ class MemoriesScreen(ReverieScreen):
         from tui_app.screens.memory_detail import MemoryDetailScreen
 
         memory_id = self.highlighted_id()
-        if memory_id is not None:
+        row = next((r for r in self.rows if r.memory_id == memory_id), None)
+        if row is not None and row.memory is None:
+            self.notify(f"{memory_id}: {row.damage}", title="Damaged record", severity="error")
+        elif memory_id is not None:
             self.app.push_screen(MemoryDetailScreen(self.session, memory_id))

@@ -167,28 +167,29 @@ def load_home_summary(session: Session, providers: Iterable[NoticeProvider] = ()
 
 @dataclass(frozen=True)
 class MemoryRow:
-    memory: Memory
+    memory_id: str
+    memory: Memory | None  # None: the record does not open (``damage`` says why); never shown as content
     verified: bool  # the record verifies and matches the ledger's latest checksum for it
+    damage: str | None = None
 
     @property
     def title(self) -> str:
+        if self.memory is None:
+            return f"DAMAGED: {self.damage}"
         return self.memory.metadata.title or self.memory.content
+
+    @property
+    def reviewed(self) -> bool:
+        return self.memory is not None and self.memory.reviewed
 
 
 def load_memory_rows(session: Session) -> tuple[list[MemoryRow], list[str]]:
-    """Memories newest first, each with its verification state, and the records that failed."""
-    from core.vault.store import MEMORY_KINDS
-
-    vault = session.vault
-    scan = vault.scan_memories()
-    placement = vault.ledger_placement()
-
-    def verified(memory_id: str) -> bool:  # the rule of MemoryVault.verified_ids, on the scan we already have
-        entry = placement.get(memory_id)
-        return entry is not None and entry.kind in MEMORY_KINDS and entry.record_sha256 == scan.file_sha256[memory_id]
-
-    rows = [MemoryRow(m, verified(m.memory_id)) for m in reversed(scan.memories)]
-    return rows, [str(p) for p in scan.problems]
+    """Damaged records first (named, with the reason), then memories newest first, each with its
+    verification state; and the problems of the records that failed."""
+    listed = session.vault.memory_listing()
+    damaged = [MemoryRow(e.memory_id, None, False, e.damage) for e in listed if e.memory is None]
+    rows = damaged + [MemoryRow(e.memory_id, e.memory, e.verified) for e in reversed(listed) if e.memory is not None]
+    return rows, [f"{r.memory_id}: {r.damage}" for r in damaged]
 
 
 @dataclass(frozen=True)
