@@ -33,9 +33,10 @@ Every way out goes through here: recall answers (:func:`share_recall`), context 
 (:func:`shared_context`: recall is wrapped by :class:`SharedRecaller`, so nothing unshared reaches
 the block), exports and the knowledge graph (:meth:`SharePolicy.allows_memory` as
 ``VaultExporter(include=)``, see :func:`shared_exporter`; a graph built from the shared memories
-holds no node of a denied tag). Recall's own gate receives the profile too, so that it looks for
-enough shareable candidates; this module checks each item again before it leaves and is the
-authority. Topic markers are the person's own words and are always shared.
+holds no node of a denied tag). Recall searches inside the profile (its gate judges every
+candidate by the same rules before anything is counted or ranked), so an answer's results, mode and
+notes never depend on what the profile withholds; this module checks each item again before it leaves
+and is the authority. Topic markers are the person's own words and are always shared.
 """
 
 from __future__ import annotations
@@ -113,7 +114,9 @@ class SharePolicy:
         return None
 
     def source_allowed(self, source: str) -> bool:
-        return any(source == s or source.startswith(f"{s}:") for s in self.profile.sources)
+        from core.recall.pool import source_shared
+
+        return source_shared(source, self.profile.sources)
 
     def item_verdict(self, item: RecallItem) -> str | None:
         if item.kind == "memory":
@@ -127,11 +130,12 @@ class SharePolicy:
     # -- what recall is asked ---------------------------------------------------------------------
 
     def search_profile(self, limit: int) -> SharingProfile:
-        """The profile handed to recall's gate so it finds enough candidates: the same denials (as
-        written and case-folded), review rule and turn switch; sources and allowed tags are left to
-        :meth:`item_verdict` (recall compares them exactly, this module by importer and without case)."""
+        """The profile handed to recall, which makes it a filter of what is searched (denials, allowed
+        tags, review rule, turn switch and sources, judged as :meth:`item_verdict` judges them), so
+        that every count, note and mode in the answer is computed over shared items only: a withheld
+        item never shows, not even as "exact matched 1"."""
         deny = list(dict.fromkeys([*self.profile.deny_tags, *sorted(self.deny)]))
-        return replace(self.profile, deny_tags=deny, allow_tags=[], sources=[], max_items=limit)
+        return replace(self.profile, deny_tags=deny, max_items=limit)
 
     def fetch_limit(self, wanted: int) -> int:
         return max(wanted, min(MAX_FETCH, wanted * OVERFETCH))

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 from core.config import SharingProfile
 from core.index import Filters, Hit, MemoryDoc, SearchIndex
 from core.recall.scoring import Scores
+from core.tags import normalize_tag
 from core.timeparse import TimeRange
 from core.turns import Turn, format_ts
 
@@ -27,8 +28,9 @@ class Gate:
     filters: Filters = field(default_factory=Filters)
     start: str | None = None
     end: str | None = None
-    sources: tuple[str, ...] = ()  # a profile's turn sources (empty: any)
-    allow_tags: tuple[str, ...] = ()  # a profile's allowed memory tags (empty: any not denied)
+    sources: tuple[str, ...] = ()  # a profile's turn sources (empty: any), see :func:`source_shared`
+    allow_tags: tuple[str, ...] = ()  # a profile's allowed memory tags (empty: any not denied), normalized
+    deny_tags: frozenset[str] = frozenset()  # a profile's denied memory tags, normalized
     # turns said outside the range that speak of a time inside it (core.index.mentions): ids and docs
     told: frozenset[str] = frozenset()
     told_docs: tuple[int, ...] = ()
@@ -48,13 +50,15 @@ class Gate:
             if reviewed is False:
                 kinds = tuple(k for k in kinds if k != "memory")
             reviewed = True
+        deny = frozenset(normalize_tag(t) for t in profile.deny_tags)
         narrowed = replace(
             base,
             kinds=kinds,
-            exclude_tags=tuple(dict.fromkeys([*base.exclude_tags, *profile.deny_tags])),
+            exclude_tags=tuple(dict.fromkeys([*base.exclude_tags, *profile.deny_tags, *sorted(deny)])),
             reviewed=reviewed,
         )
-        return cls(narrowed, start, end, tuple(profile.sources), tuple(profile.allow_tags))
+        allow = tuple(dict.fromkeys(normalize_tag(t) for t in profile.allow_tags))
+        return cls(narrowed, start, end, tuple(profile.sources), allow, deny)
 
     @property
     def empty(self) -> bool:
@@ -67,7 +71,7 @@ class Gate:
     def turn_ok(self, turn: Turn) -> bool:
         if not self.filters.wants_turns or not (self.in_range(turn.ts) or turn.id in self.told):
             return False
-        if self.sources and turn.source not in self.sources:
+        if not self.shares_source(turn.source):
             return False
         return all(getattr(turn, column) in values for column, values in self.filters.turn_fields.items())
 
@@ -80,7 +84,27 @@ class Gate:
             return False
         if not set(f.tags) <= tags or tags & set(f.exclude_tags):
             return False
-        return not self.allow_tags or bool(tags & set(self.allow_tags))
+        return self.shares_tags(memory.tags)
+
+    def shares_source(self, source: str | None) -> bool:
+        """Whether the profile shares turns of ``source`` (:func:`source_shared`)."""
+        return source_shared(source, self.sources)
+
+    def shares_tags(self, tags: Iterable[str]) -> bool:
+        """Whether the profile shares a memory carrying ``tags``: none denied and, with allowed tags,
+        one of them; compared without case and surrounding space (``Private`` is ``private``)."""
+        carried = {normalize_tag(t) for t in tags}
+        if carried & self.deny_tags:
+            return False
+        return not self.allow_tags or bool(carried & set(self.allow_tags))
+
+
+def source_shared(source: str | None, sources: Sequence[str]) -> bool:
+    """Whether a turn of ``source`` passes a profile's ``sources`` (empty: every source). An entry
+    names an importer (``claude-code`` matches ``claude-code:/path/x.jsonl``) or one exact source."""
+    if not sources:
+        return True
+    return bool(source) and any(source == s or str(source).startswith(f"{s}:") for s in sources)
 
 
 @dataclass

@@ -211,7 +211,8 @@ def _content(world: World, memory_id: str) -> str:
 def test_search_profile_pushes_denials_down_in_both_spellings() -> None:
     p = SharePolicy(SharingProfile(deny_tags=["Private"], sources=["claude-code"], allow_tags=["a"]))
     pushed = p.search_profile(30)
-    assert pushed.deny_tags == ["Private", "private"] and pushed.sources == [] and pushed.allow_tags == []
+    assert pushed.deny_tags == ["Private", "private"] and pushed.sources == ["claude-code"]
+    assert pushed.allow_tags == ["a"]  # recall searches inside the whole profile
     assert pushed.max_items == 30 and p.fetch_limit(10) == 40 and p.fetch_limit(200) == 400
     assert replace(p.profile) == p.profile  # the policy never changes the profile it was given
 
