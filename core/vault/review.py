@@ -393,7 +393,8 @@ class ReviewDraft:
         if pending:
             raise ReviewError(
                 f"draft {self.draft_id!r}: {len(pending)} suggestion(s) still pending "
-                f"({pending[0].suggestion_id!r}); accept or reject each before approving"
+                f"({', '.join(f'{s.suggestion_id!r} ({s.field_name})' for s in pending)}); "
+                "accept or reject each before approving"
             )
         return replace(self, state="approved", approval=Approval(reviewer))
 
