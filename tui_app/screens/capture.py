@@ -44,6 +44,12 @@ class CaptureScreen(ModalScreen[Capture | None]):
             tooltip="Write the content in your $EDITOR",
         ),
         Binding("escape", "cancel", "Cancel", id="capture.cancel", tooltip="Close without saving anything"),
+        # Priority: the focus moves when Tab arrives, so keys typed (or pasted) right after it in one
+        # burst go to the tags field, not to the content that had the focus when they were queued.
+        Binding("tab", "app.focus_next", "Next field", id="capture.next_field", show=False, priority=True,
+                tooltip="Move to the next field (content, then tags)"),
+        Binding("shift+tab", "app.focus_previous", "Previous field", id="capture.previous_field", show=False,
+                priority=True, tooltip="Move to the previous field"),
     ]
 
     def __init__(self, editor: ExternalEditor, *, blink: bool = False) -> None:

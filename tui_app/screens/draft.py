@@ -23,11 +23,12 @@ from textual.worker import Worker
 from core.errors import ReverieError
 from core.textsafe import one_line as one_line_text
 from core.textsafe import visible
-from core.vault.review import LIST_FIELDS, ReviewDraft, Suggestion
+from core.vault.review import ReviewDraft, Suggestion
 from tui_app import messages
 from tui_app.screens.base import ReverieScreen
 from tui_app.screens.session import Session
 from tui_app.widgets.dialogs import ConfirmDialog, EditDialog, ErrorDialog
+from tui_app.widgets.field_edit import FieldReader, kind_hint
 from tui_app.widgets.format import (
     confidence_text,
     editor_text,
@@ -36,7 +37,6 @@ from tui_app.widgets.format import (
     one_line,
     plural,
     preview,
-    value_from_text,
     value_text,
 )
 from tui_app.widgets.history import history_text
@@ -365,19 +365,27 @@ class DraftReviewScreen(ReverieScreen):
         suggestion = self.pending_highlighted()
         if suggestion is None:
             return
-        hint = "Separate items with commas." if suggestion.field_name in LIST_FIELDS else ""
-        if suggestion.field_name == "occurred_at":
-            hint = "An ISO-8601 time with its offset, e.g. 2026-11-03T22:40+09:00."
-        dialog = EditDialog(suggestion.field_name, value_text(suggestion.value), hint, blink=self.blink)
-        self.app.push_screen(dialog, lambda text: self.edited(suggestion, text))
+        reader = self.field_reader(suggestion)
+        dialog = EditDialog(suggestion.field_name, value_text(suggestion.value), blink=self.blink,
+                            kind=kind_hint(suggestion.field_name), reader=reader)
+        self.app.push_screen(dialog, lambda text: self.edited(suggestion, text, reader))
 
-    def edited(self, suggestion: Suggestion, text: str | None) -> None:
+    def field_reader(self, suggestion: Suggestion) -> FieldReader:
+        """Reads an edit of ``suggestion`` as its field's kind; time words relative to now, in the
+        person's timezone and languages."""
+        config = self.session.config
+        return FieldReader(suggestion.field_name, suggestion.value, self.session.now(), self.session.zone,
+                           tuple(config.general.languages) or ("en", "ko", "ja"),
+                           fiscal_year_start=config.timeparse.fiscal_year_start)
+
+    def edited(self, suggestion: Suggestion, text: str | None, reader: FieldReader) -> None:
         if text is None:
             return
-        if not text.strip():
-            self.notify("An empty value cannot be accepted; the suggestion is still pending.", severity="warning")
+        reading = reader(text)
+        if reading.error:  # the dialog refuses these; a stale reading is refused here too
+            self.notify(f"{reading.error}; the suggestion is still pending.", severity="warning", markup=False)
             return
-        self.accept_suggestion(suggestion, value_from_text(suggestion.field_name, text, suggestion.value))
+        self.accept_suggestion(suggestion, reading.value)
 
     def action_edit_external(self) -> None:
         suggestion = self.pending_highlighted()
@@ -391,12 +399,16 @@ class DraftReviewScreen(ReverieScreen):
         if text is None or not text.strip() or text.strip() == editor_text(suggestion.value).strip():
             self.notify("Unchanged: the suggestion is still pending.")
             return
-        value = value_from_text(suggestion.field_name, text.strip(), suggestion.value)
+        reading = self.field_reader(suggestion)(text.strip())
+        if reading.error:
+            self.app.push_screen(ErrorDialog("The edit cannot be accepted", reading.error))
+            return
+        value = reading.value
         dialog = ConfirmDialog(
             "Accept the edited value?",
-            f"{suggestion.field_name} = {value_text(value)}\nsuggested: {value_text(suggestion.value)}",
+            f"{reading.reading}\nsuggested: {value_text(suggestion.value)}",
             yes_label="Accept edit",
-            warning=DECISION_WARNING,
+            warning=f"{reading.warning}. {DECISION_WARNING}" if reading.warning else DECISION_WARNING,
         )
         self.app.push_screen(dialog, lambda yes: self.accept_suggestion(suggestion, value) if yes else None)
 

@@ -6,13 +6,17 @@ Each is a ``ModalScreen`` that returns its answer through ``dismiss``; callers u
 
 from __future__ import annotations
 
-from typing import ClassVar, TypeVar
+from collections.abc import Callable
+from typing import TYPE_CHECKING, ClassVar, TypeVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static
+
+if TYPE_CHECKING:
+    from tui_app.widgets.field_edit import FieldReading
 
 ResultT = TypeVar("ResultT")
 
@@ -129,7 +133,12 @@ class ErrorDialog(TextDialog[None]):
 
 
 class EditDialog(ModalScreen[str | None]):
-    """Edit a suggested value, then accept it: Enter accepts the edited value, Esc cancels."""
+    """Edit a suggested value, then accept it: Enter accepts the edited value, Esc cancels.
+
+    The title names the field and what it holds. With a ``reader`` the line under the field says how
+    the text is read as it is typed (a time word's date and hour); Enter is refused while the text
+    cannot be stored in the field, and a value that looks meant for another field (a time in
+    ``people``) needs Enter twice."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", "Cancel", id="dialog.cancel_edit", tooltip="Leave the suggestion pending"),
@@ -138,20 +147,34 @@ class EditDialog(ModalScreen[str | None]):
         ),
     ]
 
-    def __init__(self, field_name: str, suggested: str, hint: str = "", *, blink: bool = False) -> None:
+    def __init__(
+        self,
+        field_name: str,
+        suggested: str,
+        hint: str = "",
+        *,
+        blink: bool = False,
+        kind: str = "",
+        reader: Callable[[str], FieldReading] | None = None,
+    ) -> None:
         super().__init__(classes="dialog")
         self.field_name = field_name
         self.suggested = suggested
         self.hint = hint
         self.blink = blink
+        self.kind = kind
+        self.reader = reader
+        self.warned_for: str | None = None  # the text whose warning was shown once: Enter again keeps it
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog-box"):
-            yield Label(f"Edit {self.field_name}, then accept", classes="dialog-title", markup=False)
-            yield Static(f"Suggested: {self.suggested}", classes="dialog-body", markup=False)
+            kind = f" ({self.kind})" if self.kind else ""
+            yield Label(f"Edit {self.field_name}{kind}, then accept", classes="dialog-title", markup=False)
+            yield Static(f"Suggested {self.field_name}: {self.suggested}", classes="dialog-body", markup=False)
             field = Input(self.suggested, id="edit-value", select_on_focus=False)
             field.cursor_blink = self.blink
             yield field
+            yield Static("", id="edit-reading", classes="dialog-hint", markup=False)
             if self.hint:
                 yield Static(self.hint, classes="dialog-hint", markup=False)
             yield Static(
@@ -161,13 +184,39 @@ class EditDialog(ModalScreen[str | None]):
 
     def on_mount(self) -> None:
         self.query_one(Input).focus()
+        self.show_reading(self.query_one(Input).value)
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        event.stop()
+        self.warned_for = None
+        self.show_reading(event.value)
+
+    def show_reading(self, text: str) -> FieldReading | None:
+        if self.reader is None:
+            return None
+        reading = self.reader(text)
+        line = self.query_one("#edit-reading", Static)
+        line.update(f"✗ {reading.error}" if reading.error else f"→ {reading.reading}")
+        line.set_class(bool(reading.error), "dialog-warning")
+        return reading
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
         self.action_submit()
 
     def action_submit(self) -> None:
-        self.dismiss(self.query_one(Input).value)
+        text = self.query_one(Input).value
+        reading = self.show_reading(text)
+        if reading is not None and reading.error:
+            self.app.bell()
+            return
+        if reading is not None and reading.warning and self.warned_for != text:
+            self.warned_for = text
+            line = self.query_one("#edit-reading", Static)
+            line.update(f"! {reading.warning}")
+            line.set_class(True, "dialog-warning")
+            return
+        self.dismiss(text)
 
     def action_cancel(self) -> None:
         self.dismiss(None)
