@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -65,13 +66,25 @@ def export_dvmem(vault: MemoryVault, memory_id: str, passphrase: str) -> bytes:
 
 
 def read_dvmem_file(path: Path) -> bytes:
-    """The bytes of the ``.dvmem`` at ``path``, reading at most one byte over :data:`MAX_DVMEM_BYTES`."""
+    """The bytes of the ``.dvmem`` at ``path``, reading at most one byte over :data:`MAX_DVMEM_BYTES`.
+    Only a regular file is read: a FIFO, device or socket is refused before a byte is read (opening is
+    non-blocking, so a FIFO with no writer cannot hang the import)."""
     try:
-        with path.open("rb") as handle:
-            data = handle.read(MAX_DVMEM_BYTES + 1)
-            size = os.fstat(handle.fileno()).st_size
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
     except OSError as exc:
         raise NotFound(f"{path}: cannot be read: {exc.strerror or exc}") from exc
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise RecordError(f"{path}: not a regular file (a .dvmem is a file; pipes and devices are refused)")
+        os.set_blocking(fd, True)
+        with os.fdopen(fd, "rb", closefd=False) as handle:
+            data = handle.read(MAX_DVMEM_BYTES + 1)
+        size = info.st_size
+    except OSError as exc:
+        raise NotFound(f"{path}: cannot be read: {exc.strerror or exc}") from exc
+    finally:
+        os.close(fd)
     if len(data) > MAX_DVMEM_BYTES:
         raise RecordError(_too_big(str(path), size))
     return data

@@ -13,6 +13,7 @@ every load.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -29,6 +30,26 @@ from core.vault.sealed import SwappedRecord, one_line, seal, unseal_plaintext
 
 MEMORY_FORMAT = "reverie.memory"
 DRAFT_FORMAT = "reverie.draft"
+
+
+# A memory id: ``mem_`` then 1 to 96 ASCII letters, digits, ``_`` or ``-`` (finalize makes ``mem_`` + 24
+# hex digits, add and import ``mem_`` + 16, the SDK's import ``mem_`` + a UUID). Nothing else can name a
+# memory: no dot, path separator, control character or NUL reaches a file name, a ledger line or a terminal.
+MEMORY_ID = re.compile(r"mem_[A-Za-z0-9][A-Za-z0-9_-]{0,95}")
+
+
+def is_memory_id(value: object) -> bool:
+    return isinstance(value, str) and MEMORY_ID.fullmatch(value) is not None
+
+
+def check_memory_id(value: object, where: str) -> str:
+    """``value`` if it is a memory id (:data:`MEMORY_ID`), else ``RecordError`` naming ``where``."""
+    if not is_memory_id(value):
+        shown = repr(value)
+        if isinstance(value, str) and len(value) > 40:
+            shown = f"{value[:40]!r}… ({len(value):,} characters)"
+        raise RecordError(f"{where}: {shown} is not a memory id (mem_ then 1 to 96 letters, digits, _ or -)")
+    return str(value)
 
 
 def content_sha256(content: str) -> str:
@@ -119,6 +140,7 @@ class Memory:
     content_sha256: str = ""
 
     def __post_init__(self) -> None:
+        check_memory_id(self.memory_id, "memory_id")
         digest = content_sha256(self.content)
         if not self.content_sha256:
             object.__setattr__(self, "content_sha256", digest)
@@ -183,6 +205,7 @@ def memory_from_payload(payload: dict[str, Any], where: str, record_id: str, rec
     """Rebuild a memory from its decrypted payload; the content is rechecked against its SHA-256."""
     if not isinstance(payload, dict):
         raise RecordError(f"{where}: payload is not an object")
+    check_memory_id(record_id, f"{where}: memory_id")
     if payload.get("memory_id") != record_id:
         raise SwappedRecord(f"{where}: payload belongs to {payload.get('memory_id')!r} (swapped)")
     if not isinstance(payload.get("metadata"), dict):

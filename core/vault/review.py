@@ -47,6 +47,12 @@ TEXT_FIELDS = frozenset({"title", "location", "mood", "content"})
 _ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}\Z")
 
 
+def is_draft_id(value: object) -> bool:
+    """Whether ``value`` can name a draft (or suggestion): letters, digits, ``. _ : -``, a letter or
+    digit first, at most 128 characters."""
+    return isinstance(value, str) and _ID.match(value) is not None
+
+
 def new_id(prefix: str) -> str:
     return f"{prefix}_{secrets.token_hex(8)}"
 

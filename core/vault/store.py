@@ -34,8 +34,8 @@ from core.turns import parse_ts
 from core.vault.canonical import sha256_hex
 from core.vault.crypto import KdfParams, VaultKeys, create_header, unlock
 from core.vault.ledger import Ledger, LedgerEntry
-from core.vault.records import Memory, MemoryMetadata, open_memory, seal_memory
-from core.vault.review import ReviewDraft, check_field_value, draft_from_capture, new_id, review_record
+from core.vault.records import Memory, MemoryMetadata, is_memory_id, open_memory, seal_memory
+from core.vault.review import ReviewDraft, check_field_value, draft_from_capture, is_draft_id, new_id, review_record
 from core.vault.sealed import Envelope, seal, unseal
 
 if TYPE_CHECKING:
@@ -134,8 +134,8 @@ class MemoryVault:
     # --- drafts ----------------------------------------------------------------------------------
 
     def _draft_path(self, draft_id: str) -> Path:
-        if not draft_id or "/" in draft_id or draft_id.startswith("."):
-            raise NotFound(f"no draft {draft_id!r}")
+        if not is_draft_id(draft_id):  # the review workflow's id grammar: no separator, dot first, control, NUL
+            raise NotFound(f"no draft {str(draft_id)[:40]!r}")
         return self.paths.drafts / f"{draft_id}.json"
 
     def _stored_draft(self, draft_id: str) -> Envelope | None:
@@ -254,8 +254,8 @@ class MemoryVault:
         return None
 
     def memory_path(self, memory_id: str) -> Path:
-        if not memory_id.startswith("mem_") or "/" in memory_id:
-            raise NotFound(f"no memory {memory_id!r}")
+        if not is_memory_id(memory_id):  # whatever an id from outside holds, it never names another file
+            raise NotFound(f"no memory {str(memory_id)[:40]!r}")
         return self.paths.vault / f"{memory_id}.json"
 
     def _memory_from_draft(self, draft: ReviewDraft, memory_id: str) -> Memory:

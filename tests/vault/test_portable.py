@@ -120,26 +120,6 @@ def test_an_oversized_dvmem_is_refused_before_it_is_read_whole(tmp_path: Path) -
     with pytest.raises(RecordError) as caught:
         read_dvmem_file(sparse)
     _one_line(caught.value, str(sparse), f"{MAX_DVMEM_BYTES + 1:,} bytes", f"{MAX_DVMEM_BYTES:,}-byte limit")
-    # A pipe that never ends: read whole, it would never return.
-    fifo = tmp_path / "endless.dvmem"
-    os.mkfifo(fifo)
-    written = [0]
-
-    def feed() -> None:
-        try:
-            with fifo.open("wb") as pipe:
-                while written[0] < 8 * MAX_DVMEM_BYTES:
-                    written[0] += pipe.write(b"{" * 65536)
-        except BrokenPipeError:
-            pass
-
-    feeder = threading.Thread(target=feed, daemon=True)
-    feeder.start()
-    with pytest.raises(RecordError) as caught:
-        read_dvmem_file(fifo)
-    feeder.join(timeout=10)
-    assert not feeder.is_alive() and written[0] < 8 * MAX_DVMEM_BYTES
-    _one_line(caught.value, str(fifo), "larger", f"{MAX_DVMEM_BYTES:,}-byte limit")
     exact = tmp_path / "exact.dvmem"
     exact.write_bytes(b" " * MAX_DVMEM_BYTES)
     assert len(read_dvmem_file(exact)) == MAX_DVMEM_BYTES  # the limit itself is read; the verification refuses it
@@ -174,3 +154,76 @@ def test_an_unsigned_verification_block_cannot_put_junk_in_the_ledger(
     _, added = import_dvmem(other_vault, json.dumps(document).encode(), PASSPHRASE, "m.dvmem")
     assert added and verify_home(other_vault.paths, other_vault.keys).ok
     assert other_vault.ledger.read().entries[-1].data["source_ledger_hash"] is None
+
+
+@pytest.mark.parametrize("kind", ["fifo", "socket", "device"])
+def test_only_a_regular_file_is_read_and_a_fifo_never_hangs(tmp_path: Path, kind: str) -> None:
+    import socket
+
+    if kind == "fifo":
+        path = tmp_path / "waiting.dvmem"
+        os.mkfifo(path)  # no writer: a blocking open would wait forever
+    elif kind == "socket":
+        path = tmp_path / "s.dvmem"
+        server = socket.socket(socket.AF_UNIX)
+        server.bind(str(path))
+    else:
+        path = Path("/dev/zero")  # endless, whatever its name
+    outcome: list[BaseException] = []
+
+    def read() -> None:
+        try:
+            read_dvmem_file(path)
+        except BaseException as exc:  # handed to the test thread
+            outcome.append(exc)
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    reader.join(timeout=10)
+    assert not reader.is_alive(), "read_dvmem_file hung"
+    assert outcome and isinstance(outcome[0], (RecordError, NotFound)), outcome
+    if kind != "socket":  # a socket cannot even be opened: "cannot be read"
+        _one_line(outcome[0], str(path), "not a regular file")
+
+
+def _crafted(vault: MemoryVault, memory_id: str) -> bytes:
+    """A .dvmem sealed with the right passphrase whose memory is given ``memory_id``."""
+    from core.vault.crypto import derive_keys
+    from core.vault.sealed import seal, unseal
+
+    memory = vault.list_memories()[0]
+    document = json.loads(export_dvmem(vault, memory.memory_id, PASSPHRASE))
+    kdf = document["kdf"]
+    keys = derive_keys(PASSPHRASE, portable.b64d(kdf["salt"], "salt"),
+                       KdfParams(kdf["iterations"], kdf["lanes"], kdf["memory_cost_kib"]))
+    envelope = unseal(json.dumps(document["record"]).encode(), portable.DVMEM_RECORD, keys, "x")
+    payload = {**envelope.payload, "memory_id": memory_id}
+    document["record"] = json.loads(seal(portable.DVMEM_RECORD, memory_id, 1, payload, keys))
+    return json.dumps(document).encode()
+
+
+@pytest.mark.parametrize("memory_id", ["mem_", "mem_..", "mem_../../x", "mem_a/b", "mem_a\\b", "mem_a\nb",
+                                       "mem_\x1b[31m", "mem_" + "a" * 300, "mem_a\x00b", "mem_.hidden", "x_abc"])
+def test_a_crafted_memory_id_is_refused_before_anything_is_written(paths: HomePaths, other_vault: MemoryVault,
+                                                                   memory_id: str) -> None:
+    vault, _ = populated(paths)
+    data = _crafted(vault, memory_id)
+    before = sorted(p.name for p in other_vault.paths.root.rglob("*"))
+    with pytest.raises(RecordError) as caught:
+        import_dvmem(other_vault, data, PASSPHRASE, "crafted.dvmem")
+    _one_line(caught.value, "crafted.dvmem", "is not a memory id")
+    assert "\x1b" not in str(caught.value) and "\x00" not in str(caught.value) and len(str(caught.value)) < 300
+    assert sorted(p.name for p in other_vault.paths.root.rglob("*")) == before
+    assert verify_home(other_vault.paths, other_vault.keys).ok
+    good = _crafted(vault, "mem_0123456789abcdef")  # the control: a well-formed id from the same craft
+    assert import_dvmem(other_vault, good, PASSPHRASE, "crafted.dvmem")[1]
+    assert verify_home(other_vault.paths, other_vault.keys).ok
+
+
+@pytest.mark.parametrize("bad", ["mem_a\x00b", "mem_" + "a" * 300, "../vault.json", "mem_a/../../x", "mem_\n"])
+def test_an_id_from_outside_is_not_found_never_a_traceback(paths: HomePaths, bad: str) -> None:
+    vault, _ = populated(paths)
+    with pytest.raises(NotFound):
+        vault.get_memory(bad)
+    with pytest.raises(NotFound):
+        vault.get_draft(bad.replace("mem_", "draft_"))
