@@ -31,6 +31,7 @@ from typing import Any
 from core.config import ContextConfig, SharingProfile
 from core.index import Filters
 from core.recall import Recaller, RecallItem
+from core.textsafe import field_line
 from core.topics import Marker
 from core.turns import parse_ts
 from core.typed import to_builtins
@@ -133,8 +134,13 @@ class _Budget:
         return False
 
 
+IDENTIFIER_WIDTH = 80  # an actor or role longer than this is cut in the block
+
+
 def _one_line(text: str) -> str:
-    return " ".join(text.split())
+    """A stored field as one line of data (:func:`core.textsafe.field_line`): whatever it holds, it
+    cannot start a line of the block, so it cannot pose as a header, a marker or a reviewed memory."""
+    return field_line(text)
 
 
 def _when(ts: str, zone: tzinfo) -> str:
@@ -178,7 +184,8 @@ def _memory_prefix(item: RecallItem, zone: tzinfo) -> str:
 
 
 def _turn_prefix(item: RecallItem, zone: tzinfo) -> str:
-    return f"- {_when(item.ts, zone)} {item.actor} ({item.role}): "
+    actor, role = field_line(item.actor, IDENTIFIER_WIDTH), field_line(item.role, IDENTIFIER_WIDTH)
+    return f"- {_when(item.ts, zone)} {actor} ({role}): "
 
 
 def _section(room: _Budget, title: str, items: list[RecallItem], zone: tzinfo, item_max: int,

@@ -62,6 +62,34 @@ def normal_ts(text: str) -> str:
 
 _STR_FIELDS = ("id", "ts", "actor", "role", "type", "text", "session", "source")
 
+# Identifiers are names, not text: the longest each may be, and what none may hold. A turn's text keeps
+# every character; its actor, model, session, id and source are shown inline (a context block's line, a
+# result row, a column), so a line break there would let an import write the structure around it.
+IDENTIFIER_LIMITS = {"actor": 200, "model": 200, "session": 512, "id": 512, "source": 8192}
+# Controls (C0, DEL, C1 with NEL), the Unicode line and paragraph separators, and the invisible format
+# characters (soft hyphen, zero-width space and marks, bidirectional overrides and isolates, word joiner
+# and invisible operators, BOM, interlinear annotation, the tag characters that can hide ASCII from a
+# reader). Zero-width (non-)joiners stay: emoji sequences and several scripts need them.
+_NOT_IN_IDENTIFIER = re.compile(
+    "[\x00-\x1f\x7f-\x9f\u00ad\u061c\u180e\u200b\u200e\u200f\u2028-\u202e\u2060-\u206f\ufeff"
+    "\ufff9-\ufffb\U000e0000-\U000e007f]"
+)
+
+
+def check_identifiers(fields: dict[str, Any]) -> None:
+    """``TurnError`` naming the field when an identifier is too long or holds a character that is
+    not part of a name (see ``_NOT_IN_IDENTIFIER``); the turn is then quarantined with that reason."""
+    for name, limit in IDENTIFIER_LIMITS.items():
+        value = fields.get(name)
+        if not isinstance(value, str):
+            continue
+        if len(value) > limit:
+            raise TurnError(f"{name}: {len(value):,} characters, more than the {limit:,} a name may have")
+        bad = _NOT_IN_IDENTIFIER.search(value)
+        if bad is not None:
+            raise TurnError(f"{name}: holds U+{ord(bad.group()):04X} at character {bad.start()}, "
+                            "which a name may not (a line break, control or invisible character)")
+
 
 def checked_turn(obj: Any) -> Turn:
     """``Turn.from_dict(obj)``, with a fast path for what the log itself writes (every field present
@@ -96,7 +124,8 @@ def check_not_future(ts: str, latest: str | None) -> None:
 
 
 def make_turn(*, latest: str | None = None, **fields: Any) -> Turn:
-    """A validated turn: :func:`normal_ts`, then ``Turn.from_dict``'s checks; ``TurnError`` names the field.
+    """A validated turn: :func:`normal_ts`, :func:`check_identifiers`, then ``Turn.from_dict``'s checks;
+    ``TurnError`` names the field.
 
     ``latest`` (from :func:`latest_ts`) refuses turns dated after it."""
     if isinstance(fields.get("ts"), str):
@@ -108,6 +137,7 @@ def make_turn(*, latest: str | None = None, **fields: Any) -> Turn:
                 value.encode("utf-8")
             except UnicodeEncodeError as exc:
                 raise TurnError(f"{name}: holds an unpaired UTF-16 surrogate at character {exc.start}") from exc
+    check_identifiers(fields)
     return checked_turn(fields)
 
 

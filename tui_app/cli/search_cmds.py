@@ -11,6 +11,7 @@ from typing import IO, TYPE_CHECKING, Any
 import click
 
 from core.errors import ReverieError
+from core.textsafe import field_line
 from tui_app.cli.state import CliState, LazyChoice, bad_time_input, emit, pass_state
 
 if TYPE_CHECKING:
@@ -26,6 +27,7 @@ def _modes() -> tuple[str, ...]:
 MODE_CHOICE = LazyChoice(_modes)
 BATCH_KEYS = ("query", "now", "tz", "limit", "mode")
 TEXT_WIDTH = 300  # characters of each result shown in plain text
+FIELD_WIDTH = 80  # characters of an actor, session or id shown in plain text
 # A query is at most 2,000 characters (core.recall MAX_QUERY_CHARS); \u-escaped astral characters take 12
 # bytes each, so 64 KiB holds the longest query with room for the other fields.
 MAX_BATCH_LINE_BYTES = 64 * 1024
@@ -78,10 +80,9 @@ def _plain(found: SearchAnswer, now: datetime, zone: tzinfo, sealed: dict[str, A
             item = sealed[item.id]
             who = "memory, reviewed" if item.reviewed else "memory, unreviewed"
         else:
-            who = f"{item.actor} ({item.role}) · {item.session}"
-        text = " ".join(item.text.split())
-        text = text if len(text) <= TEXT_WIDTH else text[: TEXT_WIDTH - 1] + "…"
-        lines.append(f"{when}  {who}  [{item.id}]\n    {text}")
+            who = f"{field_line(item.actor, FIELD_WIDTH)} ({item.role}) · {field_line(item.session, FIELD_WIDTH)}"
+        text = field_line(item.text, TEXT_WIDTH)  # one line of data: nothing in it starts a result of its own
+        lines.append(f"{when}  {who}  [{field_line(item.id, FIELD_WIDTH)}]\n    {text}")
     return "\n".join(lines)
 
 

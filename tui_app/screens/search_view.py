@@ -13,7 +13,7 @@ from textual.screen import Screen
 
 from core.recall import RecallItem, RecallResult
 from core.recall.text import search_terms, stem
-from core.textsafe import visible
+from core.textsafe import field_line, visible
 from core.turns import parse_ts
 from tui_app.views.search_backend import MODES, IndexState, SearchAnswer, SearchFilters
 from tui_app.widgets.format import plural, preview, wrap_lines
@@ -151,7 +151,7 @@ def speaker_text(item: RecallItem, label: str | None = None) -> Content:
     if item.kind == "memory":
         return Content.styled("you", "bold")
     style = {"user": "bold", "assistant": "$text-accent", "system": "dim"}.get(item.role or "", "")
-    return Content.styled(label or visible(speaker_name(item)), style)
+    return Content.styled(label or field_line(speaker_name(item), 80), style)
 
 
 def kind_text(item: RecallItem) -> Content:

@@ -19,7 +19,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
 from textual.widgets import Static
 
-from core.textsafe import visible
+from core.textsafe import field_line, visible
 from core.turns import Turn
 from tui_app import messages
 from tui_app.screens.base import ReverieScreen
@@ -38,7 +38,8 @@ def turn_text(
 ) -> Content:
     """``Tue 3 Nov 18:12 · claude (assistant, claude-sonnet-4.5) · 6 days ago`` over the turn's text."""
     speaker_style = {"user": "bold", "assistant": "bold $text-accent"}.get(turn.role, "bold dim")
-    about = ", ".join(part for part in (turn.role, turn.model, turn.type if turn.type != "text" else "") if part)
+    about = ", ".join(field_line(part, 80) for part in (turn.role, turn.model, turn.type if turn.type != "text" else "")
+                      if part)
     body = highlighted(visible(turn.text.strip()), pattern)  # a turn's controls shown, never obeyed
     if turn.type != "text":
         body = body.stylize("dim")
@@ -46,7 +47,7 @@ def turn_text(
         (mark if hit else "", "bold $text-warning"),
         (exact_time(turn.ts, zone, now), "dim"),
         " · ",
-        (turn.actor, speaker_style),
+        (field_line(turn.actor, 80), speaker_style),  # one line of data, whatever the import held
         (f" ({about}) · {ago(turn.ts, now)}", "dim"),
         "\n",
         body,
