@@ -4,11 +4,15 @@ accepted), and an edit that looks meant for another field says so before it is s
 
 from __future__ import annotations
 
+import time
+
+import pytest
 from textual import events
 from textual.widgets import Input, Static, TextArea
 
 from core.demo.build import DemoHome
 from core.vault.store import MemoryVault
+from core.workbench import Workbench
 from tests.helpers.tui import (  # the *_fixture names are pytest fixtures (demo, frozen_clock)
     demo_fixture,  # noqa: F401
     frozen_clock_fixture,  # noqa: F401
@@ -19,7 +23,7 @@ from tests.helpers.tui import (  # the *_fixture names are pytest fixtures (demo
 )
 from tui_app.screens.capture import CaptureScreen
 from tui_app.screens.draft import DraftReviewScreen
-from tui_app.widgets.dialogs import EditDialog
+from tui_app.widgets.dialogs import ConfirmDialog, EditDialog
 
 
 def burst(app: object, text: str) -> None:
@@ -101,3 +105,51 @@ async def test_a_time_typed_into_people_is_questioned_before_it_is_stored(demo: 
         assert not isinstance(app.screen, EditDialog)
     kept = decision(demo, "draft_demo_fts5", "sug_fts5_people")
     assert kept is not None and kept.value == ("tuesday 23:10",)
+
+
+def slow_decisions(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Storing a decision takes a moment, as on a busy machine: keys typed meanwhile arrive first."""
+    accept = Workbench.accept
+
+    def slow_accept(self: Workbench, *args: object, **kwargs: object) -> object:
+        time.sleep(0.3)
+        return accept(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Workbench, "accept", slow_accept)
+
+
+async def test_a_key_pressed_right_after_a_confirmation_acts_on_the_stored_decision(
+    demo: DemoHome, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    slow_decisions(monkeypatch)
+    app = make_app(demo)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await open_draft(pilot, "draft_demo_fts5")
+        highlight(app, "sug_fts5_when")
+        await press(pilot, "a")
+        burst(app, "yr")  # confirm, and at once reject the next one
+        await settle(pilot)
+        assert isinstance(app.screen, ConfirmDialog)
+        assert app.screen.title_text == "Reject this suggestion?"
+        assert app.screen.body.startswith("people = ")  # the next pending one, not the one just accepted
+        await press(pilot, "y")
+    draft = MemoryVault.open(demo.paths, demo.keys).get_draft("draft_demo_fts5")
+    assert draft.decision_for("sug_fts5_when").action == "accepted"  # type: ignore[union-attr]
+    assert draft.decision_for("sug_fts5_people").action == "rejected"  # type: ignore[union-attr]
+
+
+async def test_a_cursor_move_right_after_a_confirmation_is_kept(
+    demo: DemoHome, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    slow_decisions(monkeypatch)
+    app = make_app(demo)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await open_draft(pilot, "draft_demo_fts5")
+        highlight(app, "sug_fts5_people")
+        await press(pilot, "a")
+        burst(app, "y")
+        for _ in range(2):  # up to the title, before the decision is stored
+            app.post_message(events.Key("up", None))
+        await settle(pilot)
+        table = app.screen.query_one("#suggestions")
+        assert table.cursor_row == table.get_row_index("sug_fts5_title")

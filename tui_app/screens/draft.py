@@ -144,6 +144,11 @@ class DraftReviewScreen(ReverieScreen):
         self.draft_id = draft_id
         self.draft: ReviewDraft | None = None
         self.history_chosen = False  # once the person toggles the panel, the terminal size stops deciding
+        # A decision being stored: keys pressed meanwhile act on the draft as it will be, not as it was
+        # (a decision key waits for it; a cursor move made meanwhile is kept where the person put it).
+        self.deciding = False
+        self.moved_while_deciding = False
+        self.waiting_actions: list[str] = []
 
     def compose_body(self) -> ComposeResult:
         with Vertical(id="draft"):
@@ -188,6 +193,23 @@ class DraftReviewScreen(ReverieScreen):
         self.set_busy(False)
         self.show_draft(message.draft)
         self.notify(message.note, markup=False)
+        self.decided()
+
+    def start_deciding(self) -> None:
+        self.deciding, self.moved_while_deciding = True, False
+
+    def decided(self) -> None:
+        """The stored decision is on screen: run the decision keys pressed while it was being stored."""
+        self.deciding = self.moved_while_deciding = False
+        waiting, self.waiting_actions = self.waiting_actions, []
+        for action in waiting:
+            getattr(self, f"action_{action}")()
+
+    def wait_for_decision(self, action: str) -> bool:
+        """True (and ``action`` kept for later) while a decision is being stored."""
+        if self.deciding:
+            self.waiting_actions.append(action)
+        return self.deciding
 
     def on_draft_finalized(self, message: messages.DraftFinalized) -> None:
         self.set_busy(False)
@@ -198,6 +220,8 @@ class DraftReviewScreen(ReverieScreen):
         """A decision was refused (another instance decided first, the draft changed meanwhile): show
         what is stored now, not the state it was refused from."""
         if worker.group == "draft" and worker.name != "load_draft":
+            self.deciding = self.moved_while_deciding = False
+            self.waiting_actions.clear()  # they were meant for the draft as it would have been
             self.reload_quietly()
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="draft-refresh", description="load the draft")
@@ -268,7 +292,8 @@ class DraftReviewScreen(ReverieScreen):
                 key=suggestion.suggestion_id,
             )
         ids = [s.suggestion_id for s in draft.suggestions]
-        target = next_to_decide(draft, keep)
+        target = keep if self.moved_while_deciding and keep in {s.suggestion_id for s in draft.suggestions} \
+            else next_to_decide(draft, keep)
         if target is not None:
             table.move_cursor(row=ids.index(target))
         self.show_suggestion_detail()
@@ -281,6 +306,11 @@ class DraftReviewScreen(ReverieScreen):
         if self.draft is None or suggestion_id is None:
             return None
         return next((s for s in self.draft.suggestions if s.suggestion_id == suggestion_id), None)
+
+    @on(DataTable.RowHighlighted)
+    def moved(self) -> None:
+        if self.deciding:
+            self.moved_while_deciding = True
 
     @on(DataTable.RowHighlighted)
     def show_suggestion_detail(self) -> None:
@@ -349,6 +379,8 @@ class DraftReviewScreen(ReverieScreen):
         return suggestion
 
     def action_accept(self) -> None:
+        if self.wait_for_decision("accept"):
+            return
         suggestion = self.pending_highlighted()
         if suggestion is None:
             return
@@ -359,9 +391,11 @@ class DraftReviewScreen(ReverieScreen):
             yes_label="Accept",
             warning=DECISION_WARNING,
         )
-        self.app.push_screen(dialog, lambda yes: self.accept_suggestion(suggestion, None) if yes else None)
+        self.app.push_screen(dialog, lambda yes: self.decide(yes, self.accept_suggestion, suggestion, None))
 
     def action_edit(self) -> None:
+        if self.wait_for_decision("edit"):
+            return
         suggestion = self.pending_highlighted()
         if suggestion is None:
             return
@@ -385,9 +419,18 @@ class DraftReviewScreen(ReverieScreen):
         if reading.error:  # the dialog refuses these; a stale reading is refused here too
             self.notify(f"{reading.error}; the suggestion is still pending.", severity="warning", markup=False)
             return
+        self.start_deciding()
         self.accept_suggestion(suggestion, reading.value)
 
+    def decide(self, yes: bool | None, worker: Any, *args: Any) -> None:
+        """A confirmed decision: stored by ``worker``; keys pressed until it is shown wait for it."""
+        if yes:
+            self.start_deciding()
+            worker(*args)
+
     def action_edit_external(self) -> None:
+        if self.wait_for_decision("edit_external"):
+            return
         suggestion = self.pending_highlighted()
         if suggestion is None:
             return
@@ -410,9 +453,11 @@ class DraftReviewScreen(ReverieScreen):
             yes_label="Accept edit",
             warning=f"{reading.warning}. {DECISION_WARNING}" if reading.warning else DECISION_WARNING,
         )
-        self.app.push_screen(dialog, lambda yes: self.accept_suggestion(suggestion, value) if yes else None)
+        self.app.push_screen(dialog, lambda yes: self.decide(yes, self.accept_suggestion, suggestion, value))
 
     def action_reject(self) -> None:
+        if self.wait_for_decision("reject"):
+            return
         suggestion = self.pending_highlighted()
         if suggestion is None:
             return
@@ -422,9 +467,11 @@ class DraftReviewScreen(ReverieScreen):
             yes_label="Reject",
             warning=DECISION_WARNING + " The suggestion stays in the history as rejected.",
         )
-        self.app.push_screen(dialog, lambda yes: self.reject_suggestion(suggestion) if yes else None)
+        self.app.push_screen(dialog, lambda yes: self.decide(yes, self.reject_suggestion, suggestion))
 
     def action_approve(self) -> None:
+        if self.wait_for_decision("approve"):
+            return
         draft = self.draft
         if draft is None or draft.state != "open":
             self.notify("Only an open draft can be approved.", severity="warning")
@@ -442,9 +489,11 @@ class DraftReviewScreen(ReverieScreen):
             warning=f"Approval records {self.session.reviewer} as the reviewer; the draft cannot change after it. "
             "Finalizing is a separate step.",
         )
-        self.app.push_screen(dialog, lambda yes: self.approve_draft() if yes else None)
+        self.app.push_screen(dialog, lambda yes: self.decide(yes, self.approve_draft))
 
     def action_finalize(self) -> None:
+        if self.wait_for_decision("finalize"):
+            return
         draft = self.draft
         if draft is None or draft.state != "approved":
             self.notify("Approve the draft before finalizing it.", severity="warning")
