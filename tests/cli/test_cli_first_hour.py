@@ -4,6 +4,7 @@ suggestion named, prompts that say which passphrase they want."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -56,3 +57,93 @@ def test_verify_names_a_damaged_record_once(initialised: HomePaths) -> None:
     assert result.returncode == 1
     line = next(line for line in result.stdout.splitlines() if victim in line)
     assert line.count(f"{victim}.json") == 1, line
+
+
+def test_draft_suggest_takes_plain_and_comma_separated_values(initialised: HomePaths) -> None:
+    draft_id = ok("draft", "new", "Dinner with Mina and Dad at the noodle place.", "--no-duplicate-check")
+    ok("draft", "suggest", draft_id, "people", "Mina", "--source", "me", "--id", "s-one")
+    ok("draft", "suggest", draft_id, "tags", "family, food", "--source", "me", "--id", "s-tags")
+    ok("draft", "suggest", draft_id, "people", '["Mina", "Dad"]', "--source", "me", "--id", "s-json")
+    ok("draft", "suggest", draft_id, "location", "[the noodle place]", "--source", "me", "--id", "s-place")
+    shown = json.loads(ok("draft", "show", draft_id, "--json"))
+    values = {s["suggestion_id"]: s["value"] for s in shown["suggestions"]}
+    assert values == {"s-one": ["Mina"], "s-tags": ["family", "food"], "s-json": ["Mina", "Dad"],
+                      "s-place": "[the noodle place]"}
+    bad = reverie("draft", "suggest", draft_id, "people", '["Mina",', "--source", "me")
+    assert bad.returncode == 2 and "people" in bad.stderr and "JSON" in bad.stderr
+    empty = reverie("draft", "suggest", draft_id, "people", "Mina,,Dad", "--source", "me")
+    assert empty.returncode == 2 and "comma" in empty.stderr
+    ok("draft", "accept", draft_id, "s-one", "--reviewer", "me", "--value", "Mina, Dad")
+    assert json.loads(ok("draft", "show", draft_id, "--json"))["resolved_fields"]["people"] == ["Mina", "Dad"]
+    assert "comma" in ok("draft", "suggest", "--help")
+
+
+def test_approve_names_every_pending_suggestion(initialised: HomePaths) -> None:
+    draft_id = ok("draft", "new", "A walk by the river.", "--no-duplicate-check")
+    for sid, field in (("s-a", "location"), ("s-b", "mood"), ("s-c", "title")):
+        ok("draft", "suggest", draft_id, field, "x", "--source", "me", "--id", sid)
+    refused = reverie("draft", "approve", draft_id, "--reviewer", "me")
+    assert refused.returncode == 2 and "3 suggestion(s) still pending" in refused.stderr
+    assert all(sid in refused.stderr for sid in ("s-a", "s-b", "s-c")), refused.stderr
+
+
+def test_curate_scan_says_why_a_record_has_no_guards(initialised: HomePaths, tmp_path: Path) -> None:
+    from tests.helpers.curate import loose_notes, put
+
+    notes = loose_notes(tmp_path)
+    put(notes, "old/bad.md", "---\nexpires: someday\n---\nan old note whose frontmatter cannot be read", 520)
+    ok("curate", "scope", "add", "notes", "--kind", "markdown", "--path", str(notes))
+    text = ok("curate", "scan")
+    line = next(line for line in text.splitlines() if "old/bad.md" in line)
+    assert "guards: -" not in line or "someday" in line, line
+    assert "field 'expires': not a date: 'someday'" in line, line
+
+
+def _in_terminal(args: list[str], answers: list[str], env: dict[str, str]) -> str:
+    """Run `reverie ARGS` with a pseudo-terminal as stdin/stdout/stderr, answering each prompt in turn;
+    what the terminal showed."""
+    import os
+    import pty
+    import select
+    import subprocess
+    import sys
+    import time
+
+    leader, follower = pty.openpty()
+    proc = subprocess.Popen([sys.executable, "-m", "tui_app.cli.main", *args], stdin=follower, stdout=follower,
+                            stderr=follower, env=env, close_fds=True)
+    os.close(follower)
+    shown = b""
+    pending = list(answers)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([leader], [], [], 0.2)
+        if ready:
+            try:
+                chunk = os.read(leader, 4096)
+            except OSError:
+                break
+            if not chunk:
+                break
+            shown += chunk
+            if pending and shown.rstrip().endswith(b":"):
+                time.sleep(0.3)  # click shows the prompt before getpass turns echo off
+                os.write(leader, pending.pop(0).encode() + b"\n")
+        elif proc.poll() is not None:
+            break
+    if proc.poll() is None:
+        proc.kill()
+    proc.wait(timeout=10)
+    os.close(leader)
+    return shown.decode(errors="replace")
+
+
+def test_passphrase_change_says_which_passphrase_it_asks_for(initialised: HomePaths) -> None:
+    import os
+
+    from tests.helpers.cli import PASSPHRASE
+
+    env = {k: v for k, v in os.environ.items() if k not in ("REVERIE_PASSPHRASE", "REVERIE_NEW_PASSPHRASE")}
+    shown = _in_terminal(["passphrase", "change"], [PASSPHRASE, "a new one", "a new one"], env)
+    assert "Current passphrase:" in shown and "New passphrase:" in shown, shown
+    assert "Repeat the new passphrase:" in shown and "Passphrase changed" in shown, shown

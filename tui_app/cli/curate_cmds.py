@@ -91,7 +91,8 @@ def scope_list(state: CliState, as_json: bool) -> None:
 
 
 def _candidate_line(c: dict[str, Any]) -> str:
-    guards = ", ".join(c["guards"]) or "-"
+    uncertain = (c.get("details") or {}).get("uncertain")
+    guards = ", ".join(c["guards"]) or (f"- (held back: {uncertain})" if uncertain else "-")
     note = f"  [{c['decision']}]" if c.get("decision") else ""
     return (
         f"  {c['id']}  {c['scope']}:{c['rel']}  {c['age_days']:.0f} d  "

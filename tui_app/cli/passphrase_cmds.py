@@ -21,13 +21,14 @@ NEW_PASSPHRASE_ENV = "REVERIE_NEW_PASSPHRASE"
 RECOVERY_KEY_ENV = "REVERIE_RECOVERY_KEY"
 
 
-def _secret(env: str, prompt: str, *, confirm: bool = False) -> str:
+def _secret(env: str, prompt: str, *, confirm: str | None = None) -> str:
+    """The secret from ``env`` or the terminal (never echoed), asked again with ``confirm`` when given."""
     value = os.environ.get(env)
     if value:
         return value
     if not sys.stdin.isatty():
         raise VaultLocked(f"no {prompt.lower()}: set {env} or run in a terminal")
-    return click.prompt(prompt, hide_input=True, confirmation_prompt=confirm, err=True)
+    return click.prompt(prompt, hide_input=True, confirmation_prompt=confirm or False, err=True)
 
 
 def _vault_header(state: CliState) -> None:
@@ -54,8 +55,8 @@ def change(state: CliState, use_recovery: bool, as_json: bool) -> None:
         recovery = _secret(RECOVERY_KEY_ENV, "Recovery key")
         current = None
     else:
-        current, recovery = state.passphrase(), None
-    new = _secret(NEW_PASSPHRASE_ENV, "New passphrase", confirm=True)
+        current, recovery = state.passphrase("Current passphrase"), None
+    new = _secret(NEW_PASSPHRASE_ENV, "New passphrase", confirm="Repeat the new passphrase")
     keyring_updated, notes = state.workbench.change_passphrase(new, current=current, recovery_key=recovery)
     text = "\n".join(["Passphrase changed: the old one no longer opens this vault.", *notes])
     emit({"changed": True, "keyring_updated": keyring_updated}, as_json, text)

@@ -51,13 +51,13 @@ class CliOptions:
     embedder: Any = None
 
 
-def ask_passphrase() -> str:
-    """The passphrase from the terminal (never echoed); refused without one."""
+def ask_passphrase(prompt: str = "Passphrase") -> str:
+    """The passphrase from the terminal (never echoed), asked with ``prompt``; refused without one."""
     from core.errors import VaultLocked
 
     if not sys.stdin.isatty():
         raise VaultLocked("no passphrase: set REVERIE_PASSPHRASE, enable security.keyring, or run in a terminal")
-    return click.prompt("Passphrase", hide_input=True, err=True)
+    return click.prompt(prompt, hide_input=True, err=True)
 
 
 def tell(line: str) -> None:
@@ -84,8 +84,8 @@ class CliState:
     def config(self) -> Config:
         return self.workbench.config
 
-    def passphrase(self) -> str:
-        return self.workbench.passphrase_at_hand() or ask_passphrase()
+    def passphrase(self, prompt: str = "Passphrase") -> str:
+        return self.workbench.passphrase_at_hand() or ask_passphrase(prompt)
 
     def keys(self) -> VaultKeys:
         return self.workbench.keys

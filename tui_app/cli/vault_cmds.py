@@ -147,6 +147,28 @@ def draft_new(
     emit(data, as_json, text)
 
 
+def field_value(field: str, value: str, hint: str) -> Any:
+    """A suggestion's value as typed on the command line: for a list field (tags, people) a JSON list or
+    comma-separated names; for a text field the text as it is; for any other field JSON when it starts
+    with { or [, else the text."""
+    from core.vault.review import LIST_FIELDS, TEXT_FIELDS
+
+    if field in LIST_FIELDS and not value.lstrip().startswith("["):
+        names = [name.strip() for name in value.split(",")]
+        if not all(names):
+            raise click.BadParameter(f"{field} wants names separated by commas (\"Mina, Dad\") or a JSON list "
+                                     f"('[\"Mina\", \"Dad\"]'); got an empty name in {value!r}", param_hint=hint)
+        return names
+    if field in TEXT_FIELDS or field == "occurred_at" or value.lstrip()[:1] not in ("[", "{"):
+        return value
+    try:
+        return json.loads(value)
+    except json.JSONDecodeError as exc:
+        want = "a list" if field in LIST_FIELDS else "JSON (it starts with { or [)"
+        raise click.BadParameter(f"{field} reads this value as {want}, but it is not valid JSON: {exc.msg} "
+                                 f"at column {exc.colno}", param_hint=hint) from exc
+
+
 @draft.command("suggest")
 @click.argument("draft_id")
 @click.argument("field")
@@ -170,13 +192,12 @@ def draft_suggest(
     suggestion_id: str | None,
     as_json: bool,
 ) -> None:
-    """Attach a suggestion for FIELD to an open draft. VALUE is text, or JSON for lists (tags, people)."""
-    parsed: Any = value
-    if field in ("tags", "people") or value[:1] in "[{":
-        try:
-            parsed = json.loads(value)
-        except json.JSONDecodeError as exc:
-            raise click.BadParameter(f"not valid JSON: {exc.msg}", param_hint="VALUE") from exc
+    """Attach a suggestion for FIELD to an open draft.
+
+    VALUE is plain text (`location "Seoul Forest"`). The list fields (tags, people) take one name, names
+    separated by commas (`people "Mina, Dad"`) or a JSON list (`people '["Mina", "Dad"]'`); any other
+    field takes a JSON object or list when VALUE starts with { or [, else text."""
+    parsed = field_value(field, value, "VALUE")
     d = state.workbench.suggest(draft_id, field, parsed, source, model=model, process_version=process_version,
                                 confidence=confidence, suggestion_id=suggestion_id)
     added = d.suggestions[-1]
@@ -187,16 +208,16 @@ def draft_suggest(
 @click.argument("draft_id")
 @click.argument("suggestion_id")
 @click.option("--reviewer", required=True)
-@click.option("--value", help="Accept with this edit instead of the suggested value (JSON for lists).")
+@click.option("--value", help="Accept with this edit instead of the suggested value (read as `draft suggest` "
+              "reads VALUE: for tags and people, comma-separated names or a JSON list).")
 @pass_state
 def draft_accept(state: CliState, draft_id: str, suggestion_id: str, reviewer: str, value: str | None) -> None:
     """Accept a suggestion (optionally edited); the original stays as provenance."""
     parsed: Any = value
-    if value is not None and value[:1] in "[{":
-        try:
-            parsed = json.loads(value)
-        except json.JSONDecodeError as exc:
-            raise click.BadParameter(f"not valid JSON: {exc.msg}", param_hint="--value") from exc
+    if value is not None:
+        field = next((s.field_name for s in state.vault().get_draft(draft_id).suggestions
+                      if s.suggestion_id == suggestion_id), "")
+        parsed = field_value(field, value, "--value")
     state.workbench.accept(draft_id, suggestion_id, reviewer=reviewer, value=parsed)
     click.echo(f"accepted {suggestion_id}")
 
