@@ -43,6 +43,13 @@ def _memory_hits(
     return [Hit(id=i, kind="memory", ts=ts, score=-score) for i, ts, score in rows]
 
 
+def doc_frequency(conn: apsw.Connection, match: str, cap: int) -> int:
+    """How many documents (turns and memories, all times) the MATCH expression finds, counted up to
+    ``cap``: a word that common is common, and counting stops before it costs a scan."""
+    sql = "SELECT count(*) FROM (SELECT 1 FROM fts WHERE fts MATCH ? LIMIT ?)"
+    return int(conn.execute(sql, [match, cap]).fetchone()[0])
+
+
 def search(
     conn: apsw.Connection,
     match: str,

@@ -152,6 +152,18 @@ class SearchIndex:
         with self._lock:
             return exact.search(self.conn, match, start, end, limit, filters or NO_FILTERS, also)
 
+    def doc_frequencies(self, terms: Sequence[str], cap: int = 20_000) -> tuple[int, dict[str, int]]:
+        """The number of documents the index holds and, for each term (a word or a CJK run, as a
+        query holds it), how many of them contain it, counted up to ``cap`` (BM25's statistics:
+        the whole index, every time)."""
+        total = self._counts(True)
+        out: dict[str, int] = {}
+        with self._lock:
+            for term in dict.fromkeys(terms):
+                match = build_match(term, "all")
+                out[term] = 0 if match is None else exact.doc_frequency(self.conn, match, cap)
+        return total.turns + total.memories, out
+
     def actors(self) -> list[str]:
         """Everyone who speaks in the index, by name."""
         with self._lock:

@@ -47,7 +47,7 @@ from core.embed.protocol import Embedder
 from core.errors import ReverieError
 from core.index import BusyPolicy, Filters, SearchIndex
 from core.paths import HomePaths
-from core.recall import browse
+from core.recall import browse, rarity
 from core.recall.model import MODES, RecallError, RecallItem, RecallResult
 from core.recall.pool import Gate, Pool
 from core.recall.query import QueryPlan, analyze, named_actors
@@ -71,6 +71,7 @@ from core.turns import format_ts, parse_ts
 MAX_LIMIT = 1000
 
 EmbedderSource = Embedder | Callable[[], Embedder]
+Found = tuple[tuple[str, ...], tuple[str, ...]]  # the terms exact search used, the documents it matched
 
 
 class Recaller:
@@ -226,15 +227,18 @@ class Recaller:
         """One ranked search inside ``gate``: the pool, the scores, the mode used, its note and how
         many documents exact search matched."""
         pool = Pool(self.index, gate)
-        exact, matched, names = self._exact(plan, terms, gate, pool, limit, rank=mode != "semantic")
+        exact, matched, names, found = self._exact(plan, terms, gate, pool, limit, rank=mode != "semantic")
         note = None
         if mode == "exact":
             scores, used = exact, "exact"
         elif mode in ("semantic", "hybrid"):
             semantic = self._semantic(plan, gate, pool, names, limit, alone=mode == "semantic")
-            scores, used = (semantic, "semantic") if mode == "semantic" else (self._fuse(exact, semantic), "hybrid")
+            if mode == "semantic":
+                scores, used = semantic, "semantic"
+            else:
+                (scores, note), used = self._fuse(exact, semantic, found, pool), "hybrid"
         else:
-            scores, used, note = self._auto(plan, gate, pool, names, limit, exact, matched)
+            scores, used, note = self._auto(plan, gate, pool, names, limit, exact, matched, found)
         if self.ranking.session_prior > 0:
             sessions = {key: pool.turns[key].session for key in scores if key in pool.turns and pool.turns[key].session}
             scores = session_prior(scores, sessions, self.ranking.session_prior, self.ranking.session_prior_top)
@@ -286,12 +290,15 @@ class Recaller:
                             matched=max(matched, out_matched))  # the wide search holds the range too
 
     def _auto(self, plan: QueryPlan, gate: Gate, pool: Pool, names: dict[str, str], limit: int,
-              exact: Scores, matched: int) -> tuple[Scores, str, str | None]:
-        """What ``auto`` answers: exact and semantic fused when the ranking says so and the index
-        holds vectors; otherwise exact, with semantic joining when exact matched too little."""
+              exact: Scores, matched: int, found: Found) -> tuple[Scores, str, str | None]:
+        """What ``auto`` answers: exact and semantic fused whenever the index holds vectors (questions,
+        keywords, one word, a paraphrase alike: ``auto_fuse``, ``auto_fuse_keywords``); otherwise
+        exact, with semantic joining when exact matched too little."""
         wanted = self.config.min_exact_results
         enough = matched >= wanted
-        if enough and not (self.ranking.auto_fuse and plan.is_question and self.index.vector_model() is not None):
+        r = self.ranking
+        fuses = r.auto_fuse and (plan.is_question or r.auto_fuse_keywords)
+        if enough and not (fuses and self.index.vector_model() is not None):
             return exact, "exact", None
         try:
             semantic = self._semantic(plan, gate, pool, names, limit, alone=matched == 0)
@@ -301,22 +308,24 @@ class Recaller:
             return exact, "exact", f"exact matched {matched} (fewer than {wanted}); no semantic fallback: {exc}"
         if matched == 0:
             return semantic, "semantic", "exact matched nothing: semantic results"
+        fused, weighed = self._fuse(exact, semantic, found, pool)
         if enough:
-            return self._fuse(exact, semantic), "hybrid", None
+            return fused, "hybrid", weighed
         why = f"exact matched only {matched} (fewer than {wanted}): fused with semantic"
-        return self._fuse(exact, semantic), "hybrid", why
+        return fused, "hybrid", "; ".join(n for n in (why, weighed) if n)
 
     def _exact(self, plan: QueryPlan, terms: list[str], gate: Gate, pool: Pool, limit: int,
-               rank: bool = True) -> tuple[Scores, int, dict[str, str]]:
-        """Exact scores, how many documents matched, and the actors the query names. ``rank=False``:
-        only the names are wanted (semantic mode), so neighbours are not looked up."""
+               rank: bool = True) -> tuple[Scores, int, dict[str, str], Found]:
+        """Exact scores, how many documents matched, the actors the query names, and the terms
+        searched with the documents that matched them (for :meth:`_fuse`). ``rank=False``: only the
+        names are wanted (semantic mode), so neighbours are not looked up."""
         # the index stems English words itself (FTS5 porter, core.index.migrations.m005_fts_porter)
         hits = self.index.exact_search(" ".join(terms), gate.start, gate.end, also=gate.told_docs,
                                        limit=max(self.ranking.exact_pool, 2 * limit), filters=gate.filters)
         scores = pool.admit(hits)
         matched = len(scores)
         if not rank:
-            return scores, matched, named_actors(plan, pool.actors())
+            return scores, matched, named_actors(plan, pool.actors()), (tuple(terms), tuple(scores))
         r = self.ranking
         if r.exact_names_out:
             names = named_actors(plan, pool.actors())
@@ -328,13 +337,14 @@ class Recaller:
                 scores = pool.admit(hits)
                 matched = max(matched, len(scores))
                 terms = rest
+        found = (tuple(terms), tuple(scores))
         if r.coordination > 0:
             scores = self._coordinated(scores, terms, pool)
         turns = [key for key in ranked(scores) if key in pool.turns][: r.spread_sources]
         scores = spread(scores, pool.neighbours(turns), r.spread_exact, r.spread_after, pool.asking(turns),
                         r.answer_share)
         names = named_actors(plan, pool.actors())  # the speakers of the matches and of their neighbours
-        return self._speakers(scores, pool, names, r.speaker_exact), matched, names
+        return self._speakers(scores, pool, names, r.speaker_exact), matched, names, found
 
     def _coordinated(self, scores: Scores, terms: list[str], pool: Pool) -> Scores:
         """Exact scores × (1 + ``coordination`` × the share of the query's other terms a document also
@@ -388,8 +398,24 @@ class Recaller:
         scores = boost(scores, [k for k in turns if pool.turns[k].session in sessions], self.ranking.session_of_named)
         return boost(scores, named, factor)
 
-    def _fuse(self, exact: Scores, semantic: Scores) -> Scores:
-        return fuse(exact, semantic, self.ranking.fusion_weight)
+    def _fuse(self, exact: Scores, semantic: Scores, found: Found, pool: Pool) -> tuple[Scores, str | None]:
+        """Exact and semantic scores fused, the exact side weighed by how much of the query's rarity
+        its best match holds (core.recall.rarity; ``fusion_rarity``: 0 weighs it 1), and a note when
+        that share is small enough that meaning leads."""
+        power = self.ranking.fusion_rarity
+        terms, hits = found
+        share = 1.0
+        if power > 0 and terms and hits:
+            total, frequencies = self.index.doc_frequencies(terms)
+            texts = [(pool.turns.get(key) or pool.memories[key]).text for key in hits
+                     if key in pool.turns or key in pool.memories]
+            share = rarity.explained(rarity.weights(total, frequencies), texts)
+        weight = share**power
+        note = None
+        if weight < self.ranking.fusion_weight:
+            note = (f"the matching words hold {share:.0%} of the query's rarest words: "
+                    "ranked by meaning first, words second")
+        return fuse(exact, semantic, self.ranking.fusion_weight, weight), note
 
     def _vector_model(self) -> Embedder:
         """The embedder, checked against the vectors the index holds (:class:`RecallError` if none)."""

@@ -58,6 +58,8 @@ class Ranking:
     fusion_weight: float = 0.7  # exact/max(exact) + weight · semantic/max(semantic)
     fill_semantic: bool = True  # fused: exact candidates beyond the nearest vector_pool get their cosine too
     auto_fuse: bool = True  # auto: fuse exact and semantic for a question when vectors can be searched
+    auto_fuse_keywords: bool = True  # ... and for keywords too (a noun phrase, one word, a paraphrase)
+    fusion_rarity: float = 1.0  # fused: exact scores × (the share of the query's rarity its words explain) ** this
     exact_pool: int = 200  # exact hits ranked per search (more when a larger limit is asked)
     vector_pool: int = 100
     widen: bool = True  # a question's range with too little in it: the rest from other times (Recaller._widens)
@@ -75,7 +77,7 @@ class Ranking:
             if not all(isinstance(w, (int, float)) and 0 <= w <= 1 for w in weights):
                 raise ValueError(f"ranking.{name}: weights must be numbers from 0 to 1, got {weights!r}")
         numbers = ("spread_after", "answer_share", "answer_share_semantic", "speaker_exact", "speaker_semantic",
-                   "session_of_named", "fusion_weight", "session_prior", "coordination")
+                   "session_of_named", "fusion_weight", "session_prior", "coordination", "fusion_rarity")
         for name in numbers:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
@@ -180,10 +182,11 @@ def normalized(scores: Mapping[str, float]) -> Scores:
 
 
 def fuse(exact: Mapping[str, float], semantic: Mapping[str, float],
-         weight: float = DEFAULT_RANKING.fusion_weight) -> Scores:
-    """``exact/max + weight · semantic/max`` over the union (a missing score counts 0)."""
+         weight: float = DEFAULT_RANKING.fusion_weight, exact_weight: float = 1.0) -> Scores:
+    """``exact_weight · exact/max + weight · semantic/max`` over the union (a missing score counts 0).
+    ``exact_weight`` below 1: the words explain only part of the query (core.recall.rarity)."""
     a, b = normalized(exact), normalized(semantic)
-    return {key: a.get(key, 0.0) + weight * b.get(key, 0.0) for key in a.keys() | b.keys()}
+    return {key: exact_weight * a.get(key, 0.0) + weight * b.get(key, 0.0) for key in a.keys() | b.keys()}
 
 
 def recency_factor(ts: datetime, now: datetime, half_life_days: float) -> float:

@@ -52,7 +52,7 @@ def test_time_scoped_search_keeps_only_the_range_in_time_order(garden):
 
 
 def test_time_scoped_limit_takes_the_most_relevant_then_orders_by_time(garden):
-    answer = garden.search("garden tomatoes yesterday", now=NOW, zone=UTC, limit=2)
+    answer = garden.search("garden tomatoes yesterday", now=NOW, zone=UTC, limit=2, mode="exact")
     texts = ids(answer)
     assert len(texts) == 2
     # the afternoon turn is the most relevant; the earliest matching turn (the morning gate) is not kept
@@ -134,9 +134,9 @@ def test_auto_says_hybrid_when_exact_matched_too_little(slopes):
     assert set(ids(answer)[:2]) == {"I cooked ramen for dinner", "We went skiing on the slopes all weekend"}
 
 
-def test_auto_stays_exact_when_exact_matched_enough(slopes):
+def test_auto_fuses_keywords_when_exact_matched_enough(slopes):
     answer = slopes.search("the weekend deadline manager", now=NOW, zone=UTC)
-    assert answer.mode == "exact" and answer.note is None
+    assert answer.mode == "hybrid" and answer.exact_hits == 3 and "fewer than" not in (answer.note or "")
 
 
 def test_explicit_modes_report_themselves(slopes):

@@ -62,7 +62,7 @@ def test_the_time_parsers_notes_reach_the_answer(office, monkeypatch):
 
 def test_a_parse_without_notes_adds_none(office):
     index, embedder = office
-    answer = recaller(index, embedder).search("the weekend deadline manager", now=NOW, zone=UTC)
+    answer = recaller(index, embedder).search("the report deadline meeting", now=NOW, zone=UTC)
     assert answer.notes == () and answer.note is None
 
 
@@ -84,10 +84,13 @@ def test_question_form(query, question):
 def test_auto_fuses_a_question_when_vectors_exist(office):
     index, embedder = office
     fused = Recaller(index, RecallConfig(), embedder=embedder, zone=UTC, ranking=Ranking(auto_fuse=True))
-    question = fused.search("what happened with the report deadline and the meeting?", now=NOW, zone=UTC)
+    question = fused.search("what about the report deadline and the meeting?", now=NOW, zone=UTC)
     assert question.mode == "hybrid" and question.note is None and question.exact_hits >= 3
     keywords = fused.search("report deadline meeting", now=NOW, zone=UTC)
-    assert keywords.mode == "exact"
+    assert keywords.mode == "hybrid"  # keywords too, by default (``auto_fuse_keywords``)
+    words_only = Recaller(index, RecallConfig(), embedder=embedder, zone=UTC,
+                          ranking=Ranking(auto_fuse=True, auto_fuse_keywords=False))
+    assert words_only.search("report deadline meeting", now=NOW, zone=UTC).mode == "exact"
     # the shipped default
     assert DEFAULT_RANKING.auto_fuse
     assert recaller(index, embedder).search("what about the report deadline and the meeting?",
@@ -284,9 +287,10 @@ def test_a_keyword_match_beyond_the_nearest_vectors_is_fused_with_its_own_nearne
     question = "what was the budget for the tomatoes?"
 
     def top(mode: str = "auto", **ranking: object) -> tuple[str, list[str]]:
-        answer = Recaller(index, RecallConfig(), embedder=embedder, zone=UTC,
-                          ranking=Ranking(vector_pool=1, **ranking)).search(question, now=NOW, zone=UTC, limit=1,
-                                                                            mode=mode)
+        # fusion_rarity 0: "tomatoes" is in no turn, and this test is about the cosine of every candidate
+        chosen = Ranking(vector_pool=1, fusion_rarity=0.0, **ranking)  # type: ignore[arg-type]
+        answer = Recaller(index, RecallConfig(), embedder=embedder, zone=UTC, ranking=chosen).search(
+            question, now=NOW, zone=UTC, limit=1, mode=mode)
         return answer.mode, [item.text for item in answer.results]
 
     assert top("hybrid") == top("auto") == ("hybrid", [near])

@@ -1,0 +1,84 @@
+"""The default mode fuses words and meaning whenever vectors exist, and a common word does not decide:
+exact scores count by how much of the query's rarity the best word match holds."""
+
+from __future__ import annotations
+
+from datetime import UTC, timedelta
+
+import pytest
+
+from core.config import RecallConfig
+from core.recall import Recaller
+from core.recall.rarity import explained, idf, weights
+from core.recall.scoring import Ranking
+from tests.helpers.recall import NOW, ConceptEmbedder, conversation, indexed, recaller, turn
+
+OLD_AUTO = Ranking(fusion_rarity=0.0, auto_fuse_keywords=False)  # words decide whenever some word matches
+SKIING = "We went skiing on the slopes for two days"
+
+
+@pytest.fixture
+def busy_weekend(paths):
+    """Many turns that share one common word ("weekend") with the query, one that means it."""
+    start = NOW - timedelta(days=3)
+    turns = [turn(start + timedelta(hours=i), f"The weekend was quiet, we stayed in and read book number {i}",
+                  session=f"c{i}", actor="tom") for i in range(12)]
+    turns.append(turn(start + timedelta(hours=6, minutes=30), SKIING, session="ski", actor="kate"))
+    embedder = ConceptEmbedder()
+    index = indexed(paths, turns, embedder)
+    yield index, embedder
+    index.close()
+
+
+@pytest.mark.parametrize(("query", "old_missed"), [
+    ("snowboarding weekend", True),
+    ("a snowboard weekend", True),
+    ("what did we do on the snowboard weekend?", True),  # a question: fused before, the common word first
+])
+def test_a_paraphrase_sharing_only_a_common_word_is_found_by_meaning(busy_weekend, query, old_missed):
+    index, embedder = busy_weekend
+    answer = recaller(index, embedder).search(query, now=NOW, zone=UTC, limit=5)
+    assert answer.mode == "hybrid"
+    assert answer.results[0].text == SKIING
+    assert "ranked by meaning first" in (answer.note or "")
+    semantic = recaller(index, embedder).search(query, now=NOW, zone=UTC, limit=5, mode="semantic")
+    assert semantic.results[0].text == SKIING  # the default is no worse than the explicit mode
+    # the ranking before: keywords were answered by words alone, and the paraphrased turn was missed
+    old = Recaller(index, RecallConfig(), embedder=embedder, zone=UTC, ranking=OLD_AUTO)
+    missed = SKIING not in [item.text for item in old.search(query, now=NOW, zone=UTC, limit=5).results]
+    assert missed is old_missed
+
+
+def test_keywords_are_fused_when_vectors_exist(busy_weekend):
+    index, embedder = busy_weekend
+    answer = recaller(index, embedder).search("weekend book", now=NOW, zone=UTC)
+    assert answer.mode == "hybrid"
+    assert "book" in answer.results[0].text and answer.note is None  # words that explain the query keep leading
+
+
+def test_keywords_stay_exact_without_vectors(paths):
+    turns = conversation(NOW - timedelta(days=1), [("kate", f"the weekend book, part {i}") for i in range(4)],
+                         session="n")
+    index = indexed(paths, turns)
+    answer = recaller(index, ConceptEmbedder()).search("weekend book", now=NOW, zone=UTC)
+    assert answer.mode == "exact" and answer.note is None and len(answer.results) == 4
+    index.close()
+
+
+def test_rare_words_weigh_more_than_common_ones(busy_weekend):
+    index, _ = busy_weekend
+    total, frequencies = index.doc_frequencies(["weekend", "skiing", "snowboarding"])
+    assert total == 13 and frequencies == {"weekend": 12, "skiing": 1, "snowboarding": 0}
+    w = weights(total, frequencies)
+    assert w["snowboarding"] > w["skiing"] > w["weekend"] > 0
+    assert explained(w, ["a quiet weekend"]) < 0.05
+    assert explained(w, ["skiing all weekend", "a quiet weekend"]) == pytest.approx(
+        (w["skiing"] + w["weekend"]) / sum(w.values()))
+    assert explained({"weekend": 1.0}, []) == 0.0
+    assert 0 < idf(10, 10) < idf(10, 5) < idf(10, 0) and idf(0, 0) == pytest.approx(0.6931, abs=1e-4)
+
+
+def test_korean_and_japanese_terms_count_inside_longer_words():
+    w = {"서울숲": 2.0, "会議": 1.0, "산책": 1.0}
+    assert explained(w, ["어제 서울숲에서 산책했어"]) == pytest.approx(0.75)
+    assert explained(w, ["明日の会議室"]) == pytest.approx(0.25)
