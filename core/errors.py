@@ -42,3 +42,35 @@ class NotFound(ReverieError):
     """A draft, memory, scope or file named by the person does not exist."""
 
     exit_code = 3
+
+
+def _is_full(error: BaseException) -> bool:
+    """ENOSPC, EDQUOT, or SQLite's FULL (``apsw.FullError``, known by name: this module never imports apsw)."""
+    import errno
+
+    if isinstance(error, OSError):
+        return error.errno in {errno.ENOSPC, getattr(errno, "EDQUOT", 122)}
+    kind = type(error)
+    return kind.__name__ == "FullError" and kind.__module__.split(".")[0] == "apsw"
+
+
+def disk_full(error: BaseException) -> str | None:
+    """One line naming what could not be written when ``error`` (or an error it was raised from or
+    during) is a full disk or quota, else None. Every write Reverie makes leaves the previous state
+    (temporary file, fsync, rename; SQLite's journal), so the line says what was stored is kept."""
+    import errno
+
+    seen: set[int] = set()
+    current: BaseException | None = error
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        if _is_full(current):
+            if isinstance(current, OSError):
+                where = current.filename
+                what = f"{where}: could not be written" if where else "could not write"
+                reason = "no space left on device" if current.errno == errno.ENOSPC else "disk quota exceeded"
+            else:
+                what, reason = "the search index (index.db) could not be written", "database or disk is full"
+            return f"{what}: {reason}; what was stored before is kept: free some space and run the command again"
+        current = current.__cause__ or current.__context__
+    return None

@@ -73,10 +73,22 @@ def atomic_write_bytes(path: Path, data: bytes, *, exclusive: bool = False) -> N
         else:
             os.replace(tmp, path)
         fsync_dir(path.parent)
+    except OSError as exc:
+        with contextlib.suppress(FileNotFoundError):
+            tmp.unlink()
+        raise _naming(exc, path) from exc
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             tmp.unlink()
         raise
+
+
+def _naming(error: OSError, path: Path) -> OSError:
+    """``error`` naming ``path`` (the file being written) when it names no file (a failed write or
+    fsync of a temporary file): a full disk is then reported as the file that could not be written."""
+    if error.errno is None or (error.filename is not None and not str(error.filename).endswith(".tmp")):
+        return error
+    return type(error)(error.errno, error.strerror, str(path))
 
 
 def _is_temp_name(name: str) -> bool:
@@ -144,6 +156,8 @@ def append_line_durably(path: Path, line: str) -> None:
         while view:
             view = view[os.write(fd, view):]
         os.fsync(fd)
+    except OSError as exc:
+        raise _naming(exc, path) from exc
     finally:
         os.close(fd)
 

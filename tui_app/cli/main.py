@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from core.errors import ReverieError
+from core.errors import ReverieError, disk_full
 from core.paths import HomePaths
 from core.textsafe import visible
 from tui_app.cli.state import CliOptions, CliState
@@ -80,7 +80,7 @@ _register()
 
 def main(argv: list[str] | None = None) -> None:
     """Entry point: one-line errors on stderr, exit codes that mean something (0 ok, 1 verification
-    failed, 2 bad input or state, 3 not found, 130 interrupted)."""
+    failed, 2 bad input or state (a full disk too), 3 not found, 130 interrupted)."""
     try:
         code = cli.main(args=argv, standalone_mode=False, prog_name="reverie")
     except click.exceptions.Abort:
@@ -94,6 +94,12 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(exc.exit_code)
     except KeyboardInterrupt:
         sys.exit(130)
+    except Exception as exc:
+        full = disk_full(exc)  # a full disk anywhere: one line naming what could not be written, exit 2
+        if full is None:
+            raise
+        click.echo(visible(f"reverie: {full}"), err=True)
+        sys.exit(2)
     sys.exit(code if isinstance(code, int) else 0)
 
 

@@ -125,13 +125,17 @@ def wrap_lines(text: str, width: int, limit: int) -> list[str]:
 
 
 def one_line(error: BaseException | None) -> str:
-    """An error as one line for a dialog: Reverie's own errors already are; others get their type."""
-    from core.errors import ReverieError
+    """An error as one line for a dialog: Reverie's own errors already are; a full disk names what
+    could not be written (:func:`core.errors.disk_full`); others get their type."""
+    from core.errors import ReverieError, disk_full
 
     if error is None:
         return "unknown error"
     if isinstance(error, ReverieError):
         return str(error)
+    full = disk_full(error)
+    if full is not None:
+        return full
     text = " ".join(str(error).split())
     return f"{type(error).__name__}: {text}" if text else type(error).__name__
 
