@@ -32,6 +32,7 @@ import contextlib
 import hashlib
 import json
 import os
+import stat
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
@@ -41,6 +42,7 @@ from typing import Any
 from core.clock import utc_now
 from core.config import Config
 from core.curate import learning
+from core.curate.dirfd import Folder, still_at
 from core.curate.errors import ChecksumMismatch, CurationError, PathEscape, WouldOverwrite
 from core.curate.kinds import TOMBSTONE_SUFFIX, read_file
 from core.curate.model import Candidate
@@ -52,11 +54,10 @@ from core.curate.tombstone import (
     Tombstone,
     cold_rel,
     new_move_id,
-    tombstone_rel,
     validate,
 )
 from core.errors import NotFound, RecordError
-from core.fsutil import atomic_write_bytes, atomic_write_text, fsync_dir
+from core.fsutil import PRIVATE_DIR_MODE, atomic_write_text, fsync_dir
 from core.paths import HomePaths
 from core.typed import to_builtins
 from core.vault.ledger import Ledger, LedgerEntry
@@ -109,29 +110,105 @@ def _remove(path: Path) -> None:
         fsync_dir(path.parent)
 
 
-def _remove_own_tombstone(path: Path, move_id: str) -> None:
-    """Remove the tombstone at ``path`` only if it is this move's (never someone else's file)."""
+@dataclass
+class Site:
+    """A move's folders, held open (see :mod:`core.curate.dirfd`): the scope root, the record's folder
+    in it (None while missing), and in cold storage ``cold/<scope>``, ``<move_id>`` and its ``record``
+    folder (None while missing). Every write, unlink and check of a move or restore goes through these,
+    so a folder swapped for a symlink after it was opened is never followed."""
+
+    root: Folder
+    parts: tuple[str, ...]  # the record's folder below the root
+    record: str  # the record's file name
+    stone: str  # the tombstone's file name
+    folder: Folder | None = None
+    cold_scope: Folder | None = None
+    move: Folder | None = None
+    copy: Folder | None = None
+
+    def record_sha256(self) -> str | None:
+        return self.folder.sha256(self.record) if self.folder else None
+
+    def copy_sha256(self) -> str | None:
+        return self.copy.sha256(self.record) if self.copy else None
+
+    def stone_present(self) -> bool:
+        return self.folder is not None and self.folder.lstat(self.stone) is not None
+
+    def mirror_present(self) -> bool:
+        return self.move is not None and self.move.lstat(MIRROR_NAME) is not None
+
+
+def _scope_root(scope: Scope, what: str) -> Folder:
     try:
-        data, _ = read_file(path)
-        stone = Tombstone.from_bytes(data, str(path))
+        return Folder.open_root(scope.root, what)
+    except FileNotFoundError:
+        raise NotFound(f"scope {scope.name!r}: its folder {scope.root} does not exist; nothing was {what}") from None
+
+
+def open_site(stack: contextlib.ExitStack, paths: HomePaths, scope: Scope, stone: Tombstone, what: str) -> Site:
+    """Open ``stone``'s folders (those that exist) for the duration of ``stack``."""
+    rel = PurePosixPath(stone.path)
+    site = Site(stack.enter_context(_scope_root(scope, what)), rel.parent.parts, rel.name,
+                PurePosixPath(stone.tombstone).name)
+    with contextlib.suppress(FileNotFoundError):
+        site.folder = stack.enter_context(site.root.walk(site.parts, what))
+    _open_cold(stack, paths, site, stone, what, create=False)
+    return site
+
+
+def _open_cold(stack: contextlib.ExitStack, paths: HomePaths, site: Site, stone: Tombstone, what: str, *,
+               create: bool) -> None:
+    """Open (with ``create``: make, 0700) ``cold/<scope>/<move_id>/record``, none of it through a symlink."""
+    mode = PRIVATE_DIR_MODE if create else None
+    try:
+        with Folder.open_root(paths.root, what, follow=True) as home:
+            site.cold_scope = stack.enter_context(home.walk(("cold", stone.scope), what, create=mode))
+        site.move = stack.enter_context(site.cold_scope.child(stone.move_id, what, create=mode))
+        site.copy = stack.enter_context(site.move.child("record", what, create=mode))
+    except FileNotFoundError:
+        return
+
+
+def _check_in_place(site: Site, paths: HomePaths, stone: Tombstone, what: str) -> None:
+    """The folders written in are still where their paths lead (none renamed away or replaced)."""
+    if site.folder is not None:
+        still_at(site.root, site.parts, site.folder, what)
+    if site.move is not None:
+        with Folder.open_root(paths.root, what, follow=True) as home:
+            still_at(home, ("cold", stone.scope, stone.move_id), site.move, what)
+
+
+def _remove_own_tombstone(site: Site, move_id: str) -> None:
+    """Remove the tombstone beside the record only if it is this move's (never someone else's file)."""
+    if site.folder is None:
+        return
+    try:
+        data, _ = site.folder.read(site.stone)
+        stone = Tombstone.from_bytes(data, str(site.folder.where / site.stone))
     except (OSError, RecordError):
         return
     if stone.move_id == move_id:
-        _remove(path)
+        site.folder.unlink(site.stone)
 
 
-def _remove_cold(places: Places) -> None:
+def _is_temp(name: str) -> bool:
+    return name.startswith(".") and name.endswith(".tmp")
+
+
+def _remove_cold(site: Site, move_id: str) -> None:
     """Remove a move's cold folder: the copy, the mirror and any temp file this package left."""
-    folder = places.mirror.parent
-    for path in (places.cold, places.mirror):
-        _remove(path)
-    for sub in (places.cold.parent, folder):
-        if sub.is_dir():
-            for leftover in sub.iterdir():
-                if leftover.name.startswith(".") and leftover.name.endswith(".tmp"):
-                    _remove(leftover)
-            with contextlib.suppress(OSError):
-                sub.rmdir()
+    for folder, name in ((site.copy, site.record), (site.move, MIRROR_NAME)):
+        if folder is not None:
+            folder.unlink(name)
+            for leftover in folder.names():
+                if _is_temp(leftover):
+                    folder.unlink(leftover)
+    if site.move is not None:
+        site.move.rmdir("record")
+    if site.cold_scope is not None:
+        site.cold_scope.rmdir(move_id)
+
 
 
 def record_id(scope: Scope, rel: str) -> str:
@@ -165,10 +242,13 @@ def _archive_data(stone: Tombstone) -> dict[str, Any]:
     return {**_ledger_data(stone), "tombstone_sha256": tombstone_sha256(stone)}
 
 
-def _stones_as_written(stone: Tombstone, places: Places) -> bool:
+def _stones_as_written(stone: Tombstone, site: Site) -> bool:
     """Each of the tombstone and its mirror that exists holds exactly the bytes curation writes."""
     digest = tombstone_sha256(stone)
-    return all(sha256_of(path) == digest for path in (places.tombstone, places.mirror) if os.path.lexists(path))
+    found = ((site.folder, site.stone), (site.move, MIRROR_NAME))
+    return all(folder.sha256(name) == digest for folder, name in found
+               if folder is not None and folder.lstat(name) is not None)
+
 
 
 @dataclass(frozen=True)
@@ -195,77 +275,117 @@ def _tombstone_details(scope: Scope, candidate: Candidate) -> dict[str, str]:
 
 def move_record(paths: HomePaths, scope: Scope, candidate: Candidate, ledger: Ledger, *, approved: bool,
                 now: datetime | None = None, on_step: StepHook = no_steps) -> Moved:
-    """Move one judged record to cold storage (see the module docstring for the steps)."""
+    """Move one judged record to cold storage (see the module docstring for the steps). Every folder is
+    held open from the scope root down, so one swapped for a symlink meanwhile is never followed."""
     if not SCOPE_NAME.match(scope.name):
         raise CurationError(f"scope name {scope.name!r} cannot name a cold storage folder; rename it in config.toml")
-    now = now or utc_now()
     rel = safe_rel(candidate.rel, f"candidate {candidate.id}: path")
-    original = contained(scope.root, rel, f"candidate {candidate.id}: path")
-    data, info = read_file(original)
+    contained(scope.root, rel, f"candidate {candidate.id}: path")
+    with contextlib.ExitStack() as stack:
+        root = stack.enter_context(_scope_root(scope, "moved"))
+        try:
+            folder = stack.enter_context(root.walk(rel.parent.parts, "moved"))
+        except FileNotFoundError:
+            raise NotFound(f"{scope.root.joinpath(*rel.parts)}: no longer there; nothing was moved") from None
+        stone, data = _new_stone(scope, candidate, folder, rel.name, now or utc_now(), approved)
+        places = validate(stone, scope, paths)
+        site = Site(root, rel.parent.parts, rel.name, PurePosixPath(stone.tombstone).name, folder)
+        _move(paths, scope, stone, data, places, site, ledger, stack, on_step)
+    return Moved(stone, places)
+
+
+def _new_stone(scope: Scope, candidate: Candidate, folder: Folder, name: str, now: datetime,
+               approved: bool) -> tuple[Tombstone, bytes]:
+    """The tombstone of a move of ``name`` (read from the open ``folder``), if it is as judged."""
+    data, info = folder.read(name)
     digest = hashlib.sha256(data).hexdigest()
     if digest != candidate.sha256:
-        raise CurationError(f"{original}: changed since it was judged; scan again")
+        raise CurationError(f"{folder.where / name}: changed since it was judged; scan again")
     move_id = new_move_id(now)
-    stone = Tombstone(
-        move_id=move_id, scope=scope.name, kind=scope.kind.name, path=candidate.rel,
-        tombstone=tombstone_rel(candidate.rel, scope.root, move_id),
+    plain = candidate.rel + TOMBSTONE_SUFFIX
+    stone_rel = plain if folder.lstat(name + TOMBSTONE_SUFFIX) is None else \
+        f"{candidate.rel}.{move_id[-12:]}{TOMBSTONE_SUFFIX}"
+    return Tombstone(
+        move_id=move_id, scope=scope.name, kind=scope.kind.name, path=candidate.rel, tombstone=stone_rel,
         cold_path=cold_rel(scope.name, move_id, candidate.rel),
         sha256=digest, size=len(data), mode=info.st_mode & 0o7777, mtime_ns=info.st_mtime_ns,
         moved_at=now.isoformat(timespec="seconds"), rubric_version=candidate.rubric_version, tier=candidate.tier,
         approved=approved, signals=candidate.signals, details=_tombstone_details(scope, candidate),
-    )
-    places = validate(stone, scope, paths)
+    ), data
+
+
+def _move(paths: HomePaths, scope: Scope, stone: Tombstone, data: bytes, places: Places, site: Site,
+          ledger: Ledger, stack: contextlib.ExitStack, on_step: StepHook) -> None:
     journal = _journal(paths, "move", stone)
     on_step("journal")
-    make_dirs_durably(places.cold.parent)
-    atomic_write_bytes(places.cold, data, exclusive=True)
+    try:
+        _copy_and_tombstone(paths, stone, data, places, site, stack, on_step)
+    except OSError as exc:  # a folder removed or replaced under the move, a full disk
+        _roll_back_move(paths, stone, site, None, "a write failed")
+        raise CurationError(f"{places.target}: {exc.strerror or exc} while it was being moved; "
+                            "nothing was moved") from None
+    ledger.append("archive", record_id(scope, stone.path), stone.sha256, _archive_data(stone))
+    on_step("ledgered")
+    _unlink_original(paths, stone, places, site, ledger)
+    on_step("unlinked")
+    _remove(journal)
+
+
+def _copy_and_tombstone(paths: HomePaths, stone: Tombstone, data: bytes, places: Places, site: Site,
+                        stack: contextlib.ExitStack, on_step: StepHook) -> None:
+    """Steps ``copied``, ``verified`` and ``tombstoned``, each checked; on a failed check the move is
+    rolled back and the error names it. Last, the folders written in must still be where they were."""
+    assert site.folder is not None
+    original, digest = places.target, stone.sha256
+    _open_cold(stack, paths, site, stone, "moved", create=True)
+    assert site.copy is not None and site.move is not None
+    site.copy.write_new(site.record, data)
     on_step("copied")
-    if sha256_of(places.cold) != digest:
-        _remove_cold(places)
-        _remove(journal)
+    if site.copy_sha256() != digest:
+        _roll_back_move(paths, stone, site, None, "the copy does not match")
         raise ChecksumMismatch(f"{places.cold}: the copy does not match {original}; nothing was moved")
     on_step("verified")
     stone_bytes = stone.to_bytes()
-    atomic_write_bytes(places.mirror, stone_bytes, exclusive=True)
-    atomic_write_bytes(places.tombstone, stone_bytes, exclusive=True)
+    site.move.write_new(MIRROR_NAME, stone_bytes)
+    site.folder.write_new(site.stone, stone_bytes)
     on_step("tombstoned")
-    if sha256_of(original) != digest:
-        _roll_back_move(paths, stone, places, None, "the record changed while it was being moved")
+    if site.record_sha256() != digest:
+        _roll_back_move(paths, stone, site, None, "the record changed while it was being moved")
         raise CurationError(f"{original}: changed while it was being moved; left in place")
-    if not (places.tombstone.is_file() and places.mirror.is_file() and _stones_as_written(stone, places)):
-        _roll_back_move(paths, stone, places, None, "its tombstone did not read back as written")
+    if not (site.stone_present() and site.mirror_present() and _stones_as_written(stone, site)):
+        _roll_back_move(paths, stone, site, None, "its tombstone did not read back as written")
         raise ChecksumMismatch(f"{places.tombstone}: the tombstone or its copy in cold storage did not read back "
                                f"as written; {original} left in place")
-    ledger.append("archive", record_id(scope, stone.path), digest, _archive_data(stone))
-    on_step("ledgered")
-    _unlink_original(paths, stone, places, ledger)
-    on_step("unlinked")
-    _remove(journal)
-    return Moved(stone, places)
+    try:
+        _check_in_place(site, paths, stone, "moved")
+    except PathEscape:
+        _roll_back_move(paths, stone, site, None, "a folder was replaced while it was being moved")
+        raise
 
 
-def _unlink_original(paths: HomePaths, stone: Tombstone, places: Places, ledger: Ledger) -> None:
-    """The one place an original is removed: only while its verified copy and tombstone exist."""
-    if sha256_of(places.cold) != stone.sha256 or not places.tombstone.exists():
+def _unlink_original(paths: HomePaths, stone: Tombstone, places: Places, site: Site, ledger: Ledger) -> None:
+    """The one place an original is removed: only while its verified copy and tombstone exist. It is
+    removed from the folder held open, never from wherever its path leads now."""
+    if site.copy_sha256() != stone.sha256 or not site.stone_present():
         raise ChecksumMismatch(f"{places.cold}: no verified copy with its tombstone; {places.target} left in place")
-    current = sha256_of(places.target)
-    if current is None:
+    current = site.record_sha256()
+    if current is None or site.folder is None:
         return
     if current != stone.sha256:
-        _roll_back_move(paths, stone, places, ledger, "the record changed while it was being moved")
+        _roll_back_move(paths, stone, site, ledger, "the record changed while it was being moved")
         raise CurationError(f"{places.target}: changed while it was being moved; left in place")
-    places.target.unlink()
-    fsync_dir(places.target.parent)
+    site.folder.unlink(site.record)
 
 
-def _roll_back_move(paths: HomePaths, stone: Tombstone, places: Places, ledger: Ledger | None, why: str) -> None:
+def _roll_back_move(paths: HomePaths, stone: Tombstone, site: Site, ledger: Ledger | None, why: str) -> None:
     """Undo a move whose original is still in place: tombstone and cold copy go, the record stays."""
-    _remove_own_tombstone(places.tombstone, stone.move_id)
-    _remove_cold(places)
+    _remove_own_tombstone(site, stone.move_id)
+    _remove_cold(site, stone.move_id)
     if ledger is not None and _ledger_state(ledger).get(stone.move_id) == "archive":
         data = {**_ledger_data(stone), "rolled_back": why}
         ledger.append("restore", _ledger_id(stone.kind, stone.scope, stone.path), stone.sha256, data)
     _remove(pending_dir(paths) / f"{stone.move_id}.move.json")
+
 
 
 def _ledger_state(ledger: Ledger) -> dict[str, str]:
@@ -485,43 +605,70 @@ def restored_mode(stone: Tombstone, vouched: bool) -> int:
 
 def _restore(paths: HomePaths, config: Config, stone: Tombstone, scope: Scope, places: Places, ledger: Ledger,
              now: datetime, on_step: StepHook) -> Restored:
-    check_against_ledger(stone, scope, ledger)
-    try:
-        data, _ = read_file(places.cold)
-    except FileNotFoundError:
-        raise NotFound(f"{places.cold}: the cold copy is missing; nothing was restored") from None
-    if hashlib.sha256(data).hexdigest() != stone.sha256:
-        raise ChecksumMismatch(f"{places.cold}: does not match its recorded SHA-256; nothing was restored")
-    if os.path.lexists(places.target) and (places.target.is_symlink() or sha256_of(places.target) != stone.sha256):
-        raise WouldOverwrite(f"{places.target}: a different file now stands where the record was; nothing was "
-                             "changed (move it away, then restore again)")
-    already_there = os.path.lexists(places.target)
-    journal = _journal(paths, "restore", stone)
-    on_step("journal")
-    if not already_there:
-        make_dirs_durably(places.target.parent, private=False)
+    vouched = check_against_ledger(stone, scope, ledger)
+    with contextlib.ExitStack() as stack:
+        site = open_site(stack, paths, scope, stone, "restored")
         try:
-            atomic_write_bytes(places.target, data, exclusive=True)
-        except FileExistsError:
-            _remove(journal)
-            raise WouldOverwrite(f"{places.target}: a file appeared where the record was; "
-                                 "nothing was changed") from None
-    _finish_restore(paths, config, stone, scope, places, ledger, now, journal, on_step, resumed=already_there)
+            data, _ = site.copy.read(site.record) if site.copy else _missing()
+        except FileNotFoundError:
+            raise NotFound(f"{places.cold}: the cold copy is missing; nothing was restored") from None
+        if hashlib.sha256(data).hexdigest() != stone.sha256:
+            raise ChecksumMismatch(f"{places.cold}: does not match its recorded SHA-256; nothing was restored")
+        found = site.folder.lstat(site.record) if site.folder else None
+        if found is not None and (stat.S_ISLNK(found.st_mode) or site.record_sha256() != stone.sha256):
+            raise WouldOverwrite(f"{places.target}: a different file now stands where the record was; nothing was "
+                                 "changed (move it away, then restore again)")
+        journal = _journal(paths, "restore", stone)
+        on_step("journal")
+        if found is None:
+            _put_back(stack, site, stone, data, restored_mode(stone, vouched), journal, places)
+        _finish_restore(paths, config, stone, scope, places, site, ledger, now, journal, on_step,
+                        resumed=found is not None)
     return Restored(places.target, stone.sha256, scope.name, stone.path, stone.move_id)
 
 
-def _finish_restore(paths: HomePaths, config: Config, stone: Tombstone, scope: Scope, places: Places,
+def _missing() -> tuple[bytes, os.stat_result]:
+    raise FileNotFoundError
+
+
+def _put_back(stack: contextlib.ExitStack, site: Site, stone: Tombstone, data: bytes, mode: int, journal: Path,
+              places: Places) -> None:
+    """Write the record back into its folder (made again, with the default mode, if it went), never
+    replacing anything; on failure the journal goes (nothing was restored)."""
+    try:
+        if site.folder is None:
+            site.folder = stack.enter_context(site.root.walk(site.parts, "restored", create=0o777))
+        site.folder.write_new(site.record, data, mode=mode, mtime_ns=stone.mtime_ns)
+    except FileExistsError:
+        _remove(journal)
+        raise WouldOverwrite(f"{places.target}: a file appeared where the record was; nothing was changed") from None
+    except OSError as exc:  # its folder removed or replaced meanwhile, a full disk
+        _remove(journal)
+        raise CurationError(f"{places.target}: {exc.strerror or exc}; nothing was restored") from None
+    except BaseException:
+        _remove(journal)
+        raise
+
+
+def _finish_restore(paths: HomePaths, config: Config, stone: Tombstone, scope: Scope, places: Places, site: Site,
                     ledger: Ledger, now: datetime, journal: Path, on_step: StepHook = no_steps, *,
                     resumed: bool = True) -> None:
     """Every step after the bytes are back at the path; each one is skipped if already done (when
     ``resumed``, the ledger is searched for an entry this restore may have written before a crash)."""
     vouched = check_against_ledger(stone, scope, ledger, resumed=resumed)
+    assert site.folder is not None
     with contextlib.suppress(OSError):
-        os.chmod(places.target, restored_mode(stone, vouched))
-        os.utime(places.target, ns=(stone.mtime_ns, stone.mtime_ns))
+        site.folder.set_mode_and_mtime(site.record, restored_mode(stone, vouched), stone.mtime_ns)
     on_step("copied")
-    if sha256_of(places.target) != stone.sha256:
+    if site.record_sha256() != stone.sha256:
         raise ChecksumMismatch(f"{places.target}: restored bytes do not match the recorded SHA-256")
+    try:
+        _check_in_place(site, paths, stone, "restored")
+    except PathEscape:
+        if not resumed:  # the copy written into a folder that was moved away goes; cold storage keeps it
+            site.folder.unlink(site.record)
+        _remove(journal)
+        raise
     on_step("verified")
     if not resumed or _ledger_state(ledger).get(stone.move_id) != "restore":
         ledger.append("restore", record_id(scope, stone.path), stone.sha256, _ledger_data(stone))
@@ -533,10 +680,11 @@ def _finish_restore(paths: HomePaths, config: Config, stone: Tombstone, scope: S
     })
     learning.learn(paths, config)
     on_step("logged")
-    _remove_own_tombstone(places.tombstone, stone.move_id)
-    _remove_cold(places)
+    _remove_own_tombstone(site, stone.move_id)
+    _remove_cold(site, stone.move_id)
     on_step("cleaned")
     _remove(journal)
+
 
 
 # ------------------------------------------------------------------------------------ recovery
@@ -573,76 +721,80 @@ def recover(paths: HomePaths, config: Config, ledger: Ledger, now: datetime | No
         try:
             scope = get_scope(config, paths, stone.scope)
             places = validate(stone, scope, paths)
-            if op == "move":
-                results.append(_recover_move(paths, stone, scope, places, ledger, journal))
-            else:
-                results.append(_recover_restore(paths, config, stone, scope, places, ledger, journal, now, on_step))
+            with contextlib.ExitStack() as stack:
+                site = open_site(stack, paths, scope, stone, "recovered")
+                if op == "move":
+                    results.append(_recover_move(paths, stone, scope, places, site, ledger, journal))
+                else:
+                    results.append(_recover_restore(paths, config, stone, scope, places, site, ledger, journal,
+                                                    now, on_step))
         except (CurationError, NotFound, RecordError, OSError) as exc:
             results.append(Recovery(stone.move_id, op, "left for a person", str(exc)))
     return results
 
 
-def _clean_temp(places: Places) -> None:
-    """Temp files that a killed atomic write left beside the record (ours by their exact name)."""
-    folder = places.target.parent
-    if folder.is_dir():
-        for leftover in folder.glob(f".{places.target.name}.*.tmp"):
-            _remove(leftover)
+def _clean_temp(site: Site) -> None:
+    """Temp files that a killed write left beside the record (ours by their exact name)."""
+    if site.folder is not None:
+        for leftover in site.folder.names():
+            if leftover.startswith(f".{site.record}.") and leftover.endswith(".tmp"):
+                site.folder.unlink(leftover)
 
 
-def _recover_move(paths: HomePaths, stone: Tombstone, scope: Scope, places: Places, ledger: Ledger,
+def _recover_move(paths: HomePaths, stone: Tombstone, scope: Scope, places: Places, site: Site, ledger: Ledger,
                   journal: Path) -> Recovery:
     """Finish when the copy is verified and its tombstone written; roll back only while the record
     itself still stands, unchanged, at its path. A verified copy of a record that is not in place as
     it was is never removed: whatever happened, the copy may be the only one left."""
-    _clean_temp(places)
-    original = sha256_of(places.target)
-    copy_ok = sha256_of(places.cold) == stone.sha256
-    stone_ok = places.tombstone.is_file() or places.mirror.is_file()
+    _clean_temp(site)
+    original = site.record_sha256()
+    copy_ok = site.copy_sha256() == stone.sha256
+    stone_ok = site.stone_present() or site.mirror_present()
     if original == stone.sha256:
-        if copy_ok and stone_ok and _stones_as_written(stone, places):
-            _ensure_tombstones(stone, places)
+        if copy_ok and stone_ok and _stones_as_written(stone, site):
+            _ensure_tombstones(stone, site)
             if _ledger_state(ledger).get(stone.move_id) is None:
                 ledger.append("archive", record_id(scope, stone.path), stone.sha256, _archive_data(stone))
-            _unlink_original(paths, stone, places, ledger)
+            _unlink_original(paths, stone, places, site, ledger)
             _remove(journal)
             return Recovery(stone.move_id, "move", "finished", f"{stone.path} moved after a verified copy")
         why = ("no verified copy with a tombstone yet" if not (copy_ok and stone_ok)
                else "its tombstone is not as it was written")
-        _roll_back_move(paths, stone, places, ledger, why)
+        _roll_back_move(paths, stone, site, ledger, why)
         return Recovery(stone.move_id, "move", "rolled back", f"{stone.path} left in place ({why})")
     if copy_ok:
-        _ensure_tombstones(stone, places)
+        _ensure_tombstones(stone, site)
         if _ledger_state(ledger).get(stone.move_id) is None:
             ledger.append("archive", record_id(scope, stone.path), stone.sha256, _archive_data(stone))
         _remove(journal)
-        other = "; a different file now stands at its path" if os.path.lexists(places.target) else ""
+        there = site.folder is not None and site.folder.lstat(site.record) is not None
+        other = "; a different file now stands at its path" if there else ""
         return Recovery(stone.move_id, "move", "finished", f"{stone.path} is in cold storage with its tombstone{other}")
     return Recovery(stone.move_id, "move", "left for a person",
                     f"{places.target} is not as it was and no verified copy exists; "
                     f"nothing was touched (see {journal})")
 
 
-def _ensure_tombstones(stone: Tombstone, places: Places) -> None:
-    for path in (places.mirror, places.tombstone):
-        if not path.is_file():
+def _ensure_tombstones(stone: Tombstone, site: Site) -> None:
+    for folder, name in ((site.move, MIRROR_NAME), (site.folder, site.stone)):
+        if folder is not None and folder.lstat(name) is None:
             with contextlib.suppress(FileExistsError):
-                atomic_write_bytes(path, stone.to_bytes(), exclusive=True)
+                folder.write_new(name, stone.to_bytes())
 
 
-def _recover_restore(paths: HomePaths, config: Config, stone: Tombstone, scope: Scope, places: Places,
+def _recover_restore(paths: HomePaths, config: Config, stone: Tombstone, scope: Scope, places: Places, site: Site,
                      ledger: Ledger, journal: Path, now: datetime | None, on_step: StepHook) -> Recovery:
-    _clean_temp(places)
-    current = sha256_of(places.target)
-    if current == stone.sha256:
-        _finish_restore(paths, config, stone, scope, places, ledger, now or utc_now(), journal, on_step)
+    _clean_temp(site)
+    if site.record_sha256() == stone.sha256:
+        _finish_restore(paths, config, stone, scope, places, site, ledger, now or utc_now(), journal, on_step)
         return Recovery(stone.move_id, "restore", "finished", f"{stone.path} is back, verified")
     _remove(journal)
-    if os.path.lexists(places.target):
+    if site.folder is not None and site.folder.lstat(site.record) is not None:
         return Recovery(stone.move_id, "restore", "rolled back",
                         f"{places.target}: another file stands there; the record stays in cold storage")
     return Recovery(stone.move_id, "restore", "rolled back",
                     f"{stone.path} stays in cold storage (restore it again to finish)")
+
 
 
 # ------------------------------------------------------------------------------------- listing

@@ -44,6 +44,9 @@ def scope_from_config(item: ScopeConfig, paths: HomePaths) -> Scope:
     copy must never be judged, and moved again, as an ordinary record."""
     kind = kind_named(item.kind)
     scope = Scope(item.name, kind, kind.root_for(item.path, paths.vault).absolute())
+    if scope.root.is_symlink():
+        raise ConfigError(f"{paths.config}: curation scope {item.name!r}: its folder {scope.root} is a symlink "
+                          f"(to {scope.root.readlink()}); point the scope at the folder itself")
     if kind.name != "vault":
         root = scope.resolved_root()
         own = (paths.vault, paths.drafts, paths.cold, paths.curation, paths.logs, paths.locks, paths.quarantine)
@@ -158,6 +161,9 @@ def add_scope(paths: HomePaths, name: str, kind: str, path: str | None) -> tuple
         root = Path(path).expanduser().absolute()
         if not root.is_dir():
             raise NotFound(f"scope {name!r}: {root} is not a folder")
+        if root.is_symlink():
+            raise ConfigError(f"scope {name!r}: {root} is a symlink (to {root.readlink()}); "
+                              "give the folder it leads to")
         if _overlaps(root.resolve(), paths.root.resolve()):
             raise ConfigError(f"scope {name!r}: {root} overlaps the data home {paths.root}; choose a folder outside it")
         stored = str(root)

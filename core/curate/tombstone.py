@@ -88,14 +88,6 @@ class Tombstone:
         return stone
 
 
-def tombstone_rel(rel: str, root: Path, move_id: str) -> str:
-    """``<rel>.tombstone``, or ``<rel>.<id>.tombstone`` when an older tombstone holds that name."""
-    plain = rel + TOMBSTONE_SUFFIX
-    if not root.joinpath(*PurePosixPath(plain).parts).exists():
-        return plain
-    return f"{rel}.{move_id[-12:]}{TOMBSTONE_SUFFIX}"
-
-
 def cold_rel(scope: str, move_id: str, rel: str) -> str:
     return f"cold/{scope}/{move_id}/record/{PurePosixPath(rel).name}"
 

@@ -320,15 +320,15 @@ def test_archive_entries_without_the_tombstones_sha256_still_verify(
 
 def test_a_tombstone_that_does_not_read_back_as_written_stops_the_move(
         setup: tuple[HomePaths, Config, VaultKeys, Path], monkeypatch: pytest.MonkeyPatch) -> None:
-    from core.curate import cold
+    from core.curate.dirfd import Folder
 
     paths, config, keys, root = setup
-    real = cold.atomic_write_bytes
+    real = Folder.write_new
 
-    def garbling(path: Path, data: bytes, **kwargs: object) -> None:
-        real(path, data.replace(b'"note"', b'"Note"') if path.name.endswith(".tombstone") else data, **kwargs)
+    def garbling(self: Folder, name: str, data: bytes, **kwargs: int | None) -> None:
+        real(self, name, data.replace(b'"note"', b'"Note"') if name.endswith(".tombstone") else data, **kwargs)
 
-    monkeypatch.setattr(cold, "atomic_write_bytes", garbling)
+    monkeypatch.setattr(Folder, "write_new", garbling)
     result = engine.apply(paths, config, unlock=unlocker(keys), now=NOW)
     assert result.moved == [] and len(result.errors) == 3
     assert all("did not read back as written" in e for e in result.errors)
