@@ -23,7 +23,7 @@ from core.conversation import chatgpt, claude_code, codex, generic
 from core.conversation.detect import Source, SourcePlan, collect_sources
 from core.conversation.items import ImportItem, Progress, Rejected, Skipped, latest_ts
 from core.conversation.quarantine import Quarantine, QuarantineEntry
-from core.conversation.seals import day_closed, note_appends, seal_closed_days_locked
+from core.conversation.seals import AppendPlan, day_closed, note_appends, seal_closed_days_locked
 from core.conversation.store import DayLogWriter, repair_day_tails
 from core.errors import ReverieError
 from core.fsutil import file_lock
@@ -65,10 +65,11 @@ class IngestReport:
 
     @property
     def exit_code(self) -> int:
-        """0 when everything was imported, deliberately skipped or already in the quarantine, 2 when
-        this ingest quarantined anything new (a session-end hook re-reading a transcript with one old
-        bad line must not report failure on every run)."""
-        return 2 if self.quarantined else 0
+        """0 when the input was imported: a line quarantined beside good ones is a warning (each is named
+        on stderr and kept in the quarantine), not a failed import, so a hook's ``&&`` or ``set -e`` goes
+        on; 2 (bad input) when this ingest quarantined lines and no line of the input was a turn, new or
+        already stored."""
+        return 2 if self.quarantined and not (self.added or self.duplicates) else 0
 
     @property
     def quarantine_note(self) -> str | None:
@@ -126,8 +127,8 @@ class _Ingest:
                 ) from exc
 
     def flush(self) -> None:
-        fresh_by_day: dict[str, list[Turn]] = {}
-        intents: dict[str, tuple[int, str]] = {}
+        fresh_by_day: dict[str, tuple[list[Turn], bytes]] = {}
+        intents: dict[str, AppendPlan] = {}
         for day, turns in self.pending.items():
             fresh, result = self.writer.plan(day, turns)
             self.report.added += result.added
@@ -135,12 +136,14 @@ class _Ingest:
             if result.conflicts:
                 self.report.skip(CONFLICT, result.conflicts)
             if fresh:
-                fresh_by_day[day] = fresh
-                if result.size_before and day_closed(day, self.now):
-                    intents[day] = (result.size_before, result.sha256_before)
+                payload = self.writer.payload(fresh)
+                fresh_by_day[day] = (fresh, payload)
+                state = self.writer.state(day)
+                if state.size_now and day_closed(day, self.now):
+                    intents[day] = AppendPlan(*state.after(payload))
         note_appends(self.paths, intents, self.keys)
-        for day, fresh in fresh_by_day.items():
-            self.writer.write(day, fresh)
+        for day, (fresh, payload) in fresh_by_day.items():
+            self.writer.write(day, fresh, payload)
             self.report.days.add(day)
         self.pending = {}
         self.held = 0

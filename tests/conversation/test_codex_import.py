@@ -189,7 +189,7 @@ def test_malformed_lines_are_quarantined_with_their_line(paths: HomePaths, tmp_p
     assert "not JSON" in report.quarantined[0].reason
     assert "timestamp: missing" in report.quarantined[1].reason
     assert "content: missing" in report.quarantined[2].reason
-    assert report.exit_code == 2
+    assert report.exit_code == 0  # quarantined beside imported turns: a warning
     assert "still imported" in [t.text for t in stored(paths)]
     assert any("unterminated last line" in reason for reason in report.skipped)
 

@@ -55,7 +55,7 @@ def test_a_turn_dated_9999_is_quarantined_and_later_ingests_and_seals_work(home:
     bad.write_text(generic_line("9999-12-31T23:59:59Z", "from the end of time") + "\n"
                    + generic_line("2026-01-05T10:00:00Z", "an ordinary morning") + "\n")
     first = reverie("ingest", str(bad))
-    assert first.returncode == 2, first.stderr
+    assert first.returncode == 0, first.stderr  # one good turn imported: the bad line is a warning
     assert "Traceback" not in first.stderr
     assert (f"{bad}:1: ts: 9999-12-31T23:59:59.000000Z is more than 1 day after the import" in first.stderr)
     assert stored_texts(home) == ["an ordinary morning"]
@@ -172,7 +172,7 @@ def test_reingest_reports_known_bad_lines_as_already_quarantined(home: HomePaths
     lines += [f'{{"ts": "2026-01-05T10:0{n}:00Z", "role": "nobody", "text": "bad {n}"}}' for n in range(6)]
     source.write_text("\n".join(lines) + "\n")
     first = reverie("ingest", str(source))
-    assert first.returncode == 2 and "6 lines quarantined" in first.stderr
+    assert first.returncode == 0 and "6 lines quarantined" in first.stderr
     kept = sorted(home.quarantine.glob("*.jsonl"))
     before = [path.read_bytes() for path in kept]
     again = reverie("ingest", str(source))  # what a session-end hook does, every time
@@ -183,6 +183,6 @@ def test_reingest_reports_known_bad_lines_as_already_quarantined(home: HomePaths
     with source.open("a") as handle:
         handle.write('{"ts": "2026-01-05T11:00:00Z", "role": "user"}\n')
     third = reverie("ingest", str(source))
-    assert third.returncode == 2
+    assert third.returncode == 0
     assert f"{source}:8: text: missing" in third.stderr and "1 line quarantined" in third.stderr
     assert "6 lines already quarantined" in third.stdout

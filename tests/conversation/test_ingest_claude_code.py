@@ -183,7 +183,7 @@ def test_edge_case_sample_quarantines_each_bad_line(paths: HomePaths, shared_dat
         (16, "not a JSON object (got list)"),
     ]
     assert all(q.file == str(sample) for q in report.quarantined)
-    assert report.exit_code == 2
+    assert report.exit_code == 0  # quarantined beside imported turns: a warning
     turns = {t.text: t for t in all_turns(paths)}
     assert (turns["wow error"].type, turns["wow error"].actor) == ("action", "claude-code")  # a tool's output
     assert any("café, naïve" in text for text in turns)

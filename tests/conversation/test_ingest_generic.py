@@ -47,7 +47,7 @@ def test_fixture_bad_lines_are_quarantined_with_file_and_line(paths: HomePaths) 
         f"{CHAT}:9: ts: no timezone in '2026-03-01T10:00:00'",
     ]
     assert report.skipped == {"blank line": 1, "generic: empty text": 1, "generic: unknown field 'mood' ignored": 1}
-    assert report.exit_code == 2
+    assert report.exit_code == 0  # quarantined beside imported turns: a warning
     (quarantine_file,) = paths.quarantine.glob("*.jsonl")
     assert quarantine_file.stat().st_mode & 0o777 == 0o600
     entries = [json.loads(line) for line in quarantine_file.read_text().splitlines()]

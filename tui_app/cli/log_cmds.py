@@ -92,13 +92,14 @@ def _index_line(outcome: IngestOutcome) -> str:
     show_default=True,
     help="Input format; auto tells each file's format from its content.",
 )
-@click.option("--embed/--no-embed", default=None,
-              help="Embed the new turns before returning (Ctrl-C keeps what is embedded). Default: in a "
-                   "terminal, yes; from scripts and hooks, no (semantic search says how much it covers).")
+@click.option("--embed/--no-embed", default=False,
+              help="Also embed the new turns for semantic search before returning (Ctrl-C keeps what is "
+                   "embedded). Default: no, wherever the output goes; `reverie reindex` or a running "
+                   "`reverie watch` embeds them, and semantic search says how much it covers.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.argument("inputs", nargs=-1, required=True, type=click.Path(path_type=Path))
 @pass_state
-def ingest(state: CliState, fmt: str, embed: bool | None, as_json: bool, inputs: tuple[Path, ...]) -> None:
+def ingest(state: CliState, fmt: str, embed: bool, as_json: bool, inputs: tuple[Path, ...]) -> None:
     """Import conversations into the log: Claude Code transcripts (files or a ~/.claude/projects tree),
     Codex sessions (rollout files or a ~/.codex/sessions tree), ChatGPT conversations.json exports,
     or generic JSONL (ts, role, text, ...).
@@ -106,10 +107,12 @@ def ingest(state: CliState, fmt: str, embed: bool | None, as_json: bool, inputs:
     What was imported is searchable when the command returns: the exact index is updated in the same
     command, and vectors follow (see --embed). Re-importing adds nothing twice. Malformed lines are
     reported as FILE:LINE: reason, copied to the quarantine folder, and the rest is imported. Exit code
-    0 when all is well, 2 when anything was quarantined. Closed days are sealed when the passphrase is
-    at hand (REVERIE_PASSPHRASE or the keyring); otherwise `reverie seal` does it later.
+    0 when the input was imported, also when some lines were quarantined (a warning on stderr); 2 when
+    no line of the input was a turn (every line malformed) or the input cannot be read. The work is the
+    same wherever the output goes; only the progress display needs a terminal. Closed days are sealed
+    when the passphrase is at hand (REVERIE_PASSPHRASE or the keyring); otherwise `reverie seal` does
+    it later.
     """
-    embed = sys.stderr.isatty() if embed is None else embed
     workbench = state.workbench
     plan = workbench.plan_ingest(list(inputs), fmt)
     with _progress(plan.total_bytes) as progress:
@@ -120,7 +123,9 @@ def ingest(state: CliState, fmt: str, embed: bool | None, as_json: bool, inputs:
     if report.quarantined and not as_json:
         for entry in report.quarantined:
             click.echo(visible(f"{entry}"), err=True)
-        click.echo(f"reverie: {_plural(len(report.quarantined), 'line')} quarantined", err=True)
+        count = _plural(len(report.quarantined), "line")
+        click.echo(f"reverie: warning: {count} quarantined; the rest was imported" if outcome.exit_code == 0
+                   else f"reverie: {count} quarantined and no turn imported", err=True)
     click.get_current_context().exit(outcome.exit_code)
 
 
