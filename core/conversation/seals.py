@@ -4,18 +4,22 @@
   ledger entry ``seal_day`` with ``record_id`` = ``logs/YYYY/MM/YYYY-MM-DD.jsonl``,
   ``record_sha256`` = SHA-256 of the file's bytes and ``data`` = ``{"size", "turns"}``.
 - An ingest may legitimately add turns to a sealed day (a transcript imported late). Before it
-  appends to a closed day it records an *intent* in ``logs/.pending-reseal.json`` (the day, and
-  the file's size and SHA-256 before the append), with a MAC under the vault's signing key
-  (``mac``: HMAC of ``reverie/v1/reseal-intent`` + the canonical JSON of day, size and SHA-256).
-  Sealing then records ``reseal_day`` with ``{"previous_sha256", "added", "size"}``, but only if
-  the intent's MAC verifies, the sealed bytes are still the file's prefix and what follows is
-  whole turns. The intent survives a crash between the append and the reseal, so that case is
-  resealed by the next ingest or ``reverie seal`` rather than looking like tampering.
+  appends to a closed day it records an *intent* in ``logs/.pending-reseal.json``: the day, the
+  file's size and SHA-256 before the append (``size``, ``sha256``) and the size and SHA-256 of the
+  whole file once the append is written (``after_size``, ``after_sha256``), with a MAC under the
+  vault's signing key (``mac``: HMAC of ``reverie/v2/reseal-intent`` + the canonical JSON of those
+  five). The intent binds the bytes to be appended, not only the state before: sealing records
+  ``reseal_day`` with ``{"previous_sha256", "added", "size"}`` only if the MAC verifies, the sealed
+  bytes are still the file's prefix, the file is exactly the announced one and what follows the seal
+  is whole turns. Anything else appended after the seal is ``modified``. A second ingest before the
+  reseal extends a signed intent only from the state the first announced, so a crash between append
+  and reseal (once or repeatedly) is resealed by the next ingest or ``reverie seal``.
 - The intents file is plaintext in the home, so anyone who can write there can write one: an
   intent without a valid MAC (planted, or written by an ingest that ran without the passphrase and
   so could not sign it) explains nothing. ``verify`` reports such a day as ``modified`` and
   ``seal`` refuses to reseal it, unless the person, having read the appended turns, names the day
-  (``reverie seal --accept-unsigned DAY``).
+  (``reverie seal --accept-unsigned DAY``); the same word reseals a day whose appended turns are
+  whole but not the announced ones (an append cut short by a crash in the middle of its write).
 - :func:`verify_day_seals` reports a sealed day whose file is gone (``removed``), whose bytes differ
   from its seal (``modified``), or that grew by an ingest not yet resealed, with a signed intent
   (``incomplete``).
@@ -51,7 +55,8 @@ from core.vault.ledger import Ledger, LedgerEntry, LedgerReading
 SEAL_KINDS = ("seal_day", "reseal_day")
 SEAL_GRACE = timedelta(hours=1)
 PENDING_NAME = ".pending-reseal.json"
-_INTENT_DOMAIN = b"reverie/v1/reseal-intent\0"  # nothing else the signing key signs starts like this
+# Nothing else the signing key signs starts like this; v1 intents (no after-state) verify under no key now.
+_INTENT_DOMAIN = b"reverie/v2/reseal-intent\0"
 _RECORD_ID = re.compile(r"^logs/(\d{4})/(\d{2})/\1-\2-\d{2}\.jsonl\Z")
 
 
@@ -81,12 +86,25 @@ def _pending_path(paths: HomePaths) -> Path:
 
 
 class Intent(msgspec.Struct, frozen=True, omit_defaults=True):
-    """A closed day's file before an ingest appended to it, as kept in the intents file (sorted keys,
-    no ``mac`` when the ingest had no keys to sign with)."""
+    """A closed day's file before an ingest appended to it and as the append leaves it, as kept in the
+    intents file (sorted keys, no ``mac`` when the ingest had no keys to sign with; no after-state in an
+    intent an older version wrote, which then explains nothing)."""
 
     size: int
     sha256: str
+    after_size: int | None = None
+    after_sha256: str | None = None
     mac: str | None = None
+
+
+@dataclass(frozen=True)
+class AppendPlan:
+    """A closed day's file now and as an append about to be written will leave it."""
+
+    size: int
+    sha256: str
+    after_size: int
+    after_sha256: str
 
 
 def _intent(value: Any) -> Intent | None:
@@ -113,13 +131,17 @@ def load_pending(paths: HomePaths) -> dict[str, Intent]:
     return {day: intent for day, value in data.items() if (intent := _intent(value)) is not None}
 
 
-def _intent_message(day: str, size: int, sha256: str) -> bytes:
-    return _INTENT_DOMAIN + canonical_json({"day": day, "sha256": sha256, "size": size})
+def _intent_message(day: str, size: int, sha256: str, after_size: int, after_sha256: str) -> bytes:
+    return _INTENT_DOMAIN + canonical_json({"after_sha256": after_sha256, "after_size": after_size, "day": day,
+                                            "sha256": sha256, "size": size})
 
 
 def intent_signed(keys: VaultKeys, day: str, intent: Intent | None) -> bool:
-    """Whether ``intent`` carries a MAC this vault's key made for exactly this day, size and SHA-256."""
-    return intent is not None and keys.signature_ok(_intent_message(day, intent.size, intent.sha256), intent.mac)
+    """Whether ``intent`` carries a MAC this vault's key made for exactly this day and these states."""
+    if intent is None or intent.after_size is None or intent.after_sha256 is None:
+        return False
+    message = _intent_message(day, intent.size, intent.sha256, intent.after_size, intent.after_sha256)
+    return keys.signature_ok(message, intent.mac)
 
 
 def _save_pending(paths: HomePaths, pending: dict[str, Intent]) -> None:
@@ -131,28 +153,54 @@ def _save_pending(paths: HomePaths, pending: dict[str, Intent]) -> None:
             path.unlink()
 
 
-def note_appends(paths: HomePaths, before: dict[str, tuple[int, str]], keys: VaultKeys | None = None) -> None:
-    """Record, durably and before appending, the state of closed days an ingest is about to grow,
-    signed with ``keys`` when the ingest has them (an unsigned intent explains nothing to ``verify``).
-    A day already noted keeps its first state (the one its seal, if any, can be checked against)."""
+def note_appends(paths: HomePaths, plans: dict[str, AppendPlan], keys: VaultKeys | None = None) -> None:
+    """Record, durably and before appending, each closed day an ingest is about to grow: its state
+    now and the state the append will leave, signed with ``keys`` when the ingest has them (an
+    unsigned intent explains nothing to ``verify``). See :func:`_next_intent` for a day already noted."""
     pending = load_pending(paths)
     fresh: dict[str, Intent] = {}
-    for day, (size, sha) in before.items():
-        if day in pending:
-            continue
-        fresh[day] = Intent(size, sha, keys.sign(_intent_message(day, size, sha)) if keys is not None else None)
+    for day, plan in plans.items():
+        intent = _next_intent(day, pending.get(day), plan, keys)
+        if intent is not None and intent != pending.get(day):
+            fresh[day] = intent
     if fresh:
         _save_pending(paths, {**pending, **fresh})
 
 
-def _grown_from(data: bytes, sealed_sha: str, intent: Intent | None) -> bytes | None:
-    """The bytes appended after the sealed content, if an ingest intent explains the change."""
+def _next_intent(day: str, old: Intent | None, plan: AppendPlan, keys: VaultKeys | None) -> Intent | None:
+    """The intent for ``plan`` given the one already noted for ``day`` (None: keep ``old``).
+
+    A day noted before keeps its first state (the one its seal can be checked against) when the file
+    is now exactly what that intent announced: the new intent then runs from there to the new end,
+    signed only if the old one was. A file that is neither what the old intent started from nor what
+    it announced changed some other way: the old intent stays, so the day stays reported."""
+    if old is None or (old.size, old.sha256) == (plan.size, plan.sha256):
+        size, sha, signable = plan.size, plan.sha256, True
+    elif (old.after_size, old.after_sha256) == (plan.size, plan.sha256):
+        size, sha, signable = old.size, old.sha256, keys is not None and intent_signed(keys, day, old)
+    else:
+        return None
+    mac = None
+    if keys is not None and signable:
+        mac = keys.sign(_intent_message(day, size, sha, plan.after_size, plan.after_sha256))
+    return Intent(size, sha, plan.after_size, plan.after_sha256, mac)
+
+
+def _after_seal(data: bytes, sealed_sha: str, intent: Intent | None) -> bytes | None:
+    """What follows the sealed content in ``data``, when an intent says where the seal ends and the
+    sealed bytes are still there; whether it is what the intent announced is :func:`_announced`'s."""
     if intent is None or intent.sha256 != sealed_sha:
         return None
     size = intent.size
     if size > len(data) or hashlib.sha256(data[:size]).hexdigest() != sealed_sha:
         return None
     return data[size:]
+
+
+def _announced(data: bytes, intent: Intent | None) -> bool:
+    """Whether ``data`` is exactly the file the intent announced the append would leave."""
+    return (intent is not None and intent.after_size == len(data)
+            and intent.after_sha256 == hashlib.sha256(data).hexdigest())
 
 
 def _whole_turns(appended: bytes) -> int | None:
@@ -199,18 +247,12 @@ def seal_closed_days_locked(paths: HomePaths, keys: VaultKeys, now: datetime | N
             ledger.append("seal_day", record_id, sha, {"size": len(data), "turns": data.count(b"\n")})
             report.sealed.append(day)
         elif entry.record_sha256 != sha:
-            intent = pending.get(day)
-            appended = _grown_from(data, entry.record_sha256, intent)
-            added = _whole_turns(appended) if appended is not None else None
-            if added is None:
-                why = "changed since its seal, not by an ingest; not resealed"
-                report.refused.append(Problem("modified", record_id, why))
-                continue
-            if not intent_signed(keys, day, intent) and day not in accept_unsigned:
-                report.refused.append(Problem("modified", record_id, _UNSIGNED.format(day=day)))
+            problem = _reseal_problem(keys, day, data, entry.record_sha256, pending.get(day), accept_unsigned)
+            if isinstance(problem, str):
+                report.refused.append(Problem("modified", record_id, problem))
                 continue
             ledger.append("reseal_day", record_id, sha,
-                          {"previous_sha256": entry.record_sha256, "added": added, "size": len(data)})
+                          {"previous_sha256": entry.record_sha256, "added": problem, "size": len(data)})
             report.resealed.append(day)
         pending.pop(day, None)
     present = {day_file.day for day_file in day_files}
@@ -218,6 +260,23 @@ def seal_closed_days_locked(paths: HomePaths, keys: VaultKeys, now: datetime | N
     if remaining != load_pending(paths):
         _save_pending(paths, remaining)
     return report
+
+
+def _reseal_problem(keys: VaultKeys, day: str, data: bytes, sealed_sha: str, intent: Intent | None,
+                    accept_unsigned: Collection[str]) -> int | str:
+    """How many turns a reseal of ``day`` adds, or why it may not be resealed. The person's word
+    (``accept_unsigned``) stands for a signature and for the announced bytes, never for the seal."""
+    appended = _after_seal(data, sealed_sha, intent)
+    added = _whole_turns(appended) if appended is not None else None
+    if added is None:
+        return "changed since its seal, not by an ingest; not resealed"
+    if day in accept_unsigned:
+        return added
+    if not intent_signed(keys, day, intent):
+        return _UNSIGNED.format(day=day)
+    if not _announced(data, intent):
+        return _NOT_ANNOUNCED.format(day=day)
+    return added
 
 
 def seal_closed_days(paths: HomePaths, keys: VaultKeys, now: datetime | None = None,
@@ -233,6 +292,8 @@ def seal_closed_days(paths: HomePaths, keys: VaultKeys, now: datetime | None = N
 
 # --- verification ---------------------------------------------------------------------------------
 
+_NOT_ANNOUNCED = ("turns appended after the seal are not the ones the ingest announced in its intent: read them, "
+                  "then `reverie seal --accept-unsigned {day}` to reseal what you accept")
 _UNSIGNED = ("turns appended after the seal, and the intent that would explain them is not signed by this "
              "vault (planted, or an ingest without the passphrase): read them, then "
              "`reverie seal --accept-unsigned {day}` to reseal")
@@ -258,13 +319,15 @@ def verify_day_seals(paths: HomePaths, reading: LedgerReading, keys: VaultKeys |
             continue
         day = Path(record_id).stem
         intent = pending.get(day)
-        if _grown_from(data, entry.record_sha256, intent) is None:
+        if _after_seal(data, entry.record_sha256, intent) is None:
             problems.append(Problem("modified", record_id, f"bytes differ from the seal (ledger seq {entry.seq})"))
-        elif keys is not None and intent_signed(keys, day, intent):
+        elif keys is None or not intent_signed(keys, day, intent):
+            problems.append(Problem("modified", record_id, _UNSIGNED.format(day=day)))
+        elif not _announced(data, intent):
+            problems.append(Problem("modified", record_id, _NOT_ANNOUNCED.format(day=day)))
+        else:
             problems.append(Problem("incomplete", record_id,
                                     "turns appended by an ingest after the seal; `reverie seal` reseals them"))
-        else:
-            problems.append(Problem("modified", record_id, _UNSIGNED.format(day=day)))
     return problems
 
 

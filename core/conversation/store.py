@@ -18,6 +18,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import msgspec
 
@@ -222,11 +223,20 @@ def turn_line(turn: Turn) -> str:
 
 @dataclass
 class DayState:
-    """What the writer knows of one day file: its ids, and its size and hash when first seen this run."""
+    """What the writer knows of one day file: its ids, its size and hash when first seen this run, and
+    its size and running hash now (after this writer's appends)."""
 
     keys: dict[str, int]
     size_before: int
     sha256_before: str
+    size_now: int = 0
+    hash_now: Any = None  # hashlib's sha256 of the file's bytes now
+
+    def after(self, payload: bytes) -> tuple[int, str, int, str]:
+        """(size now, SHA-256 now, size after, SHA-256 after) appending ``payload``."""
+        later = self.hash_now.copy()
+        later.update(payload)
+        return self.size_now, self.hash_now.hexdigest(), self.size_now + len(payload), later.hexdigest()
 
 
 @dataclass
@@ -266,7 +276,9 @@ class DayLogWriter:
                 except (UnicodeDecodeError, TurnError):
                     continue  # reported by readers; the turn it held, if any, can be imported again
                 keys.setdefault(turn.id, content_key(turn))
-            state = DayState(keys=keys, size_before=len(data), sha256_before=hashlib.sha256(data).hexdigest())
+            running = hashlib.sha256(data)
+            state = DayState(keys=keys, size_before=len(data), sha256_before=running.hexdigest(), size_now=len(data),
+                             hash_now=running)
             self._days[day] = state
             while len(self._days) > _INDEX_CACHE_DAYS:
                 self._days.popitem(last=False)
@@ -293,12 +305,18 @@ class DayLogWriter:
         result.added = len(fresh)
         return fresh, result
 
-    def write(self, day: str, turns: list[Turn]) -> None:
-        """Append ``turns`` (new ones, from :meth:`plan`) to the day file: one write, one fsync."""
+    @staticmethod
+    def payload(turns: list[Turn]) -> bytes:
+        """The bytes :meth:`write` appends for ``turns``."""
+        return "".join(turn_line(turn) + "\n" for turn in turns).encode("utf-8")
+
+    def write(self, day: str, turns: list[Turn], payload: bytes | None = None) -> None:
+        """Append ``turns`` (new ones, from :meth:`plan`; ``payload`` their :meth:`payload` when it is
+        already made) to the day file: one write, one fsync."""
         if not turns:
             return
         path = self.path_for(day)
-        payload = "".join(turn_line(turn) + "\n" for turn in turns).encode("utf-8")
+        payload = self.payload(turns) if payload is None else payload
         created = not path.exists()
         if created:
             ensure_private_dir(path.parent)
@@ -324,3 +342,5 @@ class DayLogWriter:
         if state is not None:
             for turn in turns:
                 state.keys[turn.id] = content_key(turn)
+            state.size_now += len(payload)
+            state.hash_now.update(payload)

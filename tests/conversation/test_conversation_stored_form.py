@@ -16,7 +16,14 @@ import core.conversation.quarantine as quarantine_module
 from core.conversation.items import Rejected
 from core.conversation.pipeline import IngestReport
 from core.conversation.quarantine import Quarantine, QuarantineEntry
-from core.conversation.seals import SealReport, _intent_message, intent_signed, load_pending, note_appends
+from core.conversation.seals import (
+    AppendPlan,
+    SealReport,
+    _intent_message,
+    intent_signed,
+    load_pending,
+    note_appends,
+)
 from core.integrity import Problem
 from core.paths import HomePaths
 from core.topics import Marker
@@ -41,11 +48,15 @@ QUARANTINE_FILE = (
 PENDING_FILE = (
     '{\n'
     ' "2026-11-01": {\n'
-    '  "mac": "cad16c819efce68c6647804502640b07a49c9e55edba2d9e789c212046b6dc9e",\n'
+    '  "after_sha256": "efefefefefefefefefefefefefefefefefefefefefefefefefefefefefefefef",\n'
+    '  "after_size": 180,\n'
+    '  "mac": "71795f81891df3340d69161b59b764693adad1ff3965640b25ed7a2d740b9472",\n'
     '  "sha256": "abababababababababababababababababababababababababababababababab",\n'
     '  "size": 120\n'
     ' },\n'
     ' "2026-11-02": {\n'
+    '  "after_sha256": "1212121212121212121212121212121212121212121212121212121212121212",\n'
+    '  "after_size": 9,\n'
     '  "sha256": "cdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcd",\n'
     '  "size": 7\n'
     ' }\n'
@@ -53,8 +64,20 @@ PENDING_FILE = (
 )
 
 INTENT_MESSAGE = (
-    b'reverie/v1/reseal-intent\x00{"day":"2026-11-01","sha256":"ababababababababababababa'
-    b'bababababababababababababababababababab","size":120}'
+    b'reverie/v2/reseal-intent\x00{"after_sha256":"efefefefefefefefefefefefefefefefefefefefefefe'
+    b'fefefefefefefefefef","after_size":180,"day":"2026-11-01","sha256":"abababababababababababa'
+    b'babababababababababababababababababababab","size":120}'
+)
+
+# What an older version wrote: the state before only, under the v1 domain. It binds no appended bytes.
+OLD_PENDING_FILE = (
+    '{\n'
+    ' "2026-11-01": {\n'
+    '  "mac": "cad16c819efce68c6647804502640b07a49c9e55edba2d9e789c212046b6dc9e",\n'
+    '  "sha256": "abababababababababababababababababababababababababababababababab",\n'
+    '  "size": 120\n'
+    ' }\n'
+    '}\n'
 )
 
 TURN_LINE = (
@@ -112,9 +135,9 @@ def test_quarantine_entries_are_unchanged(paths: HomePaths, tmp_path: Path, monk
 
 
 def test_reseal_intents_and_their_mac_are_unchanged(paths: HomePaths) -> None:
-    assert _intent_message("2026-11-01", 120, "ab" * 32) == INTENT_MESSAGE
-    note_appends(paths, {"2026-11-01": (120, "ab" * 32)}, KEYS)
-    note_appends(paths, {"2026-11-02": (7, "cd" * 32)}, None)
+    assert _intent_message("2026-11-01", 120, "ab" * 32, 180, "ef" * 32) == INTENT_MESSAGE
+    note_appends(paths, {"2026-11-01": AppendPlan(120, "ab" * 32, 180, "ef" * 32)}, KEYS)
+    note_appends(paths, {"2026-11-02": AppendPlan(7, "cd" * 32, 9, "12" * 32)}, None)
     assert (paths.logs / ".pending-reseal.json").read_text(encoding="utf-8") == PENDING_FILE
     pending = load_pending(paths)
     assert intent_signed(KEYS, "2026-11-01", pending["2026-11-01"])
@@ -143,11 +166,11 @@ def test_the_reports_keep_their_keys() -> None:
 
 
 def test_an_old_intents_file_loads_and_a_broken_entry_explains_nothing(paths: HomePaths) -> None:
-    (paths.logs / ".pending-reseal.json").write_text(PENDING_FILE[:-3] + (
+    (paths.logs / ".pending-reseal.json").write_text(OLD_PENDING_FILE[:-3] + (
         ',\n "2026-11-03": {"size": true, "sha256": "ef"},\n "2026-11-04": {"size": 5},\n'
         ' "2026-11-05": {"size": 5, "sha256": "ef", "mac": 7, "note": "x"}\n}\n'), encoding="utf-8")
     pending = load_pending(paths)
-    assert sorted(pending) == ["2026-11-01", "2026-11-02", "2026-11-05"]
-    assert pending["2026-11-01"].size == 120 and pending["2026-11-02"].mac is None
-    assert intent_signed(KEYS, "2026-11-01", pending["2026-11-01"])
+    assert sorted(pending) == ["2026-11-01", "2026-11-05"]
+    assert pending["2026-11-01"].size == 120 and pending["2026-11-01"].after_sha256 is None
+    assert not intent_signed(KEYS, "2026-11-01", pending["2026-11-01"])  # v1: it bound no appended bytes
     assert pending["2026-11-05"].mac is None and not intent_signed(KEYS, "2026-11-05", pending["2026-11-05"])
