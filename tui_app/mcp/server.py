@@ -193,10 +193,39 @@ def serve_stdio(paths: HomePaths, config: Config, profile: str = "default", assi
     server = build_server(surface, assistant)
 
     async def run() -> None:
-        async with stdio_server() as (read_stream, write_stream):
-            await server.run(read_stream, write_stream, server.create_initialization_options())
+        await _serve_screened(server, stdio_server)
 
     try:
         anyio.run(run)
     finally:
         surface.close()
+
+
+async def _serve_screened(server: Server[Any], stdio_server: Any) -> None:
+    """``server`` over stdio, each line screened first (:mod:`tui_app.mcp.wire`): a line the SDK would
+    drop unanswered (not JSON, not JSON-RPC, nested too deep) gets its JSON-RPC error on stdout,
+    written by the SDK's own writer, and the session goes on."""
+    import io
+
+    import anyio
+    import mcp_types as types
+    from mcp.shared.message import SessionMessage
+
+    from tui_app.mcp.wire import ScreenedLines, WireError
+
+    errors_in, errors_out = anyio.create_memory_object_stream[WireError](64)
+    raw = anyio.wrap_file(io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace"))
+    async with stdio_server(stdin=ScreenedLines(raw, errors_in)) as (read_stream, write_stream):
+
+        async def answer_refused() -> None:
+            async with errors_out:
+                async for refused in errors_out:
+                    message = types.JSONRPCError.model_validate(refused.to_dict())
+                    try:
+                        await write_stream.send(SessionMessage(message))
+                    except (anyio.ClosedResourceError, anyio.BrokenResourceError):
+                        return
+
+        async with anyio.create_task_group() as group:
+            group.start_soon(answer_refused)
+            await server.run(read_stream, write_stream, server.create_initialization_options())

@@ -1,0 +1,114 @@
+"""The lines a client sends ``reverie mcp``, screened before the SDK reads them.
+
+The SDK's stdio transport drops a line it cannot read (not JSON, not a JSON-RPC message, nested past
+its parser's limit) without a word, and the client waits for an answer that never comes. Every such
+line gets a JSON-RPC error here, with the request's id when one can be read, and the server goes on:
+
+* not JSON: ``-32700`` (parse error), id null;
+* JSON, but not a JSON-RPC message: ``-32600`` (invalid request);
+* nested deeper than :data:`MAX_DEPTH` (the arguments of a tool are a few levels deep; the SDK's
+  parser gives up at 200 and Python's ``json`` at about 1,000): ``-32602`` (invalid params) when the
+  request's id can be read, else ``-32600``.
+
+The depth is measured by a scan over the line's strings and brackets (no recursion, so 50,000 levels
+cost a few milliseconds), before anything parses it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from typing import Any
+
+MAX_DEPTH = 64
+PARSE_ERROR = -32700
+INVALID_REQUEST = -32600
+INVALID_PARAMS = -32602
+_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
+_DECODER = json.JSONDecoder()
+
+
+@dataclass(frozen=True)
+class WireError:
+    """The JSON-RPC error a line gets instead of an answer."""
+
+    id: int | str | None
+    code: int
+    message: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"jsonrpc": "2.0", "id": self.id, "error": {"code": self.code, "message": self.message}}
+
+
+def _request_id(line: str, at: int) -> int | str | None:
+    """The value after the ``"id"`` key ending at ``at``, if it is a JSON-RPC id (a string or an integer)."""
+    rest = line[at:].lstrip()
+    if not rest.startswith(":"):
+        return None
+    try:
+        value, _ = _DECODER.raw_decode(rest[1:].lstrip())
+    except (ValueError, RecursionError):
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | str):
+        return None
+    return value
+
+
+def scan(line: str) -> tuple[int, int | str | None]:
+    """The deepest nesting of ``line`` and the id of the message at its top level (None if none)."""
+    depth = deepest = 0
+    found: int | str | None = None
+    for match in _TOKEN.finditer(line):
+        token = match.group()
+        if token in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif token in "]}":
+            depth -= 1
+        elif depth == 1 and token == '"id"' and found is None:
+            found = _request_id(line, match.end())
+    return deepest, found
+
+
+def screen(line: str) -> WireError | None:
+    """None when the SDK can read ``line`` as a JSON-RPC message, else the error to answer it with."""
+    import mcp_types
+
+    deepest, found = scan(line)
+    if deepest > MAX_DEPTH:
+        code = INVALID_PARAMS if found is not None else INVALID_REQUEST
+        return WireError(found, code, f"the message nests deeper than {MAX_DEPTH} levels")
+    try:
+        mcp_types.jsonrpc_message_adapter.validate_json(line, by_name=False)
+    except Exception:  # the SDK's parser says no; which error is it?
+        try:
+            json.loads(line)
+        except (ValueError, RecursionError):
+            return WireError(None, PARSE_ERROR, "not JSON: each line must be one JSON-RPC message")
+        return WireError(found, INVALID_REQUEST, "not a JSON-RPC 2.0 request, notification or response")
+    return None
+
+
+class ScreenedLines:
+    """Lines of ``source`` (an async iterable of text lines, as the SDK's stdio transport reads them)
+    that the SDK can read; each other line's :class:`WireError` goes to ``errors`` (closed at the end)."""
+
+    def __init__(self, source: Any, errors: Any) -> None:
+        self._source = source
+        self._errors = errors
+
+    def __aiter__(self) -> AsyncIterator[str]:
+        return self._lines()
+
+    async def _lines(self) -> AsyncIterator[str]:
+        async with self._errors:
+            async for line in self._source:
+                if not line.strip():
+                    continue
+                refused = screen(line)
+                if refused is None:
+                    yield line
+                else:
+                    await self._errors.send(refused)
