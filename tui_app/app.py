@@ -52,7 +52,7 @@ if TYPE_CHECKING:
     from tui_app.screens.session import Session
 
 GATE_MODE = "gate"
-IDLE_CHECK_SECONDS = 15.0
+IDLE_CHECK_SECONDS = 1.0  # the idle lock fires within a second of ``security.idle_lock_minutes``
 PREPARE_PAUSE = 0.05  # seconds between two sections composed ahead: a key pressed meanwhile goes first
 
 
@@ -132,13 +132,16 @@ class ReverieApp(App[None], inherit_bindings=False):
         embedder: Callable[[], Embedder] | None = None,
         passphrase: str | None = None,
         prepare_sections: bool = True,
+        gate_hint: str = "",
     ) -> None:
         """``keys`` opens the vault straight away; without them the app asks for the passphrase (or for a
         new one when the home has no vault, created with ``kdf``). ``passphrase`` (one at hand without a
         prompt: ``REVERIE_PASSPHRASE``, the keyring) is tried by the unlock screen as soon as it shows,
         Argon2id running in its worker after the first frame. ``editor`` replaces $EDITOR and
         ``embedder`` the configured embedding model (tests). ``prepare_sections``: compose each
-        section's screen in the idle time after Home shows its data (off: on its first switch)."""
+        section's screen in the idle time after Home shows its data (off: on its first switch).
+        ``gate_hint``: a line the unlock screen shows (the demo's passphrase, which the demo prints
+        before the app covers the terminal)."""
         super().__init__()
         self.ui_state_file = ui_state_path(paths.root)
         self.ui_state, self.ui_state_problem = load_ui_state(self.ui_state_file)
@@ -172,6 +175,9 @@ class ReverieApp(App[None], inherit_bindings=False):
         self.made_sections: set[str] = set()  # sections whose screen was made (shown, or composed ahead)
         self.ready_screens: dict[str, ReverieScreen] = {}  # composed ahead, not shown yet
         self.animation_level = "full" if config.tui.animations else "none"
+        self.gate_hint = gate_hint
+        # What the person typed that outlives a lock (the search query): no key, no decrypted record.
+        self.typed: dict[str, str] = {}
 
     def run(
         self,
@@ -376,7 +382,7 @@ class ReverieApp(App[None], inherit_bindings=False):
         blink = self.config.tui.animations
         if self.paths.vault_header.exists():
             self.add_mode(GATE_MODE, lambda: UnlockScreen(self.paths, blink=blink, reason=reason,
-                                                          passphrase=passphrase))
+                                                          passphrase=passphrase, hint=self.gate_hint))
         else:
             self.add_mode(GATE_MODE, lambda: CreateVaultScreen(self.paths, self.kdf, blink=blink))
         self.gate_open = True
@@ -430,6 +436,10 @@ class ReverieApp(App[None], inherit_bindings=False):
 
     def touch(self) -> None:
         self.last_input = time.monotonic()
+
+    def keep_typed(self, key: str, text: str) -> None:
+        """Remember ``text`` the person typed (``search.query``) across a lock, for the next unlock."""
+        self.typed[key] = text
 
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, events.Key | events.MouseDown | events.Paste):

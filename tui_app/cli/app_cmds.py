@@ -62,7 +62,8 @@ def demo(folder: Path | None, keep: bool, no_open: bool, locked: bool, no_mouse:
     from tui_app.app import ReverieApp
 
     try:
-        app = ReverieApp(home.paths, load_config(home.paths.config), None if locked else home.keys, label="demo")
+        app = ReverieApp(home.paths, load_config(home.paths.config), None if locked else home.keys, label="demo",
+                         gate_hint=f"Demo passphrase: {home.passphrase}")
         app.run(mouse=False if no_mouse else None)
     finally:
         if not kept:

@@ -169,7 +169,12 @@ class SearchScreen(ReverieScreen):
 
     def on_mount(self) -> None:
         self.query_one("#search-progress").display = False
-        self.query_one("#search-query", Input).focus()
+        field = self.query_one("#search-query", Input)
+        typed: dict[str, str] = getattr(self.app, "typed", {})
+        if typed.get("search.query") and not field.value:
+            field.value = typed["search.query"]  # the query on screen when the app locked
+            field.cursor_position = len(field.value)
+        field.focus()
         self.show_lines()
 
     def on_unmount(self) -> None:
@@ -223,6 +228,9 @@ class SearchScreen(ReverieScreen):
 
     @on(Input.Changed, "#search-query")
     def query_changed(self) -> None:
+        keep = getattr(self.app, "keep_typed", None)
+        if keep is not None:
+            keep("search.query", self.query_text())  # unlocking after a lock brings it back
         if self.debounce is not None:
             self.debounce.stop()
         delay = self.session.config.tui.search_debounce_ms / 1000
@@ -233,7 +241,12 @@ class SearchScreen(ReverieScreen):
     @on(Input.Submitted, "#search-query")
     def query_submitted(self) -> None:
         """Enter: search now (no waiting for the pause). The query keeps the focus, so typing goes on
-        changing the query; Down (or Tab) moves to the results, where letters are keys."""
+        changing the query; Down (or Tab) moves to the results, where letters are keys. On an empty
+        field Enter asks the placeholder's example question."""
+        field = self.query_one("#search-query", Input)
+        if not field.value.strip() and field.placeholder:
+            field.value = str(field.placeholder)
+            field.cursor_position = len(field.value)
         if self.debounce is not None:
             self.debounce.stop()
             self.debounce = None

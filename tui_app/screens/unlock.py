@@ -41,10 +41,18 @@ LOST_PASSPHRASE = (
 
 class UnlockScreen(WorkerScreen):
     def __init__(
-        self, paths: HomePaths, *, blink: bool = False, reason: str = "", passphrase: str | None = None
+        self,
+        paths: HomePaths,
+        *,
+        blink: bool = False,
+        reason: str = "",
+        passphrase: str | None = None,
+        hint: str = "",
     ) -> None:
-        """``passphrase``: one at hand without a prompt, tried as soon as the screen shows."""
+        """``passphrase``: one at hand without a prompt, tried as soon as the screen shows. ``hint``: a
+        line shown under the title (the demo's passphrase)."""
         super().__init__(classes="gate")
+        self.hint = hint
         self.paths = paths
         self.blink = blink
         self.reason = reason
@@ -54,6 +62,8 @@ class UnlockScreen(WorkerScreen):
         with Center(), Vertical(classes="gate-box"):
             yield Label("Reverie is locked", classes="gate-title")
             yield Static(f"Vault: {short_path(self.paths.root)}", classes="gate-path", markup=False)
+            if self.hint:
+                yield Static(self.hint, id="gate-hint", classes="gate-path", markup=False)
             passphrase = PassphraseInput(password=True, placeholder="passphrase", id="passphrase")
             passphrase.cursor_blink = self.blink
             yield passphrase
