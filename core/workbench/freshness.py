@@ -13,8 +13,9 @@ block, or a duplicate check) the workbench:
 3. brings the vault's memories into the index when the vault is open and changed since the last
    sync (a fingerprint of the vault's files is kept in the index, so a new process does not
    decrypt every memory again when nothing changed);
-4. reports vector coverage ("semantic results cover 1,600 of 200,003 turns") whenever vectors are
-   missing, so a semantic or hybrid answer never passes for complete.
+4. reports vector coverage ("semantic results cover 1,600 of 2,003 text turns and memories") whenever
+   a document that gets a vector (text turns and memories) has none yet, so a semantic or hybrid
+   answer never passes for complete, and says how many documents never get one (tool output).
 
 The thresholds are measured by ``tests/bench/bench_freshness.py`` (2 loaded cores): a search with
 nothing to catch up took 34 ms; with 1,000 new turns of one day (0.3 MiB) 0.30 s, 5,000 (1.6 MiB)
@@ -106,6 +107,28 @@ class Freshness:
         total = self.turns + self.memories
         return min(self.vectors, total), total
 
+    @property
+    def embeddable(self) -> int:
+        """Documents that get a vector: text turns and memories, embedded or waiting. Tool output, meta
+        turns and empty text never do (``core.index.vectors.EMBED_TYPES``); words find them."""
+        covered, total = self.vector_coverage
+        return min(covered + self.pending_vectors, total)
+
+    def coverage_note(self) -> str | None:
+        """"semantic results cover 632 of 700 text turns and memories (`reverie reindex` embeds the other
+        68; 2,328 tool outputs and other non-text turns are found by words only)"; None when every
+        document that gets a vector has one (reindex would add nothing)."""
+        covered, total = self.vector_coverage
+        if not self.pending_vectors or not total:
+            return None
+        pending = min(self.pending_vectors, total - covered)
+        note = (f"semantic results cover {covered:,} of {self.embeddable:,} text turns and memories "
+                f"(`reverie reindex` embeds the other {pending:,}")
+        others = total - self.embeddable
+        if others:
+            note += f"; {others:,} tool outputs and other non-text turns are found by words only"
+        return note + ")"
+
     def notes(self, *, semantic: bool) -> list[str]:
         """One line each for what the person should know about this answer's completeness.
         ``semantic``: the answer used (or wanted) vectors."""
@@ -121,10 +144,9 @@ class Freshness:
             lines.append("another process is writing the index: answered from what it holds")
         if self.memory_note:
             lines.append(self.memory_note)
-        covered, total = self.vector_coverage
-        if semantic and total and covered < total:
-            lines.append(f"semantic results cover {covered:,} of {total:,} turns and memories "
-                         "(`reverie reindex` embeds the rest)")
+        coverage = self.coverage_note() if semantic else None
+        if coverage:
+            lines.append(coverage)
         return lines
 
     def to_dict(self) -> dict[str, Any]:
@@ -137,6 +159,7 @@ class Freshness:
             "vectors": covered,
             "documents": total,
             "pending_vectors": self.pending_vectors,
+            "embeddable": self.embeddable,
             "caught_up_turns": self.caught_up_turns,
             "behind_bytes": self.lag.bytes,
             "behind_days": self.lag.days,

@@ -78,7 +78,7 @@ def test_semantic_answers_say_how_much_the_vectors_cover(workbench: Workbench, t
     workbench.ingest([transcript(tmp_path, count=3)], embed=True)
     workbench.ingest([transcript(tmp_path, "wombat", count=2, day="2026-11-22")])  # not embedded
     answer = workbench.search("layout", mode="semantic")
-    assert any("semantic results cover 3 of 5 turns and memories" in note for note in answer.notes)
+    assert any("semantic results cover 3 of 5 text turns and memories" in note for note in answer.notes)
     assert not any("cover" in note for note in workbench.search(RARE, mode="exact").notes)
 
 
