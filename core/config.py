@@ -36,11 +36,15 @@ SUPPORTED_LANGUAGES = ("en", "ko", "ja")
 SCOPE_KINDS = ("vault", "claude-code", "codex", "markdown")
 EMBEDDING_BACKENDS = ("openvino", "onnx", "sentence-transformers", "openai-compatible")  # core/embed/__init__.py
 
-Positive = Annotated[int, msgspec.Meta(ge=1)]
-NonNegative = Annotated[int, msgspec.Meta(ge=0)]
-Limit = Annotated[int, msgspec.Meta(ge=0, description="0 turns it off")]
-PositiveNumber = Annotated[float, msgspec.Meta(gt=0)]
+# Every number has a sane range, so a typo (1e20 minutes, inf days, 100000 threads) is an error naming
+# the key and the range, never a timer that cannot fire or a pool of 100,000 threads.
+MANY = 1_000_000  # the upper end of counts with no natural limit (tokens, moves, proposals)
+Positive = Annotated[int, msgspec.Meta(ge=1, le=MANY)]
+NonNegative = Annotated[int, msgspec.Meta(ge=0, le=MANY)]
+Limit = Annotated[int, msgspec.Meta(ge=0, le=MANY, description="0 turns it off")]
 Fraction = Annotated[float, msgspec.Meta(gt=0, le=1)]
+Days = Annotated[int, msgspec.Meta(ge=0, le=36_500)]  # up to a hundred years
+Results = Annotated[int, msgspec.Meta(ge=1, le=1000)]  # results of one search (core.recall's MAX_LIMIT)
 
 
 @dataclass
@@ -53,7 +57,7 @@ class GeneralConfig:
 @dataclass
 class SecurityConfig:
     keyring: bool = False  # read the passphrase from the OS keyring
-    idle_lock_minutes: NonNegative = 15  # the TUI forgets the keys after this long idle; 0 = never
+    idle_lock_minutes: Annotated[int, msgspec.Meta(ge=0, le=10_080)] = 15  # TUI forgets keys after this idle; 0: never
 
 
 @dataclass
@@ -61,23 +65,23 @@ class EmbeddingConfig:
     backend: Literal[EMBEDDING_BACKENDS] = "openvino"  # why: core/embed/openvino_backend.py
     model: str = "all-MiniLM-L6-v2"
     endpoint: str = ""  # for openai-compatible: a loopback URL
-    threads: NonNegative = 0  # 0: every core this process may use; a number lowers it
-    batch_size: Positive = 64
+    threads: Annotated[int, msgspec.Meta(ge=0, le=1024)] = 0  # 0: every core this process may use
+    batch_size: Annotated[int, msgspec.Meta(ge=1, le=4096)] = 64
 
 
 @dataclass
 class RecallConfig:
-    half_life_days: PositiveNumber = 30.0  # recency boost for memories without a time range
+    half_life_days: Annotated[float, msgspec.Meta(gt=0, le=36_500)] = 30.0  # recency boost without a range
     duplicate_threshold: Fraction = 0.95  # cosine at or above which a new memory is a near duplicate
-    min_exact_results: NonNegative = 3  # auto mode falls back to semantic below this many exact hits
-    default_limit: Positive = 10
+    min_exact_results: Annotated[int, msgspec.Meta(ge=0, le=1000)] = 3  # below: auto adds semantic
+    default_limit: Results = 10
 
 
 @dataclass
 class ContextConfig:
     budget: Positive = 2000  # tokens
     item_max_tokens: Positive = 500
-    markers: NonNegative = 5
+    markers: Annotated[int, msgspec.Meta(ge=0, le=1000)] = 5
 
 
 @dataclass
@@ -92,15 +96,15 @@ class CurationConfig:
     auto_move_cap: NonNegative = 10  # at most this many automatic moves per run
     report_only_runs: NonNegative = 3  # the first runs of a scope only report what they would move
     tighten_after_restores: Positive = 3  # restores caused by one signal before it is tightened
-    review_interval_days: NonNegative = 7
-    restored_guard_days: NonNegative = 30  # a record restored this recently is guarded
+    review_interval_days: Days = 7
+    restored_guard_days: Days = 30  # a record restored this recently is guarded
     scopes: list[ScopeConfig] = field(default_factory=list)
 
 
 @dataclass
 class TuiConfig:
     animations: bool = False
-    search_debounce_ms: NonNegative = 300
+    search_debounce_ms: Annotated[int, msgspec.Meta(ge=0, le=10_000)] = 300
     keymap: dict[str, str] = field(default_factory=dict)  # binding id -> key(s)
     mouse: bool = True  # false: the terminal is never asked for mouse events (fewer bytes over SSH)
 
@@ -112,7 +116,7 @@ class SharingProfile:
     reviewed_only: bool = True
     include_turns: bool = True
     sources: list[str] = field(default_factory=list)  # empty: every source
-    max_items: Positive = 20
+    max_items: Results = 20
     max_tokens: Positive = 4000
 
 
@@ -215,7 +219,7 @@ def _bounds(info: mi.IntType | mi.FloatType) -> str:
     low = ("(", info.gt) if info.gt is not None else ("[", info.ge) if info.ge is not None else None
     high = (")", info.lt) if info.lt is not None else ("]", info.le) if info.le is not None else None
     if low and high:
-        return f"in {low[0]}{low[1]:g}, {high[1]:g}{high[0]}"
+        return f"in {low[0]}{_number(low[1])}, {_number(high[1])}{high[0]}"
     if low == ("(", 0):
         return "positive"
     if low == ("[", 0):
@@ -223,6 +227,11 @@ def _bounds(info: mi.IntType | mi.FloatType) -> str:
     if low:
         return f"at least {low[1]:g}" if low[0] == "[" else f"more than {low[1]:g}"
     return f"at most {high[1]:g}" if high and high[0] == "]" else f"less than {high[1]:g}" if high else ""
+
+
+def _number(value: float) -> str:
+    """A range's end as written in a config file: 1000000, not 1e+06."""
+    return str(int(value)) if float(value).is_integer() else f"{value:g}"
 
 
 def _fields(info: mi.DataclassType) -> dict[str, mi.Field]:

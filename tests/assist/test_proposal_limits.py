@@ -208,7 +208,8 @@ def test_a_loaded_draft_keeps_its_creator_and_time(vault: MemoryVault) -> None:
 @pytest.mark.parametrize(("text", "message"), [
     ("[assistants]\nproposals_per_hour = \"lots\"", "config.toml: assistants.proposals_per_hour must be an integer, "
                                                    "got 'lots'"),
-    ("[assistants]\nopen_proposals = -1", "config.toml: assistants.open_proposals must be 0 or more (0 turns it off)"),
+    ("[assistants]\nopen_proposals = -1",
+     "config.toml: assistants.open_proposals must be in [0, 1000000] (0 turns it off)"),
     ("[assistants]\nsuggestions_per_draft = 2.5", "config.toml: assistants.suggestions_per_draft must be an "
                                                  "integer, got 2.5"),
     ("[assistants]\nper_minute = 3", "config.toml: unknown key 'assistants.per_minute'"),

@@ -74,11 +74,12 @@ def test_sharing_profiles_default_and_named() -> None:
         ("[curation]\nscopes = [{name = 'a', kind = 'vault'}, 3]\n",
          "config.toml: curation.scopes[1] must be a table, got 3"),
         ("[embedding]\nbackend = 'cloud'\n", "config.toml: embedding.backend must be one of "),
-        ("[recall]\nhalf_life_days = 0\n", "config.toml: recall.half_life_days must be positive"),
+        ("[recall]\nhalf_life_days = 0\n", "config.toml: recall.half_life_days must be in (0, 36500]"),
         ("[recall]\nhalf_life_days = nan\n", "config.toml: recall.half_life_days must be a number, got nan"),
-        ("[curation]\ntighten_after_restores = 0\n", "config.toml: curation.tighten_after_restores must be at least 1"),
+        ("[curation]\ntighten_after_restores = 0\n",
+         "config.toml: curation.tighten_after_restores must be in [1, 1000000]"),
         ("[assistants]\nopen_proposals = -1\n",
-         "config.toml: assistants.open_proposals must be 0 or more (0 turns it off)"),
+         "config.toml: assistants.open_proposals must be in [0, 1000000] (0 turns it off)"),
         ("[sharing.profiles.a]\nmax_items = 1\n[sharing.profiles.b]\nmax_tokens = 'many'\n",
          "config.toml: sharing.profiles.b.max_tokens must be an integer, got 'many'"),
         ("[general]\ntimezone = 2026-01-01\n", "config.toml: general.timezone must be a string, got datetime.date"),
@@ -94,7 +95,7 @@ def test_the_type_of_each_setting_says_what_is_wrong(text: str, message: str) ->
 def test_saving_checks_what_was_changed_in_memory(paths: HomePaths) -> None:
     config = Config()
     config.recall.default_limit = 0
-    with pytest.raises(ConfigError, match=r"recall\.default_limit must be at least 1"):
+    with pytest.raises(ConfigError, match=r"recall\.default_limit must be in \[1, 1000\]"):
         save_config(paths.config, config)
     assert not paths.config.exists()  # nothing half-written
     config.recall.default_limit = 7
