@@ -143,6 +143,13 @@ class AssistantsConfig:
 
 
 @dataclass
+class ServeConfig:
+    """``reverie serve``: each browser session runs an app process; more than this many at once are refused."""
+
+    max_sessions: Annotated[int, msgspec.Meta(ge=1, le=64)] = 4
+
+
+@dataclass
 class TimeparseConfig:
     # The month a fiscal year starts in: "FY2023", 회계연도 (core/timeparse/fiscal.py); 年度 is always April.
     fiscal_year_start: Annotated[int, msgspec.Meta(ge=1, le=12)] = 1
@@ -161,6 +168,7 @@ class Config:
     assistants: AssistantsConfig = field(default_factory=AssistantsConfig)
     watch: WatchConfig = field(default_factory=WatchConfig)
     timeparse: TimeparseConfig = field(default_factory=TimeparseConfig)
+    serve: ServeConfig = field(default_factory=ServeConfig)
 
     def zone(self) -> ZoneInfo:
         """The person's timezone: ``general.timezone`` or the system's."""

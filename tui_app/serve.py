@@ -6,7 +6,11 @@ textual-serve has no authentication: whoever reaches the port gets a terminal ru
   from another machine, an SSH tunnel (``ssh -L 8000:127.0.0.1:8000 home``) reaches it instead;
 - without ``--public``, a request whose ``Host`` is not a loopback name is refused (a web page that
   re-points its own domain at 127.0.0.1 cannot load the app), and a WebSocket opened by a page of
-  another origin is refused always (another site open in the same browser cannot drive the app);
+  another origin, or with no ``Origin`` at all (a browser always sends one; a script that leaves it
+  out is not the person's browser), is refused always (another site open in the same browser cannot
+  drive the app);
+- each WebSocket starts an app process: at most ``serve.max_sessions`` (default 4) run at once, and
+  one more is refused with 503 until a tab closes, so a loop of sockets cannot fill the machine;
 - every tab starts locked: the passphrase is asked on the app's own screen and never taken from
   ``REVERIE_PASSPHRASE`` or the keyring (``REVERIE_PASSPHRASE`` is removed from the tabs'
   environment), so reaching the port is not reaching the vault;
@@ -115,32 +119,37 @@ class RequestCheck:
 
     public: bool
 
-    def refusal(self, host_header: str, origin: str | None) -> str | None:
+    def refusal(self, host_header: str, origin: str | None, *, websocket: bool = False) -> str | None:
+        """Why a request is refused; a ``websocket`` (it starts an app) must carry this server's Origin."""
         if not host_header:
             return "no Host header"
         if not self.public and not is_loopback(urlsplit(f"//{host_header}").hostname or ""):
             return f"Host {host_header!r} is not a loopback name"
+        if websocket and not origin:
+            return "a WebSocket without an Origin header (a browser always sends one)"
         if origin is not None and urlsplit(origin).netloc.lower() != host_header.lower():
             return f"Origin {origin!r} is not this server"
         return None
 
 
 def make_server(
-    home: Path, host: str, port: int, *, public: bool, templates: Path, say: Callable[[str], None]
+    home: Path, host: str, port: int, *, public: bool, templates: Path, say: Callable[[str], None],
+    max_sessions: int = 4,
 ) -> Server:
     """The textual-serve server (its class is made here: a browser tab imports this module too, and
-    needs neither aiohttp nor textual-serve)."""
+    needs neither aiohttp nor textual-serve). At most ``max_sessions`` app processes run at once."""
     from aiohttp import web
     from textual_serve.server import Server
 
     check = RequestCheck(public)
+    open_sessions = [0]
 
     class ReverieServer(Server):
         async def on_startup(self, app: web.Application) -> None:
             say(f"reverie serve: Reverie for {home} on {url_for(host, port)} · Ctrl-C stops")
 
         def refuse(self, request: web.Request, origin: bool) -> None:
-            reason = check.refusal(request.host, request.headers.get("Origin") if origin else None)
+            reason = check.refusal(request.host, request.headers.get("Origin") if origin else None, websocket=origin)
             if reason is not None:
                 raise web.HTTPForbidden(text=f"reverie serve refused this request: {reason}\n")
 
@@ -154,7 +163,15 @@ def make_server(
 
         async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
             self.refuse(request, origin=True)
-            return await super().handle_websocket(request)
+            if open_sessions[0] >= max_sessions:  # counted before the app process starts, released after it ends
+                raise web.HTTPServiceUnavailable(
+                    text=f"reverie serve refused this request: {max_sessions} sessions are open (serve.max_sessions "
+                         "in config.toml); close a tab first\n")
+            open_sessions[0] += 1
+            try:
+                return await super().handle_websocket(request)
+            finally:
+                open_sessions[0] -= 1
 
         async def handle_download(self, request: web.Request) -> web.StreamResponse:
             self.refuse(request, origin=False)
@@ -177,15 +194,17 @@ def make_server(
     return ReverieServer(tab_command(home), host=host, port=port, title="Reverie", templates_path=str(templates))
 
 
-def serve(home: Path, host: str, port: int, *, public: bool, say: Callable[[str], None]) -> None:
-    """Serve the app for ``home`` until Ctrl-C (or SIGTERM)."""
+def serve(home: Path, host: str, port: int, *, public: bool, say: Callable[[str], None],
+          max_sessions: int = 4) -> None:
+    """Serve the app for ``home`` until Ctrl-C (or SIGTERM), at most ``max_sessions`` tabs at once."""
     host = check_host(host, public)
     check_port_free(host, port)
     if public and not is_loopback(host):
         say(NO_AUTH_WARNING.format(url=url_for(host, port), port=port))
     os.environ.pop(PASSPHRASE_ENV, None)  # the tabs inherit this environment: each one asks instead
     with tempfile.TemporaryDirectory(prefix="reverie-serve-") as folder:
-        server = make_server(home, host, port, public=public, templates=local_templates(Path(folder)), say=say)
+        server = make_server(home, host, port, public=public, templates=local_templates(Path(folder)), say=say,
+                             max_sessions=max_sessions)
         server.serve()
 
 

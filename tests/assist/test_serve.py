@@ -59,7 +59,8 @@ def test_public_warns_that_there_is_no_authentication(monkeypatch: pytest.Monkey
         def serve(self) -> None:
             built.append(("served", 0, True))
 
-    def make_server(home: Path, host: str, port: int, *, public: bool, templates: Path, say: object) -> Recorder:
+    def make_server(home: Path, host: str, port: int, *, public: bool, templates: Path, say: object,
+                    max_sessions: int) -> Recorder:
         assert (templates / "app_index.html").is_file()
         built.append((host, port, public))
         return Recorder()

@@ -9,18 +9,23 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from core.config import Config, load_config, save_config
 from core.demo.build import DemoHome, build_demo_home
 
 
 @contextmanager
-def running_serve(folder: Path) -> Iterator[tuple[DemoHome, int]]:
-    """``reverie serve`` over a demo home built in ``folder``, on a free loopback port, started with
-    REVERIE_PASSPHRASE in its environment; stopped on leaving."""
+def running_serve(folder: Path, configure: Callable[[Config], None] | None = None) -> Iterator[tuple[DemoHome, int]]:
+    """``reverie serve`` over a demo home built in ``folder`` (its settings changed by ``configure``),
+    on a free loopback port, started with REVERIE_PASSPHRASE in its environment; stopped on leaving."""
     home = build_demo_home(folder / "demo")
+    if configure is not None:
+        config = load_config(home.paths.config)
+        configure(config)
+        save_config(home.paths.config, config)
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]

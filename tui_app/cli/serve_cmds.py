@@ -22,7 +22,8 @@ from tui_app.cli.state import CliState
 )
 @click.pass_obj
 def serve(state: CliState, port: int, host: str, public: bool) -> None:
-    """Serve the app in a browser: one app per tab, each asking for the passphrase.
+    """Serve the app in a browser: one app per tab, each asking for the passphrase; at most
+    serve.max_sessions tabs (config.toml, default 4) at once.
 
     \b
     From another machine, tunnel instead of using --public:
@@ -31,7 +32,8 @@ def serve(state: CliState, port: int, host: str, public: bool) -> None:
     """
     from tui_app.serve import serve as run_server
 
-    run_server(state.paths.root, host, port, public=public, say=lambda line: click.echo(line, err=True))
+    run_server(state.paths.root, host, port, public=public, say=lambda line: click.echo(line, err=True),
+               max_sessions=state.config.serve.max_sessions)
 
 
 def register(cli: click.Group) -> None:
