@@ -133,6 +133,7 @@ class ReverieApp(App[None], inherit_bindings=False):
         passphrase: str | None = None,
         prepare_sections: bool = True,
         gate_hint: str = "",
+        vectors_in_background: bool = False,
     ) -> None:
         """``keys`` opens the vault straight away; without them the app asks for the passphrase (or for a
         new one when the home has no vault, created with ``kdf``). ``passphrase`` (one at hand without a
@@ -141,7 +142,9 @@ class ReverieApp(App[None], inherit_bindings=False):
         ``embedder`` the configured embedding model (tests). ``prepare_sections``: compose each
         section's screen in the idle time after Home shows its data (off: on its first switch).
         ``gate_hint``: a line the unlock screen shows (the demo's passphrase, which the demo prints
-        before the app covers the terminal)."""
+        before the app covers the terminal). ``vectors_in_background``: after unlocking, give every
+        turn and memory its vector in a worker, with its progress in the section bar (the demo: its
+        first semantic search then waits for nothing)."""
         super().__init__()
         self.ui_state_file = ui_state_path(paths.root)
         self.ui_state, self.ui_state_problem = load_ui_state(self.ui_state_file)
@@ -176,6 +179,8 @@ class ReverieApp(App[None], inherit_bindings=False):
         self.ready_screens: dict[str, ReverieScreen] = {}  # composed ahead, not shown yet
         self.animation_level = "full" if config.tui.animations else "none"
         self.gate_hint = gate_hint
+        self.vectors_in_background = vectors_in_background
+        self.background_status = ""  # shown at the right of the section bar ("vectors 120/632")
         # What the person typed that outlives a lock (the search query): no key, no decrypted record.
         self.typed: dict[str, str] = {}
 
@@ -297,6 +302,61 @@ class ReverieApp(App[None], inherit_bindings=False):
             self.remove_mode(GATE_MODE)
             self.gate_open = False
         self.touch()
+        if self.vectors_in_background:
+            self.call_after_refresh(self.build_vectors, self.session)  # Home first, then the model
+
+    # --- vectors built in the background ------------------------------------------------------------
+
+    @property
+    def building_vectors(self) -> bool:
+        return any(w.group == "background-vectors" and w.is_running for w in self.workers)
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="background-vectors",
+          description="build vectors for semantic search")
+    def build_vectors(self, session: Session) -> None:
+        """Every turn and memory without a vector gets one; stops when the app locks (the build
+        resumes at the next unlock, where it stopped). Progress and the end are posted as messages."""
+        from textual.worker import get_current_worker
+
+        from tui_app import messages
+        from tui_app.views.search_backend import SearchBackend
+
+        worker = get_current_worker()
+        backend = SearchBackend(self.workbench)
+        if self.session is not session or not backend.needs_vectors():
+            return
+        self.post_message(messages.VectorProgress(0, 0))
+
+        def progress(phase: str, done: int, total: int) -> None:
+            if phase == "embed":
+                self.post_message(messages.VectorProgress(done, total))
+
+        state = backend.build_vectors(progress=progress,
+                                      should_stop=lambda: worker.is_cancelled or self.session is not session)
+        self.post_message(messages.VectorsBuilt(state))
+
+    def on_vector_progress(self, message: messages.VectorProgress) -> None:
+        done = f"{100 * message.done // message.total}%" if message.total else "…"
+        self.show_background_status(f"vectors {done}")
+
+    def on_vectors_built(self, message: messages.VectorsBuilt) -> None:
+        """The background build ended: said once; a search screen on show searches again with them."""
+        self.show_background_status("")
+        if message.state.stopped or self.session is None:
+            return
+        screen = self.screen
+        if type(screen).__name__ == "SearchScreen":
+            screen.post_message(message)  # its own handler says it and asks the question again
+        else:
+            self.notify(f"{message.state.vectors:,} vectors ready: semantic search answers at once.",
+                        title="Semantic search", markup=False)
+
+    def show_background_status(self, status: str) -> None:
+        from tui_app.widgets.section_bar import SectionBar
+
+        self.background_status = status
+        for bar in self.screen.query(SectionBar):
+            bar.refresh_keys()
 
     def warm_up_sections(self) -> None:
         """Make every section ready while the person reads the home screen, so that a first switch only

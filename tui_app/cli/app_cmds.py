@@ -63,7 +63,7 @@ def demo(folder: Path | None, keep: bool, no_open: bool, locked: bool, no_mouse:
 
     try:
         app = ReverieApp(home.paths, load_config(home.paths.config), None if locked else home.keys, label="demo",
-                         gate_hint=f"Demo passphrase: {home.passphrase}")
+                         gate_hint=f"Demo passphrase: {home.passphrase}", vectors_in_background=True)
         app.run(mouse=False if no_mouse else None)
     finally:
         if not kept:

@@ -460,6 +460,9 @@ class SearchScreen(ReverieScreen):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="vectors", description="build vectors")
     def ensure_vectors(self) -> None:
+        if getattr(self.app, "building_vectors", False):
+            self.vectors_checked = False  # the app's build is under way (its progress in the section bar)
+            return
         if not self.backend.needs_vectors():
             return
         self.post_message(messages.VectorProgress(0, 0))
@@ -472,6 +475,7 @@ class SearchScreen(ReverieScreen):
         self.post_message(messages.VectorsBuilt(state))
 
     def on_vector_progress(self, message: messages.VectorProgress) -> None:
+        message.stop()  # this screen's build: the app's own handler is for its background build
         self.building = True
         self.query_one("#search-progress").display = True
         bar = self.query_one("#search-progress-bar", ProgressBar)
@@ -483,6 +487,7 @@ class SearchScreen(ReverieScreen):
         )
 
     def on_vectors_built(self, message: messages.VectorsBuilt) -> None:
+        message.stop()  # this screen's build: the app's own handler is for its background build
         self.building = False
         self.busy_line = ""
         self.query_one("#search-progress").display = False

@@ -88,6 +88,9 @@ class SectionBar(Horizontal):
 
     def right_text(self, lock: bool) -> str:
         parts = [self.label] if self.label else []
+        status = getattr(self.app, "background_status", "")  # long work of the app's own ("vectors 40%")
+        if status:
+            return " · ".join([*parts, status])  # in the lock key's place while it lasts (ctrl+l still locks)
         if lock:
             parts.append(f"{self.key_for('app.lock', 'ctrl+l')} Lock")
         return " · ".join(parts)
