@@ -101,6 +101,47 @@ def test_restore_into_a_folder_swapped_for_a_symlink_writes_nothing_outside(setu
     assert (root / "old/a.md").read_text() == "# A\n\nan old loose note\n" and not done.already
 
 
+def test_a_restore_whose_folder_is_swapped_after_the_write_takes_its_copy_back(setup: Setup) -> None:
+    """Swapped between the write and the check: the record written into the folder that was moved away
+    is removed again and the restore fails in one line; the record stays in cold storage."""
+    paths, config, keys, root, outside = setup
+    m = next(m for m in _moved(setup) if m.stone.path == "old/a.md")
+    before = tree(outside)
+    with pytest.raises(PathEscape) as info:
+        engine.restore(paths, config, m.stone.move_id, unlock=unlocker(keys), now=NOW,
+                       on_step=_at("copied", lambda: _swap(root, outside)))
+    assert "\n" not in str(info.value) and "nothing was restored" in str(info.value)
+    _outside_intact(outside, before)
+    assert not _temps(root, outside, paths.root)
+    assert not (root / "old.away/a.md").exists()  # taken back out of the folder that was moved away
+    _unswap(root)
+    assert not (root / "old/a.md").exists() and m.places.cold.is_file() and m.places.tombstone.is_file()
+    engine.restore(paths, config, m.stone.move_id, unlock=unlocker(keys), now=NOW)
+    assert (root / "old/a.md").read_text() == "# A\n\nan old loose note\n"
+
+
+@pytest.mark.parametrize("step", ["journal", "copied", "verified", "tombstoned"])
+def test_a_move_whose_folder_is_swapped_before_the_ledger_entry_is_rolled_back(setup: Setup, step: str) -> None:
+    paths, config, keys, root, outside = setup
+    scope_before, before = tree(root), tree(outside)
+    swapped: list[bool] = []
+
+    def once() -> None:
+        if not swapped:
+            swapped.append(True)
+            _swap(root, outside)
+
+    result = engine.apply(paths, config, unlock=unlocker(keys), now=NOW, on_step=_at(step, once))
+    # the first record's move is rolled back; the others meet the symlink when they open the folder
+    assert result.moved == [] and len(result.errors) == 3
+    assert all("\n" not in e for e in result.errors)
+    assert "nothing was moved" in result.errors[0], result.errors
+    _outside_intact(outside, before)
+    assert not _temps(root, outside, paths.root)
+    _unswap(root)
+    assert tree(root) == scope_before and list_cold(paths, config) == []
+
+
 def test_a_move_whose_folder_is_swapped_after_the_copy_leaves_everything_in_place(setup: Setup) -> None:
     paths, config, keys, root, outside = setup
     before, scope_before = tree(outside), tree(root)
