@@ -119,6 +119,11 @@ class HomePaths:
         return self.root / ".locks"
 
     @property
+    def exports(self) -> Path:
+        """What the person saves out of the app (screenshots): plaintext, so 0700 and files 0600."""
+        return self.root / "exports"
+
+    @property
     def index_db(self) -> Path:
         return self.cache / "index.db"
 

@@ -589,6 +589,31 @@ class ReverieApp(App[None], inherit_bindings=False):
         )
         self.push_screen(KeymapScreen(groups))
 
+    def deliver_screenshot(self, filename: str | None = None, path: str | None = None,
+                           time_format: str | None = None) -> str | None:
+        """The screen as SVG. It shows decrypted text, so in a terminal it is written 0600 into the
+        data home's ``exports`` folder (0700), never the working directory, and the notice says where;
+        in a browser (``reverie serve``) it is handed to the browser as Textual does."""
+        if self.is_web:
+            return super().deliver_screenshot(filename, path, time_format)
+        from datetime import datetime
+        from pathlib import Path
+
+        from core.errors import disk_full
+        from core.fsutil import atomic_write_text
+
+        stamp = datetime.now().astimezone().strftime(time_format or "%Y-%m-%dT%H_%M_%S_%f")
+        target = self.paths.exports / Path(filename or f"reverie_{stamp}.svg").name
+        try:
+            atomic_write_text(target, self.export_screenshot())
+        except OSError as exc:
+            self.notify(disk_full(exc) or f"Screenshot not saved: {target}: {exc.strerror or exc}",
+                        title="Screenshot", severity="error")
+            return None
+        self.notify(f"Saved to {target} (readable by you only: it shows what the screen showed)",
+                    title="Screenshot")
+        return None
+
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         """Textual's commands, with "Keys" opening the keymap page instead of the narrow help panel."""
         for command in super().get_system_commands(screen):
