@@ -414,6 +414,21 @@ def speaks_between(conn: apsw.Connection, names: Sequence[str], start: str | Non
     return conn.execute(sql, [*span, *names]).fetchone() is not None
 
 
+def speakers_in(conn: apsw.Connection, sessions: Sequence[str], names: Sequence[str]) -> dict[str, set[str]]:
+    """Session → which of ``names`` speak in it (sessions where none does are left out)."""
+    out: dict[str, set[str]] = {}
+    if not sessions or not names:
+        return out
+    actor_marks = ",".join("?" * len(names))
+    for start in range(0, len(sessions), 500):
+        chunk = list(sessions[start : start + 500])
+        sql = (f"SELECT DISTINCT session, actor FROM turns WHERE session IN ({','.join('?' * len(chunk))}) "
+               f"AND actor IN ({actor_marks})")
+        for session, actor in conn.execute(sql, [*chunk, *names]):
+            out.setdefault(session, set()).add(actor)
+    return out
+
+
 def count_between(conn: apsw.Connection, start: str, end: str) -> int:
     return conn.execute("SELECT count(*) FROM turns WHERE ts >= ? AND ts < ?", (start, end)).fetchone()[0]
 

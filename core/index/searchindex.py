@@ -169,6 +169,11 @@ class SearchIndex:
         with self._lock:
             return catalog.actors(self.conn)
 
+    def speakers_in(self, sessions: Sequence[str], names: Sequence[str]) -> dict[str, set[str]]:
+        """Session → which of ``names`` speak in it, for the ``sessions`` given (none: left out)."""
+        with self._lock:
+            return catalog.speakers_in(self.conn, sessions, names)
+
     def speaks_between(self, names: Sequence[str], start_ts: TimeBound = None, end_ts: TimeBound = None) -> bool:
         """Whether one of ``names`` (actors) says anything with ``start_ts <= ts < end_ts``."""
         start, end = bounds(start_ts, end_ts)

@@ -49,8 +49,9 @@ from core.index import BusyPolicy, Filters, SearchIndex
 from core.paths import HomePaths
 from core.recall import browse, rarity
 from core.recall.model import MODES, RecallError, RecallItem, RecallResult
+from core.recall.names import read_names
 from core.recall.pool import Gate, Pool
-from core.recall.query import QueryPlan, analyze, named_actors
+from core.recall.query import QueryPlan, analyze, name_words, named_actors
 from core.recall.scoring import (
     DEFAULT_RANKING,
     Ranking,
@@ -64,11 +65,12 @@ from core.recall.scoring import (
     session_prior,
     spread,
 )
-from core.recall.text import MAX_TERMS, stem, stems
+from core.recall.text import EN_STOPWORDS, MAX_TERMS, stem, stems
 from core.timeparse import LANGUAGES
 from core.turns import format_ts, parse_ts
 
 MAX_LIMIT = 1000
+NAME_COMMON = 2  # a word the log holds in more documents than this is a word, never read as a misspelt name
 
 EmbedderSource = Embedder | Callable[[], Embedder]
 Found = tuple[tuple[str, ...], tuple[str, ...]]  # the terms exact search used, the documents it matched
@@ -130,7 +132,7 @@ class Recaller:
         now = utc_now() if now is None else now
         if now.tzinfo is None:
             now = now.replace(tzinfo=zone)
-        plan = analyze(query, now, zone, self.languages, fiscal_year_start=self.fiscal_year_start)
+        plan = self._people(analyze(query, now, zone, self.languages, fiscal_year_start=self.fiscal_year_start))
         gate = Gate.build(filters, plan.range, profile)
         if gate.empty:
             return self._answer(plan, "exact" if mode == "auto" else mode, [], note="the filters exclude everything")
@@ -158,6 +160,23 @@ class Recaller:
         if gate.empty:
             return self._answer(plan, "exact", [], note="the filters exclude everything")
         return self._listing(plan, gate, limit)
+
+    def _people(self, plan: QueryPlan) -> QueryPlan:
+        """``plan`` with the speakers its words name however they are spelt (core.recall.names), and
+        a note for each word read as someone's name."""
+        words = name_words(plan)
+        if not words:
+            return plan
+        readings = read_names(words, self.index.actors(), frequency=self._frequency, common=NAME_COMMON,
+                              stopwords=EN_STOPWORDS)
+        if not readings:
+            return plan
+        notes = tuple(note for note in dict.fromkeys(r.note() for r in readings) if note)
+        return replace(plan, people=tuple((r.actor, r.word) for r in readings), notes=(*plan.notes, *notes))
+
+    def _frequency(self, word: str) -> int:
+        """In how many documents the log holds ``word`` (counted up to one more than ``NAME_COMMON``)."""
+        return self.index.doc_frequencies([word], cap=NAME_COMMON + 1)[1].get(word, 0)
 
     def _limit(self, limit: int | None, profile: SharingProfile | None) -> int:
         limit = self.config.default_limit if limit is None else limit
@@ -388,15 +407,28 @@ class Recaller:
         return self._speakers(scores, pool, names, r.speaker_semantic)
 
     def _speakers(self, scores: Scores, pool: Pool, names: dict[str, str], factor: float) -> Scores:
-        """Favour the named people's turns (× ``factor``) and their sessions (× ``SESSION_OF_NAMED``,
-        so a reply to Kate in Kate's conversation counts more than the same words elsewhere)."""
+        """Favour the named people's turns (× ``factor``) and their sessions (× ``session_of_named``,
+        so a reply to Kate in Kate's conversation counts more than the same words elsewhere). A query
+        naming several people favours the sessions in which they all speak (who speaks where is read
+        from the index, not only from the candidates); when no session holds them all, a session's
+        factor grows with the share of them who speak in it."""
         if not names:
             return scores
         turns = [k for k in scores if k in pool.turns]
         named = [k for k in turns if pool.turns[k].actor in names]
-        sessions = {pool.turns[k].session for k in named}
-        scores = boost(scores, [k for k in turns if pool.turns[k].session in sessions], self.ranking.session_of_named)
-        return boost(scores, named, factor)
+        together = self.ranking.session_of_named
+        if len(names) < 2:
+            sessions = {pool.turns[k].session for k in named}
+            scores = boost(scores, [k for k in turns if pool.turns[k].session in sessions], together)
+            return boost(scores, named, factor)
+        candidates = sorted({pool.turns[k].session for k in turns if pool.turns[k].session})
+        who = self.index.speakers_in(candidates, sorted(names))
+        share = {session: len(people) / len(names) for session, people in who.items()}
+        if any(value == 1.0 for value in share.values()):  # they talk together: only there
+            share = {session: value for session, value in share.items() if value == 1.0}
+        out = {key: value * (1 + (together - 1) * share.get(pool.turns[key].session, 0.0)) if key in pool.turns
+               else value for key, value in scores.items()}
+        return boost(out, named, factor)
 
     def _fuse(self, exact: Scores, semantic: Scores, found: Found, pool: Pool) -> tuple[Scores, str | None]:
         """Exact and semantic scores fused, the exact side weighed by how much of the query's rarity

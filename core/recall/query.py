@@ -39,6 +39,8 @@ class QueryPlan:
     terms: tuple[str, ...]  # search terms of ``rest`` (stop words out, particles off)
     words: tuple[str, ...]  # every word of ``rest`` (for names)
     notes: tuple[str, ...] = ()  # what the time parser says of the query ("read 'yesturday' as yesterday")
+    # the speakers the query names however it spells them (core.recall.names): (actor, word) pairs
+    people: tuple[tuple[str, str], ...] = ()
 
     @property
     def is_question(self) -> bool:
@@ -104,13 +106,24 @@ def actor_keys(actor: str) -> set[str]:
 
 
 def named_actors(plan: QueryPlan, actors: Iterable[str]) -> dict[str, str]:
-    """Actors the query names → the word that named them (for removal from the semantic text)."""
+    """Actors the query names → the word that named them, case folded (for removal from the
+    semantic text and from exact search): by their names as written, and by the readings the plan
+    holds (``people``: misspelt and transliterated names, core.recall.names)."""
     words = set(plan.words)
     folded_rest = " ".join(plan.rest.casefold().split())
+    among = set(actors)
     found: dict[str, str] = {}
-    for actor in set(actors):
+    for actor in among:
         for key in sorted(actor_keys(actor), key=len, reverse=True):
             if key in words or (" " in key and key in folded_rest):
                 found[actor] = key
                 break
+    for actor, word in plan.people:
+        if actor in among and actor not in found:
+            found[actor] = word.casefold()
     return found
+
+
+def name_words(plan: QueryPlan) -> list[str]:
+    """The words of what is ranked, as typed (for reading names and saying how they were read)."""
+    return _NAME_TOKEN.findall(plan.rest)

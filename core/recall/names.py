@@ -1,0 +1,107 @@
+"""People as a person names them: a word of the query read as the name of someone who speaks.
+
+A name matches regardless of case ("caroline" is Caroline), and, when the word is not a common word
+of the log, regardless of simple transliteration and one slip of the keyboard:
+
+- the same after romanisation variants are folded (:func:`folded`): c/k, ph/f, y/i, doubled
+  letters, an ``h`` after another letter (Karoline → Caroline, Jon → John, Johanna → Joanna);
+- or one edit apart (insert, delete, replace, swap two neighbours; :func:`within_one`), as written or
+  folded, when both are 5 letters or longer (Carolnie → Caroline, Melany → Melanie).
+
+A word read this way is said in the answer ("read 'Karoline' as Caroline"), as the time grammar says
+how it read "yesturday". A word the log itself uses more than a few times ("grade" when Grace
+speaks) is a word, not a misspelt name, and is never read as one.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+MIN_EDIT_LETTERS = 5  # names shorter than this only match as written or folded
+_FOLDS = (("ph", "f"), ("ck", "k"), ("c", "k"), ("q", "k"), ("y", "i"), ("w", "v"))
+_H_AFTER = re.compile(r"(?<=[a-z])h")
+_DOUBLE = re.compile(r"(.)\1+")
+_LATIN = re.compile(r"^[a-z]+\Z")
+
+
+@dataclass(frozen=True)
+class Reading:
+    """``word`` of the query read as the name ``actor`` (``exact``: as written, up to case)."""
+
+    actor: str
+    word: str
+    exact: bool
+
+    def note(self) -> str | None:
+        return None if self.exact else f"read '{self.word}' as {self.actor}"
+
+
+def folded(word: str) -> str:
+    """``word`` case folded with its romanisation variants folded: ``Karoline`` and ``Caroline`` →
+    ``karoline``, ``Johanna`` → ``joana``. Other scripts are only case folded."""
+    text = word.casefold()
+    if not _LATIN.match(text):
+        return text
+    for old, new in _FOLDS:
+        text = text.replace(old, new)
+    return _DOUBLE.sub(r"\1", _H_AFTER.sub("", text))
+
+
+def within_one(a: str, b: str) -> bool:
+    """Whether ``a`` and ``b`` are at most one edit apart (Damerau: a swap of neighbours is one)."""
+    if a == b:
+        return True
+    if abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) == len(b):
+        diffs = [i for i, (x, y) in enumerate(zip(a, b, strict=True)) if x != y]
+        if len(diffs) == 1:
+            return True
+        i = diffs[0]
+        return len(diffs) == 2 and diffs[1] == i + 1 and a[i] == b[i + 1] and a[i + 1] == b[i]
+    short, long = (a, b) if len(a) < len(b) else (b, a)
+    i = 0
+    while i < len(short) and short[i] == long[i]:
+        i += 1
+    return short[i:] == long[i + 1:]
+
+
+def close(word: str, name: str) -> bool:
+    """Whether ``word`` may be a way of writing ``name`` (both one word, any case)."""
+    a, b = word.casefold(), name.casefold()
+    if a == b or folded(a) == folded(b):
+        return True
+    long_enough = min(len(a), len(b)) >= MIN_EDIT_LETTERS
+    return long_enough and (within_one(a, b) or within_one(folded(a), folded(b)))
+
+
+def first_names(actor: str) -> list[str]:
+    """The words by which ``actor`` may be named: the whole name when it is one word, else its first
+    word (``Kate Smith`` → ``Kate``); names of one character are left out."""
+    words = actor.split()
+    return [words[0]] if words and len(words[0]) >= 2 else []
+
+
+def read_names(words: Iterable[str], actors: Iterable[str], *, frequency: Callable[[str], int] | None = None,
+               common: int = 2, stopwords: frozenset[str] = frozenset()) -> list[Reading]:
+    """The query's ``words`` read as names of ``actors``: as written (case folded) first; a word
+    that matches no one as written is read as the closest name that :func:`close` allows, unless the
+    log holds it in more than ``common`` documents (``frequency``) or it is a stop word."""
+    by_name: dict[str, list[str]] = {}
+    for actor in set(actors):
+        for name in first_names(actor):
+            by_name.setdefault(name.casefold(), []).append(actor)
+    out: list[Reading] = []
+    for word in dict.fromkeys(words):
+        key = word.casefold()
+        if key in by_name:
+            out += [Reading(actor, word, True) for actor in sorted(by_name[key])]
+            continue
+        if key in stopwords or len(key) < 3:
+            continue
+        near = sorted(name for name in by_name if close(key, name))
+        if near and (frequency is None or frequency(word) <= common):
+            out += [Reading(actor, word, False) for name in near for actor in sorted(by_name[name])]
+    return out

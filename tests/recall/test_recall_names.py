@@ -1,0 +1,106 @@
+"""People as a person names them: speakers matched regardless of case, transliteration and one typo,
+never through a common word, the reading said in the answer; several named people prefer the
+conversations in which they all speak."""
+
+from __future__ import annotations
+
+from datetime import UTC, timedelta
+
+import pytest
+
+from core.recall.names import close, folded, read_names, within_one
+from tests.helpers.recall import NOW, ConceptEmbedder, indexed, recaller, turn
+
+DAY = NOW - timedelta(days=2)
+
+
+@pytest.fixture
+def painters(paths):
+    """Three conversations about painting: Caroline with Melanie, Caroline with John, Melanie with
+    Grace. The turns that say most about painting are not Caroline's."""
+    rows = [
+        ("s1", "Caroline", "I painted a small lake at sunrise"),
+        ("s1", "Melanie", "Lovely, I like the colours"),
+        ("s2", "John", "My painting class was all about portraits, painting faces"),
+        ("s2", "Caroline", "Sounds fun"),
+        ("s3", "Grace", "My painting of the harbour is finished, a painting for my mother"),
+        ("s3", "Melanie", "She will love the painting"),
+        ("s4", "Grace", "The grade for the exam came back"),
+        ("s4", "Grace", "A good grade, better than last year"),
+        ("s4", "Grace", "The best grade of the class"),
+    ]
+    rows += [(f"x{i}", "Tom", f"The train was late again, number {i}") for i in range(12)]  # painting is rare
+    turns = [turn(DAY + timedelta(minutes=i), text, session=session, actor=actor)
+             for i, (session, actor, text) in enumerate(rows)]
+    embedder = ConceptEmbedder()
+    index = indexed(paths, turns, embedder)
+    yield recaller(index, embedder)
+    index.close()
+
+
+@pytest.mark.parametrize(("query", "note"), [
+    ("what did Karoline say about painting?", "read 'Karoline' as Caroline"),
+    ("what did Carolnie say about painting?", "read 'Carolnie' as Caroline"),
+    ("what did caroline say about painting?", None),
+    ("what did CAROLINE say about painting?", None),
+])
+def test_a_name_as_the_person_spells_it_favours_that_speaker(painters, query, note):
+    answer = painters.search(query, now=NOW, zone=UTC, limit=3)
+    assert [item.session in ("s1", "s2") for item in answer.results] == [True, True, True]  # not Grace's
+    assert "I painted a small lake at sunrise" in [item.text for item in answer.results]
+    if note is None:
+        assert answer.note is None or "read '" not in answer.note
+    else:
+        assert note in answer.notes and note in (answer.note or "")
+
+
+def test_a_common_word_of_the_log_is_never_read_as_a_name(painters):
+    answer = painters.search("what grade did the painting get?", now=NOW, zone=UTC, limit=3)
+    assert not any(n.startswith("read 'grade'") for n in answer.notes)
+    readings = read_names(["grade"], ["Grace"], frequency=lambda word: 3)
+    assert readings == []
+    assert [r.actor for r in read_names(["grade"], ["Grace"], frequency=lambda word: 0)] == ["Grace"]
+
+
+def test_two_named_people_prefer_the_conversation_in_which_both_speak(painters):
+    answer = painters.search("what did Caroline and Melanie say about painting?", now=NOW, zone=UTC,
+                                       limit=1)
+    assert answer.results[0].session == "s1"
+
+
+def test_two_named_people_misspelt_are_both_read(painters):
+    answer = painters.search("what did karoline and Melany say about painting?", now=NOW, zone=UTC,
+                                       limit=1)
+    assert answer.results[0].session == "s1"
+    assert "read 'karoline' as Caroline" in answer.notes and "read 'Melany' as Melanie" in answer.notes
+
+
+@pytest.mark.parametrize(("word", "name", "same"), [
+    ("Karoline", "Caroline", True),  # c/k
+    ("Filip", "Philip", True),  # ph/f
+    ("Melany", "Melanie", True),  # y/i and one letter
+    ("Jon", "John", True),  # an h after a letter
+    ("Johanna", "Joanna", True),
+    ("Annna", "Anna", True),  # doubled letters
+    ("Carolnie", "Caroline", True),  # two neighbours swapped
+    ("Carolina", "Caroline", True),  # one letter replaced, 5+ letters
+    ("Kata", "Kate", False),  # one letter on a short name: too many names are that close
+    ("Nate", "Kate", False),
+    ("Mel", "Melanie", False),
+    ("Gracious", "Grace", False),
+])
+def test_close_names(word, name, same):
+    assert close(word, name) is same
+
+
+def test_folded_forms_and_one_edit():
+    assert folded("Caroline") == folded("karoline") == "karoline"
+    assert folded("민지") == "민지"
+    assert within_one("abcde", "abdce") and within_one("abc", "abcd") and within_one("abcd", "abd")
+    assert not within_one("abcd", "badc") and not within_one("abc", "abcde")
+
+
+def test_read_names_prefers_a_name_as_written():
+    readings = read_names(["Kate", "Cate"], ["Kate", "Cate Blanc"])
+    assert [(r.actor, r.word, r.exact) for r in readings] == [("Kate", "Kate", True), ("Cate Blanc", "Cate", True)]
+    assert read_names(["the", "what"], ["Thea"], stopwords=frozenset({"the", "what"})) == []
