@@ -5,7 +5,9 @@ One JSONL file per source file (``<name>-<hash of its path>.jsonl``), one entry 
 
     {"source": "/abs/path.jsonl", "line": 12, "reason": "...", "sha256": "...", "bytes": 123,
      "raw": "the line as text"}                    # or "raw_base64" when it is not UTF-8,
-                                                   # or "raw_file" (a sibling file) when too long
+                                                   # or "raw_file" (a sibling file) when too long:
+                                                   # its first "bytes" bytes (one file may serve the
+                                                   # same line read as several formats)
 
 Entries are deduplicated by (line, sha256), so ingesting the same broken file twice keeps one copy,
 and the second ingest learns that the line was ``already`` quarantined (reported as such, not as a
@@ -22,6 +24,7 @@ import hashlib
 import json
 import os
 import re
+import stat
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -100,18 +103,43 @@ def _hash_span(source: Path, span: tuple[int, int]) -> tuple[str, int]:
     return digest.hexdigest(), size
 
 
+def _hash_file(path: Path, size: int) -> str:
+    """SHA-256 of the first ``size`` bytes of ``path``."""
+    return _hash_span(path, (0, size))[0]
+
+
+def _append_span(path: Path, source: Path, span: tuple[int, int]) -> None:
+    """Append bytes ``span`` of ``source`` to ``path`` (never through a symlink) and fsync. Killed
+    midway, the file holds a prefix of the span: the next call finds it and appends the rest."""
+    start, end = span
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_NOFOLLOW)
+    try:
+        with source.open("rb") as src:
+            src.seek(start)
+            remaining = end - start
+            while remaining > 0 and (block := src.read(min(_COPY_CHUNK, remaining))):
+                view = memoryview(block)
+                while view:
+                    view = view[os.write(fd, view):]
+                remaining -= len(block)
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
 class Quarantine:
     def __init__(self, paths: HomePaths) -> None:
         self.root = paths.quarantine
-        self._seen: dict[Path, set[tuple[int, str]]] = {}
+        self._seen: dict[Path, dict[tuple[int, str], StoredEntry]] = {}
 
     def file_for(self, source: Path) -> Path:
         return self.root / f"{_slug(source)}.jsonl"
 
-    def _known(self, source: Path) -> set[tuple[int, str]]:
+    def _known(self, source: Path) -> dict[tuple[int, str], StoredEntry]:
+        """The entries kept for ``source``, by (line, sha256)."""
         known = self._seen.get(source)
         if known is None:
-            known = set()
+            known = {}
             try:
                 lines = self.file_for(source).read_text(encoding="utf-8").splitlines()
             except FileNotFoundError:
@@ -121,7 +149,7 @@ class Quarantine:
                     entry = _DECODER.decode(text)
                 except (msgspec.DecodeError, msgspec.ValidationError):
                     continue  # not an entry: it cannot say a line is already kept
-                known.add((entry.line, entry.sha256))
+                known.setdefault((entry.line, entry.sha256), entry)
             self._seen[source] = known
         return known
 
@@ -138,10 +166,11 @@ class Quarantine:
                 raw["raw_base64"] = base64.b64encode(rejected.raw).decode("ascii")
         elif rejected.span is not None:
             digest, size = _hash_span(source, rejected.span)
-            name = _raw_name(source, rejected.line, digest)
-            if (rejected.line, digest) not in self._known(source) or not (self.root / name).exists():
-                digest, size, name = self._copy_span(source, rejected)  # a re-ingest copies nothing again
-            raw.update(bytes=size, raw_file=name)
+            shared = self._shared_copy(source, rejected, digest, size)  # a re-ingest copies nothing again
+            if shared is None:
+                entry = self._known(source).get((rejected.line, digest))
+                digest, size, shared = self._copy_span(source, rejected, entry.raw_file if entry else None)
+            raw.update(bytes=size, raw_file=shared)
         else:
             digest = hashlib.sha256(b"").hexdigest()
         known = self._known(source)
@@ -150,15 +179,42 @@ class Quarantine:
             entry = StoredEntry(source=str(source), line=rejected.line, reason=rejected.reason, sha256=digest,
                                 quarantined_at=utc_now().isoformat(timespec="seconds"), **raw)
             append_line_durably(self.file_for(source), entry.to_line())
-            known.add((rejected.line, digest))
+            known[(rejected.line, digest)] = entry
         return QuarantineEntry(file=str(source), line=rejected.line, reason=rejected.reason, already=already)
 
     def keep_tail(self, path: Path, tail: Tail) -> None:
         """Keep the unterminated fragment at the end of a home file before it is cut off."""
         self.add(path, Rejected(tail.line, "unterminated last line (an interrupted write); cut off", raw=tail.data))
 
-    def _copy_span(self, source: Path, rejected: Rejected) -> tuple[str, int, str]:
-        """Stream bytes ``span`` of ``source`` into their own quarantine file (atomic, 0600)."""
+    def _shared_copy(self, source: Path, rejected: Rejected, digest: str, size: int) -> str | None:
+        """A raw file already kept for this line of ``source`` whose first ``size`` bytes are the span's
+        (then nothing is written), or whose bytes are where the span starts (then only the rest is
+        appended to it): the same line read as another format (ChatGPT's reader keeps a broken element
+        up to the end of the file, the line readers the line alone) is not copied again. An entry's raw
+        bytes are the first ``bytes`` bytes of its ``raw_file``, so appending changes no other entry's."""
+        assert rejected.span is not None
+        start, end = rejected.span
+        for entry in list(self._known(source).values()):
+            if entry.line != rejected.line or entry.raw_file is None:
+                continue
+            path = self.root / entry.raw_file
+            try:
+                held = os.lstat(path)
+            except FileNotFoundError:
+                continue
+            if not stat.S_ISREG(held.st_mode):
+                continue
+            if held.st_size >= size and _hash_file(path, size) == digest:
+                return entry.raw_file
+            where = (start, start + held.st_size)
+            if held.st_size < size and _hash_file(path, held.st_size) == _hash_span(source, where)[0]:
+                _append_span(path, source, (start + held.st_size, end))
+                return entry.raw_file
+        return None
+
+    def _copy_span(self, source: Path, rejected: Rejected, name: str | None = None) -> tuple[str, int, str]:
+        """Stream bytes ``span`` of ``source`` into their own quarantine file (atomic, 0600), named
+        ``name`` when an entry already names it (a copy that went missing), else by their digest."""
         assert rejected.span is not None
         start, end = rejected.span
         digest = hashlib.sha256()
@@ -179,7 +235,7 @@ class Quarantine:
                 os.fsync(out.fileno())
             os.chmod(tmp, PRIVATE_FILE_MODE)
             hexdigest = digest.hexdigest()
-            name = _raw_name(source, rejected.line, hexdigest)
+            name = name or _raw_name(source, rejected.line, hexdigest)
             os.replace(tmp, self.root / name)
             fsync_dir(self.root)
         except BaseException:
