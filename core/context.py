@@ -14,6 +14,13 @@ holds the latest memories and turns. A sharing profile filters both (denied wins
 conversation's words (type ``text``) unless ``turn_types`` asks for more: tool calls and tool output
 (``action``) and what an assistant's harness injected (``meta``) stay out by default.
 
+What answers the query, not what merely fills the budget: a turn scoring below
+``RELEVANCE_FLOOR`` of the best turn's score is left out; a compaction summary or another turn an
+assistant's harness wrote (actor ``claude-code`` or ``codex``, role ``system``, or text opening like a
+summary) is left out unless it holds a word of the query; no one item takes more than
+``MAX_ITEM_SHARE`` of the budget; and inside a section the items are fitted best score first (a long
+middling one cannot crowd out the answer), then printed in recall's order.
+
 Tokens are estimated, not counted with a model's tokenizer (there is none offline for every model):
 one per CJK character (Hangul, kana, Han: BPE vocabularies rarely merge them), one per four letters
 or digits of a word, one per other symbol. The estimate errs high for CJK and near exact for English.
@@ -31,6 +38,7 @@ from typing import Any
 from core.config import ContextConfig, SharingProfile
 from core.index import Filters
 from core.recall import Recaller, RecallItem
+from core.recall.text import search_terms
 from core.textsafe import field_line
 from core.topics import Marker
 from core.turns import parse_ts
@@ -40,6 +48,14 @@ ELLIPSIS = "…"
 MIN_CUT_TOKENS = 12  # a cut item shorter than this is left out instead
 ITEM_POOL = 20  # candidates asked of recall per section
 CONVERSATION_TYPES = ("text",)  # turn types a block holds unless asked: the words, not tool output
+RELEVANCE_FLOOR = 0.3  # a turn scoring below this share of the best turn's score is left out
+MAX_ITEM_SHARE = 0.25  # no one memory or turn takes more of the budget than this
+HARNESS_ACTORS = frozenset({"claude-code", "codex"})  # what an assistant's harness wrote, not a person
+SUMMARY_OPENINGS = (  # compaction summaries, whatever type an importer gave them
+    "this session is being continued from a previous conversation",
+    "summary of the conversation so far",
+    "conversation summary:",
+)
 
 _PIECES = re.compile(
     r"(?P<cjk>[\u1100-\u11ff\u3040-\u30ff\u3130-\u318f\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
@@ -118,20 +134,23 @@ class _Budget:
         self.used += cost
         return True
 
-    def fit(self, prefix: str, text: str, item_max: int) -> bool:
-        """Add ``prefix + text``, cutting ``text`` to ``item_max`` and to the room left."""
+    def fit(self, prefix: str, text: str, item_max: int) -> str | None:
+        """Reserve room for ``prefix + text``, cutting ``text`` to ``item_max`` and to the room left;
+        the line, for the caller to place (None: it does not fit, counted as left out)."""
         head = estimate_tokens(prefix) + 1
         allowed = min(item_max, self.room() - head)
         if allowed < MIN_CUT_TOKENS and estimate_tokens(text) > allowed:
             self.left_out += 1
-            return False
+            return None
         body = cut_to_tokens(text, allowed)
+        line = prefix + body
+        cost = estimate_tokens(line) + 1
+        if cost > self.room():
+            self.left_out += 1
+            return None
         self.cut += body != text
-        return self.add(prefix + body) or self._refuse()
-
-    def _refuse(self) -> bool:
-        self.left_out += 1
-        return False
+        self.used += cost
+        return line
 
 
 IDENTIFIER_WIDTH = 80  # an actor or role longer than this is cut in the block
@@ -160,7 +179,9 @@ def build_context(recaller: Recaller, query: str | None, *, markers: Sequence[Ma
     if profile is not None:
         total = min(total, profile.max_tokens)
     room = _Budget(max(total, 0))
-    memories, turns, mode = _find(recaller, query, now, zone, limit, profile, tuple(turn_types))
+    memories, turns, mode, words = _find(recaller, query, now, zone, limit, profile, tuple(turn_types))
+    turns = _answering(turns, words)
+    item_max = min(settings.item_max_tokens, max(int(room.budget * MAX_ITEM_SHARE), 2 * MIN_CUT_TOKENS))
 
     kept_markers: list[Marker] = []
     if markers:
@@ -170,8 +191,8 @@ def build_context(recaller: Recaller, query: str | None, *, markers: Sequence[Ma
                 kept_markers.append(marker)
             else:
                 room.left_out += 1
-    kept_memories = _section(room, "## Confirmed memories", memories, zone, settings.item_max_tokens, _memory_prefix)
-    kept_turns = _section(room, "## From past conversations", turns, zone, settings.item_max_tokens, _turn_prefix)
+    kept_memories = _section(room, "## Confirmed memories", memories, zone, item_max, _memory_prefix)
+    kept_turns = _section(room, "## From past conversations", turns, zone, item_max, _turn_prefix)
     text = "\n".join(room.lines)
     return ContextBlock(text=text, tokens=estimate_tokens(text) + max(len(room.lines) - 1, 0), budget=total,
                         markers=kept_markers, memories=kept_memories, turns=kept_turns, cut=room.cut,
@@ -188,30 +209,58 @@ def _turn_prefix(item: RecallItem, zone: tzinfo) -> str:
     return f"- {_when(item.ts, zone)} {actor} ({role}): "
 
 
+def _harness(item: RecallItem) -> bool:
+    """A turn the assistant's harness wrote (a compaction summary, an injected notice), not a person."""
+    opening = " ".join(item.text.split()[:12]).casefold()
+    return (item.actor in HARNESS_ACTORS or item.role == "system"
+            or any(opening.startswith(start) for start in SUMMARY_OPENINGS))
+
+
+def _answering(turns: list[RecallItem], words: Sequence[str]) -> list[RecallItem]:
+    """The turns that answer the query: above the relevance floor, and a harness turn only when it
+    holds one of the query's ``words``. Unranked turns (no query: the latest) are all kept."""
+    best = max((t.score for t in turns), default=0.0)
+    kept = []
+    for item in turns:
+        if best > 0 and item.score < RELEVANCE_FLOOR * best:
+            continue
+        if _harness(item) and not (words and any(word in item.text.casefold() for word in words)):
+            continue
+        kept.append(item)
+    return kept
+
+
 def _section(room: _Budget, title: str, items: list[RecallItem], zone: tzinfo, item_max: int,
              prefix: Any) -> list[RecallItem]:
+    """The section's title and the items that fit, chosen best score first, shown in recall's order."""
     if not items:
         return []
-    if not room.add(title):
+    title_cost = estimate_tokens(title) + 1
+    if title_cost > room.room():
         room.left_out += len(items)
         return []
-    kept = []
-    for item in items:
-        if room.fit(prefix(item, zone), _one_line(item.text), item_max):
-            kept.append(item)
-    if not kept:
-        room.lines.pop()
-        room.used -= estimate_tokens(title) + 1
-    return kept
+    room.used += title_cost
+    lines: dict[int, str] = {}
+    for index in sorted(range(len(items)), key=lambda i: -items[i].score):  # stable: ties keep their order
+        line = room.fit(prefix(items[index], zone), _one_line(items[index].text), item_max)
+        if line is not None:
+            lines[index] = line
+    if not lines:
+        room.used -= title_cost
+        return []
+    room.lines += [title, *(lines[index] for index in sorted(lines))]
+    return [items[index] for index in sorted(lines)]
 
 
 def _find(recaller: Recaller, query: str | None, now: datetime, zone: tzinfo, limit: int,
           profile: SharingProfile | None,
-          turn_types: tuple[str, ...]) -> tuple[list[RecallItem], list[RecallItem], str | None]:
-    """Memories and turns for the block: relevant to ``query``, or the latest when there is none."""
+          turn_types: tuple[str, ...]) -> tuple[list[RecallItem], list[RecallItem], str | None, list[str]]:
+    """Memories and turns for the block: relevant to ``query``, or the latest when there is none; and
+    the query's words (without its time expression), folded."""
     text = (query or "").strip()
     found: dict[str, list[RecallItem]] = {}
     mode = None
+    words: list[str] = []
     for kind in ("memory", "turn"):
         filters = Filters(kinds=("turn",), types=turn_types) if kind == "turn" else Filters(kinds=("memory",))
         if not text:
@@ -220,5 +269,6 @@ def _find(recaller: Recaller, query: str | None, now: datetime, zone: tzinfo, li
         else:
             answer = recaller.search(text, now=now, zone=zone, limit=limit, filters=filters, profile=profile)
             mode = answer.mode if kind == "turn" or mode is None else mode
+            words = search_terms(answer.rest)  # recall's own terms: folded, no stop words
         found[kind] = answer.results
-    return found["memory"], found["turn"], mode
+    return found["memory"], found["turn"], mode, words
