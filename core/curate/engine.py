@@ -292,24 +292,32 @@ class ApplyReport:
     scan: ScanReport | None = None
     stopped: bool = False  # ``should_stop`` said so between two records; the rest are in ``would_move``
     planned: int = 0  # how many records this run set out to move
+    notes: list[str] = field(default_factory=list)  # said once for the run (the report-only explanation)
 
     def to_dict(self) -> dict[str, Any]:
         """A view: each move, plan and recovery in its own form, the scan only as its rubric version."""
         return {"dry_run": self.dry_run, "moved": [m.to_dict() for m in self.moved],
                 "would_move": [p.to_dict() for p in self.would_move],
-                "recovered": [r.to_dict() for r in self.recovered], "errors": self.errors,
+                "recovered": [r.to_dict() for r in self.recovered], "errors": self.errors, "notes": self.notes,
                 "rubric_version": self.scan.rubric_version if self.scan else None,
                 "stopped": self.stopped, "planned": self.planned}
 
 
 def report_only_reason(scope: str, done: int, runs: int) -> str:
-    """Why a high-tier record did not move: the scope's first ``runs`` apply runs only report, so the
-    person sees what the rubric would move before anything moves; how many remain and how to change it."""
+    """Why high-tier records of ``scope`` did not move, said once per run (:attr:`ApplyReport.notes`): the
+    scope's first ``runs`` days of apply runs only report, so the person sees what the rubric would move
+    before anything moves; how many remain and how to change it. Each record says only
+    :func:`report_only_short`."""
     left = runs - done - 1
     after = f"{left} more report-only run{'' if left == 1 else 's'}, then" if left else "from the next run"
-    return (f"report-only run {done + 1} of {runs} for scope {scope}: reported, not moved "
-            f"(a scope's first {runs} apply runs only report; {after} high-tier records move; "
-            "set curation.report_only_runs in config.toml to change it)")
+    return (f"report-only run {done + 1} of {runs} for scope {scope}: high-tier records are reported, not moved "
+            f"(a scope's first {runs} apply runs only report, counted once per day; {after} high-tier records "
+            "move; set curation.report_only_runs in config.toml to change it)")
+
+
+def report_only_short(done: int, runs: int) -> str:
+    """What each held-back record says; the run's note (:func:`report_only_reason`) explains it."""
+    return f"report-only run {done + 1} of {runs}: reported, not moved"
 
 
 def plan(report: ScanReport, config: Config, runs: list[dict[str, Any]]) -> list[PlannedMove]:
@@ -326,14 +334,19 @@ def plan(report: ScanReport, config: Config, runs: list[dict[str, Any]]) -> list
     for c in high:
         done = apply_runs(runs, c.scope)
         if done < cur.report_only_runs:
-            reason = report_only_reason(c.scope, done, cur.report_only_runs)
-            planned.append(PlannedMove(c, reason, False, False))
+            planned.append(PlannedMove(c, report_only_short(done, cur.report_only_runs), False, False))
         elif cap_left <= 0:
             planned.append(PlannedMove(c, f"over the cap of {cur.auto_move_cap} automatic moves per run", False, False))
         else:
             cap_left -= 1
             planned.append(PlannedMove(c, "high tier: moves automatically", True, False))
     return planned
+
+
+def report_only_notes(planned: list[PlannedMove], config: Config, runs: list[dict[str, Any]]) -> list[str]:
+    """The report-only explanation, once for each scope whose high-tier records it held back."""
+    held = dict.fromkeys(p.candidate.scope for p in planned if p.reason.startswith("report-only run "))
+    return [report_only_reason(scope, apply_runs(runs, scope), config.curation.report_only_runs) for scope in held]
 
 
 def apply(paths: HomePaths, config: Config, scope: str | None = None, *, dry_run: bool = False,
@@ -364,6 +377,7 @@ def apply(paths: HomePaths, config: Config, scope: str | None = None, *, dry_run
         result.scan = report
         runs = read_runs(paths)
         planned = plan(report, config, runs)
+        result.notes = report_only_notes(planned, config, runs)
         if only is not None:
             planned = [p if p.candidate.id in only or not p.will_move
                        else PlannedMove(p.candidate, "not in the confirmed list: not moved", False, p.approved)

@@ -65,8 +65,15 @@ def last_run_by_scope(runs: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
 
 
 def apply_runs(runs: list[dict[str, Any]], scope: str) -> int:
-    """How many real (not dry) apply runs ``scope`` has had: the report-only count."""
-    return sum(1 for run in runs if run["scope"] == scope and run.get("kind") == "apply")
+    """How many report-only runs ``scope`` has used: its real (not dry) apply runs, counted once per UTC
+    day, so running ``apply`` again the same day (three times in a row, or a timer beside the person)
+    does not use up the runs meant to show the rubric's judgement on different days."""
+    days = set()
+    for run in runs:
+        if run["scope"] == scope and run.get("kind") == "apply":
+            when = _when(run["ts"])
+            days.add(when.astimezone(UTC).date() if when is not None else run["ts"])
+    return len(days)
 
 
 @dataclass(frozen=True)

@@ -49,16 +49,17 @@ def test_the_first_runs_only_report(paths: HomePaths, keys: VaultKeys, notes: Pa
     dry = run(paths, config, keys, dry_run=True)  # a dry run is not one of the report-only runs
     assert dry.dry_run and dry.moved == [] and len(dry.would_move) == 5
     for n in (1, 2):
-        report = run(paths, config, keys)
+        report = engine.apply(paths, config, unlock=unlocker(keys), now=NOW + timedelta(days=n - 1))
         assert report.moved == [] and len(report.would_move) == 5
-        assert {p.reason.split(" (")[0] for p in report.would_move} == {
-            f"report-only run {n} of 2 for scope notes: reported, not moved"}
+        assert {p.reason for p in report.would_move} == {f"report-only run {n} of 2: reported, not moved"}
+        (note,) = report.notes  # the explanation, once for the run
+        assert note.startswith(f"report-only run {n} of 2 for scope notes: high-tier records are reported")
         left = "1 more report-only run, then" if n == 1 else "from the next run"
-        assert all(f"only report; {left} high-tier records move" in p.reason for p in report.would_move)
-        assert all("curation.report_only_runs in config.toml" in p.reason for p in report.would_move)
+        assert f"counted once per day; {left} high-tier records move" in note
+        assert "curation.report_only_runs in config.toml" in note
         assert not any(p.will_move for p in report.would_move)
     assert tree(notes) == before
-    assert len(run(paths, config, keys).moved) == 5
+    assert len(engine.apply(paths, config, unlock=unlocker(keys), now=NOW + timedelta(days=2)).moved) == 5
     assert [r["kind"] for r in read_runs(paths)] == ["dry-run", "apply", "apply", "apply"]
 
 

@@ -97,7 +97,8 @@ async def test_approve_then_dry_run_then_confirmed_move(demo: DemoHome) -> None:
         plan = text_of(app, "#move-plan-lines")
         assert "Will move 1 record:" in plan and "→ reverie-memory:reference_conference_cfp.md" in plan
         assert "approved by you · expired orphan" in plan
-        assert "Not moved (4): report-only run 2 of 3 for scope reverie-memory" in plan
+        assert "Not moved (4): report-only run 2 of 3: reported, not moved" in plan
+        assert plan.count("report-only run 2 of 3 for scope reverie-memory") == 1  # explained once
         assert all(f"reverie-memory:{rel}" in plan for rel in HIGH)
         assert dialog.focused is not None and dialog.focused.id == "no"  # a stray Enter moves nothing
         assert records(root) == before  # the dry run moved nothing

@@ -6,6 +6,9 @@ tier moves by itself again."""
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
+
+import pytest
 from textual.widgets import Button, DataTable, Static
 
 from core.config import load_config, save_config
@@ -64,7 +67,12 @@ async def test_the_screen_says_high_records_are_only_reported_and_why(demo: Demo
         assert "curation.report_only_runs" in str(dialog.query_one("#move-plan-lines", Static).render())
 
 
-async def test_y_records_a_report_only_run_until_none_is_left(demo: DemoHome) -> None:
+async def test_y_records_a_report_only_run_until_none_is_left(demo: DemoHome, frozen_clock: datetime,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    from core import clock
+
+    day = [0]
+    monkeypatch.setattr(clock, "utc_now", lambda: frozen_clock + timedelta(days=day[0]))  # one run a day
     root = scope_root(demo)
     before = records(root)
     app = make_app(demo)
@@ -83,6 +91,12 @@ async def test_y_records_a_report_only_run_until_none_is_left(demo: DemoHome) ->
             await press(pilot, "y")
             assert app.screen is screen
             assert apply_runs(read_runs(demo.paths), "reverie-memory") == runs + step + 1
+            if step == 0:  # recorded again the same day: still one report-only run used
+                await press(pilot, "m")
+                assert isinstance(app.screen, MovePlanDialog)
+                await press(pilot, "y")
+                assert apply_runs(read_runs(demo.paths), "reverie-memory") == runs + 1
+            day[0] += 1
             assert records(root) == before  # nothing moved
             now_left = left - step - 1
             assert heading(app, "high") == tier_meaning("high", now_left)

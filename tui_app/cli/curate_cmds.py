@@ -141,7 +141,7 @@ def scan(state: CliState, scope_name: str | None, as_json: bool) -> None:
 
 
 def _apply_text(data: dict[str, Any]) -> str:
-    lines = []
+    lines = list(data.get("notes") or [])
     for r in data["recovered"]:
         lines.append(f"recovered {r['op']} {r['move_id']}: {r['outcome']} ({r['detail']})")
     for m in data["moved"]:

@@ -30,8 +30,9 @@ MOVE_WARNING = (
 
 
 RUN_NOTE = (
-    "y records this as one of the scope's report-only runs, as `reverie curate apply` would: nothing "
-    "moves now; once the report-only runs are done, high-tier records move by themselves (within the cap)."
+    "y records this as one of the scope's report-only runs, as `reverie curate apply` would (each day "
+    "counts once): nothing moves now; once the report-only runs are done, high-tier records move by "
+    "themselves (within the cap)."
 )
 
 
@@ -52,6 +53,8 @@ def plan_lines(report: ApplyReport) -> Content:
         parts += [(f"Not moved ({len(items)}): ", "bold"), (reason, "dim")]
         for item in items:
             parts += ["\n", f"  {item.candidate.scope}:{item.candidate.rel}"]
+    for note in report.notes:  # the report-only explanation, once for the run
+        parts += ["\n\n" if parts else "", (note, "dim")]
     if report.errors:
         parts += ["\n\n", ("Problems:", "bold $text-error")]
         parts += [part for error in report.errors for part in ("\n", (f"  {tilde(error)}", "$text-error"))]
