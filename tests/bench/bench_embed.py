@@ -3,6 +3,10 @@
     nice python tests/bench/bench_embed.py ../shared/data/locomo10.json [--turns 3000] [--json]
         [--model-cache DIR] [--skip-cold] [--skip-st-reindex]
 
+all-MiniLM-L6-v2 (the former default) on each backend; the default model, multilingual-e5-small, is
+measured on the paths a person runs by ``bench_embed_paths.py`` and against the other candidates by
+``bench_multilingual.py``.
+
 Rows, all on the same texts (the first ``--turns`` LoCoMo turns, the text Reverie embeds, i.e. the
 turn's words without the speaker):
 
@@ -64,6 +68,8 @@ from core.index import HomeDayLogs, Reindexer, SearchIndex
 from core.paths import HomePaths
 from core.turns import Turn, day_file
 
+MINILM = "all-MiniLM-L6-v2"  # this benchmark measures the backends on the English model (the former default)
+
 DATE_FORMAT = "%I:%M %p on %d %B, %Y"
 
 
@@ -109,7 +115,7 @@ t0 = time.perf_counter()
 from pathlib import Path
 from core.config import EmbeddingConfig
 from core.embed import make_embedder
-e = make_embedder(EmbeddingConfig(backend=sys.argv[1]), cache_dir=Path(sys.argv[2]))
+e = make_embedder(EmbeddingConfig(backend=sys.argv[1], model='all-MiniLM-L6-v2'), cache_dir=Path(sys.argv[2]))
 t1 = time.perf_counter()
 e.embed(["a first sentence"])
 t2 = time.perf_counter()
@@ -303,10 +309,10 @@ def main() -> None:
         }
         stored_runs = {
             f"openvino {default.precision}": reindex_row(
-                "reverie reindex end to end, openvino (default)", "ov", EmbeddingConfig()
+                "reverie reindex end to end, openvino", "ov", EmbeddingConfig(model=MINILM)
             ),
             "onnx (float ORT)": reindex_row(
-                "reverie reindex end to end, onnx", "onnx", EmbeddingConfig(backend="onnx")
+                "reverie reindex end to end, onnx", "onnx", EmbeddingConfig(backend="onnx", model=MINILM)
             ),
         }
         row("torch raw (sentence-transformers, torch defaults), 2nd", torch_raw)
@@ -314,7 +320,7 @@ def main() -> None:
             stored_runs["torch"] = reindex_row(
                 "reverie reindex end to end, sentence-transformers",
                 "st",
-                EmbeddingConfig(backend="sentence-transformers"),
+                EmbeddingConfig(backend="sentence-transformers", model=MINILM),
             )
         torch_rows = [(s, c) for label, s, c, _ in rows if label.startswith("torch raw")]
         raw_rate = rate(len(texts), statistics.mean(s for s, _ in torch_rows))  # both torch runs: load hits both

@@ -70,10 +70,11 @@ def test_reindex_embeds_with_the_packaged_model(logged: HomePaths) -> None:
     )
     code, out = run("reindex", "--json")
     report = json.loads(out[out.index("{"):])  # a first run may say "preparing the embedding model" on stderr
-    assert code == 0 and report["embedded"] == 4 and report["model"] == "all-MiniLM-L6-v2"
-    from core.embed.sentence_transformers_backend import SentenceTransformerEmbedder
+    assert code == 0 and report["embedded"] == 4 and report["model"] == "multilingual-e5-small"
+    from core.config import EmbeddingConfig
+    from core.embed import make_embedder
 
-    embedder = SentenceTransformerEmbedder()
+    embedder = make_embedder(EmbeddingConfig(backend="onnx"))
     with SearchIndex.open(logged) as index:
         assert index.vector_model().dim == 384
         top = index.vector_search(embedder.embed(["coffee"])[0], k=1)

@@ -76,7 +76,7 @@ def test_make_embedder_does_not_import_the_model_library() -> None:
         "print('numpy' in sys.modules)\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
-    assert out == ["all-MiniLM-L6-v2", "False", "False"]
+    assert out == ["multilingual-e5-small", "False", "False"]  # the default model
 
 
 def test_model_names_resolve_offline(tmp_path) -> None:
@@ -141,7 +141,7 @@ def test_openai_compatible_backend(embedding_server: str) -> None:
 
 @pytest.mark.model
 def test_the_packaged_model_embeds_offline_on_the_reference_backend() -> None:
-    embedder = make_embedder(EmbeddingConfig(backend="sentence-transformers", threads=1))
+    embedder = make_embedder(EmbeddingConfig(backend="sentence-transformers", model="all-MiniLM-L6-v2", threads=1))
     vectors = embedder.embed(["I drank coffee this morning", "An espresso at breakfast", "The tax form is due"])
     assert embedder.dim == 384 and vectors.shape == (3, 384) and vectors.dtype == np.float32
     assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)

