@@ -38,6 +38,10 @@ class DraftChanged(ReviewError):
     one); saving would drop that change, so nothing was written: read the draft again."""
 
 
+class WeakPassphrase(ReverieError):
+    """A new passphrase is shorter than the minimum, or only whitespace; nothing was written."""
+
+
 class NotFound(ReverieError):
     """A draft, memory, scope or file named by the person does not exist."""
 

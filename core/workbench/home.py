@@ -175,9 +175,11 @@ class Workbench:
         """A new vault in the home (refused when one exists); the settings file is written when absent."""
         from core.config import save_config
         from core.vault.crypto import create_header
+        from core.vault.passphrase import check_new_passphrase
 
         if self.has_vault:
             raise HomeError(f"{self.paths.vault_header}: a vault already exists here")
+        check_new_passphrase(passphrase)
         self.paths.ensure()
         if not self.paths.config.exists():
             config = self.config
@@ -201,10 +203,11 @@ class Workbench:
         import os
 
         from core.vault.crypto import change_passphrase
-        from core.vault.passphrase import PASSPHRASE_ENV
+        from core.vault.passphrase import PASSPHRASE_ENV, check_new_passphrase
 
         if not self.has_vault:
             raise HomeError(f"{self.paths.vault_header}: no vault here; run `reverie init` first")
+        check_new_passphrase(new)
         if recovery_key is None and current is None:
             current = self._passphrase_for_exchange()
         change_passphrase(self.paths.vault_header, new, passphrase=current, recovery_key=recovery_key)

@@ -11,13 +11,13 @@ from textual.containers import Center, Vertical
 from textual.widgets import Footer, Input, Label, Static
 
 from core.paths import HomePaths
+from core.vault.passphrase import passphrase_problem
 from tui_app.screens.base import WorkerScreen
 from tui_app.widgets.format import short_path
 
 if TYPE_CHECKING:
     from core.vault.crypto import KdfParams
 
-MIN_LENGTH = 8
 
 
 class NewPassphraseInput(Input):
@@ -61,8 +61,9 @@ class CreateVaultScreen(WorkerScreen):
     def action_submit(self) -> None:
         first, second = self.query_one("#passphrase", Input), self.query_one("#confirm", Input)
         if self.focused is first or not second.value:
-            if len(first.value) < MIN_LENGTH:
-                self.say(f"Use at least {MIN_LENGTH} characters.", error=True)
+            problem = passphrase_problem(first.value)
+            if problem is not None:
+                self.say(f"The passphrase {problem}.", error=True)
                 first.focus()
                 return
             second.focus()

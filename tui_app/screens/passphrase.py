@@ -26,6 +26,7 @@ from textual.widgets import Input, Label, Static
 from textual.worker import Worker, WorkerState
 
 from core.errors import HomeError, VaultLocked, WrongPassphrase
+from core.vault.passphrase import passphrase_problem
 from core.workbench import Workbench
 from tui_app import messages
 from tui_app.screens.base import ReverieScreen
@@ -182,8 +183,8 @@ class ChangePassphraseDialog(ModalScreen[list[str] | None]):
         problem, retry = "", ""
         if not current:
             problem, retry = "Current passphrase: type it (or the recovery key) first.", "current"
-        elif not new:
-            problem, retry = "New passphrase: it must not be empty.", "new"
+        elif passphrase_problem(new):
+            problem, retry = f"New passphrase: it {passphrase_problem(new)}.", "new"
         elif new != again:
             problem, retry = "New passphrase: the two differ; type it twice again.", "new"
         elif new == current:
