@@ -22,6 +22,14 @@ Killed at any point, the next :func:`recover` finds either the original, or a ve
 its tombstone, and finishes (the copy is verified and the tombstone written) or rolls back (it is
 not): see :func:`recover`. Callers hold the curation lock (``paths.lock("curate")``).
 
+Every folder a move or restore writes in (the record's folder in its scope, and
+``cold/<scope>/<move_id>/record``) is opened once, from the scope root (or the home) down, each
+component with ``O_NOFOLLOW`` (:mod:`core.curate.dirfd`), and held: reads, writes, unlinks and
+fsyncs go through those descriptors, never through a path resolved again. A symlink met on the way
+is a ``PathEscape``; a folder renamed away or replaced after it was opened is found before the ledger
+entry (a move rolls back, a restore takes its copy back out) and is a ``PathEscape`` too. Folders in a
+scope keep their modes; a restore that makes a missing one again makes it with the umask's mode.
+
 Each public operation takes ``on_step``, called with each step's name as it completes (tests pass
 one to fail or kill the process between steps; the default does nothing).
 """
@@ -91,16 +99,16 @@ def _journal(paths: HomePaths, op: str, stone: Tombstone) -> Path:
     return path
 
 
-def make_dirs_durably(folder: Path, private: bool = True) -> None:
-    """Create ``folder`` and any missing parents, fsyncing the parent of each new folder so a crash
-    cannot lose a folder that holds the only copy of a record."""
+def make_dirs_durably(folder: Path) -> None:
+    """Create ``folder`` and any missing parents (0700, in the home), fsyncing the parent of each new
+    folder so a crash cannot lose a folder that holds the only copy of a record."""
     missing = []
     probe = folder
     while not probe.exists():
         missing.append(probe)
         probe = probe.parent
     for new in reversed(missing):
-        new.mkdir(mode=0o700 if private else 0o777)
+        new.mkdir(mode=PRIVATE_DIR_MODE)
         fsync_dir(new.parent)
 
 

@@ -3,7 +3,9 @@ and the path rules that keep every move and restore inside its scope.
 
 A path taken from a tombstone is accepted only if it is relative, POSIX, free of ``..``, ``.``,
 empty segments, backslashes and NUL, and if the folder it lands in resolves (symlinks followed)
-inside the scope's resolved root.
+inside the scope's resolved root. A scope root that is itself a symlink is refused; moves and
+restores then open the root and each folder below it without following symlinks
+(:mod:`core.curate.dirfd`).
 """
 
 from __future__ import annotations
