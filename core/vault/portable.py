@@ -6,6 +6,7 @@ can be imported into another vault (another salt, maybe another home) by whoever
     {"format": "reverie.dvmem", "format_version": 1,
      "kdf": {"algorithm": "argon2id", "iterations", "lanes", "memory_cost_kib", "salt"},
      "record": <sealed envelope of the memory under keys derived from the passphrase and that salt>,
+     "passphrase_check": <HMAC of a fixed text under the same keys: wrong passphrase or modified file>,
      "verification": {"exported_at", "ledger_entry": <the source vault's latest ledger entry for it>}}
 
 Import verifies before it accepts: the envelope's signature and ciphertext, the content hash, and the
@@ -23,9 +24,18 @@ from pathlib import Path
 from typing import Any
 
 from core.clock import utc_now_iso
-from core.errors import HomeError, NotFound, RecordError, ReviewError
+from core.errors import HomeError, NotFound, RecordError, ReviewError, WrongPassphrase
 from core.vault.canonical import sha256_hex
-from core.vault.crypto import MAX_SALT_BYTES, MIN_SALT_BYTES, KdfParams, b64d, b64e, derive_keys, read_header
+from core.vault.crypto import (
+    MAX_SALT_BYTES,
+    MIN_SALT_BYTES,
+    KdfParams,
+    VaultKeys,
+    b64d,
+    b64e,
+    derive_keys,
+    read_header,
+)
 from core.vault.records import Memory, memory_from_payload
 from core.vault.review import ReviewDraft
 from core.vault.sealed import seal, unseal
@@ -39,6 +49,14 @@ DVMEM_RECORD = "reverie.dvmem.memory"
 # before it is read whole, and export refuses to write one.
 MAX_DVMEM_BYTES = 8 * 1024 * 1024
 _SHA256_HEX = re.compile(r"[0-9a-f]{64}")
+# The passphrase check: an HMAC of this text under the file's signing key, kept beside the record. It
+# tells a wrong passphrase (the check does not match) from a modified file (it does, the record does
+# not verify), and reveals nothing the record's own signature does not: both test a guess equally.
+PASSPHRASE_CHECK = b"reverie.dvmem passphrase check"
+
+
+class ExportPassphraseWrong(WrongPassphrase, RecordError):
+    """The passphrase given is not the one the ``.dvmem`` was exported with; nothing was written."""
 
 
 def export_dvmem(vault: MemoryVault, memory_id: str, passphrase: str) -> bytes:
@@ -52,6 +70,7 @@ def export_dvmem(vault: MemoryVault, memory_id: str, passphrase: str) -> bytes:
         "format_version": 1,
         "kdf": {**params.to_dict(), "salt": b64e(salt)},
         "record": json.loads(seal(DVMEM_RECORD, memory.memory_id, memory.record_version, memory.payload(), file_keys)),
+        "passphrase_check": file_keys.sign(PASSPHRASE_CHECK),
         "verification": {
             "exported_at": utc_now_iso(),
             "verified_in_source": memory_id in vault.verified_ids(),
@@ -128,13 +147,24 @@ def read_dvmem(data: bytes, passphrase: str, where: str) -> tuple[Memory, dict[s
     try:
         envelope = unseal(raw_record, DVMEM_RECORD, file_keys, where)
     except RecordError as exc:
-        raise RecordError(f"{where}: does not verify with this passphrase (wrong passphrase or modified file)") from exc
+        raise _why_not(document.get("passphrase_check"), file_keys, where) from exc
     memory = memory_from_payload(envelope.payload, where, envelope.record_id, envelope.record_version)
     review = memory.review
     if review is not None:
         _check_review(review, where)
     verification = document.get("verification")
     return memory, verification if isinstance(verification, dict) else {}
+
+
+def _why_not(check: Any, file_keys: VaultKeys, where: str) -> RecordError:
+    """Why the record did not verify, told by the file's passphrase check where it has one."""
+    if not isinstance(check, str):  # a file written before the check existed
+        return RecordError(f"{where}: does not verify with this passphrase (wrong passphrase or modified file)")
+    if file_keys.signature_ok(PASSPHRASE_CHECK, check):
+        return RecordError(f"{where}: does not verify: the passphrase is right, but the file was modified "
+                           "after it was exported")
+    return ExportPassphraseWrong(f"{where}: does not verify with this passphrase: it is not the passphrase it was "
+                                 "exported with (nothing was written)")
 
 
 def _check_review(review: Any, where: str) -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from core.paths import HomePaths
-from tests.helpers.cli import init_vault, ok, reverie
+from tests.helpers.cli import PASSPHRASE, init_vault, ok, reverie
 
 
 @pytest.fixture
@@ -141,9 +141,46 @@ def _in_terminal(args: list[str], answers: list[str], env: dict[str, str]) -> st
 def test_passphrase_change_says_which_passphrase_it_asks_for(initialised: HomePaths) -> None:
     import os
 
-    from tests.helpers.cli import PASSPHRASE
-
     env = {k: v for k, v in os.environ.items() if k not in ("REVERIE_PASSPHRASE", "REVERIE_NEW_PASSPHRASE")}
     shown = _in_terminal(["passphrase", "change"], [PASSPHRASE, "a new one", "a new one"], env)
     assert "Current passphrase:" in shown and "New passphrase:" in shown, shown
     assert "Repeat the new passphrase:" in shown and "Passphrase changed" in shown, shown
+
+
+def test_import_takes_the_passphrase_a_record_was_exported_with(initialised: HomePaths, tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    memory_id = _memory("The spare key is under the blue pot.")
+    record = tmp_path / "key.dvmem"
+    ok("export", "dvmem", "--memory", memory_id, "--out", str(record))
+    other = HomePaths.at(tmp_path / "other")
+    init_vault(other, "the other home's passphrase")
+    env = {**os.environ, "REVERIE_HOME": str(other.root), "REVERIE_CACHE": str(tmp_path / "other-cache"),
+           "REVERIE_PASSPHRASE": "the other home's passphrase"}
+
+    def run(*args: str, extra: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "tui_app.cli.main", *args], capture_output=True, text=True,
+                              env={**env, **(extra or {})}, timeout=60)
+
+    refused = run("import", str(record))
+    assert refused.returncode == 2 and "REVERIE_DVMEM_PASSPHRASE" in refused.stderr, refused.stderr
+    assert "modified" not in refused.stderr
+    wrong = run("import", str(record), extra={"REVERIE_DVMEM_PASSPHRASE": "not it"})
+    assert wrong.returncode == 2 and "not the passphrase it was exported with" in wrong.stderr
+    done = run("import", str(record), extra={"REVERIE_DVMEM_PASSPHRASE": PASSPHRASE})
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == f"imported: {memory_id}" and "cli passphrase" not in done.stdout + done.stderr
+    listed = json.loads(run("memory", "list", "--json").stdout)
+    assert [(m["memory_id"], m["verified"]) for m in listed] == [(memory_id, True)]
+
+    record.unlink()
+    in_terminal = _in_terminal(["--home", str(other.root), "import", str(tmp_path / "again.dvmem")], [], env)
+    assert "again.dvmem" in in_terminal  # a missing file is named, not asked about
+    ok("export", "dvmem", "--memory", memory_id, "--out", str(record))
+    second = HomePaths.at(tmp_path / "second")
+    init_vault(second, "the other home's passphrase")
+    shown = _in_terminal(["--home", str(second.root), "import", str(record)], [PASSPHRASE], env)
+    assert "exported with" in shown and f"imported: {memory_id}" in shown, shown
+    assert PASSPHRASE not in shown  # never echoed

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -435,14 +436,16 @@ def _write_output(out: str | None, data: bytes) -> None:
                    "without it such an export is refused.")
 @pass_state
 def export_cmd(state: CliState, kind: str, out: str | None, memory_id: str | None, include_unverified: bool) -> None:
-    """Export finalized memories (drafts never) with their review provenance."""
+    """Export finalized memories (drafts never) with their review provenance. A dvmem record is sealed
+    under REVERIE_DVMEM_PASSPHRASE when set (a passphrase for the move), else this home's passphrase."""
     from core.export import VaultExporter
 
     vault = state.vault()
     if kind == "dvmem":
         if not memory_id:
             raise click.UsageError("dvmem exports one memory: give --memory ID")
-        _write_output(out or f"{memory_id}.dvmem", state.workbench.export_dvmem(memory_id))
+        exported = state.workbench.export_dvmem(memory_id, os.environ.get(DVMEM_PASSPHRASE_ENV) or None)
+        _write_output(out or f"{memory_id}.dvmem", exported)
         return
     exporter = VaultExporter(vault)
     rows: list[Any]
@@ -460,13 +463,34 @@ def export_cmd(state: CliState, kind: str, out: str | None, memory_id: str | Non
     _write_output(out, "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows).encode())
 
 
+DVMEM_PASSPHRASE_ENV = "REVERIE_DVMEM_PASSPHRASE"
+
+
 @click.command("import")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
 @click.option("--json", "as_json", is_flag=True)
 @pass_state
 def import_cmd(state: CliState, file: str, as_json: bool) -> None:
-    """Import a .dvmem record after verifying it (the passphrase it was exported with)."""
-    memory, added = state.workbench.import_dvmem(Path(file))
+    """Import a .dvmem record after verifying it, sealed again under this home's keys.
+
+    The record opens with the passphrase it was exported with: REVERIE_DVMEM_PASSPHRASE when set, else
+    this home's passphrase, and when that is not it, you are asked for it in a terminal (never echoed).
+    A wrong passphrase and a file modified after export are told apart."""
+    from core.vault.portable import ExportPassphraseWrong
+
+    workbench = state.workbench
+    state.vault()  # this home's keys first: its own wrong passphrase is told as such
+    given = os.environ.get(DVMEM_PASSPHRASE_ENV) or None
+    try:
+        memory, added = workbench.import_dvmem(Path(file), given)
+    except ExportPassphraseWrong as exc:
+        if given is not None or not sys.stdin.isatty():
+            hint = "" if given is not None else (
+                f"; give the passphrase it was exported with in {DVMEM_PASSPHRASE_ENV}, or run "
+                "`reverie import` in a terminal to be asked for it")
+            raise ExportPassphraseWrong(f"{exc}{hint}") from None
+        asked = click.prompt("Passphrase the record was exported with", hide_input=True, err=True)
+        memory, added = workbench.import_dvmem(Path(file), asked)
     emit(
         {"memory_id": memory.memory_id, "added": added},
         as_json,
