@@ -50,7 +50,7 @@ from typing import Any
 from core.clock import utc_now
 from core.config import Config
 from core.curate import learning
-from core.curate.dirfd import Folder, still_at
+from core.curate.dirfd import Folder, shown, still_at
 from core.curate.errors import ChecksumMismatch, CurationError, PathEscape, WouldOverwrite
 from core.curate.kinds import TOMBSTONE_SUFFIX, read_file
 from core.curate.model import Candidate
@@ -294,7 +294,7 @@ def move_record(paths: HomePaths, scope: Scope, candidate: Candidate, ledger: Le
         try:
             folder = stack.enter_context(root.walk(rel.parent.parts, "moved"))
         except FileNotFoundError:
-            raise NotFound(f"{scope.root.joinpath(*rel.parts)}: no longer there; nothing was moved") from None
+            raise NotFound(f"{shown(scope.root.joinpath(*rel.parts))}: no longer there; nothing was moved") from None
         stone, data = _new_stone(scope, candidate, folder, rel.name, now or utc_now(), approved)
         places = validate(stone, scope, paths)
         site = Site(root, rel.parent.parts, rel.name, PurePosixPath(stone.tombstone).name, folder)
@@ -330,7 +330,7 @@ def _move(paths: HomePaths, scope: Scope, stone: Tombstone, data: bytes, places:
         _copy_and_tombstone(paths, stone, data, places, site, stack, on_step)
     except OSError as exc:  # a folder removed or replaced under the move, a full disk
         _roll_back_move(paths, stone, site, None, "a write failed")
-        raise CurationError(f"{places.target}: {exc.strerror or exc} while it was being moved; "
+        raise CurationError(f"{shown(places.target)}: {exc.strerror or exc} while it was being moved; "
                             "nothing was moved") from None
     ledger.append("archive", record_id(scope, stone.path), stone.sha256, _archive_data(stone))
     on_step("ledgered")
@@ -652,7 +652,7 @@ def _put_back(stack: contextlib.ExitStack, site: Site, stone: Tombstone, data: b
         raise WouldOverwrite(f"{places.target}: a file appeared where the record was; nothing was changed") from None
     except OSError as exc:  # its folder removed or replaced meanwhile, a full disk
         _remove(journal)
-        raise CurationError(f"{places.target}: {exc.strerror or exc}; nothing was restored") from None
+        raise CurationError(f"{shown(places.target)}: {exc.strerror or exc}; nothing was restored") from None
     except BaseException:
         _remove(journal)
         raise

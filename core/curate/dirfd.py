@@ -24,6 +24,7 @@ import stat
 from pathlib import Path
 
 from core.curate.errors import PathEscape
+from core.textsafe import one_line
 
 _DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
 _FILE_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
@@ -31,8 +32,13 @@ _NOATIME = getattr(os, "O_NOATIME", 0)
 _LINK_ERRORS = (errno.ELOOP, errno.ENOTDIR, errno.EMLINK)
 
 
+def shown(path: Path | str) -> str:
+    """A path as one line of text for an error (a folder name may hold a newline or an escape)."""
+    return one_line(str(path))
+
+
 def _escape(where: Path, what: str) -> PathEscape:
-    return PathEscape(f"{where}: a symlink or a file stands where a folder was expected; nothing was {what}")
+    return PathEscape(f"{shown(where)}: a symlink or a file stands where a folder was expected; nothing was {what}")
 
 
 class Folder:
@@ -62,8 +68,8 @@ class Folder:
             return cls(os.open(path, flags), path)
         except OSError as exc:
             if exc.errno in _LINK_ERRORS and path.is_symlink():
-                raise PathEscape(f"{path}: is a symlink (to {os.readlink(path)}); curation works only in the "
-                                 f"folder itself; nothing was {what}") from None
+                raise PathEscape(f"{shown(path)}: is a symlink (to {shown(os.readlink(path))}); curation works "
+                                 f"only in the folder itself; nothing was {what}") from None
             raise
 
     def identity(self) -> tuple[int, int]:
@@ -119,7 +125,7 @@ class Folder:
         try:
             info = os.fstat(fd)
             if not stat.S_ISREG(info.st_mode):
-                raise OSError(errno.EINVAL, f"{self.where / name}: not a regular file")
+                raise OSError(errno.EINVAL, f"{shown(self.where / name)}: not a regular file")
             chunks = []
             while chunk := os.read(fd, 1 << 20):
                 chunks.append(chunk)
@@ -196,4 +202,5 @@ def still_at(root: Folder, parts: tuple[str, ...], folder: Folder, what: str) ->
                 return
     except FileNotFoundError:
         pass
-    raise PathEscape(f"{where}: the folder was replaced or moved while curation worked in it; nothing was {what}")
+    raise PathEscape(f"{shown(where)}: the folder was replaced or moved while curation worked in it; "
+                     f"nothing was {what}")

@@ -20,6 +20,7 @@ from core.curate.kinds import Kind, kind_named
 from core.errors import ConfigError, NotFound
 from core.fsutil import file_lock
 from core.paths import HomePaths
+from core.textsafe import one_line
 from core.typed import convert, to_builtins
 
 SCOPE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}\Z")
@@ -218,5 +219,6 @@ def contained(root: Path, rel: PurePosixPath, what: str) -> Path:
     target = root.joinpath(*rel.parts)
     folder = _nearest_existing(target.parent).resolve()
     if folder != real_root and real_root not in folder.parents:
-        raise PathEscape(f"{what}: {rel} leads outside {root} (through a symlink to {folder})")
+        raise PathEscape(f"{what}: {one_line(str(rel))} leads outside {one_line(str(root))} "
+                         f"(through a symlink to {one_line(str(folder))})")
     return target

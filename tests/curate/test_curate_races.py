@@ -159,6 +159,24 @@ def test_a_move_whose_folder_is_swapped_after_the_copy_leaves_everything_in_plac
         assert not (root / rel).exists() and (root / f"{rel}.tombstone").is_file()
 
 
+def test_a_swapped_folder_whose_name_holds_a_newline_and_an_escape_is_still_one_line(setup: Setup) -> None:
+    paths, config, keys, root, outside = setup
+    weird = "we\nird\x1b[31m"
+    os.rename(root / "old", root / weird)
+    swapped: list[bool] = []
+
+    def once() -> None:
+        if not swapped:
+            swapped.append(True)
+            os.rename(root / weird, root / "old.away")
+            os.symlink(outside, root / weird)
+
+    result = engine.apply(paths, config, unlock=unlocker(keys), now=NOW, on_step=_at("verified", once))
+    assert result.moved == [] and len(result.errors) == 3
+    assert all("\n" not in e and "\x1b" not in e for e in result.errors), result.errors
+    assert tree(outside) == {"keep.txt": b"the person's own file\n"}
+
+
 def test_unlinking_the_original_never_follows_a_swapped_folder(setup: Setup) -> None:
     """The attacker puts an identical copy outside: the move must not remove that one."""
     paths, config, keys, root, outside = setup
