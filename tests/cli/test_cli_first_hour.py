@@ -46,6 +46,12 @@ def test_a_damaged_memory_is_listed_as_damaged_never_as_content(initialised: Hom
     assert rows[victim]["content"] is None and rows[victim]["damage"]
     assert rows[kept]["damaged"] is False and rows[kept]["content"].startswith("The cabin")
 
+    planted = initialised.vault / "mem_\x1b[2Jplanted.json"  # a file no vault wrote, its name an escape
+    planted.write_bytes(b'{"format": "[bold]x"}')
+    shown = reverie("memory", "list")
+    assert shown.returncode == 1 and "\x1b" not in shown.stdout
+    assert any("DAMAGED" in line and "\\x1b[2Jplanted" in line for line in shown.stdout.splitlines()), shown.stdout
+
 
 def test_verify_names_a_damaged_record_once(initialised: HomePaths) -> None:
     victim = _memory("A memory to protect.")

@@ -100,3 +100,22 @@ async def test_a_tampered_record_shows_on_home_and_in_the_list(demo: DemoHome) -
         table.move_cursor(row=table.get_row_index(victim))
         await press(pilot, "enter")
         assert isinstance(app.screen, MemoriesScreen)  # nothing to open: the reason is told instead
+
+
+async def test_a_planted_record_with_an_escape_in_its_name_is_listed_escaped(demo: DemoHome) -> None:
+    planted = demo.paths.vault / "mem_\x1b[2Jplanted.json"
+    planted.write_bytes(b'{"format": "[bold]not a record"}')
+    app = make_app(demo)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        await press(pilot, "f4")
+        screen = app.screen
+        assert isinstance(screen, MemoriesScreen)
+        damaged = [r for r in screen.rows if r.memory is None]
+        assert [r.memory_id for r in damaged] == ["mem_\x1b[2Jplanted"]
+        problems = rendered(app, "#memories-problems")
+        assert "\x1b" not in problems and "\\x1b[2Jplanted" in problems
+        table = screen.query_one(DataTable)
+        table.move_cursor(row=table.get_row_index(damaged[0].memory_id))
+        await press(pilot, "enter")  # the reason is told; its brackets are not read as markup
+        assert isinstance(app.screen, MemoriesScreen)

@@ -336,7 +336,7 @@ def memory_list(ctx: click.Context, as_json: bool) -> None:
     lines = []
     for d in data:
         if d["damaged"]:
-            lines.append(visible(f"{d['memory_id']}  DAMAGED    {d['damage']}"))
+            lines.append(one_line(f"{d['memory_id']}  DAMAGED    {d['damage']}"))
             continue
         lines.append(f"{d['memory_id']}  {'reviewed' if d['review']['reviewed'] else 'unreviewed':<10} "
                      f"{'verified' if d['verified'] else 'NOT VERIFIED':<12} {one_line(d['content'][:60])}")

@@ -12,6 +12,7 @@ from textual.containers import Vertical
 from textual.content import Content
 from textual.widgets import DataTable, Static
 
+from core.textsafe import one_line
 from tui_app import messages
 from tui_app.screens.base import ReverieScreen
 from tui_app.screens.session import Session
@@ -177,6 +178,7 @@ class MemoriesScreen(ReverieScreen):
         memory_id = self.highlighted_id()
         row = next((r for r in self.rows if r.memory_id == memory_id), None)
         if row is not None and row.memory is None:
-            self.notify(f"{memory_id}: {row.damage}", title="Damaged record", severity="error")
+            self.notify(one_line(f"{memory_id}: {row.damage}"), title="Damaged record", severity="error",
+                        markup=False)
         elif memory_id is not None:
             self.app.push_screen(MemoryDetailScreen(self.session, memory_id))

@@ -186,10 +186,12 @@ class MemoryRow:
 def load_memory_rows(session: Session) -> tuple[list[MemoryRow], list[str]]:
     """Damaged records first (named, with the reason), then memories newest first, each with its
     verification state; and the problems of the records that failed."""
+    from core.textsafe import one_line
+
     listed = session.vault.memory_listing()
     damaged = [MemoryRow(e.memory_id, None, False, e.damage) for e in listed if e.memory is None]
     rows = damaged + [MemoryRow(e.memory_id, e.memory, e.verified) for e in reversed(listed) if e.memory is not None]
-    return rows, [f"{r.memory_id}: {r.damage}" for r in damaged]
+    return rows, [one_line(f"{r.memory_id}: {r.damage}") for r in damaged]
 
 
 @dataclass(frozen=True)
