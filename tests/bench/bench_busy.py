@@ -424,7 +424,9 @@ def run(
     tallies: dict[str, dict[str, Tally]] = defaultdict(lambda: defaultdict(Tally))
     stats: Counter[str] = Counter()
     baseline_cache: dict[tuple[str, str], tuple[list[str], float]] = {}
-    for q in queries:
+    for number, q in enumerate(queries, 1):
+        if number % 500 == 0:
+            print(f"{number}/{len(queries)} queries asked", file=sys.stderr, flush=True)
         rankings: dict[str, tuple[list[str], float]] = {}
         for name in BASES:
             if (name, q.base) not in baseline_cache:
@@ -529,8 +531,8 @@ def main() -> None:
         if (c.sample_id in TUNE) == tune
         for q in locomo_queries(c, by_id, last, quirks, max(args.sample, 1))
     ]
-    chosen = [p for p in pairs if tune_pair(p) == tune]
-    queries += paraphrase_queries(chosen[:: max(args.sample, 1)], hidden, last)
+    chosen = [p for p in pairs if tune_pair(p) == tune][:: max(args.sample, 1)]
+    queries += paraphrase_queries(chosen, hidden, last)
     overrides = {
         k: v for k, v in (("model", args.model), ("backend", args.backend), ("threads", args.threads)) if v is not None
     }
