@@ -52,7 +52,6 @@ in ``--embed-cache``, so a second run embeds only new texts.
 from __future__ import annotations
 
 import argparse
-import csv
 import dataclasses
 import hashlib
 import json
@@ -141,6 +140,14 @@ KEYBOARD = {  # each letter's right-hand neighbour on a QWERTY row (the last one
 }
 
 
+class BadInput(SystemExit):
+    """A data file this benchmark cannot read: its one-line message on stderr, exit code 2."""
+
+    def __init__(self, message: str) -> None:
+        print(message, file=sys.stderr)
+        super().__init__(2)
+
+
 def transliterate(name: str) -> str:
     """Another way of writing ``name`` (see TRANSLIT)."""
     for pattern, repl in TRANSLIT:
@@ -225,44 +232,55 @@ class Pair:
 
 
 def load_pairs(folder: Path | None, quirks: Quirks) -> list[Pair]:
-    """The English fixture's pairs, and KorSTS/JSTS pairs scored MIN_SCORE or more from ``folder``."""
+    """The English fixture's pairs, and KorSTS/JSTS pairs scored MIN_SCORE or more from ``folder``
+    (a malformed entry stops the run with one line naming its file and line)."""
     data = json.loads(EN_PAIRS.read_text(encoding="utf-8"))
     pairs = []
-    for number, pair in enumerate(data.get("pairs", [])):
+    for number, pair in enumerate(data.get("pairs", []) if isinstance(data, dict) else ()):
         if not (isinstance(pair, list) and len(pair) == 2 and all(isinstance(s, str) and s.strip() for s in pair)):
-            raise SystemExit(f"{EN_PAIRS}: pairs[{number}]: expected [sentence, paraphrase], got {pair!r}")
+            raise BadInput(f"{EN_PAIRS}: pairs[{number}]: expected [sentence, paraphrase], got {pair!r}")
         pairs.append(Pair(f"en:{number}", "en", pair[0].strip(), pair[1].strip()))
+    if not pairs:
+        raise BadInput(f"{EN_PAIRS}: expected an object with a non-empty list 'pairs'")
     if folder is None:
         return pairs
-    for name in ("korsts-dev", "korsts-test"):
-        path = folder / f"{name}.tsv"
-        with path.open(encoding="utf-8", newline="") as handle:
-            for line, row in enumerate(csv.reader(handle, delimiter="\t", quoting=csv.QUOTE_NONE), 1):
-                if line == 1:
-                    continue
-                if len(row) != 7:
-                    raise SystemExit(f"{path}:{line}: expected 7 tab-separated fields, got {len(row)}")
-                if float(row[4]) >= MIN_SCORE:
-                    pairs.append(Pair(f"{name}:{row[3]}", "ko", row[5].strip(), row[6].strip()))
-    for name in ("jsts-valid", "jsts-test"):
-        path = folder / f"{name}-v1.3.json"
-        for text in path.read_text(encoding="utf-8").splitlines():
-            if text.strip():
-                row = json.loads(text)
-                if float(row["label"]) >= MIN_SCORE:
-                    pairs.append(
-                        Pair(
-                            f"{name}:{row['sentence_pair_id']}",
-                            "ja",
-                            row["sentence1"].strip(),
-                            row["sentence2"].strip(),
-                        )
-                    )
+    for name in ("korsts-dev", "korsts-test", "jsts-valid", "jsts-test"):
+        path = folder / (f"{name}.tsv" if name.startswith("korsts") else f"{name}-v1.3.json")
+        try:
+            rows = path.read_text(encoding="utf-8").splitlines()
+        except (OSError, UnicodeDecodeError) as exc:
+            raise BadInput(f"{path}: cannot be read ({type(exc).__name__}: {exc})") from exc
+        for line, row in enumerate(rows, 1):
+            try:
+                pair = sts_pair(name, row, line)
+            except (ValueError, KeyError, TypeError, AttributeError) as exc:
+                raise BadInput(f"{path}:{line}: not a {name} row ({type(exc).__name__}: {exc})") from exc
+            if pair is not None:
+                pairs.append(pair)
     kept = [p for p in pairs if p.hidden != p.asked]
     for p in pairs:
         if p.hidden == p.asked:
             quirks.add("paraphrase pair with two equal sentences", f"{p.id}: left out")
     return kept
+
+
+def sts_pair(name: str, row: str, line: int) -> Pair | None:
+    """Line ``line`` of a KorSTS .tsv (header first) or JSTS .json-lines file as a pair, or None
+    (the header, a blank line, a score under MIN_SCORE)."""
+    if name.startswith("korsts"):
+        if line == 1:
+            return None
+        fields = row.split("\t")
+        if len(fields) != 7:
+            raise ValueError(f"expected 7 tab-separated fields, got {len(fields)}")
+        _genre, _file, _year, number, score, first, second = fields
+        return Pair(f"{name}:{number}", "ko", first.strip(), second.strip()) if float(score) >= MIN_SCORE else None
+    if not row.strip():
+        return None
+    item = json.loads(row)
+    if float(item["label"]) < MIN_SCORE:
+        return None
+    return Pair(f"{name}:{item['sentence_pair_id']}", "ja", item["sentence1"].strip(), item["sentence2"].strip())
 
 
 SPEAKER = {"en": "me", "ko": "나", "ja": "私"}
@@ -514,7 +532,10 @@ def spread_of(turns: list[Turn]) -> dict[str, Any]:
 def main() -> None:
     args = arguments()
     quirks = Quirks()
-    conversations = load(args.data, quirks)
+    try:
+        conversations = load(args.data, quirks)
+    except (OSError, UnicodeDecodeError, ValueError, AttributeError, TypeError, KeyError) as exc:
+        raise BadInput(f"{args.data}: not a LoCoMo file ({type(exc).__name__}: {exc})") from exc
     folder = args.multilingual if args.multilingual.is_dir() else None
     if folder is None:
         print(f"{args.multilingual}: not found, Korean and Japanese paraphrases left out", file=sys.stderr)
