@@ -223,6 +223,23 @@ def test_a_scope_root_swapped_for_a_symlink_before_a_restore_is_refused(setup: S
     assert tree(outside) == before and m.places.cold.is_file()
 
 
+def test_cold_storage_folders_are_never_followed_through_a_symlink(setup: Setup) -> None:
+    """A writer of the home who puts a symlink at ``cold/<scope>`` gets no copy written through it."""
+    paths, config, keys, root, outside = setup
+    scope_before, before = tree(root), tree(outside)
+
+    def plant() -> None:  # after the paths were checked, before the cold folders are made
+        if not (paths.cold / "notes").is_symlink():
+            paths.cold.mkdir(exist_ok=True)
+            os.symlink(outside, paths.cold / "notes")
+
+    result = engine.apply(paths, config, unlock=unlocker(keys), now=NOW, on_step=_at("journal", plant))
+    assert result.moved == [] and len(result.errors) == 3
+    assert all("\n" not in e for e in result.errors) and "nothing was moved" in result.errors[0], result.errors
+    _outside_intact(outside, before)
+    assert tree(root) == scope_before and not _temps(root, outside, paths.root)
+
+
 def test_apply_keeps_the_modes_of_folders_it_did_not_create(setup: Setup) -> None:
     paths, _, _, root, _ = setup
     os.chmod(root, 0o751)
