@@ -2,11 +2,13 @@
 
 Order of work, so that a crash at any point loses nothing and repeats nothing:
 
-1. repair any unterminated last line a crashed ingest left in a day file (quarantined if partial);
+1. cut back an append a crash cut short and repair any unterminated last line a crashed ingest left
+   in a day file (what is cut off goes to the quarantine first);
 2. per source file, read its items: turns are grouped by UTC day, rejected lines go to the
    quarantine (durable before the ingest goes on), skipped records are counted;
 3. per day, drop turns whose id the day already holds, note an intent for closed days about to
-   grow (see :mod:`core.conversation.seals`), then append the rest with one write and an fsync;
+   grow (see :mod:`core.conversation.seals`) and every day's states before and after in the record of
+   days Reverie wrote (:mod:`core.conversation.written`), then append the rest with one write and an fsync;
 4. with keys, seal closed days and reseal the ones that grew; without, say they wait.
 """
 
@@ -23,8 +25,9 @@ from core.conversation import chatgpt, claude_code, codex, generic
 from core.conversation.detect import Source, SourcePlan, collect_sources
 from core.conversation.items import ImportItem, Progress, Rejected, Skipped, latest_ts
 from core.conversation.quarantine import Quarantine, QuarantineEntry
-from core.conversation.seals import AppendPlan, day_closed, note_appends, seal_closed_days_locked
-from core.conversation.store import DayLogWriter, repair_day_tails
+from core.conversation.seals import day_closed, note_appends, repair_appends, seal_closed_days_locked
+from core.conversation.store import DayLogWriter
+from core.conversation.written import AppendPlan, note_writes
 from core.errors import ReverieError
 from core.fsutil import file_lock
 from core.paths import HomePaths
@@ -59,6 +62,7 @@ class IngestReport:
     repaired: list[str] = field(default_factory=list)  # interrupted appends found and repaired
     not_read: list[str] = field(default_factory=list)  # "PATH: reason" of FIFOs and other special files
     seal_problems: list[str] = field(default_factory=list)
+    not_sealed: list[str] = field(default_factory=list)  # closed days Reverie cannot vouch it wrote
 
     def skip(self, reason: str, count: int = 1) -> None:
         self.skipped[reason] = self.skipped.get(reason, 0) + count
@@ -128,7 +132,8 @@ class _Ingest:
 
     def flush(self) -> None:
         fresh_by_day: dict[str, tuple[list[Turn], bytes]] = {}
-        intents: dict[str, AppendPlan] = {}
+        intents: dict[str, AppendPlan] = {}  # closed days that grow: their seal must be renewed
+        writes: dict[str, AppendPlan] = {}  # every day written: the record of days Reverie wrote
         for day, turns in self.pending.items():
             fresh, result = self.writer.plan(day, turns)
             self.report.added += result.added
@@ -138,10 +143,12 @@ class _Ingest:
             if fresh:
                 payload = self.writer.payload(fresh)
                 fresh_by_day[day] = (fresh, payload)
-                state = self.writer.state(day)
-                if state.size_now and day_closed(day, self.now):
-                    intents[day] = AppendPlan(*state.after(payload))
+                plan = AppendPlan(*self.writer.state(day).after(payload))
+                writes[day] = plan
+                if plan.size and day_closed(day, self.now):
+                    intents[day] = plan
         note_appends(self.paths, intents, self.keys)
+        note_writes(self.paths, writes, self.keys)
         for day, (fresh, payload) in fresh_by_day.items():
             self.writer.write(day, fresh, payload)
             self.report.days.add(day)
@@ -174,7 +181,7 @@ def ingest(
     paths.ensure()
     with file_lock(paths.lock("ingest")):
         work = _Ingest(paths, report, now, keys)
-        report.repaired = [str(repair) for repair in repair_day_tails(paths, work.quarantine.keep_tail)]
+        report.repaired = repair_appends(paths, work.quarantine)
         for source in plan.sources:
             work.read(source, progress)
         closed = sorted(day for day in report.days if day_closed(day, now))
@@ -188,4 +195,5 @@ def ingest(
             else:
                 report.sealed, report.resealed = sealing.sealed, sealing.resealed
                 report.seal_problems = [str(problem) for problem in sealing.refused]
+                report.not_sealed = [str(problem) for problem in sealing.not_sealed]
     return report

@@ -33,7 +33,7 @@ import contextlib
 import hashlib
 import json
 import re
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -43,7 +43,17 @@ import msgspec
 
 from core.clock import utc_now
 from core.conversation.quarantine import Quarantine
-from core.conversation.store import day_record_id, is_whole_turn, list_day_files, repair_day_tails
+from core.conversation.store import day_record_id, is_whole_turn, list_day_files, read_day, repair_day_tails
+from core.conversation.written import (
+    AppendPlan,
+    Written,
+    cut_short,
+    load_written,
+    roll_back_cut_appends,
+    save_written,
+    vouches,
+    written_signed,
+)
 from core.fsutil import atomic_write_text, file_lock
 from core.integrity import Problem
 from core.paths import HomePaths
@@ -86,25 +96,18 @@ def _pending_path(paths: HomePaths) -> Path:
 
 
 class Intent(msgspec.Struct, frozen=True, omit_defaults=True):
-    """A closed day's file before an ingest appended to it and as the append leaves it, as kept in the
-    intents file (sorted keys, no ``mac`` when the ingest had no keys to sign with; no after-state in an
-    intent an older version wrote, which then explains nothing)."""
+    """A closed day's file before the first append its seal does not cover (``size``, ``sha256``), just
+    before the latest one (``prior_*``) and as that one leaves it (``after_*``), as kept in the intents
+    file (sorted keys, no ``mac`` when the ingest had no keys to sign with; an intent an older version
+    wrote has no prior and after states and explains nothing)."""
 
     size: int
     sha256: str
+    prior_size: int | None = None
+    prior_sha256: str | None = None
     after_size: int | None = None
     after_sha256: str | None = None
     mac: str | None = None
-
-
-@dataclass(frozen=True)
-class AppendPlan:
-    """A closed day's file now and as an append about to be written will leave it."""
-
-    size: int
-    sha256: str
-    after_size: int
-    after_sha256: str
 
 
 def _intent(value: Any) -> Intent | None:
@@ -131,17 +134,18 @@ def load_pending(paths: HomePaths) -> dict[str, Intent]:
     return {day: intent for day, value in data.items() if (intent := _intent(value)) is not None}
 
 
-def _intent_message(day: str, size: int, sha256: str, after_size: int, after_sha256: str) -> bytes:
-    return _INTENT_DOMAIN + canonical_json({"after_sha256": after_sha256, "after_size": after_size, "day": day,
-                                            "sha256": sha256, "size": size})
+def _intent_message(day: str, intent: Intent) -> bytes:
+    return _INTENT_DOMAIN + canonical_json({
+        "after_sha256": intent.after_sha256, "after_size": intent.after_size, "day": day,
+        "prior_sha256": intent.prior_sha256, "prior_size": intent.prior_size, "sha256": intent.sha256,
+        "size": intent.size})
 
 
 def intent_signed(keys: VaultKeys, day: str, intent: Intent | None) -> bool:
     """Whether ``intent`` carries a MAC this vault's key made for exactly this day and these states."""
-    if intent is None or intent.after_size is None or intent.after_sha256 is None:
+    if intent is None or intent.after_size is None or intent.prior_size is None:
         return False
-    message = _intent_message(day, intent.size, intent.sha256, intent.after_size, intent.after_sha256)
-    return keys.signature_ok(message, intent.mac)
+    return keys.signature_ok(_intent_message(day, intent), intent.mac)
 
 
 def _save_pending(paths: HomePaths, pending: dict[str, Intent]) -> None:
@@ -171,19 +175,21 @@ def _next_intent(day: str, old: Intent | None, plan: AppendPlan, keys: VaultKeys
     """The intent for ``plan`` given the one already noted for ``day`` (None: keep ``old``).
 
     A day noted before keeps its first state (the one its seal can be checked against) when the file
-    is now exactly what that intent announced: the new intent then runs from there to the new end,
-    signed only if the old one was. A file that is neither what the old intent started from nor what
-    it announced changed some other way: the old intent stays, so the day stays reported."""
-    if old is None or (old.size, old.sha256) == (plan.size, plan.sha256):
+    is now in a state that intent announced (after its append, or before it when a crash cut it short
+    and :func:`~core.conversation.written.roll_back_cut_appends` cut it back): the new intent then
+    runs from there to the new end, signed only if the old one was. A file in none of those states
+    changed some other way: the old intent stays, so the day stays reported."""
+    now = (plan.size, plan.sha256)
+    if old is None or (old.size, old.sha256) == now:
         size, sha, signable = plan.size, plan.sha256, True
-    elif (old.after_size, old.after_sha256) == (plan.size, plan.sha256):
+    elif now in ((old.prior_size, old.prior_sha256), (old.after_size, old.after_sha256)):
         size, sha, signable = old.size, old.sha256, keys is not None and intent_signed(keys, day, old)
     else:
         return None
-    mac = None
+    intent = Intent(size, sha, plan.size, plan.sha256, plan.after_size, plan.after_sha256)
     if keys is not None and signable:
-        mac = keys.sign(_intent_message(day, size, sha, plan.after_size, plan.after_sha256))
-    return Intent(size, sha, plan.after_size, plan.after_sha256, mac)
+        intent = msgspec.structs.replace(intent, mac=keys.sign(_intent_message(day, intent)))
+    return intent
 
 
 def _after_seal(data: bytes, sealed_sha: str, intent: Intent | None) -> bytes | None:
@@ -198,9 +204,20 @@ def _after_seal(data: bytes, sealed_sha: str, intent: Intent | None) -> bytes | 
 
 
 def _announced(data: bytes, intent: Intent | None) -> bool:
-    """Whether ``data`` is exactly the file the intent announced the append would leave."""
-    return (intent is not None and intent.after_size == len(data)
-            and intent.after_sha256 == hashlib.sha256(data).hexdigest())
+    """Whether ``data`` is exactly a file the intent announced: after its latest append, or just before."""
+    if intent is None:
+        return False
+    state = (len(data), hashlib.sha256(data).hexdigest())
+    return state in ((intent.after_size, intent.after_sha256), (intent.prior_size, intent.prior_sha256))
+
+
+def _cut_short(data: bytes, intent: Intent | None) -> bool:
+    """Whether ``data`` is the intent's latest append cut short by a crash (the next ingest or seal
+    cuts it back: :func:`~core.conversation.written.roll_back_cut_appends`)."""
+    if intent is None or intent.prior_size is None or intent.after_size is None:
+        return False
+    return (intent.prior_size < len(data) < intent.after_size
+            and hashlib.sha256(data[: intent.prior_size]).hexdigest() == intent.prior_sha256)
 
 
 def _whole_turns(appended: bytes) -> int | None:
@@ -218,19 +235,25 @@ class SealReport:
     sealed: list[str] = field(default_factory=list)  # days sealed for the first time
     resealed: list[str] = field(default_factory=list)  # sealed days that grew by an ingest
     refused: list[Problem] = field(default_factory=list)  # sealed days that changed otherwise
+    not_sealed: list[Problem] = field(default_factory=list)  # closed days Reverie cannot vouch it wrote
 
     def to_dict(self) -> dict[str, Any]:
         return to_builtins(self)
 
 
 def seal_closed_days_locked(paths: HomePaths, keys: VaultKeys, now: datetime | None = None,
-                            accept_unsigned: Collection[str] = ()) -> SealReport:
-    """Seal every closed, unsealed day and reseal days grown by an ingest (its intent signed by this
-    vault, or the day named in ``accept_unsigned`` by the person). Hold the ingest lock."""
+                            accept_unsigned: Collection[str] = (),
+                            adopt: Mapping[str, str] | None = None) -> SealReport:
+    """Seal every closed, unsealed day this vault's ingests wrote (:mod:`core.conversation.written`)
+    and reseal days grown by an ingest (its intent signed by this vault, or the day named in
+    ``accept_unsigned`` by the person). ``adopt``: day → SHA-256 of a day file the person read and
+    adopts although Reverie cannot vouch it wrote it; sealed only while its bytes are those. Hold the
+    ingest lock."""
     now = now or utc_now()
     ledger = Ledger(paths, keys)
     sealed = sealed_days(ledger.read(full=False))  # entries only; `reverie verify` reads it in full
     pending = load_pending(paths)
+    written = load_written(paths)
     report = SealReport()
     day_files = list_day_files(paths)
     for day_file in day_files:
@@ -244,6 +267,9 @@ def seal_closed_days_locked(paths: HomePaths, keys: VaultKeys, now: datetime | N
         data = day_file.path.read_bytes()
         sha = hashlib.sha256(data).hexdigest()
         if entry is None:
+            if not vouches(keys, day, written.get(day), len(data), sha) and (adopt or {}).get(day) != sha:
+                report.not_sealed.append(_not_written(keys, day, data, written.get(day)))
+                continue
             ledger.append("seal_day", record_id, sha, {"size": len(data), "turns": data.count(b"\n")})
             report.sealed.append(day)
         elif entry.record_sha256 != sha:
@@ -255,11 +281,29 @@ def seal_closed_days_locked(paths: HomePaths, keys: VaultKeys, now: datetime | N
                           {"previous_sha256": entry.record_sha256, "added": problem, "size": len(data)})
             report.resealed.append(day)
         pending.pop(day, None)
+        written.pop(day, None)
     present = {day_file.day for day_file in day_files}
     remaining = {day: value for day, value in pending.items() if day in present}
     if remaining != load_pending(paths):
         _save_pending(paths, remaining)
+    if written != load_written(paths):
+        save_written(paths, written)
     return report
+
+
+def _not_written(keys: VaultKeys | None, day: str, data: bytes, entry: Written | None) -> Problem:
+    """Why a day file that is not sealed is not one Reverie can vouch it wrote: ``incomplete`` for an
+    entry an ingest without keys left (unsigned, the file as it announced), else ``inserted``."""
+    record_id = day_record_id(day)
+    lines = data.count(b"\n")
+    unsigned = entry is not None and entry.holds(len(data), hashlib.sha256(data).hexdigest()) and (
+        keys is None or not written_signed(keys, day, entry))
+    if unsigned:
+        return Problem("incomplete", record_id, f"written by an ingest without the passphrase, {lines} lines; "
+                       f"Reverie cannot vouch for it: `reverie seal --adopt {day}` shows what it holds and "
+                       "seals it if you say so")
+    return Problem("inserted", record_id, f"not written by Reverie: {record_id}, {lines} lines; never sealed "
+                   f"unless you adopt it: `reverie seal --adopt {day}` shows what it holds first")
 
 
 def _reseal_problem(keys: VaultKeys, day: str, data: bytes, sealed_sha: str, intent: Intent | None,
@@ -279,19 +323,74 @@ def _reseal_problem(keys: VaultKeys, day: str, data: bytes, sealed_sha: str, int
     return added
 
 
+def repair_appends(paths: HomePaths, quarantine: Quarantine) -> list[str]:
+    """Repair unterminated last lines (a whole turn gets its newline back), then cut an append a crash
+    still left short of what it announced back to the state before it: what a killed ingest left, made
+    a file Reverie wrote again, its bytes in the quarantine. Hold the ingest lock."""
+    done = [str(repair) for repair in repair_day_tails(paths, quarantine.keep_tail)]
+    return done + roll_back_cut_appends(paths, quarantine.add)
+
+
 def seal_closed_days(paths: HomePaths, keys: VaultKeys, now: datetime | None = None,
-                     accept_unsigned: Collection[str] = ()) -> SealReport:
+                     accept_unsigned: Collection[str] = (), adopt: Mapping[str, str] | None = None) -> SealReport:
     """``reverie seal``: repair interrupted appends, then seal, all under the ingest lock.
     ``accept_unsigned``: days whose turns appended after the seal the person read and accepts although
-    their intent is not signed (an ingest without the passphrase)."""
+    their intent is not signed (an ingest without the passphrase); ``adopt``: see
+    :func:`seal_closed_days_locked`."""
     paths.ensure()
     with file_lock(paths.lock("ingest")):
-        repair_day_tails(paths, Quarantine(paths).keep_tail)
-        return seal_closed_days_locked(paths, keys, now, accept_unsigned)
+        repair_appends(paths, Quarantine(paths))
+        return seal_closed_days_locked(paths, keys, now, accept_unsigned, adopt)
+
+
+@dataclass(frozen=True)
+class DaySummary:
+    """What a day file holds, shown to the person before they adopt it (``reverie seal --adopt``)."""
+
+    day: str
+    record_id: str
+    sha256: str  # the bytes shown: adopting seals these and no others
+    size: int
+    turns: int
+    bad_lines: int
+    first: str | None  # earliest and latest ts
+    last: str | None
+    sessions: dict[str, int]  # session → turns
+    sealed: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        return to_builtins(self)
+
+
+def describe_day(paths: HomePaths, day: str, reading: LedgerReading) -> DaySummary | None:
+    """The summary of ``day``'s file (None when there is none). ``ValueError`` for a name that is
+    not a day (``YYYY-MM-DD`` of the calendar)."""
+    try:
+        datetime.strptime(day, "%Y-%m-%d")
+    except ValueError:
+        raise ValueError(f"{day!r} is not a day (YYYY-MM-DD)") from None
+    record_id = day_record_id(day)
+    path = paths.root / record_id
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return None
+    reading_day = read_day(path)
+    stamps = sorted(turn.ts for turn in reading_day.turns)
+    sessions: dict[str, int] = {}
+    for turn in reading_day.turns:
+        sessions[turn.session] = sessions.get(turn.session, 0) + 1
+    return DaySummary(day, record_id, hashlib.sha256(data).hexdigest(), len(data), len(reading_day.turns),
+                      len(reading_day.bad_lines), stamps[0] if stamps else None, stamps[-1] if stamps else None,
+                      dict(sorted(sessions.items(), key=lambda item: -item[1])), record_id in sealed_days(reading))
 
 
 # --- verification ---------------------------------------------------------------------------------
 
+_CUT_SHORT = ("fewer bytes after the seal than the last ingest announced: its append cut short by a crash (or an "
+              "edit); the next ingest or `reverie seal` moves them to the quarantine, never seals them")
+_CUT_SHORT_UNSEALED = ("fewer bytes than the last ingest announced: its append cut short by a crash (or an edit); "
+                       "the next ingest or `reverie seal` moves them to the quarantine, never seals them")
 _NOT_ANNOUNCED = ("turns appended after the seal are not the ones the ingest announced in its intent: read them, "
                   "then `reverie seal --accept-unsigned {day}` to reseal what you accept")
 _UNSIGNED = ("turns appended after the seal, and the intent that would explain them is not signed by this "
@@ -300,11 +399,16 @@ _UNSIGNED = ("turns appended after the seal, and the intent that would explain t
 
 
 def verify_day_seals(paths: HomePaths, reading: LedgerReading, keys: VaultKeys | None = None) -> list[Problem]:
-    """One problem per sealed day log that is gone, changed, or grew without being resealed. Growth
-    with an intent is ``incomplete`` only if ``keys`` verify the intent's MAC; else ``modified``."""
+    """One problem per sealed day log that is gone, changed, or grew without being resealed (growth
+    with an intent is ``incomplete`` only if ``keys`` verify the intent's MAC; else ``modified``), and
+    with ``keys`` one per day log not sealed yet that this vault's ingests did not write
+    (:func:`_unsealed_problems`)."""
     problems: list[Problem] = []
     pending = load_pending(paths)
-    for record_id, entry in sorted(sealed_days(reading).items()):
+    seals = sealed_days(reading)
+    if keys is not None:
+        problems += _unsealed_problems(paths, keys, set(seals))
+    for record_id, entry in sorted(seals.items()):
         if not _RECORD_ID.match(record_id):
             why = f"a day seal (ledger seq {entry.seq}) names something that is not a day log"
             problems.append(Problem("unreadable", record_id, why))
@@ -323,11 +427,38 @@ def verify_day_seals(paths: HomePaths, reading: LedgerReading, keys: VaultKeys |
             problems.append(Problem("modified", record_id, f"bytes differ from the seal (ledger seq {entry.seq})"))
         elif keys is None or not intent_signed(keys, day, intent):
             problems.append(Problem("modified", record_id, _UNSIGNED.format(day=day)))
+        elif _cut_short(data, intent):
+            problems.append(Problem("incomplete", record_id, _CUT_SHORT))
         elif not _announced(data, intent):
             problems.append(Problem("modified", record_id, _NOT_ANNOUNCED.format(day=day)))
         else:
             problems.append(Problem("incomplete", record_id,
                                     "turns appended by an ingest after the seal; `reverie seal` reseals them"))
+    return problems
+
+
+def _unsealed_problems(paths: HomePaths, keys: VaultKeys, sealed: set[str]) -> list[Problem]:
+    """Day files without a seal that the written-days record does not vouch for: ``inserted`` (not
+    written by Reverie, open or closed), or ``incomplete`` for a closed day an ingest without the
+    passphrase wrote (it waits for the person's ``seal --adopt``) or whose last append a crash cut
+    short (the next ingest or seal cuts it back)."""
+    written = load_written(paths)
+    now = utc_now()
+    problems = []
+    for day_file in list_day_files(paths):
+        day = day_file.day
+        if day_record_id(day) in sealed:
+            continue
+        data = day_file.path.read_bytes()
+        entry = written.get(day)
+        if vouches(keys, day, entry, len(data), hashlib.sha256(data).hexdigest()):
+            continue
+        if cut_short(entry, data) and written_signed(keys, day, entry):
+            problems.append(Problem("incomplete", day_record_id(day), _CUT_SHORT_UNSEALED))
+            continue
+        problem = _not_written(keys, day, data, entry)
+        if problem.kind == "inserted" or day_closed(day, now):
+            problems.append(problem)
     return problems
 
 

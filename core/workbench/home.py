@@ -14,7 +14,7 @@ creates) and ``embedder`` (a model-free embedder).
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from datetime import datetime, tzinfo
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     from core.conversation import SealReport
     from core.conversation.detect import SourcePlan
     from core.conversation.follow import Follower
+    from core.conversation.seals import DaySummary
     from core.embed import Embedder
     from core.index import Filters, Reindexer, ReindexReport, SearchIndex
     from core.index.catalog import SessionInfo
@@ -608,12 +609,22 @@ class Workbench:
         keys, reason = self._keys_for_sealing()
         return Follower(self.paths, list(folders), keys=keys, unsealed_reason=reason)
 
-    def seal(self, accept_unsigned: Collection[str] = ()) -> SealReport:
-        """Seal every closed UTC day of the log in the ledger (and reseal days an ingest added to);
-        ``accept_unsigned``: days whose appended turns the person read and accepts without a signed intent."""
+    def seal(self, accept_unsigned: Collection[str] = (), adopt: Mapping[str, str] | None = None) -> SealReport:
+        """Seal every closed UTC day of the log this vault's ingests wrote (and reseal days an ingest
+        added to); ``accept_unsigned``: days whose appended turns the person read and accepts without a
+        signed intent; ``adopt``: day → SHA-256 of a day file the person read (:meth:`describe_day`)
+        and adopts although Reverie cannot vouch it wrote it."""
         from core.conversation import seal_closed_days
 
-        return seal_closed_days(self.paths, self.keys, accept_unsigned=accept_unsigned)
+        return seal_closed_days(self.paths, self.keys, accept_unsigned=accept_unsigned, adopt=adopt)
+
+    def describe_day(self, day: str) -> DaySummary | None:
+        """What ``day``'s log file holds (turns, first and last time, sessions), None without one;
+        ``ValueError`` for a name that is not a day."""
+        from core.conversation.seals import describe_day
+        from core.vault.ledger import Ledger
+
+        return describe_day(self.paths, day, Ledger(self.paths, self.keys).read(full=False))
 
     def reindex(self, *, full: bool = False, embed: bool = True, progress: Progress | None = None,
                 should_stop: ShouldStop | None = None) -> ReindexReport:

@@ -83,9 +83,12 @@ def test_wrong_passphrase_writes_nothing(paths: HomePaths, keys: VaultKeys, monk
 
 
 def test_seal_command(paths: HomePaths, keys: VaultKeys, monkeypatch: pytest.MonkeyPatch) -> None:
-    run("ingest", str(FIXTURES / "generic" / "chat.jsonl"))
+    run("ingest", str(FIXTURES / "generic" / "chat.jsonl"))  # no passphrase: the days it wrote are unsigned
     monkeypatch.setenv("REVERIE_PASSPHRASE", TEST_PASSPHRASE)
     code, out, _ = run("seal")
-    assert code == 0 and out.strip() == "Sealed 2 days: 2026-03-01, 2026-03-03"
+    assert code == 0 and out.count("Not sealed: incomplete: ") == 2 and "--adopt 2026-03-01" in out, out
+    code, out, err = run("seal", "--adopt", "2026-03-01", "--adopt", "2026-03-03", "--yes")
+    assert code == 0 and out.strip() == "Sealed 2 days: 2026-03-01, 2026-03-03", out
+    assert "logs/2026/03/2026-03-01.jsonl: " in err and "first  2026-03-01T" in err
     code, out, _ = run("seal", "--json")
-    assert json.loads(out) == {"sealed": [], "resealed": [], "refused": []}
+    assert json.loads(out) == {"sealed": [], "resealed": [], "refused": [], "not_sealed": []}

@@ -128,13 +128,16 @@ def test_crash_mid_append_leaves_one_partial_line_that_the_next_ingest_repairs(
     assert reading.incomplete_tail and [t.id for t in reading.turns][:3] == ["turn-0", "turn-1", "turn-2"]
 
     report = ingest(paths, [source])
-    assert len(report.repaired) == 1 and report.repaired[0].endswith("unterminated last line quarantined")
+    # the whole append cut short goes (quarantine first), so the file is again one Reverie wrote
+    fragment_line = damaged.count(b"\n") + 1
+    assert report.repaired == [f"{day_path(paths)}:{fragment_line}: unterminated last line quarantined",
+                               f"{day_path(paths)}:4: an append cut short by a crash, quarantined and cut off"]
     reading = read_day(day_path(paths))
     assert not reading.bad_lines
     assert [t.id for t in reading.turns] == [f"turn-{n}" for n in range(7)]  # each exactly once
     kept = [json.loads(line) for line in next(paths.quarantine.glob("*.jsonl")).read_text().splitlines()]
-    fragment = damaged[damaged.rindex(b"\n") + 1:].decode()
-    assert [(k["source"], k["raw"]) for k in kept] == [(str(day_path(paths)), fragment)]
+    assert {k["source"] for k in kept} == {str(day_path(paths))}
+    assert kept[1]["raw"] + kept[0]["raw"] == damaged[len(before):].decode()  # all of it, nothing lost
 
 
 def test_a_whole_last_line_missing_only_its_newline_is_terminated(paths: HomePaths, tmp_path: Path) -> None:

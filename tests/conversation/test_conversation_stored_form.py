@@ -18,6 +18,7 @@ from core.conversation.pipeline import IngestReport
 from core.conversation.quarantine import Quarantine, QuarantineEntry
 from core.conversation.seals import (
     AppendPlan,
+    Intent,
     SealReport,
     _intent_message,
     intent_signed,
@@ -50,13 +51,17 @@ PENDING_FILE = (
     ' "2026-11-01": {\n'
     '  "after_sha256": "efefefefefefefefefefefefefefefefefefefefefefefefefefefefefefefef",\n'
     '  "after_size": 180,\n'
-    '  "mac": "71795f81891df3340d69161b59b764693adad1ff3965640b25ed7a2d740b9472",\n'
+    '  "mac": "83cce27667f5ca049caeb6daf3bd5d9d2718f3bd87312e5a409401b8852fd2ca",\n'
+    '  "prior_sha256": "abababababababababababababababababababababababababababababababab",\n'
+    '  "prior_size": 120,\n'
     '  "sha256": "abababababababababababababababababababababababababababababababab",\n'
     '  "size": 120\n'
     ' },\n'
     ' "2026-11-02": {\n'
     '  "after_sha256": "1212121212121212121212121212121212121212121212121212121212121212",\n'
     '  "after_size": 9,\n'
+    '  "prior_sha256": "cdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcd",\n'
+    '  "prior_size": 7,\n'
     '  "sha256": "cdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcd",\n'
     '  "size": 7\n'
     ' }\n'
@@ -65,8 +70,9 @@ PENDING_FILE = (
 
 INTENT_MESSAGE = (
     b'reverie/v2/reseal-intent\x00{"after_sha256":"efefefefefefefefefefefefefefefefefefefefefefe'
-    b'fefefefefefefefefef","after_size":180,"day":"2026-11-01","sha256":"abababababababababababa'
-    b'babababababababababababababababababababab","size":120}'
+    b'fefefefefefefefefef","after_size":180,"day":"2026-11-01","prior_sha256":"ababababababababa'
+    b'bababababababababababababababababababababababab","prior_size":120,"sha256":"ababababababab'
+    b'ababababababababababababababababababababababababab","size":120}'
 )
 
 # What an older version wrote: the state before only, under the v1 domain. It binds no appended bytes.
@@ -135,7 +141,8 @@ def test_quarantine_entries_are_unchanged(paths: HomePaths, tmp_path: Path, monk
 
 
 def test_reseal_intents_and_their_mac_are_unchanged(paths: HomePaths) -> None:
-    assert _intent_message("2026-11-01", 120, "ab" * 32, 180, "ef" * 32) == INTENT_MESSAGE
+    intent = Intent(120, "ab" * 32, 120, "ab" * 32, 180, "ef" * 32)
+    assert _intent_message("2026-11-01", intent) == INTENT_MESSAGE
     note_appends(paths, {"2026-11-01": AppendPlan(120, "ab" * 32, 180, "ef" * 32)}, KEYS)
     note_appends(paths, {"2026-11-02": AppendPlan(7, "cd" * 32, 9, "12" * 32)}, None)
     assert (paths.logs / ".pending-reseal.json").read_text(encoding="utf-8") == PENDING_FILE
@@ -148,7 +155,8 @@ def test_the_reports_keep_their_keys() -> None:
     problem = Problem("modified", "logs/2026/11/2026-11-01.jsonl", "changed")
     assert problem.to_dict() == {"kind": "modified", "subject": "logs/2026/11/2026-11-01.jsonl", "detail": "changed"}
     seal = SealReport(sealed=["2026-11-01"], resealed=[], refused=[problem])
-    assert seal.to_dict() == {"sealed": ["2026-11-01"], "resealed": [], "refused": [problem.to_dict()]}
+    assert seal.to_dict() == {"sealed": ["2026-11-01"], "resealed": [], "refused": [problem.to_dict()],
+                              "not_sealed": []}
     report = IngestReport(files=2, added=5, duplicates=1,
                           quarantined=[QuarantineEntry("a.jsonl", 3, "bad", already=False)],
                           already_quarantined=[QuarantineEntry("a.jsonl", 9, "old", already=True)],
@@ -160,7 +168,7 @@ def test_the_reports_keep_their_keys() -> None:
         "already_quarantined": [{"file": "a.jsonl", "line": 9, "reason": "old"}],
         "skipped": {"alpha": 2, "zeta": 1}, "sealed": ["2026-11-01"], "resealed": [],
         "days": ["2026-11-01", "2026-11-02"], "unsealed": [], "unsealed_reason": "no passphrase available",
-        "repaired": [], "not_read": [], "seal_problems": [],
+        "repaired": [], "not_read": [], "seal_problems": [], "not_sealed": [],
     }
     assert list(report.to_dict()["skipped"]) == ["alpha", "zeta"]
 

@@ -36,6 +36,12 @@ def _turn(n: int, text: str) -> str:
                        "id": f"t-{n}"})
 
 
+def stored_like(line: bytes, text: str) -> bytes:
+    """A day-file line as the log writes it, copied from ``line`` with another id and ``text``."""
+    turn = json.loads(line)
+    return (json.dumps({**turn, "id": "t-forged", "text": text}, ensure_ascii=False, sort_keys=True) + "\n").encode()
+
+
 def reverie(base: Path, *args: str) -> tuple[int, str]:
     paths = trial_paths(base)
     env = {**os.environ, "REVERIE_PASSPHRASE": PASSPHRASE, "REVERIE_CACHE": str(base / "cacheroot"),
@@ -76,7 +82,7 @@ def test_a_killed_late_ingest_leaves_a_signed_intent_and_verify_calls_it_incompl
     assert code == 0 and f"incomplete: {DAY_FILE}" in out, out
 
 
-@pytest.mark.parametrize("forge", ["replace", "add", "same-length"])
+@pytest.mark.parametrize("forge", ["replace-longer", "add", "same-length"])
 def test_forged_appends_after_a_killed_ingest_are_modified_and_never_resealed(sealed, tmp_path: Path,
                                                                                forge: str) -> None:
     base, paths = sealed
@@ -85,14 +91,14 @@ def test_forged_appends_after_a_killed_ingest_are_modified_and_never_resealed(se
     killed_late_ingest(base, tmp_path, 2, "A late turn the person really had.")
     data = day_file.read_bytes()
     honest = data[sealed_size:]
-    forged_line = (_turn(3, "Forged: wire the savings to the new account.") + "\n").encode()
-    if forge == "replace":
+    forged_line = stored_like(honest, "Forged: we agreed to wire all the savings to the new account, today.")
+    if forge == "replace-longer":
+        assert len(forged_line) > len(honest)
         day_file.write_bytes(data[:sealed_size] + forged_line)
     elif forge == "add":
         day_file.write_bytes(data + forged_line)
     else:
         day_file.write_bytes(data[:sealed_size] + honest.replace(b"really had", b"really hid"))
-    assert day_file.stat().st_size != len(data) or forge == "same-length"
 
     code, out = reverie(base, "verify")
     assert code == 1 and f"modified: {DAY_FILE}" in out and "not the ones the ingest announced" in out, out
@@ -104,6 +110,25 @@ def test_forged_appends_after_a_killed_ingest_are_modified_and_never_resealed(se
     code, out = reverie(base, "ingest", str(tmp_path / "late-2.jsonl"))
     assert "Not resealed" in out, out
     assert reverie(base, "verify")[0] == 1
+
+
+def test_a_shorter_forgery_is_taken_for_a_cut_short_append_and_moved_out_never_sealed(sealed, tmp_path: Path) -> None:
+    """Fewer bytes than announced look like an append a crash cut short: verify says so (a crash or an
+    edit), and the next seal moves them to the quarantine instead of sealing them."""
+    base, paths = sealed
+    day_file = paths.root / DAY_FILE
+    sealed_bytes = day_file.read_bytes()
+    killed_late_ingest(base, tmp_path, 2, "A late turn the person really had, a long one.")
+    forged_line = stored_like(day_file.read_bytes()[len(sealed_bytes):], "Forged: wire it.")
+    assert len(forged_line) < len(day_file.read_bytes()) - len(sealed_bytes)
+    day_file.write_bytes(sealed_bytes + forged_line)
+    code, out = reverie(base, "verify")
+    assert f"incomplete: {DAY_FILE}: fewer bytes after the seal than the last ingest announced" in out, out
+    code, out = reverie(base, "seal")
+    assert code == 0 and "Resealed" not in out, out
+    assert day_file.read_bytes() == sealed_bytes  # the forgery left the log for the quarantine
+    assert any("Forged: wire it." in p.read_text() for p in paths.quarantine.glob("*.jsonl"))
+    assert reverie(base, "verify")[0] == 0
 
 
 def test_the_honest_intent_completes_after_two_kills_in_a_row(sealed, tmp_path: Path) -> None:

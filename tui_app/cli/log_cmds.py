@@ -10,11 +10,12 @@ from typing import TYPE_CHECKING
 
 import click
 
-from core.textsafe import visible
+from core.textsafe import field_line, visible
 from tui_app.cli.state import CliState, LazyChoice, emit, pass_state, progress_printer
 
 if TYPE_CHECKING:
     from core.conversation import SealReport
+    from core.conversation.seals import DaySummary
     from core.workbench import IngestOutcome
 
 def _formats() -> list[str]:
@@ -62,6 +63,7 @@ def _summary(outcome: IngestOutcome, quarantine_dir: Path) -> str:
     if report.unsealed:
         lines.append(f"Left {_plural(len(report.unsealed), 'closed day')} unsealed: {report.unsealed_reason}")
     lines += [f"Not resealed: {problem}" for problem in report.seal_problems]
+    lines += [f"Not sealed: {problem}" for problem in report.not_sealed]
     if report.quarantined:
         lines.append(f"Malformed lines were copied to {quarantine_dir} (listed on stderr).")
     lines.append(_index_line(outcome))
@@ -110,8 +112,8 @@ def ingest(state: CliState, fmt: str, embed: bool, as_json: bool, inputs: tuple[
     0 when the input was imported, also when some lines were quarantined (a warning on stderr); 2 when
     no line of the input was a turn (every line malformed) or the input cannot be read. The work is the
     same wherever the output goes; only the progress display needs a terminal. Closed days are sealed
-    when the passphrase is at hand (REVERIE_PASSPHRASE or the keyring); otherwise `reverie seal` does
-    it later.
+    when the passphrase is at hand (REVERIE_PASSPHRASE or the keyring); days written without it cannot
+    be vouched for, and are sealed when you adopt them (`reverie seal --adopt DAY`).
     """
     workbench = state.workbench
     plan = workbench.plan_ingest(list(inputs), fmt)
@@ -136,21 +138,70 @@ def _seal_text(report: SealReport) -> str:
     if report.resealed:
         lines.append(f"Resealed {_plural(len(report.resealed), 'day')} that grew: {', '.join(report.resealed)}")
     lines += [f"Not resealed: {problem}" for problem in report.refused]
+    lines += [f"Not sealed: {problem}" for problem in report.not_sealed]
     return "\n".join(lines) or "Every closed day is already sealed."
+
+
+def _day_text(summary: DaySummary) -> str:
+    """What a day file holds, for the person deciding whether to adopt it (one line per field)."""
+    sessions = ", ".join(f"{field_line(name, 60)} ({count})" for name, count in list(summary.sessions.items())[:8])
+    more = len(summary.sessions) - 8
+    return "\n".join([
+        f"{summary.record_id}: {_plural(summary.turns, 'turn')}, {summary.size:,} bytes"
+        + (f", {_plural(summary.bad_lines, 'malformed line')}" if summary.bad_lines else ""),
+        f"  first  {summary.first or '-'}",
+        f"  last   {summary.last or '-'}",
+        f"  {_plural(len(summary.sessions), 'session')}: {sessions or '-'}"
+        + (f" and {more:,} more" if more > 0 else ""),
+        f"  sha256 {summary.sha256}",
+    ])
+
+
+def _adoptions(state: CliState, days: tuple[str, ...], yes: bool) -> dict[str, str]:
+    """Day → SHA-256 of each day file the person adopts, after showing what it holds and asking."""
+    from core.errors import NotFound, ReverieError
+
+    adopted: dict[str, str] = {}
+    for day in days:
+        try:
+            summary = state.workbench.describe_day(day)
+        except ValueError as exc:
+            raise click.BadParameter(str(exc), param_hint="'--adopt'") from None
+        if summary is None:
+            raise NotFound(f"--adopt {day}: no day log {state.paths.root}/logs/{day[:4]}/{day[5:7]}/{day}.jsonl")
+        if summary.sealed:
+            raise ReverieError(f"--adopt {day}: {summary.record_id} is sealed already; `reverie verify` checks it")
+        click.echo(_day_text(summary), err=True)
+        if not yes:
+            if not sys.stdin.isatty():
+                raise ReverieError(f"--adopt {day}: asked outside a terminal; read the above and add --yes to adopt it")
+            if not click.confirm(f"Seal {summary.record_id} as yours, exactly as shown?", default=False, err=True):
+                continue
+        adopted[day] = summary.sha256
+    return adopted
 
 
 @click.command()
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.option("--accept-unsigned", "accept_unsigned", multiple=True, metavar="YYYY-MM-DD",
               help="Reseal this sealed day although the turns appended to it have no signed intent (an ingest "
-                   "without the passphrase); read them first. Repeatable.")
+                   "without the passphrase) or are not the ones announced; read them first. Repeatable.")
+@click.option("--adopt", "adopt", multiple=True, metavar="YYYY-MM-DD",
+              help="Seal this day's log although Reverie cannot vouch it wrote it (a file put in logs/ by hand, "
+                   "or an ingest without the passphrase): shows what it holds and asks first. Repeatable.")
+@click.option("--yes", is_flag=True, help="With --adopt: adopt what is shown without asking.")
 @pass_state
-def seal(state: CliState, as_json: bool, accept_unsigned: tuple[str, ...]) -> None:
-    """Seal every closed UTC day of the conversation log in the ledger, and reseal days an ingest
-    added to since. Exit code 1 if a sealed day changed in a way no signed ingest intent explains."""
-    report = state.workbench.seal(accept_unsigned=set(accept_unsigned))
+def seal(state: CliState, as_json: bool, accept_unsigned: tuple[str, ...], adopt: tuple[str, ...], yes: bool) -> None:
+    """Seal every closed UTC day of the conversation log that Reverie's own ingests wrote in the ledger,
+    and reseal days an ingest added to since. A day file Reverie did not write (or an ingest without
+    the passphrase wrote) is never sealed silently: it is named, and sealed only with --adopt.
+    Exit code 1 if a sealed day changed in a way no signed ingest intent explains, or a day file is
+    not Reverie's."""
+    adopted = _adoptions(state, adopt, yes)
+    report = state.workbench.seal(accept_unsigned=set(accept_unsigned), adopt=adopted)
     emit(report.to_dict(), as_json, _seal_text(report))
-    click.get_current_context().exit(1 if report.refused else 0)
+    foreign = [problem for problem in report.not_sealed if problem.kind != "incomplete"]
+    click.get_current_context().exit(1 if report.refused or foreign else 0)
 
 
 def register(cli: click.Group) -> None:

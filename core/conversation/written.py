@@ -1,0 +1,160 @@
+"""Which day files Reverie wrote: ``logs/.written-days.json``, a signed record of each day's last append.
+
+A day's seal (``core.conversation.seals``) vouches for its bytes from then on; before it, only this
+record does. Before an ingest appends to a day it records, durably, the day file's state now
+(``before_size``, ``before_sha256``: size and SHA-256) and the state the append leaves (``size``,
+``sha256``), with a MAC under the vault's signing key (``mac``: HMAC of ``reverie/v1/day-written`` +
+the canonical JSON of the day and those four). A file in either state is one Reverie wrote.
+
+- The ingest signs only when the file is new or in a state this record already vouched for: a day
+  file planted in ``logs/`` (or changed by hand) stays unvouched through every later ingest, which
+  therefore never seals it. An ingest without the keys writes its entry unsigned: the record is
+  plaintext, so an unsigned entry is something anyone who can write the home could have written, and
+  such a day is sealed only when the person adopts it (``reverie seal --adopt DAY``).
+- A crash in the middle of an append leaves the file longer than before and shorter than announced:
+  :func:`roll_back_cut_appends` copies what follows the state before to the quarantine and cuts it
+  off (the next ingest adds those turns again from their source), so the file is one Reverie wrote
+  again. Bytes that are neither state (a forgery of any other length) are left for ``verify`` to name.
+- Entries of days that are sealed are dropped by the seal (the ledger vouches for them then).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from core.conversation.items import Rejected
+from core.fsutil import atomic_write_text
+from core.paths import HomePaths
+from core.turns import day_file
+from core.typed import to_builtins
+from core.vault.canonical import canonical_json
+from core.vault.crypto import VaultKeys
+
+WRITTEN_NAME = ".written-days.json"
+_DOMAIN = b"reverie/v1/day-written\0"  # nothing else the signing key signs starts like this
+
+
+@dataclass(frozen=True)
+class AppendPlan:
+    """A day's file now and as an append about to be written will leave it."""
+
+    size: int
+    sha256: str
+    after_size: int
+    after_sha256: str
+
+
+class Written(msgspec.Struct, frozen=True, omit_defaults=True):
+    """A day file before and after the latest append an ingest announced (no ``mac`` without keys)."""
+
+    before_size: int
+    before_sha256: str
+    size: int
+    sha256: str
+    mac: str | None = None
+
+    def holds(self, size: int, sha256: str) -> bool:
+        """Whether a file of ``size`` bytes and ``sha256`` is in one of the two announced states."""
+        return (size, sha256) in ((self.before_size, self.before_sha256), (self.size, self.sha256))
+
+
+def _path(paths: HomePaths) -> Path:
+    return paths.logs / WRITTEN_NAME
+
+
+def load_written(paths: HomePaths) -> dict[str, Written]:
+    """Day → :class:`Written`; an entry that is not one is left out (it vouches for nothing)."""
+    try:
+        data = json.loads(_path(paths).read_text(encoding="utf-8"))
+    except (FileNotFoundError, ValueError, UnicodeDecodeError, RecursionError):
+        return {}
+    if not isinstance(data, dict):
+        return {}
+    found: dict[str, Written] = {}
+    for day, value in data.items():
+        if isinstance(value, dict) and "mac" in value and not isinstance(value["mac"], str):
+            value = {key: item for key, item in value.items() if key != "mac"}
+        with contextlib.suppress(msgspec.ValidationError):
+            found[day] = msgspec.convert(value, Written)
+    return found
+
+
+def save_written(paths: HomePaths, entries: dict[str, Written]) -> None:
+    path = _path(paths)
+    if entries:
+        atomic_write_text(path, json.dumps(to_builtins(entries), indent=1, sort_keys=True) + "\n")
+    else:
+        with contextlib.suppress(FileNotFoundError):
+            path.unlink()
+
+
+def _message(day: str, entry: Written) -> bytes:
+    return _DOMAIN + canonical_json({"before_sha256": entry.before_sha256, "before_size": entry.before_size,
+                                     "day": day, "sha256": entry.sha256, "size": entry.size})
+
+
+def written_signed(keys: VaultKeys, day: str, entry: Written | None) -> bool:
+    """Whether ``entry`` carries a MAC this vault's key made for exactly this day and these states."""
+    return entry is not None and keys.signature_ok(_message(day, entry), entry.mac)
+
+
+def vouches(keys: VaultKeys, day: str, entry: Written | None, size: int, sha256: str) -> bool:
+    """Whether the record says this vault's ingest left ``day``'s file in this state."""
+    return entry is not None and entry.holds(size, sha256) and written_signed(keys, day, entry)
+
+
+def note_writes(paths: HomePaths, plans: dict[str, AppendPlan], keys: VaultKeys | None) -> None:
+    """Record, durably and before appending, each day an ingest is about to write; signed when the
+    ingest has keys and the file is new or in a state the record vouched for."""
+    if not plans:
+        return
+    entries = load_written(paths)
+    for day, plan in plans.items():
+        entry = Written(plan.size, plan.sha256, plan.after_size, plan.after_sha256)
+        trusted = keys is not None and (plan.size == 0 or vouches(keys, day, entries.get(day), plan.size, plan.sha256))
+        if trusted and keys is not None:
+            entry = msgspec.structs.replace(entry, mac=keys.sign(_message(day, entry)))
+        entries[day] = entry
+    save_written(paths, entries)
+
+
+def cut_short(entry: Written | None, data: bytes) -> bool:
+    """Whether ``data`` is an append cut short: the state before, then fewer bytes than announced."""
+    return (entry is not None and entry.before_size < len(data) < entry.size
+            and hashlib.sha256(data[: entry.before_size]).hexdigest() == entry.before_sha256)
+
+
+def roll_back_cut_appends(paths: HomePaths, keep: Callable[[Path, Rejected], Any]) -> list[str]:
+    """Cut every append a crash cut short back to the state before it, its bytes handed to ``keep``
+    (the quarantine, durable first) so nothing is lost. Hold the ingest lock. Returns what was done."""
+    done = []
+    for day, entry in load_written(paths).items():
+        path = day_file(paths.logs, day)
+        try:
+            if not entry.before_size < path.stat().st_size < entry.size:
+                continue
+            data = path.read_bytes()
+        except FileNotFoundError:
+            continue
+        if not cut_short(entry, data):
+            continue
+        line = data.count(b"\n", 0, entry.before_size) + 1
+        keep(path, Rejected(line, "an append cut short by a crash; cut off (its turns are imported again from "
+                                  "their source)", raw=data[entry.before_size:]))
+        fd = os.open(path, os.O_WRONLY)
+        try:
+            os.ftruncate(fd, entry.before_size)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        done.append(f"{path}:{line}: an append cut short by a crash, quarantined and cut off")
+    return done
