@@ -87,8 +87,11 @@ def test_a_planted_day_is_named_and_never_sealed_by_ingest_or_seal(home: HomePat
         assert f"inserted: {PLANTED_FILE}: not written by Reverie: {PLANTED_FILE}, 2 lines" in result.stdout
     assert seal_closed_days(home, keys).sealed == []
     assert PLANTED_FILE not in seals(home, keys)
-    second = ingest(home, [own_source(tmp_path, "more.jsonl")], keys=keys)  # it grows honestly: still not vouched
-    assert PLANTED_FILE not in seals(home, keys) and OWN_DAY in second.resealed
+    late = tmp_path / "late.jsonl"  # a real import adds turns to the planted day: it is still not vouched for
+    late.write_text(json.dumps({"ts": f"{PLANTED}T20:00:00Z", "role": "user", "text": "a real late turn"}) + "\n")
+    second = ingest(home, [late], keys=keys)
+    assert second.added == 1 and second.sealed == [] and PLANTED_FILE not in seals(home, keys)
+    assert reverie("verify", passphrase=TEST_PASSPHRASE).stdout.count(PLANTED_FILE) >= 1
 
 
 def test_seal_adopt_shows_what_the_day_holds_then_seals_exactly_that(home: HomePaths, keys: VaultKeys) -> None:
