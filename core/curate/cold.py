@@ -50,7 +50,7 @@ from typing import Any
 from core.clock import utc_now
 from core.config import Config
 from core.curate import learning
-from core.curate.dirfd import Folder, shown, still_at
+from core.curate.dirfd import Folder, is_temp_of, shown, still_at
 from core.curate.errors import ChecksumMismatch, CurationError, PathEscape, WouldOverwrite
 from core.curate.kinds import TOMBSTONE_SUFFIX, read_file
 from core.curate.model import Candidate
@@ -742,10 +742,11 @@ def recover(paths: HomePaths, config: Config, ledger: Ledger, now: datetime | No
 
 
 def _clean_temp(site: Site) -> None:
-    """Temp files that a killed write left beside the record (ours by their exact name)."""
+    """Temp files that a killed write left beside the record: ours by their exact form
+    (``.<record or tombstone name>.<8 hex>.tmp``, see :meth:`Folder.write_new`), never a person's file."""
     if site.folder is not None:
         for leftover in site.folder.names():
-            if leftover.startswith(f".{site.record}.") and leftover.endswith(".tmp"):
+            if any(is_temp_of(leftover, name) for name in (site.record, site.stone)):
                 site.folder.unlink(leftover)
 
 

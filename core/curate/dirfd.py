@@ -19,6 +19,7 @@ import contextlib
 import errno
 import hashlib
 import os
+import re
 import secrets
 import stat
 from pathlib import Path
@@ -39,6 +40,15 @@ def shown(path: Path | str) -> str:
 
 def _escape(where: Path, what: str) -> PathEscape:
     return PathEscape(f"{shown(where)}: a symlink or a file stands where a folder was expected; nothing was {what}")
+
+
+_TEMP_TAIL = re.compile(r"\.[0-9a-f]{8}\.tmp\Z")
+
+
+def is_temp_of(leftover: str, name: str) -> bool:
+    """Whether ``leftover`` is a temporary file :meth:`Folder.write_new` makes for ``name``."""
+    prefix = f".{name}"
+    return leftover.startswith(prefix) and _TEMP_TAIL.fullmatch(leftover[len(prefix):]) is not None
 
 
 class Folder:

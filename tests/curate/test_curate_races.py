@@ -240,6 +240,26 @@ def test_cold_storage_folders_are_never_followed_through_a_symlink(setup: Setup)
     assert tree(root) == scope_before and not _temps(root, outside, paths.root)
 
 
+class _Killed(BaseException):
+    """Stands for the process dying at a step."""
+
+
+def test_recovery_removes_only_its_own_temporary_files(setup: Setup) -> None:
+    paths, config, keys, root, _ = setup
+    m = next(m for m in _moved(setup) if m.stone.path == "old/a.md")
+
+    def die() -> None:
+        raise _Killed
+
+    with pytest.raises(_Killed):
+        engine.restore(paths, config, m.stone.move_id, unlock=unlocker(keys), now=NOW, on_step=_at("journal", die))
+    (root / "old/.a.md.0123abcd.tmp").write_bytes(b"half a record")  # what a killed write leaves
+    (root / "old/.a.md.bak.tmp").write_text("the person's own file")
+    engine.recover(paths, config, unlock=unlocker(keys), now=NOW)
+    assert not (root / "old/.a.md.0123abcd.tmp").exists()
+    assert (root / "old/.a.md.bak.tmp").read_text() == "the person's own file"
+
+
 def test_apply_keeps_the_modes_of_folders_it_did_not_create(setup: Setup) -> None:
     paths, _, _, root, _ = setup
     os.chmod(root, 0o751)
