@@ -743,7 +743,7 @@ def recover(paths: HomePaths, config: Config, ledger: Ledger, now: datetime | No
 
 def _clean_temp(site: Site) -> None:
     """Temp files that a killed write left beside the record: ours by their exact form
-    (``.<record or tombstone name>.<8 hex>.tmp``, see :meth:`Folder.write_new`), never a person's file."""
+    (``.<record or tombstone name>.<8 characters>.tmp``, see :meth:`Folder.write_new`), never a person's file."""
     if site.folder is not None:
         for leftover in site.folder.names():
             if any(is_temp_of(leftover, name) for name in (site.record, site.stone)):

@@ -42,7 +42,7 @@ def _escape(where: Path, what: str) -> PathEscape:
     return PathEscape(f"{shown(where)}: a symlink or a file stands where a folder was expected; nothing was {what}")
 
 
-_TEMP_TAIL = re.compile(r"\.[0-9a-f]{8}\.tmp\Z")
+_TEMP_TAIL = re.compile(r"\.[a-z0-9_]{8}\.tmp\Z")  # ours (8 hex), or tempfile.mkstemp's as fsutil made them
 
 
 def is_temp_of(leftover: str, name: str) -> bool:

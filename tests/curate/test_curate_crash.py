@@ -151,7 +151,7 @@ def test_interrupted_restore_is_finished_or_rolled_back(home: tuple[HomePaths, C
     original = (root / rel).read_bytes()
     moved = engine.apply(paths, config, unlock=unlocker(keys), now=NOW).moved[0]
     if step == "journal":  # as if killed in the middle of writing the bytes back
-        (root / "old/.c.md.k1x2y3.tmp").write_bytes(original[:5])
+        (root / "old/.c.md.k1x2y3z4.tmp").write_bytes(original[:5])
     crash_at.append(step)
     with pytest.raises(Crash):
         engine.restore(paths, config, str(moved.places.tombstone), unlock=unlocker(keys), now=NOW,
@@ -160,7 +160,7 @@ def test_interrupted_restore_is_finished_or_rolled_back(home: tuple[HomePaths, C
     results = engine.recover(paths, config, unlock=unlocker(keys), now=NOW)
     expected = "rolled back" if step == "journal" else "finished"
     assert [r.outcome for r in results] == [expected]
-    assert cold.pending_operations(paths) == [] and not (root / "old/.c.md.k1x2y3.tmp").exists()
+    assert cold.pending_operations(paths) == [] and not (root / "old/.c.md.k1x2y3z4.tmp").exists()
     if expected == "rolled back":
         assert not (root / rel).exists() and moved.places.tombstone.is_file()
         engine.restore(paths, config, str(moved.places.tombstone), unlock=unlocker(keys), now=NOW)
