@@ -270,6 +270,10 @@ def test_apply_keeps_the_modes_of_folders_it_did_not_create(setup: Setup) -> Non
     cold_move = moved[0].places.mirror.parent
     for folder in (paths.cold, cold_move.parent, cold_move, moved[0].places.cold.parent):
         assert folder.stat().st_mode & 0o777 == 0o700, folder
+    paths_, config, keys = setup[0], setup[1], setup[2]
+    for m in moved:
+        engine.restore(paths_, config, m.stone.move_id, unlock=unlocker(keys), now=NOW)
+    assert (root / "old").stat().st_mode & 0o777 == 0o755 and root.stat().st_mode & 0o777 == 0o751
 
 
 # ------------------------------------------------------------------------- a swapper running at the same time
