@@ -562,7 +562,7 @@ def main() -> None:
     embedder = CachingEmbedder(make_embedder(config), args.embed_cache)
     report: dict[str, Any] = {
         "model": os.path.basename(embedder.name),
-        "backend": config.backend,
+        "backend": f"{config.backend}: {type(embedder.inner).__name__}",  # the engine that ran
         "split": args.split,
         "home": spread_of(turns),
         "LoCoMo conversations asked": sorted(c.sample_id for c in conversations if (c.sample_id in TUNE) == tune),
