@@ -17,6 +17,7 @@ Modules, one concern each:
 ``judge``        tiers from signals, guards and thresholds
 ``calibration``  natural breaks, ``curation/calibration.json``, shift detection, histograms
 ``tombstone``    the tombstone format and its validation
+``dirfd``        folders held open by descriptor (no symlink followed) for every write of a move or restore
 ``cold``         move, verified restore, crash recovery, cold listing
 ``integrity``    cold storage as ``reverie verify`` checks it (copies, tombstones, journals)
 ``learning``     ``curation/restores.jsonl``, tightening, ``curation/changelog.md``
