@@ -152,10 +152,11 @@ class SearchIndex:
         with self._lock:
             return exact.search(self.conn, match, start, end, limit, filters or NO_FILTERS, also)
 
-    def doc_frequencies(self, terms: Sequence[str], cap: int = 20_000) -> tuple[int, dict[str, int]]:
+    def doc_frequencies(self, terms: Sequence[str], cap: int = 2_000) -> tuple[int, dict[str, int]]:
         """The number of documents the index holds and, for each term (a word or a CJK run, as a
         query holds it), how many of them contain it, counted up to ``cap`` (BM25's statistics:
-        the whole index, every time)."""
+        the whole index, every time). Counting a word held by 2,000 documents takes about 0.1 ms,
+        by 20,000 about 6 ms: past the cap a word is common, and its exact count changes little."""
         total = self._counts(True)
         out: dict[str, int] = {}
         with self._lock:

@@ -255,7 +255,7 @@ class Recaller:
             if mode == "semantic":
                 scores, used = semantic, "semantic"
             else:
-                (scores, note), used = self._fuse(exact, semantic, found, pool), "hybrid"
+                (scores, note), used = self._fuse(exact, semantic, found, pool, plan.is_question), "hybrid"
         else:
             scores, used, note = self._auto(plan, gate, pool, names, limit, exact, matched, found)
         if self.ranking.session_prior > 0:
@@ -327,7 +327,7 @@ class Recaller:
             return exact, "exact", f"exact matched {matched} (fewer than {wanted}); no semantic fallback: {exc}"
         if matched == 0:
             return semantic, "semantic", "exact matched nothing: semantic results"
-        fused, weighed = self._fuse(exact, semantic, found, pool)
+        fused, weighed = self._fuse(exact, semantic, found, pool, plan.is_question)
         if enough:
             return fused, "hybrid", weighed
         why = f"exact matched only {matched} (fewer than {wanted}): fused with semantic"
@@ -430,11 +430,12 @@ class Recaller:
                else value for key, value in scores.items()}
         return boost(out, named, factor)
 
-    def _fuse(self, exact: Scores, semantic: Scores, found: Found, pool: Pool) -> tuple[Scores, str | None]:
+    def _fuse(self, exact: Scores, semantic: Scores, found: Found, pool: Pool,
+              question: bool) -> tuple[Scores, str | None]:
         """Exact and semantic scores fused, the exact side weighed by how much of the query's rarity
-        its best match holds (core.recall.rarity; ``fusion_rarity``: 0 weighs it 1), and a note when
-        that share is small enough that meaning leads."""
-        power = self.ranking.fusion_rarity
+        its best match holds (core.recall.rarity) to the power ``fusion_rarity`` (a question:
+        ``fusion_rarity_question``; 0 weighs it 1), and a note when meaning leads."""
+        power = self.ranking.fusion_rarity_question if question else self.ranking.fusion_rarity
         terms, hits = found
         share = 1.0
         if power > 0 and terms and hits:

@@ -6,7 +6,8 @@ of the log, regardless of simple transliteration and one slip of the keyboard:
 - the same after romanisation variants are folded (:func:`folded`): c/k, ph/f, y/i, doubled
   letters, an ``h`` after another letter (Karoline → Caroline, Jon → John, Johanna → Joanna);
 - or one edit apart (insert, delete, replace, swap two neighbours; :func:`within_one`), as written or
-  folded, when both are 5 letters or longer (Carolnie → Caroline, Melany → Melanie).
+  folded, when both are 5 letters or longer and begin alike (Carolnie → Caroline, Melany → Melanie;
+  not "games" → James).
 
 A word read this way is said in the answer ("read 'Karoline' as Caroline"), as the time grammar says
 how it read "yesturday". A word the log itself uses more than a few times ("grade" when Grace
@@ -73,8 +74,9 @@ def close(word: str, name: str) -> bool:
     a, b = word.casefold(), name.casefold()
     if a == b or folded(a) == folded(b):
         return True
-    long_enough = min(len(a), len(b)) >= MIN_EDIT_LETTERS
-    return long_enough and (within_one(a, b) or within_one(folded(a), folded(b)))
+    if min(len(a), len(b)) < MIN_EDIT_LETTERS or folded(a)[:1] != folded(b)[:1]:
+        return False  # a slip of the keyboard keeps the first letter ("games" is not James)
+    return within_one(a, b) or within_one(folded(a), folded(b))
 
 
 def first_names(actor: str) -> list[str]:

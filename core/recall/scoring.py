@@ -59,7 +59,8 @@ class Ranking:
     fill_semantic: bool = True  # fused: exact candidates beyond the nearest vector_pool get their cosine too
     auto_fuse: bool = True  # auto: fuse exact and semantic for a question when vectors can be searched
     auto_fuse_keywords: bool = True  # ... and for keywords too (a noun phrase, one word, a paraphrase)
-    fusion_rarity: float = 1.0  # fused: exact scores × (the share of the query's rarity its words explain) ** this
+    fusion_rarity: float = 2.0  # fused: exact scores × (the share of the query's rarity its words explain) ** this
+    fusion_rarity_question: float = 0.3  # the same for a question (its words are more often its answer's)
     exact_pool: int = 200  # exact hits ranked per search (more when a larger limit is asked)
     vector_pool: int = 100
     widen: bool = True  # a question's range with too little in it: the rest from other times (Recaller._widens)
@@ -77,7 +78,8 @@ class Ranking:
             if not all(isinstance(w, (int, float)) and 0 <= w <= 1 for w in weights):
                 raise ValueError(f"ranking.{name}: weights must be numbers from 0 to 1, got {weights!r}")
         numbers = ("spread_after", "answer_share", "answer_share_semantic", "speaker_exact", "speaker_semantic",
-                   "session_of_named", "fusion_weight", "session_prior", "coordination", "fusion_rarity")
+                   "session_of_named", "fusion_weight", "session_prior", "coordination", "fusion_rarity",
+                   "fusion_rarity_question")
         for name in numbers:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:

@@ -13,7 +13,7 @@ from core.recall.rarity import explained, idf, weights
 from core.recall.scoring import Ranking
 from tests.helpers.recall import NOW, ConceptEmbedder, conversation, indexed, recaller, turn
 
-OLD_AUTO = Ranking(fusion_rarity=0.0, auto_fuse_keywords=False)  # words decide whenever some word matches
+OLD_AUTO = Ranking(fusion_rarity=0.0, fusion_rarity_question=0.0, auto_fuse_keywords=False)  # the ranking before
 SKIING = "We went skiing on the slopes for two days"
 
 

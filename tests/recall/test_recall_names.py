@@ -88,6 +88,9 @@ def test_two_named_people_misspelt_are_both_read(painters):
     ("Nate", "Kate", False),
     ("Mel", "Melanie", False),
     ("Gracious", "Grace", False),
+    ("games", "James", False),  # one edit, but a typo keeps the first letter
+    ("names", "James", False),
+    ("Andew", "Andrew", True),
 ])
 def test_close_names(word, name, same):
     assert close(word, name) is same

@@ -288,7 +288,7 @@ def test_a_keyword_match_beyond_the_nearest_vectors_is_fused_with_its_own_nearne
 
     def top(mode: str = "auto", **ranking: object) -> tuple[str, list[str]]:
         # fusion_rarity 0: "tomatoes" is in no turn, and this test is about the cosine of every candidate
-        chosen = Ranking(vector_pool=1, fusion_rarity=0.0, **ranking)  # type: ignore[arg-type]
+        chosen = Ranking(vector_pool=1, fusion_rarity_question=0.0, **ranking)  # type: ignore[arg-type]
         answer = Recaller(index, RecallConfig(), embedder=embedder, zone=UTC, ranking=chosen).search(
             question, now=NOW, zone=UTC, limit=1, mode=mode)
         return answer.mode, [item.text for item in answer.results]
