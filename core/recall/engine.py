@@ -165,7 +165,7 @@ class Recaller:
         """``plan`` with the speakers its words name however they are spelt (core.recall.names), and
         a note for each word read as someone's name."""
         words = name_words(plan)
-        if not words:
+        if not words or not self.ranking.read_names:
             return plan
         readings = read_names(words, self.index.actors(), frequency=self._frequency, common=NAME_COMMON,
                               stopwords=EN_STOPWORDS)
@@ -417,7 +417,7 @@ class Recaller:
         turns = [k for k in scores if k in pool.turns]
         named = [k for k in turns if pool.turns[k].actor in names]
         together = self.ranking.session_of_named
-        if len(names) < 2:
+        if len(names) < 2 or not self.ranking.named_together:
             sessions = {pool.turns[k].session for k in named}
             scores = boost(scores, [k for k in turns if pool.turns[k].session in sessions], together)
             return boost(scores, named, factor)

@@ -107,3 +107,16 @@ def test_read_names_prefers_a_name_as_written():
     readings = read_names(["Kate", "Cate"], ["Kate", "Cate Blanc"])
     assert [(r.actor, r.word, r.exact) for r in readings] == [("Kate", "Kate", True), ("Cate Blanc", "Cate", True)]
     assert read_names(["the", "what"], ["Thea"], stopwords=frozenset({"the", "what"})) == []
+
+
+def test_reading_names_and_the_together_rule_can_be_switched_off_for_ablations(paths):
+    from core.config import RecallConfig
+    from core.recall import Recaller
+    from core.recall.scoring import Ranking
+
+    index = indexed(paths, [turn(DAY, "I painted a lake", session="s1", actor="Caroline")])
+    plain = Recaller(index, RecallConfig(), zone=UTC, ranking=Ranking(read_names=False, named_together=False))
+    assert plain.search("what did Karoline paint?", now=NOW, zone=UTC).notes == ()
+    assert Recaller(index, RecallConfig(), zone=UTC).search("what did Karoline paint?", now=NOW,
+                                                            zone=UTC).notes == ("read 'Karoline' as Caroline",)
+    index.close()
