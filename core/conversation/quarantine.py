@@ -41,6 +41,7 @@ from core.typed import to_builtins
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 _COPY_CHUNK = 1024 * 1024
+_RAW_NAME = re.compile(r"[A-Za-z0-9._-]{1,250}\.raw\Z")  # as _raw_name makes them: a name in the folder, no path
 
 
 @dataclass(frozen=True)
@@ -109,11 +110,15 @@ def _hash_file(path: Path, size: int) -> str:
 
 
 def _append_span(path: Path, source: Path, span: tuple[int, int]) -> None:
-    """Append bytes ``span`` of ``source`` to ``path`` (never through a symlink) and fsync. Killed
+    """Append bytes ``span`` of ``source`` to ``path`` (never through a symlink, and only while it has no
+    other hard link: checked again on the open file) and fsync. Killed
     midway, the file holds a prefix of the span: the next call finds it and appends the rest."""
     start, end = span
     fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_NOFOLLOW)
     try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_nlink != 1:
+            raise OSError(f"{path}: not a file of the quarantine's own; nothing appended")
         with source.open("rb") as src:
             src.seek(start)
             remaining = end - start
@@ -169,7 +174,8 @@ class Quarantine:
             shared = self._shared_copy(source, rejected, digest, size)  # a re-ingest copies nothing again
             if shared is None:
                 entry = self._known(source).get((rejected.line, digest))
-                digest, size, shared = self._copy_span(source, rejected, entry.raw_file if entry else None)
+                name = entry.raw_file if entry and entry.raw_file and _RAW_NAME.match(entry.raw_file) else None
+                digest, size, shared = self._copy_span(source, rejected, name)
             raw.update(bytes=size, raw_file=shared)
         else:
             digest = hashlib.sha256(b"").hexdigest()
@@ -195,8 +201,8 @@ class Quarantine:
         assert rejected.span is not None
         start, end = rejected.span
         for entry in list(self._known(source).values()):
-            if entry.line != rejected.line or entry.raw_file is None:
-                continue
+            if entry.line != rejected.line or entry.raw_file is None or not _RAW_NAME.match(entry.raw_file):
+                continue  # an entry file is plaintext in the home: a name it gives is used only if ours
             path = self.root / entry.raw_file
             try:
                 held = os.lstat(path)
@@ -207,7 +213,8 @@ class Quarantine:
             if held.st_size >= size and _hash_file(path, size) == digest:
                 return entry.raw_file
             where = (start, start + held.st_size)
-            if held.st_size < size and _hash_file(path, held.st_size) == _hash_span(source, where)[0]:
+            if held.st_size < size and held.st_nlink == 1 and \
+                    _hash_file(path, held.st_size) == _hash_span(source, where)[0]:  # never a file linked elsewhere
                 _append_span(path, source, (start + held.st_size, end))
                 return entry.raw_file
         return None

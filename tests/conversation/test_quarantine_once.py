@@ -64,3 +64,23 @@ def test_a_shared_copy_that_went_missing_is_made_again(
     ingest(paths, [source], "generic")
     ingest(paths, [source], "chatgpt")
     assert len(_kept(paths, source)) >= 2
+
+
+def test_a_planted_entry_cannot_point_the_quarantine_outside_its_folder(
+        paths: HomePaths, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An entry file is plaintext in the home: a ``raw_file`` it names with a path is never appended to
+    or written."""
+    monkeypatch.setattr(lines, "MAX_LINE_BYTES", 1024 * 1024)
+    source = _source(tmp_path)
+    line_two = source.read_bytes().split(b"\n", 2)[1] + b"\n"
+    ingest(paths, [source], "generic")
+    target = paths.root / "planted.raw"
+    target.write_bytes(line_two)
+    entries = next(paths.quarantine.glob("*.jsonl"))
+    text = entries.read_text().replace(json.loads(entries.read_text().splitlines()[0])["raw_file"], "../planted.raw")
+    entries.write_text(text)
+    for raw in paths.quarantine.glob("*.raw"):
+        raw.unlink()
+    ingest(paths, [source], "chatgpt")
+    ingest(paths, [source], "generic")
+    assert target.read_bytes() == line_two
