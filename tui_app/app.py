@@ -336,6 +336,9 @@ class ReverieApp(App[None], inherit_bindings=False):
         self.post_message(messages.VectorsBuilt(state))
 
     def on_vector_progress(self, message: messages.VectorProgress) -> None:
+        if not self.background_status:
+            self.notify("Building vectors for semantic search in the background; everything else works "
+                        "meanwhile.", title="Semantic search", markup=False)
         done = f"{100 * message.done // message.total}%" if message.total else "…"
         self.show_background_status(f"vectors {done}")
 

@@ -82,15 +82,16 @@ class SectionBar(Horizontal):
         self.refresh_keys()
 
     def refresh_keys(self) -> None:
-        line, lock = self.sections_line()
+        line, lock, status = self.sections_line()
         self.query_one("#section-bar-sections", Static).update(line)
-        self.query_one("#section-bar-right", Static).update(self.right_text(lock))
+        self.query_one("#section-bar-right", Static).update(self.right_text(lock, status))
 
-    def right_text(self, lock: bool) -> str:
-        parts = [self.label] if self.label else []
-        status = getattr(self.app, "background_status", "")  # long work of the app's own ("vectors 40%")
+    def right_text(self, lock: bool, status: str = "") -> str:
+        """The label and the lock key; or, while it lasts, the app's long work in progress (``status``)
+        in their place."""
         if status:
-            return " · ".join([*parts, status])  # in the lock key's place while it lasts (ctrl+l still locks)
+            return status
+        parts = [self.label] if self.label else []
         if lock:
             parts.append(f"{self.key_for('app.lock', 'ctrl+l')} Lock")
         return " · ".join(parts)
@@ -101,20 +102,28 @@ class SectionBar(Horizontal):
                 return self.app.get_key_display(active.binding)
         return default.upper()
 
-    def sections_line(self) -> tuple[Content, bool]:
+    def sections_line(self) -> tuple[Content, bool, str]:
         """Every section with its key, and whether the lock key still fits on the right. When the line
         does not fit, the brand goes, then the padding, then the long names shrink to their short
         form, then the lock key's label goes, then the current section's name too, then the other
-        sections shrink to their key: the current one is always named and every key stays visible."""
+        sections shrink to their key: the current one is always named and every key stays visible. The
+        app's long work in progress (``background_status``) shows only where it costs no section name."""
         width = self.size.width or self.app.size.width
         keys = [(s, self.key_for(f"section.{s.name}", s.key)) for s in self.sections]
+        wanted = getattr(self.app, "background_status", "")  # "vectors 40%"
+        status = ""
         for brand, mine, form, lock in LAYOUTS:
             texts = [mine(s, key) if s.name == self.current else form(s, key) for s, key in keys]
-            right = self.right_text(lock)
-            room = max(20, width - len(right) - 2) if right else width  # the label has one cell of padding each side
-            if len(brand) + sum(len(t) + 1 for t in texts) <= room:
+            needed = len(brand) + sum(len(t) + 1 for t in texts)
+            if needed <= self.room(width, self.right_text(lock)):
+                status = wanted if wanted and needed <= self.room(width, self.right_text(lock, wanted)) else ""
                 break
         parts: list[Content | tuple[str, str] | str] = [(brand, "bold")] if brand else []
         for (section, _), text in zip(keys, texts, strict=True):
             parts += [" ", (text, "reverse bold") if section.name == self.current else text]
-        return Content.assemble(*parts), lock
+        return Content.assemble(*parts), lock, status
+
+    @staticmethod
+    def room(width: int, right: str) -> int:
+        """The cells left for the sections beside ``right`` (one cell of padding each side of it)."""
+        return max(20, width - len(right) - 2) if right else width
