@@ -93,3 +93,10 @@ def test_screen_passes_what_the_sdk_reads() -> None:
     assert screen(_call(1, '{"query":"x"}')) is None
     assert screen(_call(1, '{"query":' + "[" * (MAX_DEPTH - 6) + "]" * (MAX_DEPTH - 6) + "}")) is None
     assert screen(_call(1, '{"query":' + "[" * MAX_DEPTH + "]" * MAX_DEPTH + "}")).code == INVALID_PARAMS
+
+
+def test_scan_takes_each_string_whole_whatever_it_holds() -> None:
+    """An unterminated string of escaped quotes: a scan that restarted at each quote would go quadratic."""
+    assert scan('"\\"' * 100_000) == (0, None)
+    assert scan('{"id": 5, "q": "' + 'a\\"b' * 100_000 + '"}') == (1, 5)
+    assert scan("[" * 100_000) == (100_000, None)

@@ -10,8 +10,8 @@ line gets a JSON-RPC error here, with the request's id when one can be read, and
   parser gives up at 200 and Python's ``json`` at about 1,000): ``-32602`` (invalid params) when the
   request's id can be read, else ``-32600``.
 
-The depth is measured by a scan over the line's strings and brackets (no recursion, so 50,000 levels
-cost a few milliseconds), before anything parses it.
+The depth is measured by one linear scan over the line's strings and brackets (no recursion and no
+backtracking, so 50,000 levels or megabytes of escapes cost milliseconds), before anything parses it.
 """
 
 from __future__ import annotations
@@ -26,7 +26,10 @@ MAX_DEPTH = 64
 PARSE_ERROR = -32700
 INVALID_REQUEST = -32600
 INVALID_PARAMS = -32602
-_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
+_SKIP = re.compile(r'[^"\[\]{}]*')  # what is neither a string nor a bracket
+_STRING = re.compile(r'"[^"\\]*+(?:\\.[^"\\]*+)*+"')  # possessive: never backtracks
+_OPENS = re.compile(r"[\[{]+")
+_CLOSES = re.compile(r"[\]}]+")
 _DECODER = json.JSONDecoder()
 
 
@@ -57,18 +60,33 @@ def _request_id(line: str, at: int) -> int | str | None:
 
 
 def scan(line: str) -> tuple[int, int | str | None]:
-    """The deepest nesting of ``line`` and the id of the message at its top level (None if none)."""
-    depth = deepest = 0
+    """The deepest nesting of ``line`` and the id of the message at its top level (None if none).
+
+    One pass from left to right, each string and each run of brackets taken whole, so the work is
+    linear in the line whatever it holds (an unterminated string ends the scan: the line is no JSON)."""
+    depth = deepest = pos = 0
     found: int | str | None = None
-    for match in _TOKEN.finditer(line):
-        token = match.group()
-        if token in "[{":
-            depth += 1
+    end = len(line)
+    while True:
+        pos = _SKIP.match(line, pos).end()  # type: ignore[union-attr]  (it matches the empty string)
+        if pos >= end:
+            break
+        if line[pos] == '"':
+            string = _STRING.match(line, pos)
+            if string is None:
+                break
+            if depth == 1 and found is None and string.end() - pos == 4 and line.startswith('"id"', pos):
+                found = _request_id(line, string.end())
+            pos = string.end()
+        elif line[pos] in "[{":
+            run = _OPENS.match(line, pos).end()  # type: ignore[union-attr]
+            depth += run - pos
             deepest = max(deepest, depth)
-        elif token in "]}":
-            depth -= 1
-        elif depth == 1 and token == '"id"' and found is None:
-            found = _request_id(line, match.end())
+            pos = run
+        else:
+            run = _CLOSES.match(line, pos).end()  # type: ignore[union-attr]
+            depth -= run - pos
+            pos = run
     return deepest, found
 
 
