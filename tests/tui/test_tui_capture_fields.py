@@ -153,3 +153,15 @@ async def test_a_cursor_move_right_after_a_confirmation_is_kept(
         await settle(pilot)
         table = app.screen.query_one("#suggestions")
         assert table.cursor_row == table.get_row_index("sug_fts5_title")
+
+
+async def test_ctrl_u_then_a_new_value_typed_in_a_burst_keeps_the_new_value(demo: DemoHome) -> None:
+    app = make_app(demo)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await open_draft(pilot, "draft_demo_fts5")
+        highlight(app, "sug_fts5_when")
+        await press(pilot, "e")
+        app.post_message(events.Key("ctrl+u", "\x15"))
+        burst(app, "tuesday 23:10")
+        await settle(pilot)
+        assert app.screen.query_one(Input).value == "tuesday 23:10"

@@ -145,6 +145,10 @@ class EditDialog(ModalScreen[str | None]):
         Binding(
             "enter", "submit", "Accept edited value", id="dialog.accept_edit", tooltip="Accept the value as edited"
         ),
+        # Priority: cleared when ctrl+u arrives, so what is typed right after it in one burst stays (the
+        # field's own binding ran only once the key had bubbled up, after the letters behind it).
+        Binding("ctrl+u", "clear", "Clear", id="dialog.clear_edit", tooltip="Clear the field to type a new value",
+                show=False, priority=True),
     ]
 
     def __init__(
@@ -217,6 +221,9 @@ class EditDialog(ModalScreen[str | None]):
             line.set_class(True, "dialog-warning")
             return
         self.dismiss(text)
+
+    def action_clear(self) -> None:
+        self.query_one(Input).value = ""
 
     def action_cancel(self) -> None:
         self.dismiss(None)
