@@ -65,7 +65,7 @@ def disk_full(error: BaseException) -> str | None:
     import errno
 
     seen: set[int] = set()
-    current: BaseException | None = error
+    current: BaseException | None = error if isinstance(error, BaseException) else None
     while current is not None and id(current) not in seen:
         seen.add(id(current))
         if _is_full(current):

@@ -156,3 +156,4 @@ def test_the_tui_error_dialog_line_names_what_could_not_be_written() -> None:
         assert one_line(wrapped).startswith("the search index (index.db) could not be written: database or disk")
     assert disk_full(OSError(errno.EACCES, "Permission denied", "/x")) is None
     assert disk_full(ValueError("no")) is None and "\n" not in one_line(named)
+    assert one_line("a reason already in words") and disk_full("text") is None  # type: ignore[arg-type]

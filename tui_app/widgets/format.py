@@ -133,7 +133,7 @@ def one_line(error: BaseException | None) -> str:
         return "unknown error"
     if isinstance(error, ReverieError):
         return str(error)
-    full = disk_full(error)
+    full = disk_full(error) if isinstance(error, BaseException) else None
     if full is not None:
         return full
     text = " ".join(str(error).split())
