@@ -258,7 +258,7 @@ class Recaller:
                 (scores, note), used = self._fuse(exact, semantic, found, pool, plan.is_question), "hybrid"
         else:
             scores, used, note = self._auto(plan, gate, pool, names, limit, exact, matched, found)
-        if self.ranking.session_prior > 0:
+        if self.ranking.session_prior > 0 and self._asks(plan):
             sessions = {key: pool.turns[key].session for key in scores if key in pool.turns and pool.turns[key].session}
             scores = session_prior(scores, sessions, self.ranking.session_prior, self.ranking.session_prior_top)
         return pool, scores, used, note, matched
@@ -360,7 +360,8 @@ class Recaller:
         if r.coordination > 0:
             scores = self._coordinated(scores, terms, pool)
         turns = [key for key in ranked(scores) if key in pool.turns][: r.spread_sources]
-        scores = spread(scores, pool.neighbours(turns), r.spread_exact, r.spread_after, pool.asking(turns),
+        asking = pool.asking(turns) if self._asks(plan) else set()
+        scores = spread(scores, pool.neighbours(turns), r.spread_exact, r.spread_after, asking,
                         r.answer_share)
         names = named_actors(plan, pool.actors())  # the speakers of the matches and of their neighbours
         return self._speakers(scores, pool, names, r.speaker_exact), matched, names, found
@@ -402,9 +403,16 @@ class Recaller:
             floor = min(scores.values())
             scores = {key: value - floor for key, value in scores.items()}
         turns = [key for key in ranked(scores) if key in pool.turns][: r.spread_sources]
-        scores = spread(scores, pool.neighbours(turns), r.spread_semantic, r.spread_after, pool.asking(turns),
+        asking = pool.asking(turns) if self._asks(plan) else set()
+        scores = spread(scores, pool.neighbours(turns), r.spread_semantic, r.spread_after, asking,
                         r.answer_share_semantic, alone and r.answer_max_semantic)
         return self._speakers(scores, pool, names, r.speaker_semantic)
+
+    def _asks(self, plan: QueryPlan) -> bool:
+        """Whether the query looks for an answer (a question) rather than for the turn that says what
+        it names (keywords, a paraphrase): only then does the turn after a matching question earn
+        its share, and a turn its session's strength (``keywords_find_the_turn``)."""
+        return plan.is_question or not self.ranking.keywords_find_the_turn
 
     def _speakers(self, scores: Scores, pool: Pool, names: dict[str, str], factor: float) -> Scores:
         """Favour the named people's turns (× ``factor``) and their sessions (× ``session_of_named``,

@@ -61,6 +61,7 @@ class Ranking:
     auto_fuse_keywords: bool = True  # ... and for keywords too (a noun phrase, one word, a paraphrase)
     fusion_rarity: float = 2.0  # fused: exact scores × (the share of the query's rarity its words explain) ** this
     fusion_rarity_question: float = 0.3  # the same for a question (its words are more often its answer's)
+    keywords_find_the_turn: bool = True  # keywords: no answer share, no session prior (Recaller._asks)
     read_names: bool = True  # misspelt and transliterated names read as speakers' (core.recall.names)
     named_together: bool = True  # several named people: only the sessions in which they all speak
     exact_pool: int = 200  # exact hits ranked per search (more when a larger limit is asked)

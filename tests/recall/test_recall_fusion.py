@@ -82,3 +82,27 @@ def test_korean_and_japanese_terms_count_inside_longer_words():
     w = {"서울숲": 2.0, "会議": 1.0, "산책": 1.0}
     assert explained(w, ["어제 서울숲에서 산책했어"]) == pytest.approx(0.75)
     assert explained(w, ["明日の会議室"]) == pytest.approx(0.25)
+
+
+def test_keywords_find_the_turn_that_says_it_not_the_reply_to_a_question(paths):
+    """The turn after a matching question earns a share for a question ("where did we go skiing?"
+    is answered by the reply); typed keywords look for the turn that says what they name."""
+    start = NOW - timedelta(days=1)
+    turns = [
+        turn(start, "Any plans for a skiing trip this winter?", session="a", actor="kate"),
+        turn(start + timedelta(minutes=1), "Not sure yet, maybe", session="a", actor="tom"),
+        turn(start + timedelta(hours=2), "Our skiing trip was cancelled: the road over the mountain pass was closed "
+             "for the whole week after the storms", session="b", actor="kate"),
+        *[turn(start + timedelta(hours=3, minutes=i), f"The train was late again, number {i}", session="c")
+          for i in range(8)],
+    ]
+    embedder = ConceptEmbedder()
+    index = indexed(paths, turns, embedder)
+    for mode in ("auto", "exact"):
+        found = recaller(index, embedder).search("skiing trip", now=NOW, zone=UTC, limit=2, mode=mode)
+        assert {item.text for item in found.results} == {turns[0].text, turns[2].text}
+    before = Recaller(index, RecallConfig(), embedder=embedder, zone=UTC,
+                      ranking=Ranking(keywords_find_the_turn=False))
+    assert "Not sure yet, maybe" in [item.text for item in before.search("skiing trip", now=NOW, zone=UTC,
+                                                                          limit=2, mode="exact").results]
+    index.close()
