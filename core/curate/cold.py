@@ -39,7 +39,6 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
-import os
 import stat
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -616,10 +615,16 @@ def _restore(paths: HomePaths, config: Config, stone: Tombstone, scope: Scope, p
     vouched = check_against_ledger(stone, scope, ledger)
     with contextlib.ExitStack() as stack:
         site = open_site(stack, paths, scope, stone, "restored")
+        missing = NotFound(f"{shown(places.cold)}: the cold copy is missing; nothing was restored")
+        if site.copy is None:
+            raise missing
         try:
-            data, _ = site.copy.read(site.record) if site.copy else _missing()
+            data, _ = site.copy.read(site.record)
         except FileNotFoundError:
-            raise NotFound(f"{places.cold}: the cold copy is missing; nothing was restored") from None
+            raise missing from None
+        except OSError as exc:  # a symlink or a folder where the copy was
+            raise CurationError(f"{shown(places.cold)}: cannot be read ({exc.strerror or exc}); "
+                                "nothing was restored") from None
         if hashlib.sha256(data).hexdigest() != stone.sha256:
             raise ChecksumMismatch(f"{places.cold}: does not match its recorded SHA-256; nothing was restored")
         found = site.folder.lstat(site.record) if site.folder else None
@@ -633,10 +638,6 @@ def _restore(paths: HomePaths, config: Config, stone: Tombstone, scope: Scope, p
         _finish_restore(paths, config, stone, scope, places, site, ledger, now, journal, on_step,
                         resumed=found is not None)
     return Restored(places.target, stone.sha256, scope.name, stone.path, stone.move_id)
-
-
-def _missing() -> tuple[bytes, os.stat_result]:
-    raise FileNotFoundError
 
 
 def _put_back(stack: contextlib.ExitStack, site: Site, stone: Tombstone, data: bytes, mode: int, journal: Path,

@@ -288,7 +288,8 @@ def _swap_until(root: Path, outside: Path, stop: threading.Event) -> None:
             time.sleep(0.0002)
             _unswap(root)
         except OSError:
-            _unswap(root)
+            with contextlib.suppress(OSError):
+                _unswap(root)
             if (root / "old.away").exists():
                 return  # a restore made the folder again while it was away: leave both
         time.sleep(0.0002)
