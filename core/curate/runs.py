@@ -76,6 +76,18 @@ def apply_runs(runs: list[dict[str, Any]], scope: str) -> int:
     return len(days)
 
 
+def applied_on_day(runs: list[dict[str, Any]], scope: str, now: datetime) -> bool:
+    """Whether ``scope`` had a real apply run on ``now``'s UTC day: today's report-only run is recorded,
+    and another one today would not count (:func:`apply_runs`)."""
+    day = now.astimezone(UTC).date()
+    for run in runs:
+        if run["scope"] == scope and run.get("kind") == "apply":
+            when = _when(run["ts"])
+            if when is not None and when.astimezone(UTC).date() == day:
+                return True
+    return False
+
+
 @dataclass(frozen=True)
 class Overdue:
     scope: str

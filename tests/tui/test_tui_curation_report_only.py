@@ -91,10 +91,14 @@ async def test_y_records_a_report_only_run_until_none_is_left(demo: DemoHome, fr
             await press(pilot, "y")
             assert app.screen is screen
             assert apply_runs(read_runs(demo.paths), "reverie-memory") == runs + step + 1
-            if step == 0:  # recorded again the same day: still one report-only run used
+            if step == 0:  # the same day again: today's run is recorded, there is nothing to record
                 await press(pilot, "m")
-                assert isinstance(app.screen, MovePlanDialog)
-                await press(pilot, "y")
+                again = app.screen
+                assert isinstance(again, MovePlanDialog) and not again.can_record_run
+                assert [button.id for button in again.query(Button)] == ["no"]
+                assert "today's report-only run is recorded" in str(again.query_one(".dialog-title").render())
+                await press(pilot, "y", "n")
+                assert app.screen is screen
                 assert apply_runs(read_runs(demo.paths), "reverie-memory") == runs + 1
             day[0] += 1
             assert records(root) == before  # nothing moved

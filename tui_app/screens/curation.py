@@ -358,8 +358,8 @@ class CurationScreen(DecidingScreen):
             self.fill()
         confirmed = [p for p in report.would_move if p.will_move]
         left = self.shown.report_only_left if self.shown is not None else {}
-        dialog = MovePlanDialog(report, left)
-        held = sorted({p.candidate.scope for p in dialog.held_by_report_only})
+        dialog = MovePlanDialog(report, left, self.shown.counted_today if self.shown is not None else frozenset())
+        held = sorted({p.candidate.scope for p in dialog.held_by_report_only} - dialog.counted_today)
         self.app.push_screen(dialog, lambda yes: self.plan_confirmed(bool(yes), confirmed, held))
 
     def plan_confirmed(self, yes: bool, confirmed: list[PlannedMove], report_only_scopes: list[str]) -> None:

@@ -8,7 +8,7 @@ run (moving nothing), as ``reverie curate apply`` does; with nothing else to do 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import ClassVar
 
 from textual.app import ComposeResult
@@ -82,10 +82,13 @@ class MovePlanDialog(ModalScreen[bool]):
         Binding("down", "scroll_plan(1)", "Down", id="dialog.plan_down", tooltip="Scroll the list down", show=False),
     ]
 
-    def __init__(self, report: ApplyReport, report_only_left: Mapping[str, int] | None = None) -> None:
+    def __init__(self, report: ApplyReport, report_only_left: Mapping[str, int] | None = None,
+                 counted_today: Collection[str] = ()) -> None:
         """``report_only_left``: scope → apply runs that still only report (high-tier records held
-        by them are why a dry run may move nothing, and the title says so)."""
+        by them are why a dry run may move nothing, and the title says so); ``counted_today``: scopes
+        whose report-only run of today is recorded (another one today would not count)."""
         super().__init__(classes="dialog")
+        self.counted_today = frozenset(counted_today)
         self.report = report
         self.count = sum(1 for p in report.would_move if p.will_move)
         left = report_only_left or {}
@@ -96,15 +99,17 @@ class MovePlanDialog(ModalScreen[bool]):
 
     @property
     def can_record_run(self) -> bool:
-        """Nothing would move only because of report-only runs: y records one (moving nothing)."""
-        return not self.count and bool(self.held_by_report_only)
+        """Nothing would move only because of report-only runs, and a scope holding records back has not
+        had today's: y records one (moving nothing)."""
+        return not self.count and any(p.candidate.scope not in self.counted_today for p in self.held_by_report_only)
 
     def title_text(self) -> str:
         if self.count:
             return f"Move {plural(self.count, 'record')} to cold storage?"
         if self.held_by_report_only:
             held = plural(len(self.held_by_report_only), "high-tier record")
-            return f"Nothing moves yet: {held} held by report-only runs"
+            today = "" if self.can_record_run else " (today's report-only run is recorded; runs count once a day)"
+            return f"Nothing moves yet: {held} held by report-only runs{today}"
         return "Dry run: nothing would move"
 
     def compose(self) -> ComposeResult:

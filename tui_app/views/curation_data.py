@@ -20,7 +20,7 @@ from core.curate.decisions import DECISIONS_FILE, load_decisions, valid_decision
 from core.curate.kinds import read_file
 from core.curate.learning import RESTORES_FILE, last_restored, read_restores
 from core.curate.model import Candidate, candidate_id
-from core.curate.runs import RUNS_FILE, apply_runs, read_runs
+from core.curate.runs import RUNS_FILE, applied_on_day, apply_runs, read_runs
 from core.paths import HomePaths
 from tui_app.screens.curation_notice import live_config
 from tui_app.screens.session import Session
@@ -62,6 +62,7 @@ class CandidateList:
     auto_move_cap: int
     report_only_left: dict[str, int]  # scope → apply runs that will only report, before high moves
     recorded: bool = True  # False: judged ahead, read only (no run recorded); the screen scans when opened
+    counted_today: frozenset[str] = frozenset()  # scopes whose report-only run of today is recorded
 
     @property
     def candidates(self) -> list[Candidate]:
@@ -72,7 +73,8 @@ def candidate_list(session: Session, report: engine.ScanReport, recorded: bool =
     cur = live_config(session).curation
     runs = read_runs(session.paths)
     left = {s.name: max(0, cur.report_only_runs - apply_runs(runs, s.name)) for s in cur.scopes}
-    return CandidateList(report, Stamp.read(session.paths), cur.auto_move_cap, left, recorded)
+    today = frozenset(s.name for s in cur.scopes if applied_on_day(runs, s.name, session.now()))
+    return CandidateList(report, Stamp.read(session.paths), cur.auto_move_cap, left, recorded, today)
 
 
 def scan(session: Session) -> CandidateList:
