@@ -202,6 +202,7 @@ def main() -> None:
                 continue
             embedders[name], seconds, vectors = load(factory, texts)
             results[name] = {"load s": seconds} | {s: recall_at(vectors, *every[s]) for s in every}
+            print(f"{name}: loaded in {seconds:.2f} s, {json.dumps(results[name])}", file=sys.stderr, flush=True)
         for name, rate in speeds(embedders, speed, args.rounds).items():
             results[name]["texts/s"] = rate
             results[name]["texts/s with load"] = len(speed) / (len(speed) / rate + float(results[name]["load s"]))
