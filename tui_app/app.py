@@ -53,6 +53,9 @@ if TYPE_CHECKING:
 
 GATE_MODE = "gate"
 IDLE_CHECK_SECONDS = 1.0  # the idle lock fires within a second of ``security.idle_lock_minutes``
+# Imported (and the index opened) while the keys are derived: Home's first load needs them, and the
+# key derivation leaves the interpreter idle (bench_tui_start.py --unlock).
+UNLOCK_PRELOAD = ("tui_app.screens.home", "tui_app.views.data", "core.vault.store", "core.recall")
 PREPARE_PAUSE = 0.05  # seconds between two sections composed ahead: a key pressed meanwhile goes first
 
 
@@ -481,6 +484,22 @@ class ReverieApp(App[None], inherit_bindings=False):
             show(message.line)
         else:
             self.notify(message.line, markup=False)
+
+    def prepare_unlock(self) -> None:
+        """The unlock screen starts deriving the keys: meanwhile, what Home's first load needs."""
+        self.preload_for_home()
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="preload", description="prepare Home")
+    def preload_for_home(self) -> None:
+        """Best effort: whatever fails here fails again, and is said, where it is used."""
+        import importlib
+
+        try:
+            for name in UNLOCK_PRELOAD:
+                importlib.import_module(name)
+            _ = self.workbench.index  # opened now, not in Home's first load (numpy, sqlite-vec)
+        except Exception:  # said by the real use
+            pass
 
     def on_unlocked(self, message: messages.Unlocked) -> None:
         self.start_session(message.vault.keys)

@@ -31,6 +31,14 @@ waits that tell the switch is over (``pilot.pause``) are not counted, unlike the
 every switch, counted in "settled (as before)"). Targets: shown under 150 ms, Topics under 300 ms.
 The vault is opened with its keys already derived (the demo home's cheap Argon2id); deriving them
 with the default parameters is a separate cost, measured on its own in the last line.
+
+``--unlock`` measures the start as a person with ``REVERIE_PASSPHRASE`` set meets it instead, headless
+at 80x24: the demo home re-keyed with the default Argon2id, the app given the passphrase at hand (the
+unlock screen tries it in its worker after the first paint), each run idle and then with one other
+process keeping a core busy. Columns: first paint (the unlock screen), unlock (the key derivation
+alone, timed around ``Workbench.unlock``), Home stable (Home's last paint once its loads are done and
+nothing painted for 0.1 s), and the rest (Home stable less the unlock), with the bare app's first
+paint at the same size; the target is the rest at most 2x the bare app's first paint.
 """
 
 from __future__ import annotations
@@ -165,6 +173,71 @@ from core.demo.build import build_demo_home
 build_demo_home(Path(sys.argv[1]))
 """
 
+AT_HAND = (
+    CHILD_COMMON
+    + """
+sys.path.insert(0, sys.argv[2])  # the tree under test
+from tui_app.app import ReverieApp
+T_IMPORT = time.perf_counter()
+from core.config import load_config
+from core.paths import HomePaths
+
+paths = HomePaths.at(sys.argv[1])
+marks = {}
+paints = []  # (time, screen) of each compositor update handed to the terminal
+QUIET = 0.1
+
+app = ReverieApp(paths, load_config(paths.config), None, passphrase="reverie-demo")
+derive = app.workbench.unlock
+def timed_unlock(*args, **kwargs):  # the first call derives the keys; later ones return them
+    started = time.perf_counter()
+    try:
+        return derive(*args, **kwargs)
+    finally:
+        if "unlock_start" not in marks:
+            marks["unlock_start"], marks["unlock_end"] = started, time.perf_counter()
+app.workbench.unlock = timed_unlock
+
+async def auto(pilot):
+    app = pilot.app
+    while getattr(app.screen, "summary", None) is None:  # unlocked, and Home shows its counts
+        await pilot.pause(0.005)
+    marks["home_data"] = time.perf_counter()
+    home = app.screen
+    while True:  # Home's own loads done and nothing painted on it for QUIET
+        await pilot.pause(0.01)
+        mine = [at for at, screen in paints if screen is home]
+        busy = any(w.is_running and w.node is home for w in app.workers)
+        if not busy and mine and time.perf_counter() - mine[-1] >= QUIET:
+            marks["home_stable"] = mine[-1]
+            break
+    app.exit()
+
+display = app._display
+def counted(screen, renderable):
+    if renderable is not None:
+        now = time.perf_counter()
+        marks.setdefault("first_paint", now)
+        paints.append((now, screen))
+    return display(screen, renderable)
+app._display = counted
+app.run(headless=True, size=(80, 24), auto_pilot=auto)
+print(json.dumps({"import": T_IMPORT - T0, **{k: v - T0 for k, v in marks.items()}}))
+"""
+)
+
+REKEY = """
+import sys
+from pathlib import Path
+sys.path.insert(0, sys.argv[2])
+from core.paths import HomePaths
+from core.vault.crypto import KdfParams, change_passphrase
+change_passphrase(HomePaths.at(Path(sys.argv[1])).vault_header, "reverie-demo", passphrase="reverie-demo",
+                  params=KdfParams())
+"""
+
+BUSY = "while True: pass"
+
 KDF = """
 import time
 from core.vault.crypto import KdfParams, create_header, unlock
@@ -206,11 +279,52 @@ def cell(values: list[float]) -> str:
     return f"{statistics.median(values):>6.0f} ({max(values):>4.0f})"
 
 
+def unlock_start(runs: int) -> None:
+    """First paint, unlock and a stable Home apart, with the passphrase at hand, idle and with one
+    core busy (see the module notes, ``--unlock``)."""
+    bare_code = BARE.replace("size=(100, 30)", "size=(80, 24)")
+    with tempfile.TemporaryDirectory(prefix="reverie-bench-") as tmp:
+        home = Path(tmp) / "demo"
+        subprocess.run([sys.executable, "-c", DEMO, str(home), str(ROOT)], cwd=ROOT, check=True, capture_output=True)
+        subprocess.run([sys.executable, "-c", REKEY, str(home), str(ROOT)], cwd=ROOT, check=True, capture_output=True)
+        results: dict[str, dict[str, list[dict]]] = {}
+        for condition in ("idle", "one core busy"):
+            busy = subprocess.Popen([sys.executable, "-c", BUSY]) if condition != "idle" else None
+            try:
+                bare, mine = [], []
+                for _ in range(runs):  # interleaved, so a busy moment hurts each alike
+                    bare.append(run_child(bare_code))
+                    mine.append(run_child(AT_HAND, str(home), str(ROOT)))
+            finally:
+                if busy is not None:
+                    busy.kill()
+                    busy.wait()
+            results[condition] = {"bare": bare, "reverie": mine}
+    print(f"passphrase at hand (default Argon2id), headless 80x24, median (max) of {runs} fresh processes, ms")
+    print(f"{'':16}{'bare paint':>14}{'first paint':>14}{'unlock':>14}{'Home stable':>14}{'the rest':>14}"
+          f"{'rest / bare':>12}")
+    for condition, runs_of in results.items():
+        bare = [r["first_paint"] * 1000 for r in runs_of["bare"]]
+        first = [r["first_paint"] * 1000 for r in runs_of["reverie"]]
+        unlock = [(r["unlock_end"] - r["unlock_start"]) * 1000 for r in runs_of["reverie"]]
+        stable = [r["home_stable"] * 1000 for r in runs_of["reverie"]]
+        rest = [s - u for s, u in zip(stable, unlock, strict=True)]
+        ratio = statistics.median(rest) / statistics.median(bare)
+        print(f"{condition:16}" + "".join(f"{cell(v):>14}" for v in (bare, first, unlock, stable, rest))
+              + f"{ratio:>12.2f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description="TUI start to first frame and section switches")
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--against", metavar="REV", help="also run the app of this git revision (a worktree in /tmp)")
+    parser.add_argument("--unlock", action="store_true",
+                        help="only the start with the passphrase at hand: first paint, unlock, Home stable, "
+                        "idle and with one core busy")
     args = parser.parse_args()
+    if args.unlock:
+        unlock_start(args.runs)
+        return
     trees = {"Reverie (this tree)": ROOT}
     if args.against:
         trees[f"Reverie ({args.against})"] = worktree(args.against)

@@ -78,7 +78,7 @@ class UnlockScreen(WorkerScreen):
         if passphrase:
             self.say("Unlocking… (deriving the keys with Argon2id)")
             field.disabled = True
-            self.call_after_refresh(self.unlock_vault, passphrase, True)  # the screen first, then the KDF
+            self.call_after_refresh(self.start_unlock, passphrase, True)  # the screen first, then the KDF
         else:
             field.focus()
 
@@ -94,7 +94,14 @@ class UnlockScreen(WorkerScreen):
             return
         self.say("Unlocking… (deriving the keys with Argon2id)")
         field.disabled = True
-        self.unlock_vault(passphrase)
+        self.start_unlock(passphrase)
+
+    def start_unlock(self, passphrase: str, at_hand: bool = False) -> None:
+        """Derive the keys in a worker; the app prepares what follows meanwhile (``prepare_unlock``)."""
+        self.unlock_vault(passphrase, at_hand)
+        prepare = getattr(self.app, "prepare_unlock", None)
+        if prepare is not None:
+            prepare()
 
     def say(self, text: str, error: bool = False) -> None:
         message = self.query_one("#gate-message", Static)
