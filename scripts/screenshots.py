@@ -105,6 +105,8 @@ SHOTS = [
     Shot("accept-confirm", chain(keys("f3", "0"), cursor_to("queue-table", "draft_demo_jeju", "enter", "a"))),
     Shot("finalize-confirm", chain(keys("f3", "2"), cursor_to("queue-table", "draft_demo_book", "enter", "f"))),
     Shot("capture", chain(keys("f3", "n"), write_capture)),
+    Shot("edit-time", chain(keys("f3", "0"), cursor_to("queue-table", "draft_demo_fts5", "enter"),
+                            cursor_to("suggestions", "sug_fts5_when", "e", "ctrl+u", *"tuesday 23:10"))),
     Shot("memories", keys("f4")),
     Shot("memory-provenance", chain(keys("f4"), cursor_to("memories-table", "mem_draft_demo_ski", "enter"))),
     Shot("unlock", keys(*"a guess", "enter"), locked=True),
@@ -128,7 +130,8 @@ async def take(shot: Shot, out: Path, workdir: Path) -> Path:
     demo = build_demo_home(workdir / shot.name / "demo", now=NOW, timezone=ZONE)  # laid out for the app's zone
     config = Config()
     config.general.timezone = ZONE
-    app = ReverieApp(demo.paths, config, None if shot.locked else demo.keys, label="demo")
+    app = ReverieApp(demo.paths, config, None if shot.locked else demo.keys, label="demo",
+                     gate_hint=f"Demo passphrase: {demo.passphrase}")  # as `reverie demo` opens it
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         await shot.steps(pilot)

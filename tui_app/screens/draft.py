@@ -28,7 +28,7 @@ from tui_app import messages
 from tui_app.screens.base import ReverieScreen
 from tui_app.screens.session import Session
 from tui_app.widgets.dialogs import ConfirmDialog, EditDialog, ErrorDialog
-from tui_app.widgets.field_edit import FieldReader, kind_hint
+from tui_app.widgets.field_edit import FieldReader, example_hint, kind_hint
 from tui_app.widgets.format import (
     confidence_text,
     editor_text,
@@ -400,8 +400,8 @@ class DraftReviewScreen(ReverieScreen):
         if suggestion is None:
             return
         reader = self.field_reader(suggestion)
-        dialog = EditDialog(suggestion.field_name, value_text(suggestion.value), blink=self.blink,
-                            kind=kind_hint(suggestion.field_name), reader=reader)
+        dialog = EditDialog(suggestion.field_name, value_text(suggestion.value), example_hint(suggestion.field_name),
+                            blink=self.blink, kind=kind_hint(suggestion.field_name), reader=reader)
         self.app.push_screen(dialog, lambda text: self.edited(suggestion, text, reader))
 
     def field_reader(self, suggestion: Suggestion) -> FieldReader:

@@ -17,9 +17,12 @@ from typing import Any
 from tui_app.widgets.format import value_from_text, value_text
 
 KIND_HINTS = {
-    "occurred_at": "a time: plain words ('tuesday 23:10', '지난주 화요일 밤') or ISO-8601 (2026-11-03T22:40+09:00)",
+    "occurred_at": "a time, in words or ISO-8601",
     "people": "names, separated by commas",
     "tags": "tags, separated by commas",
+}
+EXAMPLES = {
+    "occurred_at": "e.g. 'tuesday 23:10', '지난주 화요일 밤', '先週の金曜日 19時' or 2026-11-03T22:40+09:00",
 }
 
 
@@ -36,6 +39,11 @@ class FieldReading:
 
 def kind_hint(field_name: str) -> str:
     return KIND_HINTS.get(field_name, "text")
+
+
+def example_hint(field_name: str) -> str:
+    """Examples of what the field takes, for the line under an edit ("" when the kind says enough)."""
+    return EXAMPLES.get(field_name, "")
 
 
 @dataclass(frozen=True)
@@ -81,12 +89,13 @@ class FieldReader:
             return FieldReading(value=moment.isoformat(), reading=self.describe(moment, "as written"))
         parsed = self.parse(text)
         if parsed is None or parsed.range is None:
-            return FieldReading(error=f"occurred_at: no time found in '{text}' (give {kind_hint('occurred_at')})")
+            return FieldReading(error=f"occurred_at: no time found in '{text}' ({example_hint('occurred_at')})")
         if parsed.rest.strip():
             return FieldReading(error=f"occurred_at: '{parsed.rest.strip()}' is not part of a time "
                                 f"(read '{parsed.expression}' only)")
         start = parsed.range.start
-        return FieldReading(value=start.isoformat(), reading=self.describe(start, f"{parsed.range.grain} starting"))
+        grain = parsed.range.grain.replace("_", " ")
+        return FieldReading(value=start.isoformat(), reading=self.describe(start, f"the start of the {grain} it names"))
 
     def describe(self, moment: datetime, how: str) -> str:
         local = moment.astimezone(self.zone)
