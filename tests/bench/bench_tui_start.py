@@ -279,39 +279,44 @@ def cell(values: list[float]) -> str:
     return f"{statistics.median(values):>6.0f} ({max(values):>4.0f})"
 
 
-def unlock_start(runs: int) -> None:
+def unlock_start(runs: int, trees: dict[str, Path]) -> None:
     """First paint, unlock and a stable Home apart, with the passphrase at hand, idle and with one
-    core busy (see the module notes, ``--unlock``)."""
+    core busy (see the module notes, ``--unlock``), for each tree (``--against``)."""
     bare_code = BARE.replace("size=(100, 30)", "size=(80, 24)")
     with tempfile.TemporaryDirectory(prefix="reverie-bench-") as tmp:
-        home = Path(tmp) / "demo"
-        subprocess.run([sys.executable, "-c", DEMO, str(home), str(ROOT)], cwd=ROOT, check=True, capture_output=True)
-        subprocess.run([sys.executable, "-c", REKEY, str(home), str(ROOT)], cwd=ROOT, check=True, capture_output=True)
+        homes = {}
+        for number, (name, tree) in enumerate(trees.items()):
+            homes[name] = home = Path(tmp) / f"demo-{number}"
+            subprocess.run([sys.executable, "-c", DEMO, str(home), str(tree)], cwd=tree, check=True,
+                           capture_output=True)
+            subprocess.run([sys.executable, "-c", REKEY, str(home), str(tree)], cwd=tree, check=True,
+                           capture_output=True)
         results: dict[str, dict[str, list[dict]]] = {}
         for condition in ("idle", "one core busy"):
             busy = subprocess.Popen([sys.executable, "-c", BUSY]) if condition != "idle" else None
             try:
-                bare, mine = [], []
+                results[condition] = {"bare": [], **{name: [] for name in trees}}
                 for _ in range(runs):  # interleaved, so a busy moment hurts each alike
-                    bare.append(run_child(bare_code))
-                    mine.append(run_child(AT_HAND, str(home), str(ROOT)))
+                    results[condition]["bare"].append(run_child(bare_code))
+                    for name, tree in trees.items():
+                        results[condition][name].append(run_child(AT_HAND, str(homes[name]), str(tree)))
             finally:
                 if busy is not None:
                     busy.kill()
                     busy.wait()
-            results[condition] = {"bare": bare, "reverie": mine}
     print(f"passphrase at hand (default Argon2id), headless 80x24, median (max) of {runs} fresh processes, ms")
-    print(f"{'':16}{'bare paint':>14}{'first paint':>14}{'unlock':>14}{'Home stable':>14}{'the rest':>14}"
-          f"{'rest / bare':>12}")
+    print(f"{'':36}{'first paint':>14}{'unlock':>14}{'Home stable':>14}{'the rest':>14}{'rest / bare':>12}")
     for condition, runs_of in results.items():
         bare = [r["first_paint"] * 1000 for r in runs_of["bare"]]
-        first = [r["first_paint"] * 1000 for r in runs_of["reverie"]]
-        unlock = [(r["unlock_end"] - r["unlock_start"]) * 1000 for r in runs_of["reverie"]]
-        stable = [r["home_stable"] * 1000 for r in runs_of["reverie"]]
-        rest = [s - u for s, u in zip(stable, unlock, strict=True)]
-        ratio = statistics.median(rest) / statistics.median(bare)
-        print(f"{condition:16}" + "".join(f"{cell(v):>14}" for v in (bare, first, unlock, stable, rest))
-              + f"{ratio:>12.2f}")
+        print(f"{condition + ', bare Textual app':36}{cell(bare):>14}")
+        for name in trees:
+            first = [r["first_paint"] * 1000 for r in runs_of[name]]
+            unlock = [(r["unlock_end"] - r["unlock_start"]) * 1000 for r in runs_of[name]]
+            stable = [r["home_stable"] * 1000 for r in runs_of[name]]
+            rest = [s - u for s, u in zip(stable, unlock, strict=True)]
+            ratio = statistics.median(rest) / statistics.median(bare)
+            print(f"{condition + ', ' + name:36}" + "".join(f"{cell(v):>14}" for v in (first, unlock, stable, rest))
+                  + f"{ratio:>12.2f}")
 
 
 def main() -> None:
@@ -322,12 +327,12 @@ def main() -> None:
                         help="only the start with the passphrase at hand: first paint, unlock, Home stable, "
                         "idle and with one core busy")
     args = parser.parse_args()
-    if args.unlock:
-        unlock_start(args.runs)
-        return
     trees = {"Reverie (this tree)": ROOT}
     if args.against:
         trees[f"Reverie ({args.against})"] = worktree(args.against)
+    if args.unlock:
+        unlock_start(args.runs, trees)
+        return
     with tempfile.TemporaryDirectory(prefix="reverie-bench-") as tmp:
         homes = {}
         for number, (name, tree) in enumerate(trees.items()):  # each tree's own demo home (its own config)
