@@ -43,5 +43,5 @@ def test_passphrase_screen(snap_compare: Snap, snapshot_demo: DemoHome) -> None:
 
 
 def test_passphrase_change_refused_80x24(snap_compare: Snap, snapshot_demo: DemoHome) -> None:
-    run = typed("c", "=not it", "=new one", "=new one")
+    run = typed("c", "=not it", "=a new one", "=a new one")  # long enough: the refusal is the current one
     assert snap_compare(make_app(snapshot_demo), terminal_size=(80, 24), run_before=run)
