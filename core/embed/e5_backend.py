@@ -10,6 +10,7 @@ equal its own; figures and speed against the engine and MiniLM are in ``tests/be
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 from core.embed.e5_source import E5_MODEL, E5Tokenizer, load_torch_model, source_folder, weights_file
@@ -35,8 +36,15 @@ class _E5:
         return SourceModel(
             folder, E5_MODEL, plain.max_seq_length,
             load_model=lambda: load_torch_model(weights),
-            open_tokenizer=lambda: E5Tokenizer(folder),
+            open_tokenizer=lambda: _tokenizer(folder),
         )
+
+
+@functools.lru_cache(maxsize=2)
+def _tokenizer(folder: Path) -> E5Tokenizer:
+    """One tokenizer per source folder and process: reading its 250,002 pieces takes most of a second,
+    and the default's two runtimes (core.embed.quick_start) both need it. It is only read from."""
+    return E5Tokenizer(folder)
 
 
 class E5OnnxEmbedder(_E5, OnnxEmbedder):

@@ -142,3 +142,12 @@ def test_once_prepared_the_load_path_imports_no_torch(model_cache: Path) -> None
             "e.embed(['안녕']); e.embed(['x'] * 100); print('torch' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_the_two_runtimes_of_the_default_share_one_tokenizer(model_cache: Path) -> None:
+    """Reading the 250,002-piece vocabulary takes most of a second: a process that embeds a few texts
+    on ONNX Runtime and then bulk on OpenVINO reads it once."""
+    embedder = make_embedder(EmbeddingConfig(), cache_dir=model_cache)
+    assert isinstance(embedder, QuickStartEmbedder)
+    quick, bulk = embedder.quick._source(), embedder.bulk._source()  # type: ignore[attr-defined]
+    assert quick.tokenizer() is bulk.tokenizer()
