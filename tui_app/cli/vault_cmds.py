@@ -476,10 +476,11 @@ def import_cmd(state: CliState, file: str, as_json: bool) -> None:
     The record opens with the passphrase it was exported with: REVERIE_DVMEM_PASSPHRASE when set, else
     this home's passphrase, and when that is not it, you are asked for it in a terminal (never echoed).
     A wrong passphrase and a file modified after export are told apart."""
-    from core.vault.portable import ExportPassphraseWrong
+    from core.vault.portable import ExportPassphraseWrong, read_dvmem_file
 
     workbench = state.workbench
-    state.vault()  # this home's keys first: its own wrong passphrase is told as such
+    read_dvmem_file(Path(file))  # the file first: a FIFO, a folder or an oversized file is named as such
+    state.vault()  # then this home's keys: its own wrong passphrase is told as such
     given = os.environ.get(DVMEM_PASSPHRASE_ENV) or None
     try:
         memory, added = workbench.import_dvmem(Path(file), given)
