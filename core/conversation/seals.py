@@ -49,6 +49,7 @@ from core.conversation.written import (
     Written,
     cut_short,
     load_written,
+    record_begun,
     roll_back_cut_appends,
     save_written,
     vouches,
@@ -263,12 +264,13 @@ def seal_closed_days_locked(paths: HomePaths, keys: VaultKeys, now: datetime | N
         record_id = day_record_id(day)
         entry = sealed.get(record_id)
         if entry is not None and day not in pending:
+            written.pop(day, None)  # the seal vouches for it (a ``found`` entry of a sealed day is not needed)
             continue  # sealed and untouched since: `verify` is what rechecks it
         data = day_file.path.read_bytes()
         sha = hashlib.sha256(data).hexdigest()
         if entry is None:
             if not vouches(keys, day, written.get(day), len(data), sha) and (adopt or {}).get(day) != sha:
-                report.not_sealed.append(_not_written(keys, day, data, written.get(day)))
+                report.not_sealed.append(_not_written(keys, day, data, written.get(day), record_begun(paths)))
                 continue
             ledger.append("seal_day", record_id, sha, {"size": len(data), "turns": data.count(b"\n")})
             report.sealed.append(day)
@@ -291,18 +293,25 @@ def seal_closed_days_locked(paths: HomePaths, keys: VaultKeys, now: datetime | N
     return report
 
 
-def _not_written(keys: VaultKeys | None, day: str, data: bytes, entry: Written | None) -> Problem:
+def _not_written(keys: VaultKeys | None, day: str, data: bytes, entry: Written | None,
+                 begun: bool = True) -> Problem:
     """Why a day file that is not sealed is not one Reverie can vouch it wrote: ``incomplete`` for an
-    entry an ingest without keys left (unsigned, the file as it announced), else ``inserted``."""
+    entry an ingest without keys left (unsigned, the file as it announced) and for a day in ``logs/``
+    before the record of days written began (``found``, or no record yet: ``begun`` false), else
+    ``inserted``. Either way it is sealed only when the person adopts it."""
     record_id = day_record_id(day)
     lines = data.count(b"\n")
-    unsigned = entry is not None and entry.holds(len(data), hashlib.sha256(data).hexdigest()) and (
-        keys is None or not written_signed(keys, day, entry))
+    holds = entry is not None and entry.holds(len(data), hashlib.sha256(data).hexdigest())
+    if not begun or (holds and entry is not None and entry.found):
+        return Problem("incomplete", record_id, f"{lines:,} lines from before Reverie recorded the days it "
+                       "writes (an earlier version wrote them, or the record was removed); Reverie cannot vouch "
+                       f"for them: `reverie seal --adopt {day}` shows what it holds and seals it if you say so")
+    unsigned = holds and (keys is None or not written_signed(keys, day, entry))
     if unsigned:
         return Problem("incomplete", record_id, f"written by an ingest without the passphrase, {lines} lines; "
                        f"Reverie cannot vouch for it: `reverie seal --adopt {day}` shows what it holds and "
                        "seals it if you say so")
-    return Problem("inserted", record_id, f"not written by Reverie: {record_id}, {lines} lines; never sealed "
+    return Problem("inserted", record_id, f"not written by Reverie ({lines:,} lines); never sealed "
                    f"unless you adopt it: `reverie seal --adopt {day}` shows what it holds first")
 
 
@@ -443,6 +452,7 @@ def _unsealed_problems(paths: HomePaths, keys: VaultKeys, sealed: set[str]) -> l
     passphrase wrote (it waits for the person's ``seal --adopt``) or whose last append a crash cut
     short (the next ingest or seal cuts it back)."""
     written = load_written(paths)
+    begun = record_begun(paths)
     now = utc_now()
     problems = []
     for day_file in list_day_files(paths):
@@ -456,7 +466,7 @@ def _unsealed_problems(paths: HomePaths, keys: VaultKeys, sealed: set[str]) -> l
         if cut_short(entry, data) and written_signed(keys, day, entry):
             problems.append(Problem("incomplete", day_record_id(day), _CUT_SHORT_UNSEALED))
             continue
-        problem = _not_written(keys, day, data, entry)
+        problem = _not_written(keys, day, data, entry, begun)
         if problem.kind == "inserted" or day_closed(day, now):
             problems.append(problem)
     return problems

@@ -16,6 +16,9 @@ the canonical JSON of the day and those four). A file in either state is one Rev
   off (the next ingest adds those turns again from their source), so the file is one Reverie wrote
   again. Bytes that are neither state (a forgery of any other length) are left for ``verify`` to name.
 - Entries of days that are sealed are dropped by the seal (the ledger vouches for them then).
+- The first ingest that finds no record (a home written by an earlier version, or one whose record
+  was removed) notes every day file already in ``logs/`` as ``found``: unsigned, so such a day is
+  named by ``verify`` as one Reverie cannot vouch for, and sealed only when the person adopts it.
 """
 
 from __future__ import annotations
@@ -61,6 +64,7 @@ class Written(msgspec.Struct, frozen=True, omit_defaults=True):
     size: int
     sha256: str
     mac: str | None = None
+    found: bool = False  # in logs/ when the record began: written before it (or planted), never signed
 
     def holds(self, size: int, sha256: str) -> bool:
         """Whether a file of ``size`` bytes and ``sha256`` is in one of the two announced states."""
@@ -89,12 +93,8 @@ def load_written(paths: HomePaths) -> dict[str, Written]:
 
 
 def save_written(paths: HomePaths, entries: dict[str, Written]) -> None:
-    path = _path(paths)
-    if entries:
-        atomic_write_text(path, json.dumps(to_builtins(entries), indent=1, sort_keys=True) + "\n")
-    else:
-        with contextlib.suppress(FileNotFoundError):
-            path.unlink()
+    """Write the record; an empty one stays as a file (its presence says the record has begun)."""
+    atomic_write_text(_path(paths), json.dumps(to_builtins(entries), indent=1, sort_keys=True) + "\n")
 
 
 def _message(day: str, entry: Written) -> bytes:
@@ -117,14 +117,40 @@ def note_writes(paths: HomePaths, plans: dict[str, AppendPlan], keys: VaultKeys 
     ingest has keys and the file is new or in a state the record vouched for."""
     if not plans:
         return
-    entries = load_written(paths)
+    entries = load_written(paths) if _path(paths).exists() else _found_days(paths)
     for day, plan in plans.items():
-        entry = Written(plan.size, plan.sha256, plan.after_size, plan.after_sha256)
+        prior = entries.get(day)
+        found = prior is not None and prior.found and prior.holds(plan.size, plan.sha256)  # still holds those lines
+        entry = Written(plan.size, plan.sha256, plan.after_size, plan.after_sha256, found=found)
         trusted = keys is not None and (plan.size == 0 or vouches(keys, day, entries.get(day), plan.size, plan.sha256))
         if trusted and keys is not None:
             entry = msgspec.structs.replace(entry, mac=keys.sign(_message(day, entry)))
         entries[day] = entry
     save_written(paths, entries)
+
+
+def _found_days(paths: HomePaths) -> dict[str, Written]:
+    """Every day file already in ``logs/``, as ``found`` entries of its state now (the record begins)."""
+    from core.conversation.store import list_day_files  # store's readers are not needed otherwise
+
+    entries = {}
+    for found in list_day_files(paths):
+        data = found.path.read_bytes()
+        sha = hashlib.sha256(data).hexdigest()
+        entries[found.day] = Written(len(data), sha, len(data), sha, found=True)
+    return entries
+
+
+def begin_record(paths: HomePaths) -> None:
+    """Start an empty record for a new home (``reverie init``): every day file from then on is either
+    one this home's ingests wrote or named by ``verify``; no day is ever taken in as ``found``."""
+    if not _path(paths).exists():
+        save_written(paths, {})
+
+
+def record_begun(paths: HomePaths) -> bool:
+    """Whether this home keeps a record of the days written (every ingest since this version's first)."""
+    return _path(paths).exists()
 
 
 def cut_short(entry: Written | None, data: bytes) -> bool:

@@ -175,6 +175,7 @@ class Workbench:
     def create_vault(self, passphrase: str, *, keyring: bool = False) -> VaultKeys:
         """A new vault in the home (refused when one exists); the settings file is written when absent."""
         from core.config import save_config
+        from core.conversation.written import begin_record
         from core.vault.crypto import create_header
         from core.vault.passphrase import check_new_passphrase
 
@@ -187,6 +188,7 @@ class Workbench:
             config.security.keyring = keyring
             save_config(self.paths.config, config)
         keys = create_header(self.paths.vault_header, passphrase, self.kdf)
+        begin_record(self.paths)  # a day file found in logs/ from now on is one this home's ingests wrote, or named
         if keyring:
             from core.vault.passphrase import store_in_keyring
 

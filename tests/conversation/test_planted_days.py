@@ -20,7 +20,7 @@ import pytest
 from core.conversation import ingest
 from core.conversation.quarantine import Quarantine
 from core.conversation.seals import seal_closed_days, sealed_days
-from core.conversation.written import WRITTEN_NAME, load_written
+from core.conversation.written import WRITTEN_NAME, begin_record, load_written
 from core.paths import HomePaths
 from core.vault.crypto import VaultKeys
 from core.vault.ledger import Ledger
@@ -66,7 +66,9 @@ def seals(paths: HomePaths, keys: VaultKeys) -> set[str]:
 
 @pytest.fixture
 def home(paths: HomePaths, keys: VaultKeys, monkeypatch: pytest.MonkeyPatch) -> HomePaths:
+    """A home as `reverie init` leaves it: a vault, and the record of days written begun (empty)."""
     monkeypatch.setenv("REVERIE_PASSPHRASE", TEST_PASSPHRASE)
+    begin_record(paths)
     return paths
 
 
@@ -84,7 +86,7 @@ def test_a_planted_day_is_named_and_never_sealed_by_ingest_or_seal(home: HomePat
         assert f"incomplete: {PLANTED_FILE}: written by an ingest without the passphrase, 2 lines" in result.stdout
     else:
         assert result.returncode == 1, result.stdout
-        assert f"inserted: {PLANTED_FILE}: not written by Reverie: {PLANTED_FILE}, 2 lines" in result.stdout
+        assert f"inserted: {PLANTED_FILE}: not written by Reverie (2 lines)" in result.stdout
     assert seal_closed_days(home, keys).sealed == []
     assert PLANTED_FILE not in seals(home, keys)
     late = tmp_path / "late.jsonl"  # a real import adds turns to the planted day: it is still not vouched for
@@ -166,5 +168,44 @@ def test_own_days_are_sealed_after_a_crash_cut_an_append_short(home: HomePaths, 
     result = reverie("verify", passphrase=TEST_PASSPHRASE)
     problems = [line.strip() for line in result.stdout.splitlines()
                 if line.strip().startswith(("inserted", "modified", "incomplete", "removed"))]
-    assert problems == [f"inserted: {PLANTED_FILE}: not written by Reverie: {PLANTED_FILE}, 2 lines; never sealed "
+    assert problems == [f"inserted: {PLANTED_FILE}: not written by Reverie (2 lines); never sealed "
                         f"unless you adopt it: `reverie seal --adopt {PLANTED}` shows what it holds first"]
+
+
+def test_init_begins_the_record_of_days_written(isolated_home: HomePaths) -> None:
+    from core.workbench import Workbench
+
+    Workbench(isolated_home).create_vault("a long enough passphrase")
+    assert json.loads((isolated_home.logs / WRITTEN_NAME).read_text()) == {}
+
+
+def test_a_home_from_an_earlier_version_is_named_not_called_damaged(paths: HomePaths, keys: VaultKeys,
+                                                                      tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """Upgrade: day files an earlier version wrote (no record of days written yet) are 'incomplete', not
+    'inserted' (exit 0, not 1), never sealed without the person, and adopting them still works; once the
+    record has begun, a day planted later is 'inserted' again."""
+    monkeypatch.setenv("REVERIE_PASSPHRASE", TEST_PASSPHRASE)
+    earlier = plant(paths)  # as an earlier version left it: a closed, unsealed day and no record
+    result = reverie("verify", passphrase=TEST_PASSPHRASE)
+    assert result.returncode == 0, result.stdout
+    assert f"incomplete: {PLANTED_FILE}: 2 lines from before Reverie recorded the days it writes" in result.stdout
+    report = ingest(paths, [own_source(tmp_path)], keys=keys)  # the first ingest of this version
+    assert report.sealed == [OWN_DAY] and PLANTED_FILE not in seals(paths, keys)
+    assert load_written(paths)[PLANTED].found  # taken in as found: unsigned, never vouched for
+    grown = tmp_path / "grown.jsonl"  # an import that adds to a found day keeps it found (keys at hand)
+    grown.write_text(json.dumps({"ts": f"{PLANTED}T11:00:00Z", "role": "user", "text": "added", "id": "g-1"}) + "\n")
+    ingest(paths, [grown], keys=keys)
+    assert load_written(paths)[PLANTED].found and PLANTED_FILE not in seals(paths, keys)
+    checked = reverie("verify", passphrase=TEST_PASSPHRASE)
+    assert checked.returncode == 0 and f"{PLANTED_FILE}: 3 lines from before Reverie recorded" in checked.stdout
+    assert reverie("seal", passphrase=TEST_PASSPHRASE).returncode in (0, 1) and PLANTED_FILE not in seals(paths, keys)
+    earlier = (paths.root / PLANTED_FILE).read_bytes()
+    adopted = reverie("seal", "--adopt", PLANTED, "--yes", passphrase=TEST_PASSPHRASE)
+    assert adopted.returncode == 0, adopted.stdout + adopted.stderr
+    assert PLANTED_FILE in seals(paths, keys)
+    assert hashlib.sha256((paths.root / PLANTED_FILE).read_bytes()).hexdigest() == hashlib.sha256(earlier).hexdigest()
+    later = paths.root / "logs/2026/01/2026-01-02.jsonl"  # planted after the record began
+    later.write_text(stored_line("2026-01-02", 1, "Forged later.") + "\n")
+    after = reverie("verify", passphrase=TEST_PASSPHRASE)
+    assert after.returncode == 1 and "inserted: logs/2026/01/2026-01-02.jsonl: not written by Reverie" in after.stdout
