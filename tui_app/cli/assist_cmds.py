@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from core.textsafe import field_line
 from tui_app.cli.state import CliState, bad_time_input, emit, pass_state
 
 if TYPE_CHECKING:
@@ -131,8 +132,8 @@ def _run_text(run: SuggestRun, show_all: bool) -> str:
     from core.frozen import thaw
 
     lines = [f"{run.draft.draft_id}: {len(run.added)} suggestion(s) added"]
-    lines.extend(f"  + {s.suggestion_id}: {s.field_name} = {thaw(s.value)!r}  ({s.source}, {s.model}, "
-                 f"conf {s.confidence:.2f})" for s in run.added)
+    lines.extend(f"  + {s.suggestion_id}: {s.field_name} = {thaw(s.value)!r}  "
+                 f"({field_line(s.source)}, {field_line(s.model)}, conf {s.confidence:.2f})" for s in run.added)
     if show_all:
         for found in run.found:
             p = found.proposal

@@ -11,7 +11,7 @@ from typing import Any
 import click
 
 from core.errors import HomeError, ReverieError
-from core.textsafe import one_line, visible
+from core.textsafe import field_line, one_line, visible
 from tui_app.cli.state import CliState, emit, pass_state, tell
 
 
@@ -66,7 +66,7 @@ def draft() -> None:
 def _draft_text(d: Any, history: bool = False) -> str:
     from core.frozen import thaw
 
-    lines = [f"{d.draft_id}  [{d.state}]  created {d.created_at} by {d.created_by}", f"  {d.content}"]
+    lines = [f"{d.draft_id}  [{d.state}]  created {d.created_at} by {field_line(d.created_by)}", f"  {d.content}"]
     if d.tags:
         lines.append(f"  tags: {', '.join(d.tags)}")
     for s in d.suggestions:
@@ -75,18 +75,19 @@ def _draft_text(d: Any, history: bool = False) -> str:
         if decision is not None and decision.edited:
             status += f" as {thaw(decision.value)!r}"
         conf = f" conf {s.confidence:.2f}" if s.confidence is not None else ""
-        model = f" {s.model}" if s.model else ""
+        model = f" {field_line(s.model)}" if s.model else ""
         lines.append(
-            f"  - {s.suggestion_id}: {s.field_name} = {thaw(s.value)!r}  ({s.source}{model}{conf}, "
+            f"  - {s.suggestion_id}: {s.field_name} = {thaw(s.value)!r}  ({field_line(s.source)}{model}{conf}, "
             f"{_human_age(s.created_at)}) [{status}]"
         )
     if d.approval:
-        lines.append(f"  approved by {d.approval.reviewer} at {d.approval.approved_at}")
+        lines.append(f"  approved by {field_line(d.approval.reviewer)} at {d.approval.approved_at}")
     if d.finalized_memory_id:
         lines.append(f"  finalized as {d.finalized_memory_id} at {d.finalized_at}")
     if history:
         lines.append("  history:")
-        lines.extend(f"    {r.occurred_at}  {r.action:<20} {r.actor}  {r.detail}" for r in d.revision_history())
+        lines.extend(f"    {r.occurred_at}  {r.action:<20} {field_line(r.actor)}  {field_line(r.detail)}"
+                     for r in d.revision_history())
     return "\n".join(lines)
 
 
@@ -142,7 +143,7 @@ def draft_new(
         "duplicate": outcome.to_dict()["duplicate"],
     }
     text = d.draft_id + "".join(
-        f"\n  {s.suggestion_id}: {s.field_name} = {s.value!r} ({s.source}, conf {s.confidence or 0:.2f})"
+        f"\n  {s.suggestion_id}: {s.field_name} = {s.value!r} ({field_line(s.source)}, conf {s.confidence or 0:.2f})"
         for s in d.suggestions
     )
     emit(data, as_json, text)

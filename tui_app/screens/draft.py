@@ -21,8 +21,8 @@ from textual.widgets import DataTable, Static
 from textual.worker import Worker
 
 from core.errors import ReverieError
+from core.textsafe import field_line, visible
 from core.textsafe import one_line as one_line_text
-from core.textsafe import visible
 from core.vault.review import ReviewDraft, Suggestion
 from tui_app import messages
 from tui_app.screens.base import ReverieScreen
@@ -80,7 +80,7 @@ def provenance(suggestion: Suggestion) -> str:
         parts.append(suggestion.model)
     if suggestion.process_version:
         parts.append(suggestion.process_version)
-    return " · ".join(parts)
+    return " · ".join(field_line(part) for part in parts)  # an assistant's names are data, never lines
 
 
 def state_text(draft: ReviewDraft, now: datetime, zone: tzinfo) -> Content:

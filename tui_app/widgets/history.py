@@ -7,6 +7,7 @@ from datetime import tzinfo
 
 from textual.content import Content
 
+from core.textsafe import field_line
 from core.vault.review import Revision
 from tui_app.widgets.format import local_time
 
@@ -33,8 +34,8 @@ def history_text(revisions: Iterable[Revision], zone: tzinfo) -> Content:
             " ",
             # The space after the actor stays inside the actor's span: a span that starts with a space
             # loses it in SVG renderers (librsvg), which showed "memood" for "me mood".
-            (f"{revision.actor} " if revision.detail else revision.actor, "bold"),
+            (f"{field_line(revision.actor)} " if revision.detail else field_line(revision.actor), "bold"),
         ]
         if revision.detail:
-            lines.append(revision.detail)
+            lines.append(field_line(revision.detail))  # names an assistant gave are one line of data
     return Content.assemble(*lines) if lines else Content("No history yet.")
