@@ -17,9 +17,7 @@ from tui_app.cli.state import CliState, emit, pass_state
 def mark(state: CliState, text: tuple[str, ...], as_json: bool) -> None:
     """Add a topic marker: where the conversation is now, in your own words (words are joined by
     spaces, so quotes are optional). Only you write markers; assistants only read them."""
-    from core.topics import add_marker
-
-    marker = add_marker(state.paths, " ".join(text))
+    marker = state.workbench.mark(" ".join(text))
     emit(asdict(marker), as_json, f"Marked at {marker.ts}: {marker.text}")
 
 

@@ -20,7 +20,7 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Input, Label, Static
 
-from core.topics import MAX_MARKER_CHARS, Marker, add_marker, newest_first, read_markers
+from core.topics import MAX_MARKER_CHARS, Marker, newest_first, read_markers
 from tui_app import messages
 from tui_app.screens.base import ReverieScreen
 from tui_app.screens.search_view import assemble, exact_time, live_key, when_text
@@ -223,7 +223,7 @@ class TopicsScreen(ReverieScreen):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="mark", description="add the topic marker")
     def save_marker(self, text: str) -> None:
-        marker = add_marker(self.session.paths, text, now=self.session.now())
+        marker = self.session.workbench.mark(text, now=self.session.now())
         self.post_message(messages.MarkerAdded(marker))
 
     def on_marker_added(self, message: messages.MarkerAdded) -> None:
