@@ -56,7 +56,7 @@ def home_stamp(paths: HomePaths, now: float | None = None) -> tuple[object, ...]
 
 @dataclass(frozen=True)
 class VerificationState:
-    """The home's verification (``core.workbench.verify.verify_home``), reduced to what a screen shows."""
+    """The home's verification (``Workbench.verify``), reduced to what a screen shows."""
 
     ok: bool
     problems: tuple[str, ...]
@@ -73,9 +73,7 @@ class VerificationState:
 
 
 def verification(session: Session) -> VerificationState:
-    from core.workbench.verify import verify_home
-
-    report = verify_home(session.paths, session.vault.keys)
+    report = session.workbench.verify()
     return VerificationState(
         ok=report.ok,
         problems=tuple(str(p) for p in report.problems),
