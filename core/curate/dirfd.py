@@ -51,6 +51,25 @@ def is_temp_of(leftover: str, name: str) -> bool:
     return leftover.startswith(prefix) and _TEMP_TAIL.fullmatch(leftover[len(prefix):]) is not None
 
 
+
+def read_regular(name: str | Path, *, dir_fd: int | None = None) -> tuple[bytes, os.stat_result] | None:
+    """Bytes and stat of the file ``name`` (relative to ``dir_fd`` when given), opened without following
+    a symlink and without touching its atime where allowed; None when it is not a regular file."""
+    try:
+        fd = os.open(name, _FILE_FLAGS | _NOATIME, dir_fd=dir_fd)
+    except PermissionError:
+        fd = os.open(name, _FILE_FLAGS, dir_fd=dir_fd)  # O_NOATIME needs ownership of the file
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            return None
+        chunks = []
+        while chunk := os.read(fd, 1 << 20):
+            chunks.append(chunk)
+        return b"".join(chunks), info
+    finally:
+        os.close(fd)
+
 class Folder:
     """An open folder. ``where`` is its path as found, only for messages: nothing re-resolves it."""
 
@@ -128,20 +147,10 @@ class Folder:
 
     def read(self, name: str) -> tuple[bytes, os.stat_result]:
         """Bytes and stat of the regular file ``name`` (never a symlink's target); ``OSError`` otherwise."""
-        try:
-            fd = os.open(name, _FILE_FLAGS | _NOATIME, dir_fd=self.fd)
-        except PermissionError:
-            fd = os.open(name, _FILE_FLAGS, dir_fd=self.fd)  # O_NOATIME needs ownership of the file
-        try:
-            info = os.fstat(fd)
-            if not stat.S_ISREG(info.st_mode):
-                raise OSError(errno.EINVAL, f"{shown(self.where / name)}: not a regular file")
-            chunks = []
-            while chunk := os.read(fd, 1 << 20):
-                chunks.append(chunk)
-            return b"".join(chunks), info
-        finally:
-            os.close(fd)
+        found = read_regular(name, dir_fd=self.fd)
+        if found is None:
+            raise OSError(errno.EINVAL, f"{shown(self.where / name)}: not a regular file")
+        return found
 
     def sha256(self, name: str) -> str | None:
         """SHA-256 of the regular file ``name``, or None if there is none (or a symlink stands there)."""

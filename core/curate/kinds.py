@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import stat
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
@@ -29,6 +28,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from core.curate import frontmatter, mdtext
+from core.curate.dirfd import read_regular
 from core.curate.model import Record
 from core.errors import RecordError, VaultLocked
 from core.vault.crypto import VaultKeys
@@ -37,26 +37,14 @@ TOMBSTONE_SUFFIX = ".tombstone"
 SKIP_DIRS = frozenset({"node_modules", "__pycache__"})
 USE_FIELDS = ("updated", "updated_at", "last_updated", "last_used", "last_accessed", "last_verified",
               "last_reviewed")
-_READ_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0)
-_NOATIME = getattr(os, "O_NOATIME", 0)
 
 
 def read_file(path: Path) -> tuple[bytes, os.stat_result]:
     """The bytes and stat of a regular file, without following a symlink or touching its atime."""
-    try:
-        fd = os.open(path, _READ_FLAGS | _NOATIME)
-    except PermissionError:
-        fd = os.open(path, _READ_FLAGS)  # O_NOATIME needs ownership of the file
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise OSError(f"{path}: not a regular file")
-        chunks = []
-        while chunk := os.read(fd, 1 << 20):
-            chunks.append(chunk)
-        return b"".join(chunks), info
-    finally:
-        os.close(fd)
+    found = read_regular(path)
+    if found is None:
+        raise OSError(f"{path}: not a regular file")
+    return found
 
 
 def walk_files(root: Path) -> Iterator[tuple[str, Path]]:
