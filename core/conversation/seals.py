@@ -49,6 +49,7 @@ from core.conversation.written import (
     Written,
     cut_short,
     load_written,
+    read_json_object,
     record_begun,
     roll_back_cut_appends,
     save_written,
@@ -126,12 +127,7 @@ def load_pending(paths: HomePaths) -> dict[str, Intent]:
     """Day → :class:`Intent` of the file before an ingest appended to it (closed days only); an entry
     that is not an intent is left out. Whether an intent is this vault's own is :func:`intent_signed`'s
     question."""
-    try:
-        data = json.loads(_pending_path(paths).read_text(encoding="utf-8"))
-    except (FileNotFoundError, ValueError, UnicodeDecodeError, RecursionError):
-        return {}
-    if not isinstance(data, dict):
-        return {}
+    data = read_json_object(_pending_path(paths))
     return {day: intent for day, value in data.items() if (intent := _intent(value)) is not None}
 
 

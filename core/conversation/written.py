@@ -75,14 +75,19 @@ def _path(paths: HomePaths) -> Path:
     return paths.logs / WRITTEN_NAME
 
 
-def load_written(paths: HomePaths) -> dict[str, Written]:
-    """Day → :class:`Written`; an entry that is not one is left out (it vouches for nothing)."""
+def read_json_object(path: Path) -> dict[str, Any]:
+    """The JSON object in ``path``; empty when the file is missing, unreadable as JSON or not an object
+    (a record that is not one vouches for nothing)."""
     try:
-        data = json.loads(_path(paths).read_text(encoding="utf-8"))
+        data = json.loads(path.read_text(encoding="utf-8"))
     except (FileNotFoundError, ValueError, UnicodeDecodeError, RecursionError):
         return {}
-    if not isinstance(data, dict):
-        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def load_written(paths: HomePaths) -> dict[str, Written]:
+    """Day → :class:`Written`; an entry that is not one is left out (it vouches for nothing)."""
+    data = read_json_object(_path(paths))
     found: dict[str, Written] = {}
     for day, value in data.items():
         if isinstance(value, dict) and "mac" in value and not isinstance(value["mac"], str):
