@@ -12,7 +12,7 @@ from core.vault.records import content_sha256, memory_from_payload
 
 # Keys of ``metadata.custom`` that Reverie gives a meaning: a caller of ``create`` cannot set them,
 # or a memory stored without review could claim review provenance or replace another memory.
-RESERVED_CUSTOM = frozenset({"review", "supersedes", "imported_from", "confirmed"})
+RESERVED_CUSTOM = frozenset({"review", "supersedes", "imported_from", "confirmed_fields"})
 
 
 def reverie_error(exc: ReverieError) -> Exception:

@@ -87,6 +87,19 @@ def _sdk_review(review: dict[str, Any], tags: list[str]) -> dict[str, Any]:
     }
 
 
+# Confirmed fields a view shows as its own metadata (``tags``, ``location``, ``mood``); the others are
+# listed under ``metadata.custom["confirmed_fields"]``, the SDK's name for them.
+_METADATA_FIELDS = frozenset({"tags", "location", "mood"})
+
+
+def _source(custom: dict[str, Any], review: dict[str, Any] | None) -> str:
+    """Where a memory came from, in the SDK's words: ``review`` (finalized from an approved draft),
+    ``import`` (a ``.dvmem``) or ``manual`` (stored without review)."""
+    if review is not None:
+        return "review"
+    return "import" if "imported_from" in custom else "manual"
+
+
 class MemoryVault:
     """A personal memory vault: Reverie's sealed records, ledger and review queue behind the SDK API.
 
@@ -172,7 +185,9 @@ class MemoryVault:
         confirmed = thaw(meta.confirmed_fields)
         if review is not None:
             custom["review"] = _sdk_review(review, tags)
-            custom["confirmed"] = confirmed
+            extra = {name: value for name, value in confirmed.items() if name not in _METADATA_FIELDS}
+            if extra:
+                custom["confirmed_fields"] = extra
         accepted = any(d.get("action") == "accepted" for d in (review or {}).get("decisions") or [])
         mood = confirmed.get("mood")
         anchors = self._anchors.load(stored.memory_id)
@@ -189,7 +204,7 @@ class MemoryVault:
                 tags=tags,
                 location=meta.location,
                 mood=mood if isinstance(mood, str) else None,
-                source="import" if "imported_from" in custom else "manual",
+                source=_source(custom, review),
                 ai_enriched=accepted,
                 custom=custom,
             ),
@@ -572,21 +587,27 @@ class MemoryVault:
         drafts.sort(key=lambda d: moment(d.created_at, f"draft {d.draft_id}"))
         return [d for d in drafts if wanted is None or d.state is wanted]
 
-    def delete_draft(self, draft_id: str) -> None:
-        """Delete a draft that was never finalized (a finalized draft is provenance: ``ValueError``;
-        an unknown one: ``KeyError``)."""
+    def delete_draft(self, draft_id: str) -> bool:
+        """Delete a draft that was never finalized: True when one was deleted, False when there was
+        none by that id. A finalized draft is provenance: ``ValueError``."""
         if self._rejected.delete(draft_id):
-            return
+            return True
         try:
             self._store.delete_draft(draft_id)
+        except NotFound:
+            return False
         except ReverieError as exc:
             raise reverie_error(exc) from exc
+        return True
 
-    def finalize_draft(self, draft: ReviewDraft) -> Memory:
-        """Seal an approved draft as a memory, exactly once (also across restarts): the memory carries
-        the full review record in ``metadata.custom["review"]`` and the confirmed fields."""
+    def finalize_draft(self, draft: ReviewDraft | str) -> Memory:
+        """Seal an approved draft (or the stored draft with that id) as a memory, exactly once, also
+        across restarts: the memory carries the full review record in ``metadata.custom["review"]``
+        and the confirmed fields. An id with no stored draft is a ``ValueError``."""
+        if isinstance(draft, str):
+            draft = self._draft_to_finalize(draft)
         if not isinstance(draft, ReviewDraft):
-            raise TypeError(f"draft: expected a ReviewDraft, got {type(draft).__name__}")
+            raise TypeError(f"draft: expected a ReviewDraft or a draft id, got {type(draft).__name__}")
         already = self._store.finalized_memory_id(draft.draft_id)
         if already:
             raise ValueError(f"draft {draft.draft_id!r} was already finalized as {already}")
@@ -601,6 +622,16 @@ class MemoryVault:
         except ReverieError as exc:
             raise reverie_error(exc) from exc
         return self._adopt(memory.memory_id)
+
+    def _draft_to_finalize(self, draft_id: str) -> ReviewDraft:
+        """The stored draft ``draft_id`` names; a finalized one or none at all is a ``ValueError``."""
+        already = self._store.finalized_memory_id(draft_id)
+        if already:
+            raise ValueError(f"draft {draft_id!r} was already finalized as {already}")
+        found = self.get_draft(draft_id)
+        if found is None:
+            raise ValueError(f"no draft {draft_id!r} to finalize (save it first)")
+        return found
 
     def finalized_memory_id(self, draft_id: str) -> str | None:
         """The id of the memory ``draft_id`` was finalized as (from the ledger), or None."""

@@ -187,10 +187,55 @@ def test_a_save_from_an_older_read_is_refused(vault: MemoryVault) -> None:
 
 def test_delete_draft(vault: MemoryVault) -> None:
     draft = vault.create_draft("Short-lived.")
-    vault.delete_draft(draft.draft_id)
+    assert vault.delete_draft(draft.draft_id) is True
     assert vault.get_draft(draft.draft_id) is None and vault.list_drafts() == []
-    with pytest.raises(KeyError):
-        vault.delete_draft(draft.draft_id)
+    assert vault.delete_draft(draft.draft_id) is False  # nothing left to delete: said, not raised
+
+
+def test_delete_draft_says_whether_it_deleted_a_rejected_draft_too(vault: MemoryVault) -> None:
+    rejected = vault.save_draft(vault.create_draft("Thrown away.").reject(reviewer="parent"))
+    assert vault.delete_draft(rejected.draft_id) is True
+    assert vault.get_draft(rejected.draft_id) is None
+    assert vault.delete_draft(rejected.draft_id) is False
+    assert vault.delete_draft("never-made") is False
+
+
+def test_finalize_draft_takes_a_draft_or_its_id(vault: MemoryVault, isolated_home: HomePaths) -> None:
+    approved = vault.save_draft(reviewed(vault.create_draft("Finalized by id.")))
+    memory = vault.finalize_draft(approved.draft_id)
+    assert memory.content == "Finalized by id." and vault.verify(memory)
+    assert vault.finalized_memory_id(approved.draft_id) == memory.id
+    with pytest.raises(ValueError, match=memory.id):  # once only, by id too, and names the memory
+        vault.finalize_draft(approved.draft_id)
+    with pytest.raises(ValueError, match=memory.id):
+        open_vault(isolated_home).finalize_draft(approved.draft_id)
+    with pytest.raises(ValueError, match="no draft 'missing'"):
+        vault.finalize_draft("missing")
+    still_open = vault.create_draft("Not approved yet.")
+    with pytest.raises(ValueError, match="only approved drafts"):
+        vault.finalize_draft(still_open.draft_id)
+    rejected = vault.save_draft(vault.create_draft("Rejected.").reject(reviewer="parent"))
+    with pytest.raises(ValueError, match="only approved drafts"):
+        vault.finalize_draft(rejected.draft_id)
+    with pytest.raises(TypeError, match="draft id"):
+        vault.finalize_draft(42)  # type: ignore[arg-type]
+    assert len(vault) == 1
+
+
+def test_a_memory_finalized_from_review_says_so(vault: MemoryVault, isolated_home: HomePaths) -> None:
+    draft = vault.create_draft("A moment.")
+    draft = draft.add_suggestion("title", "A title", "echo", suggestion_id="suggestion-title")
+    memory = vault.finalize_draft(draft.accept("suggestion-title", reviewer="parent").approve(reviewer="parent"))
+    assert memory.metadata.source == "review"
+    assert memory.metadata.custom["confirmed_fields"] == {"title": "A title"}
+    reread = open_vault(isolated_home).get(memory.id)
+    assert reread is not None and reread.metadata.source == "review"
+    assert reread.metadata.custom["confirmed_fields"] == {"title": "A title"}
+    plain = vault.finalize_draft(vault.create_draft("Nothing suggested.").approve(reviewer="parent"))
+    assert plain.metadata.source == "review" and "confirmed_fields" not in plain.metadata.custom
+    assert vault.create("Stored without review.").metadata.source == "manual"
+    with pytest.raises(ValueError, match="confirmed_fields"):  # nobody claims confirmation without review
+        vault.create("Claims a review.", metadata={"confirmed_fields": {"title": "forged"}})
 
 
 def test_finalize_carries_the_review_record(vault: MemoryVault) -> None:
@@ -209,7 +254,9 @@ def test_finalize_carries_the_review_record(vault: MemoryVault) -> None:
     assert accepted["outcome"] == "accepted" and accepted["accepted_value"] == "Seoul Forest" and accepted["edited"]
     original = next(s for s in review["suggestions"] if s["suggestion_id"] == "suggestion-location")
     assert original["value"] == "Seoul" and original["model"] == "example-model"  # provenance kept as proposed
-    assert memory.metadata.custom["confirmed"] == {"location": "Seoul Forest"}  # the rejected title is not there
+    assert memory.metadata.source == "review"
+    # location is the view's own metadata; the rejected title is confirmed nowhere
+    assert "confirmed_fields" not in memory.metadata.custom
 
 
 def test_a_draft_without_accepted_suggestions_is_not_ai_enriched(vault: MemoryVault) -> None:
@@ -280,8 +327,7 @@ def test_a_rejected_draft_is_checked_like_any_stored_draft(vault: MemoryVault) -
     with pytest.raises(ValueError, match="created_at"):
         vault.save_draft(bad)
     assert vault.list_drafts() == [] and vault.get_draft("../escape") is None
-    with pytest.raises(KeyError):
-        vault.delete_draft("../escape")
+    assert vault.delete_draft("../escape") is False
 
 
 def test_a_tampered_draft_is_reported_never_loaded(vault: MemoryVault) -> None:
