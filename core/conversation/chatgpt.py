@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from core.conversation import json_stream
-from core.conversation.items import ImportItem, Progress, Rejected, Skipped, make_turn, one_line
+from core.conversation.items import ImportItem, Malformed, Progress, Rejected, Skipped, make_turn, one_line
 from core.turns import TurnError, format_ts
 
 NAME = "chatgpt"
@@ -47,10 +47,6 @@ NAME = "chatgpt"
 MAX_CONVERSATION_BYTES = 64 * 1024 * 1024
 _INLINE_BYTES = 1024 * 1024  # a rejected conversation up to this size is kept inline in the quarantine
 _META_CONTENT = ("thoughts", "reasoning_recap", "user_editable_context", "model_editable_context")
-
-
-class Malformed(ValueError):
-    """A conversation or node that cannot be read; the message names the field."""
 
 
 def _skip(reason: str) -> Skipped:

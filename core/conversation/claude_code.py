@@ -62,7 +62,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from core.conversation.items import ImportItem, Progress, Rejected, Skipped, make_turn, one_line
+from core.conversation.items import ImportItem, Malformed, Progress, Rejected, Skipped, make_turn, one_line
 from core.conversation.lines import iter_lines, json_line
 from core.turns import Turn, TurnError
 
@@ -115,10 +115,6 @@ def user_text_kind(text: str) -> tuple[str, str]:
         if head.startswith(opening):
             return kind, actor
     return "text", "user"
-
-
-class Malformed(ValueError):
-    """A record that claims to be a turn but lacks what a turn needs; the message names the field."""
 
 
 def _skip(reason: str) -> Skipped:

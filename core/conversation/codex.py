@@ -52,7 +52,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from core.conversation.items import ImportItem, Progress, Rejected, Skipped, make_turn, one_line
+from core.conversation.items import ImportItem, Malformed, Progress, Rejected, Skipped, make_turn, one_line
 from core.conversation.lines import iter_lines, json_line
 from core.turns import Turn, TurnError
 
@@ -85,10 +85,6 @@ _ECHOED_EVENTS = {
     "token_count": "usage bookkeeping",
 }
 _FILE_UUID = re.compile(r"([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})\.jsonl?\Z")
-
-
-class Malformed(ValueError):
-    """A record that claims to be part of a rollout but lacks what it needs; the message names the field."""
 
 
 def _skip(reason: str) -> Skipped:

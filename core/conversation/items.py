@@ -155,6 +155,11 @@ class Rejected:
         object.__setattr__(self, "reason", one_line(self.reason))
 
 
+class Malformed(ValueError):
+    """A record an importer cannot read as a turn (not JSON, not an object, a field missing or of the
+    wrong type); the message names the field. The importer turns it into a :class:`Rejected`."""
+
+
 @dataclass(frozen=True)
 class Skipped:
     """A well-formed record that is deliberately not imported (progress events, snapshots, empty
