@@ -71,7 +71,7 @@ class LimitReached(ReverieError):
 
 
 @dataclass(frozen=True)
-class DraftFacts:
+class QuotaFacts:
     """What the limits need from one draft."""
 
     draft_id: str
@@ -81,7 +81,7 @@ class DraftFacts:
     assistant_suggestions: int
 
     @classmethod
-    def of(cls, draft: ReviewDraft) -> DraftFacts:
+    def of(cls, draft: ReviewDraft) -> QuotaFacts:
         return cls(draft.draft_id, draft.created_by, _parse(draft.created_at), draft.state,
                    sum(1 for s in draft.suggestions if is_assistant(s.source)))
 
@@ -115,14 +115,14 @@ class ProposalCounter:
     def __init__(self, vault: MemoryVault, limits: AssistantsConfig) -> None:
         self.vault = vault
         self.limits = limits
-        self._seen: dict[str, tuple[tuple[int, ...], DraftFacts | None]] = {}
+        self._seen: dict[str, tuple[tuple[int, ...], QuotaFacts | None]] = {}
 
     # -- counting ---------------------------------------------------------------------------------
 
-    def drafts(self) -> list[DraftFacts]:
+    def drafts(self) -> list[QuotaFacts]:
         """Facts of every readable draft now on disk (a tampered draft counts for nothing here;
         ``reverie verify`` reports it)."""
-        seen: dict[str, tuple[tuple[int, ...], DraftFacts | None]] = {}
+        seen: dict[str, tuple[tuple[int, ...], QuotaFacts | None]] = {}
         try:
             entries = list(os.scandir(self.vault.paths.drafts))
         except FileNotFoundError:
@@ -140,7 +140,7 @@ class ProposalCounter:
                 seen[entry.name] = known
                 continue
             try:
-                facts: DraftFacts | None = DraftFacts.of(self.vault.get_draft(entry.name[: -len(".json")]))
+                facts: QuotaFacts | None = QuotaFacts.of(self.vault.get_draft(entry.name[: -len(".json")]))
             except NotFound:  # deleted between the stat and the read
                 continue
             except (RecordError, ReviewError, ValueError):

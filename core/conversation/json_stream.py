@@ -191,7 +191,7 @@ def _parse_alone(text: str, number: int, line: int, start: int, noun: str) -> li
     return found
 
 
-class _Reader:
+class _ElementReader:
     def __init__(self, handle: IO[bytes], size: int, max_bytes: int, noun: str) -> None:
         self.handle = handle
         self.size = size
@@ -336,4 +336,4 @@ def elements(path: Path, max_bytes: int, noun: str = "element") -> Iterator[Elem
     with open_regular(path) as handle:
         size = handle.seek(0, 2)
         handle.seek(0)
-        yield from _Reader(handle, size, max_bytes, noun).elements()
+        yield from _ElementReader(handle, size, max_bytes, noun).elements()

@@ -20,7 +20,7 @@ of drafts with known answers: ``tests/bench/bench_assist.py``.
 from core.suggest.model import Proposal, SuggestContext, Suggester, SuggestError
 from core.suggest.runner import (
     SUGGESTER_NAMES,
-    Found,
+    FoundProposal,
     SuggestRun,
     collect,
     default_suggesters,
@@ -31,7 +31,7 @@ from core.suggest.runner import (
 
 __all__ = [
     "SUGGESTER_NAMES",
-    "Found",
+    "FoundProposal",
     "Proposal",
     "SuggestContext",
     "SuggestError",

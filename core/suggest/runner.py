@@ -48,7 +48,9 @@ def pick_suggesters(names: Sequence[str] = ()) -> list[Suggester]:
 
 
 @dataclass(frozen=True)
-class Found:
+class FoundProposal:
+    """One suggester's proposal with the provenance a suggestion made from it carries."""
+
     suggester: str
     source: str
     model: str
@@ -60,7 +62,7 @@ class Found:
 class SuggestRun:
     draft: ReviewDraft
     added: list[Suggestion] = field(default_factory=list)
-    found: list[Found] = field(default_factory=list)  # every proposal, attached or not
+    found: list[FoundProposal] = field(default_factory=list)  # every proposal, attached or not
     notes: list[str] = field(default_factory=list)
 
 
@@ -69,10 +71,10 @@ def suggestion_id(source: str, field_name: str, value: object) -> str:
     return f"{source.replace(':', '-')}-{hashlib.sha256(body.encode('utf-8')).hexdigest()[:16]}"
 
 
-def collect(draft: ReviewDraft, ctx: SuggestContext, suggesters: Sequence[Suggester]) -> list[Found]:
+def collect(draft: ReviewDraft, ctx: SuggestContext, suggesters: Sequence[Suggester]) -> list[FoundProposal]:
     """Every proposal of every suggester (nothing is attached). A suggester that fails is noted and
     the others still run."""
-    found: list[Found] = []
+    found: list[FoundProposal] = []
     for suggester in suggesters:
         try:
             proposals = suggester.propose(draft, ctx)
@@ -80,11 +82,12 @@ def collect(draft: ReviewDraft, ctx: SuggestContext, suggesters: Sequence[Sugges
         except Exception as exc:  # one suggester's failure (a missing model…) must not stop the others
             ctx.notes.append(f"{suggester.name}: {' '.join(str(exc).split()) or type(exc).__name__}")
             continue
-        found.extend(Found(suggester.name, suggester.source, model, suggester.process_version, p) for p in proposals)
+        found.extend(FoundProposal(suggester.name, suggester.source, model, suggester.process_version, p)
+                     for p in proposals)
     return found
 
 
-def attach(draft: ReviewDraft, found: Sequence[Found]) -> tuple[ReviewDraft, list[Suggestion]]:
+def attach(draft: ReviewDraft, found: Sequence[FoundProposal]) -> tuple[ReviewDraft, list[Suggestion]]:
     """``draft`` with the attachable proposals added (not saved), and the suggestions added."""
     decided = set(draft.resolved_fields())
     present = {s.suggestion_id for s in draft.suggestions}

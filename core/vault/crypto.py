@@ -215,7 +215,7 @@ def _recovery_kek(recovery: bytes) -> bytes:
 
 
 @dataclass(frozen=True)
-class Header:
+class VaultHeader:
     """A parsed vault header (version 2, or a legacy version 1 one with ``wrapped`` empty)."""
 
     version: int
@@ -276,7 +276,7 @@ def _wrapped_field(value: object, where: str) -> dict[str, str]:
     return {"nonce": value["nonce"], "ciphertext": value["ciphertext"]}
 
 
-def parse_header(path: Path, text: str) -> Header:
+def parse_header(path: Path, text: str) -> VaultHeader:
     """The header in ``text`` (read from ``path``); ``HomeError`` naming the field otherwise."""
     try:
         data = json.loads(text)
@@ -304,11 +304,11 @@ def parse_header(path: Path, text: str) -> Header:
         raise HomeError(f"{path}: vault header field {exc} missing or malformed") from exc
     params.check(str(path))
     if version == LEGACY_VERSION:
-        return Header(LEGACY_VERSION, params, salt, check)
+        return VaultHeader(LEGACY_VERSION, params, salt, check)
     wrapped = _wrapped_field(data.get("data_key"), f"{path}: data_key")
     recovery = data.get("recovery")
     created = recovery.get("created_at") if isinstance(recovery, dict) else None
-    return Header(HEADER_VERSION, params, salt, check, wrapped,
+    return VaultHeader(HEADER_VERSION, params, salt, check, wrapped,
                   _wrapped_field(recovery, f"{path}: recovery") if recovery is not None else None,
                   created if isinstance(created, str) else None)
 
@@ -332,7 +332,7 @@ def _wrong(path: Path) -> str:
     return f"{path}: wrong passphrase for this vault; nothing was changed"
 
 
-def _master_from_passphrase(path: Path, header: Header, passphrase: str) -> bytes:
+def _master_from_passphrase(path: Path, header: VaultHeader, passphrase: str) -> bytes:
     """The data master key the header holds for ``passphrase``; ``WrongPassphrase`` otherwise."""
     if header.version == LEGACY_VERSION:
         master = _master_key(passphrase, header.salt, header.params)
@@ -355,7 +355,7 @@ def _lock(path: Path) -> Path:
     return path.parent / ".locks" / "vault-header.lock"
 
 
-def _write_proven(path: Path, data: bytes, master: bytes, unlock_again: Callable[[Header], bytes],
+def _write_proven(path: Path, data: bytes, master: bytes, unlock_again: Callable[[VaultHeader], bytes],
                   previous: bytes) -> None:
     """Replace the header at ``path`` by ``data`` atomically, then read it back and unwrap it
     (``unlock_again``) to the same master key; if it does not prove itself, ``previous`` is put back
@@ -382,10 +382,10 @@ def _migrate(path: Path, old_bytes: bytes, master: bytes, passphrase: str, param
     fsync_dir(path.parent)
 
 
-def _unlock_locked(path: Path, passphrase: str) -> tuple[Header, bytes]:
+def _unlock_locked(path: Path, passphrase: str) -> tuple[VaultHeader, bytes]:
     """The version 2 header (migrating a version 1 one) and the master key. Hold the header lock."""
     try:
-        header: Header | None = parse_header(path, _read_text(path))
+        header: VaultHeader | None = parse_header(path, _read_text(path))
     except HomeError:
         if not _backup(path).is_file():
             raise
@@ -436,7 +436,7 @@ def parse_recovery_key(text: str) -> bytes:
     return base64.b32decode(cleaned + "====")
 
 
-def _master_from_recovery(path: Path, header: Header, recovery_key: str) -> bytes:
+def _master_from_recovery(path: Path, header: VaultHeader, recovery_key: str) -> bytes:
     if header.recovery is None:
         raise WrongPassphrase(f"{path}: this vault has no recovery key; nothing was changed")
     refusal = f"{path}: wrong recovery key for this vault; nothing was changed"
