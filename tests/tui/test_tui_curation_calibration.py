@@ -20,10 +20,10 @@ from tests.helpers.tui import (  # the *_fixture names are pytest fixtures (demo
 from tests.helpers.tui_curation import SCOPE, row_keys, text_of
 from tui_app.screens.calibration import CalibrationScreen, reason_text
 from tui_app.screens.curation import CurationScreen
-from tui_app.widgets.histogram import BLOCKS, Bin, Histogram, Marker, column_counts, draw
+from tui_app.widgets.histogram import BLOCKS, AxisMark, Bin, Histogram, column_counts, draw
 
 AGES = [1, 1, 2, 3, 4, 5, 6, 8, 10, 12, 17, 22, 32, 182, 202, 232, 252, 272, 292, 312, 322, 392]
-MARKERS = [Marker(76.87, "unused ≥ 77d", "│", "$warning"), Marker(182.0, "clearly old ≥ 182d", "┃", "$error")]
+MARKERS = [AxisMark(76.87, "unused ≥ 77d", "│", "$warning"), AxisMark(182.0, "clearly old ≥ 182d", "┃", "$error")]
 
 
 def bins(ages: list[float], count: int = 24) -> list[Bin]:

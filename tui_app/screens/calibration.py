@@ -24,7 +24,7 @@ from tui_app.screens.curation_format import ContentPart, days
 from tui_app.screens.session import Session
 from tui_app.views import curation_data as data
 from tui_app.widgets.format import plural, preview
-from tui_app.widgets.histogram import Bin, Histogram, Marker
+from tui_app.widgets.histogram import AxisMark, Bin, Histogram
 
 BINS = 48
 TALL_SCREEN = 30  # from this many rows the chart gets taller
@@ -32,11 +32,11 @@ UNUSED = ("│", "$text-warning")
 CLEARLY_OLD = ("┃", "$text-error")
 
 
-def markers(thresholds: dict[str, Any]) -> list[Marker]:
+def markers(thresholds: dict[str, Any]) -> list[AxisMark]:
     unused, old = float(thresholds["unused_days"]), float(thresholds["clearly_old_days"])
     return [
-        Marker(unused, f"unused ≥ {days(unused)}", *UNUSED),
-        Marker(old, f"clearly old ≥ {days(old)}", *CLEARLY_OLD),
+        AxisMark(unused, f"unused ≥ {days(unused)}", *UNUSED),
+        AxisMark(old, f"clearly old ≥ {days(old)}", *CLEARLY_OLD),
     ]
 
 

@@ -34,7 +34,7 @@ class Bin:
 
 
 @dataclass(frozen=True)
-class Marker:
+class AxisMark:
     value: float
     label: str  # under the axis: "unused ≥ 77d"
     char: str  # its line through the chart: "│", "┃"
@@ -68,12 +68,12 @@ def column_counts(bins: Sequence[Bin], width: int, scale: float) -> list[int]:
     return counts
 
 
-def _marker_columns(markers: Sequence[Marker], width: int, scale: float) -> list[tuple[int, Marker]]:
+def _marker_columns(markers: Sequence[AxisMark], width: int, scale: float) -> list[tuple[int, AxisMark]]:
     placed = [(min(width - 1, round(math.log1p(max(m.value, 0.0)) / scale * (width - 1))), m) for m in markers]
     return sorted(placed, key=lambda pair: pair[0])
 
 
-def _zone(col: int, marks: Sequence[tuple[int, Marker]]) -> str:
+def _zone(col: int, marks: Sequence[tuple[int, AxisMark]]) -> str:
     passed = sum(1 for at, _ in marks if col >= at)
     return ZONE_STYLES[min(passed, len(ZONE_STYLES) - 1)]
 
@@ -101,7 +101,7 @@ def _label_row(width: int, items: Sequence[Label], fixed: Sequence[tuple[int, Ru
     return _merge(cells)
 
 
-def draw(bins: Sequence[Bin], markers: Sequence[Marker], width: int, height: int) -> list[list[Run]]:
+def draw(bins: Sequence[Bin], markers: Sequence[AxisMark], width: int, height: int) -> list[list[Run]]:
     """The chart as lines of runs: rows of bars (at least 2), the axis, the tick labels, and one row
     per threshold holding its ``▲`` and label (the thresholds after it continue through that row)."""
     top = max([b.hi for b in bins] + [m.value * 1.15 for m in markers] + [1.0])
@@ -156,10 +156,10 @@ class Histogram(Widget):
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
         self.bins: tuple[Bin, ...] = ()
-        self.markers: tuple[Marker, ...] = ()
+        self.markers: tuple[AxisMark, ...] = ()
         self.empty_text = "Not measured yet."
 
-    def show(self, bins: Sequence[Bin], markers: Sequence[Marker], empty_text: str = "Not measured yet.") -> None:
+    def show(self, bins: Sequence[Bin], markers: Sequence[AxisMark], empty_text: str = "Not measured yet.") -> None:
         self.bins = tuple(bins)
         self.markers = tuple(markers)
         self.empty_text = empty_text
