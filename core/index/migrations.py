@@ -172,6 +172,13 @@ def m007_actors(conn: apsw.Connection) -> None:
     )
 
 
+@migration
+def m008_shadow_vectors(conn: apsw.Connection) -> None:
+    # The next model's vectors, made beside the searched ones while the configured model changes
+    # (core.index.vectors: the shadow set), then swapped in whole in one transaction.
+    conn.execute("CREATE TABLE IF NOT EXISTS shadow_vectors(doc INTEGER PRIMARY KEY, v BLOB NOT NULL)")
+
+
 @contextlib.contextmanager
 def upgrading(conn: apsw.Connection) -> Iterator[apsw.Connection]:
     """A write transaction that other processes see as an upgrade: :func:`write`, and from when it

@@ -15,8 +15,11 @@ first, so a batch is padded only to its own longest text (padding was most of th
 made embedding 1.45× faster, tests/bench/README.md). Ctrl-C while embedding keeps every window
 already stored and raises :class:`ReindexInterrupted` (a ``KeyboardInterrupt``) carrying the report,
 with how many docs still wait for a vector. The model is loaded only when something needs a
-vector. The embedding model's name and dimension are recorded; another model or dimension empties
-the vector table and embeds everything.
+vector. The embedding model's name and dimension are recorded; another dimension, or another
+model when no vector is stored yet, empties the vector table and embeds everything. Another model
+under stored vectors is a re-embedding beside them (core.index.vectors: the shadow set): searches keep
+the old vectors until every text turn and memory has the new model's, then one transaction swaps the
+sets; stopped or killed, it resumes with the next window.
 """
 
 from __future__ import annotations
@@ -63,6 +66,7 @@ FTS_USUAL = {"hashsize": 1024 * 1024, "automerge": 4}  # FTS5's defaults
 WINDOW_BATCHES = 8  # model batches per embedding window (one transaction; what Ctrl-C can lose): 4 → 8 made
 # a 1,000-turn reindex 0.4 s faster (3.6–3.8 → 3.1–3.3 s with OpenVINO, fewer pipeline drains; 16: 3.1 s)
 SPAN_WINDOWS = 8  # windows read and sorted by length together
+SWAP_LOOKS = 3  # times a finished shadow set is looked at again when new docs came before its swap
 MENTION_WINDOW = 2_000  # turns read for their times per transaction when an older index catches up
 
 
@@ -81,6 +85,12 @@ class ReindexReport:
     memories: MemorySync | None = None
     model: str | None = None
     model_reset: bool = False
+    # re-embedding beside the searched vectors (core.index.vectors: the shadow set): the model being
+    # made, how many docs have its vector and how many wait for it, and whether it replaced the old set
+    shadow_model: str | None = None
+    shadow_done: int = 0
+    shadow_pending: int = 0
+    swapped: bool = False
     embedded: int = 0
     vectors_kept: int = 0
     # docs left without a vector by an embedding pass; None when no pass ran (--no-embed, nothing to do):
@@ -496,11 +506,11 @@ class Reindexer:
                 break
         return batch
 
-    def _store(self, batch: list[tuple[int, str]], table: str) -> int:
-        """Embed ``batch`` and store the vectors of the docs that still hold the same text. A turn's
-        text is read for the times it speaks of (core.index.mentions) in a thread while the model
-        embeds the window (the model's own threads wait without the GIL), and kept in the same
-        transaction as its vector."""
+    def _store(self, batch: list[tuple[int, str]], table: str, shadow: bool = False) -> int:
+        """Embed ``batch`` and store the vectors of the docs that still hold the same text (``shadow``:
+        into the shadow set). A turn's text is read for the times it speaks of (core.index.mentions)
+        in a thread while the model embeds the window (the model's own threads wait without the GIL),
+        and kept in the same transaction as its vector."""
         marks = ",".join("?" * len(batch))
         docs = [doc for doc, _ in batch]
         with ThreadPoolExecutor(max_workers=1, thread_name_prefix="reverie-mentions") as reader:
@@ -518,7 +528,7 @@ class Reindexer:
                 )
             }
             keep = [i for i, (doc, text) in enumerate(batch) if doc in now and now[doc][0] == text]
-            vectors.put(self.conn, [batch[i][0] for i in keep], vecs[keep])
+            (vectors.put_shadow if shadow else vectors.put)(self.conn, [batch[i][0] for i in keep], vecs[keep])
             if table == "turns":
                 kept_ids = {now[batch[i][0]][1] for i in keep}
                 mentions.keep(self.conn, {turn_id: found for turn_id, found in spans.items() if turn_id in kept_ids})
@@ -551,8 +561,8 @@ class Reindexer:
         recorded = vectors.current_model(self.conn)
         if meta.get_int(self.conn, "embed_complete") != 1 or vectors.pending_memories(self.conn):
             return True
-        if meta.get_int(self.conn, mentions.COMPLETE, 1) != 1:
-            return True
+        if meta.get_int(self.conn, mentions.COMPLETE, 1) != 1 or vectors.shadow_model(self.conn) is not None:
+            return True  # a shadow set: to be completed, or dropped when its model is no longer wanted
         return recorded is not None and recorded.name != self.embedder().name
 
     def embed(
@@ -578,7 +588,8 @@ class Reindexer:
             if not self.conn.get_autocommit():  # interrupted between BEGIN and the block that rolls back
                 self.conn.execute("ROLLBACK")
             report.interrupted = True
-            report.pending = vectors.pending_count(self.conn)
+            shadow = vectors.shadow_model(self.conn) is not None
+            report.pending = vectors.pending_count(self.conn, vectors.SHADOW if shadow else "vectors")
             if meta.get_int(self.conn, "embed_complete") != 0:
                 with write(self.conn):
                     meta.put(self.conn, "embed_complete", 0)
@@ -591,12 +602,9 @@ class Reindexer:
         progress: Progress | None,
         should_stop: Callable[[], bool] | None,
     ) -> ReindexReport:
-        recorded = vectors.current_model(self.conn)
-        if recorded is not None and recorded.name != self.embedder().name:
-            with write(self.conn):
-                vectors.forget_model(self.conn)
-                meta.put(self.conn, "embed_complete", 0)
-            report.model_reset = True
+        if self._reembeds() and not self._fill_shadow(report, progress, should_stop):
+            report.pending = report.shadow_pending  # stopped: the old vectors stay the searched ones
+            return report
         complete = meta.get_int(self.conn, "embed_complete") == 1
         days = sorted(touched) if (touched is not None and complete) else None
         total = vectors.pending_count(self.conn) if days is None else 0
@@ -640,6 +648,69 @@ class Reindexer:
             with write(self.conn):
                 meta.put(self.conn, "embed_complete", 0 if stopped else 1)
         return report
+
+    # -- another model: the shadow set --------------------------------------------------------------
+
+    def _reembeds(self) -> bool:
+        """Whether the configured model differs from the one of the stored vectors, which then stay
+        searchable while a shadow set is made (True); with no vector stored, the old model is simply
+        forgotten. A shadow of a model no longer configured is dropped."""
+        recorded = vectors.current_model(self.conn)
+        shadow = vectors.shadow_model(self.conn)
+        name = self.embedder().name
+        if recorded is None or recorded.name == name:
+            if shadow is not None:
+                with write(self.conn):
+                    vectors.drop_shadow(self.conn)
+            return False
+        if vectors.count(self.conn) == 0:
+            with write(self.conn):
+                vectors.forget_model(self.conn)
+                meta.put(self.conn, "embed_complete", 0)
+            return False
+        return True
+
+    def _fill_shadow(self, report: ReindexReport, progress: Progress | None,
+                     should_stop: Callable[[], bool] | None) -> bool:
+        """Give every text turn and memory the configured model's vector in the shadow set, window by
+        window, then swap it in. True once swapped; False when stopped (what was stored is kept)."""
+        embedder = self.embedder()
+        model = vectors.VectorModel(embedder.name, int(embedder.dim))
+        with write(self.conn):
+            vectors.begin_shadow(self.conn, model)
+        report.model = report.shadow_model = model.name
+        total, done, looks, after = vectors.pending_count(self.conn, vectors.SHADOW), 0, 0, -1
+        while looks < SWAP_LOOKS:
+            batch = vectors.pending_turns(self.conn, after, TURN_MAX, self.window * SPAN_WINDOWS, vectors.SHADOW)
+            table = "turns" if batch else "memories"
+            if batch:
+                after = batch[-1][0]
+            else:
+                batch = vectors.pending_memories(self.conn, vectors.SHADOW)
+            if not batch:
+                with write(self.conn):
+                    swapped = vectors.swap_shadow(self.conn) is not None
+                if swapped:
+                    report.swapped = report.model_reset = True
+                    report.shadow_done, report.shadow_pending = vectors.count(self.conn), 0
+                    return True
+                looks, after = looks + 1, -1  # docs came or changed since the look: look again
+                continue
+            by_length = sorted(batch, key=lambda item: len(item[1]))
+            stopped = False
+            for start in range(0, len(by_length), self.window):
+                done += self._store(by_length[start : start + self.window], table, shadow=True)
+                report.embedded = done
+                if progress is not None:
+                    progress("embed", done, max(total, done))
+                stopped = should_stop is not None and should_stop()
+                if stopped:
+                    break
+            if stopped:
+                break
+        report.shadow_done = vectors.count(self.conn, vectors.SHADOW)
+        report.shadow_pending = vectors.pending_count(self.conn, vectors.SHADOW)
+        return False
 
     def maybe_snapshot(self, report: ReindexReport, *, force: bool = False) -> None:
         from core.index import snapshot

@@ -59,6 +59,12 @@ class IndexStatus:
     snapshot: str | None
     migrations: list[str]
     files_changed_at: str | None
+    # Another model's vectors being made beside these (core.index.vectors: the shadow set): its
+    # name, the docs that have its vector and those still waiting. Searches use ``model``'s until
+    # the swap.
+    shadow_model: str | None = None
+    shadow_vectors: int = 0
+    shadow_pending: int = 0
 
 
 @dataclass(frozen=True)
@@ -68,6 +74,8 @@ class _Counts:
     memories: int
     vectors: int
     pending_vectors: int
+    shadow_vectors: int = 0
+    shadow_pending: int = 0
 
 
 def index_files(paths: HomePaths) -> list[Path]:
@@ -431,17 +439,22 @@ class SearchIndex:
         if not docs or embedder is None:
             return
         recorded = vectors.current_model(self.conn)
-        if recorded is not None and recorded.name != embedder.name:
-            return  # the index holds another model's vectors: reindex re-embeds everything
+        shadow = vectors.shadow_model(self.conn)
+        into_shadow = recorded is not None and recorded.name != embedder.name
+        if into_shadow and (shadow is None or shadow.name != embedder.name):
+            return  # the index holds another model's vectors: reindex re-embeds everything beside them
         marks = ",".join("?" * len(docs))
         rows = self.conn.execute(f"SELECT doc, text FROM memories WHERE doc IN ({marks})", docs).fetchall()
         vecs = embedder.embed([text for _, text in rows])
         with write(self.conn):
             if recorded is None:
                 vectors.ensure_model(self.conn, VectorModel(embedder.name, int(embedder.dim)))
+            if into_shadow and vectors.shadow_model(self.conn) != shadow:
+                return  # swapped or dropped since the look: the next embedding pass gives them theirs
             now = dict(self.conn.execute(f"SELECT doc, text FROM memories WHERE doc IN ({marks})", docs).fetchall())
             keep = [i for i, (doc, text) in enumerate(rows) if now.get(doc) == text]
-            vectors.put(self.conn, [rows[i][0] for i in keep], vecs[keep])
+            put = vectors.put_shadow if into_shadow else vectors.put
+            put(self.conn, [rows[i][0] for i in keep], vecs[keep])
 
     # -- state -----------------------------------------------------------------------------------
 
@@ -490,16 +503,25 @@ class SearchIndex:
                     memories=self.conn.execute("SELECT count(*) FROM memories").fetchone()[0],
                     vectors=vectors.count(self.conn),
                     pending_vectors=vectors.pending_count(self.conn),
+                    **self._shadow_counts(),
                 )
             # the mark read before the snapshot: a commit in between only makes the next call count again
             self._counted = (mark, counts)
             return counts
+
+    def _shadow_counts(self) -> dict[str, int]:
+        """The shadow set's vectors and what still waits for one (nothing to count without one)."""
+        if vectors.shadow_model(self.conn) is None:
+            return {}
+        return {"shadow_vectors": vectors.count(self.conn, vectors.SHADOW),
+                "shadow_pending": vectors.pending_count(self.conn, vectors.SHADOW)}
 
     def status(self, *, cached: bool = True) -> IndexStatus:
         """What the index holds. ``cached=False`` counts the rows again even if nothing changed."""
         counts = self._counts(cached)
         with self._lock, read(self.conn):
             model = vectors.current_model(self.conn)
+            shadow = vectors.shadow_model(self.conn)
             epoch = meta.get_int(self.conn, "vec_epoch")
             snap_gen = snapshot_names.newest_gen(self.snapshot_root, epoch)
             size = 0
@@ -519,4 +541,7 @@ class SearchIndex:
                 snapshot=f"e{epoch}-g{snap_gen}" if snap_gen else None,
                 migrations=applied(self.conn),
                 files_changed_at=meta.get(self.conn, "files_changed_at"),
+                shadow_model=None if shadow is None else shadow.name,
+                shadow_vectors=counts.shadow_vectors if shadow is not None else 0,
+                shadow_pending=counts.shadow_pending if shadow is not None else 0,
             )

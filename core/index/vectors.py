@@ -5,7 +5,15 @@ turn's vector moves with it when its day is renumbered. Each write stamps its ro
 generation (``meta.vec_gen``) and logs removals in ``vector_removed``, so a reader's in-memory view
 (core.index.vecview) loads only what changed since it last looked. The model name and dimension
 are recorded in ``meta``; another model empties the table and bumps ``meta.vec_epoch`` (every
-reader starts again).
+reader starts again) when the table holds nothing worth searching meanwhile.
+
+The shadow set: when the configured model changes under a home that holds vectors, the new model's
+vectors are written beside the old ones, in ``shadow_vectors`` (same int8 layout, no generation: no
+reader loads it), its model in ``meta.shadow_model``/``shadow_dim``, while searches keep using the old,
+complete set (the query embedded with the old model). Every window is one transaction, so a stopped
+or killed re-embedding resumes where it stopped. When every text turn and memory has a shadow vector,
+:func:`swap_shadow` replaces the old set in one transaction (a reader sees the old complete set or the
+new complete set, never a mixture). Removing or renumbering a doc does the same to its shadow row.
 
 Why sqlite-vec only as the storage format, and numpy for search. The blobs are sqlite-vec's int8
 layout, so any SQLite with the extension can query them (``vec_distance_cosine(vec_int8(v),
@@ -35,6 +43,7 @@ if TYPE_CHECKING:
 # Turn types that get a vector. Tool calls and results ("action") and "meta" lines are long,
 # repetitive and rarely what a meaning search is for; they stay findable by exact search.
 EMBED_TYPES = ("text",)
+SHADOW = "shadow_vectors"  # the table of the model being re-embedded (see the module's docstring)
 
 
 class VectorModelMismatch(ReverieError, ValueError):
@@ -66,7 +75,8 @@ def reset(conn: apsw.Connection, model: VectorModel) -> None:
 
 
 def forget_model(conn: apsw.Connection) -> None:
-    """Forget every vector and the model (its successor's dimension is not known yet)."""
+    """Forget every vector and the model (its successor's dimension is not known yet), shadow set included."""
+    drop_shadow(conn)
     conn.execute("DELETE FROM vectors")
     conn.execute("DELETE FROM vector_removed")
     meta.put(conn, "vec_epoch", meta.get_int(conn, "vec_epoch") + 1)
@@ -101,6 +111,69 @@ def put(conn: apsw.Connection, docs: Sequence[int], vectors: np.ndarray) -> None
     put_int8(conn, docs, to_int8(vectors))
 
 
+def shadow_model(conn: apsw.Connection) -> VectorModel | None:
+    """The model whose vectors are being made beside the searched ones (``None``: no re-embedding)."""
+    name, dim = meta.get(conn, "shadow_model"), meta.get(conn, "shadow_dim")
+    return None if name is None or dim is None else VectorModel(name, int(dim))
+
+
+def begin_shadow(conn: apsw.Connection, model: VectorModel) -> bool:
+    """Make ``model`` the shadow set's model, emptying a shadow of another model. True if it started
+    now (False: it continues where it stopped)."""
+    if shadow_model(conn) == model:
+        return False
+    conn.execute("DELETE FROM shadow_vectors")
+    meta.put(conn, "shadow_model", model.name)
+    meta.put(conn, "shadow_dim", model.dim)
+    return True
+
+
+def drop_shadow(conn: apsw.Connection) -> None:
+    """Forget the shadow set (the configured model is the searched one again, or it is superseded)."""
+    conn.execute("DELETE FROM shadow_vectors")
+    meta.delete(conn, "shadow_model")
+    meta.delete(conn, "shadow_dim")
+
+
+def put_shadow(conn: apsw.Connection, docs: Sequence[int], vectors: np.ndarray) -> None:
+    """Store (or replace) the shadow vectors of ``docs`` (float32 rows of unit length)."""
+    if not len(docs):
+        return
+    model = shadow_model(conn)
+    if model is None:
+        raise VectorModelMismatch("index.db: no shadow model recorded; call begin_shadow first")
+    if vectors.ndim != 2 or vectors.shape[1] != model.dim or vectors.shape[0] != len(docs):
+        raise VectorModelMismatch(
+            f"index.db: vectors of shape {vectors.shape} for {len(docs)} docs; "
+            f"the shadow set holds {model.dim}-d ({model.name})"
+        )
+    from core.index.quantize import to_int8
+
+    conn.executemany(
+        "INSERT OR REPLACE INTO shadow_vectors(doc, v) VALUES (?, ?)",
+        ((int(doc), row.tobytes()) for doc, row in zip(docs, to_int8(vectors), strict=True)),
+    )
+
+
+def swap_shadow(conn: apsw.Connection) -> VectorModel | None:
+    """Replace the searched set by a complete shadow set (inside the caller's write transaction, so
+    readers see the old set or the new one); returns the new model, or ``None`` (and changes nothing)
+    when there is no shadow set or a text turn or memory still lacks its shadow vector."""
+    model = shadow_model(conn)
+    if model is None or pending_count(conn, SHADOW):
+        return None
+    conn.execute("DELETE FROM vectors")
+    conn.execute("DELETE FROM vector_removed")
+    conn.execute("INSERT INTO vectors(doc, v, gen) SELECT doc, v, 1 FROM shadow_vectors ORDER BY doc")
+    meta.put(conn, "vec_epoch", meta.get_int(conn, "vec_epoch") + 1)  # every reader starts again
+    meta.put(conn, "vec_gen", 1)
+    meta.put(conn, "embed_model", model.name)
+    meta.put(conn, "embed_dim", model.dim)
+    meta.put(conn, "embed_complete", 1)
+    drop_shadow(conn)
+    return model
+
+
 def put_int8(conn: apsw.Connection, docs: Sequence[int], q: np.ndarray) -> None:
     gen = next_gen(conn)
     conn.executemany(
@@ -116,6 +189,7 @@ def remove(conn: apsw.Connection, docs: Sequence[int]) -> None:
     for doc in docs:
         if conn.execute("DELETE FROM vectors WHERE doc = ? RETURNING doc", (int(doc),)).fetchall():
             conn.execute("INSERT INTO vector_removed(gen, doc) VALUES (?, ?)", (gen, int(doc)))
+        conn.execute("DELETE FROM shadow_vectors WHERE doc = ?", (int(doc),))
 
 
 def take(conn: apsw.Connection, docs: Sequence[int]) -> dict[int, bytes]:
@@ -142,13 +216,27 @@ def move(conn: apsw.Connection, moves: Sequence[tuple[int, int]]) -> None:
     """Re-key vectors ``old → new`` (a renumbered day); vectors are kept, not recomputed."""
     if not moves:
         return
+    shadow = {}
+    for old, _ in moves:
+        row = conn.execute("DELETE FROM shadow_vectors WHERE doc = ? RETURNING v", (int(old),)).fetchone()
+        if row is not None:
+            shadow[int(old)] = row[0]
     blobs = take(conn, [old for old, _ in moves])
     remove(conn, list(blobs))
     put_blobs(conn, {new: blobs[old] for old, new in moves if old in blobs})
+    conn.executemany("INSERT OR REPLACE INTO shadow_vectors(doc, v) VALUES (?, ?)",
+                     ((int(new), shadow[int(old)]) for old, new in moves if int(old) in shadow))
 
 
-def count(conn: apsw.Connection) -> int:
-    return conn.execute("SELECT count(*) FROM vectors").fetchone()[0]
+def count(conn: apsw.Connection, table: str = "vectors") -> int:
+    return conn.execute(f"SELECT count(*) FROM {_table(table)}").fetchone()[0]
+
+
+def _table(table: str) -> str:
+    """One of the two vector tables (names are put into SQL: never anything else)."""
+    if table not in ("vectors", SHADOW):
+        raise ValueError(f"vector table: {table!r} is neither vectors nor {SHADOW}")
+    return table
 
 
 def _embeddable_turns_sql() -> str:
@@ -156,27 +244,29 @@ def _embeddable_turns_sql() -> str:
     return f"t.type IN ({placeholders}) AND length(trim(t.text)) > 0"
 
 
-def pending_turns(conn: apsw.Connection, after_doc: int, until_doc: int, limit: int) -> list[tuple[int, str]]:
-    """Turns with ``after_doc < doc <= until_doc`` (in doc order) that should have a vector and have none."""
+def pending_turns(conn: apsw.Connection, after_doc: int, until_doc: int, limit: int,
+                  table: str = "vectors") -> list[tuple[int, str]]:
+    """Turns with ``after_doc < doc <= until_doc`` (in doc order) that should have a vector and have
+    none in ``table`` (``vectors``, or :data:`SHADOW` for the model being re-embedded)."""
     sql = (
         f"SELECT t.doc, t.text FROM turns t WHERE t.doc > ? AND t.doc <= ? AND {_embeddable_turns_sql()} "
-        "AND NOT EXISTS (SELECT 1 FROM vectors v WHERE v.doc = t.doc) ORDER BY t.doc LIMIT ?"
+        f"AND NOT EXISTS (SELECT 1 FROM {_table(table)} v WHERE v.doc = t.doc) ORDER BY t.doc LIMIT ?"
     )
     return [(doc, text) for doc, text in conn.execute(sql, (after_doc, until_doc, *EMBED_TYPES, limit))]
 
 
-def pending_memories(conn: apsw.Connection) -> list[tuple[int, str]]:
+def pending_memories(conn: apsw.Connection, table: str = "vectors") -> list[tuple[int, str]]:
     sql = (
         "SELECT m.doc, m.text FROM memories m WHERE length(trim(m.text)) > 0 "
-        "AND NOT EXISTS (SELECT 1 FROM vectors v WHERE v.doc = m.doc) ORDER BY m.doc"
+        f"AND NOT EXISTS (SELECT 1 FROM {_table(table)} v WHERE v.doc = m.doc) ORDER BY m.doc"
     )
     return [(doc, text) for doc, text in conn.execute(sql)]
 
 
-def pending_count(conn: apsw.Connection) -> int:
+def pending_count(conn: apsw.Connection, table: str = "vectors") -> int:
     turns = conn.execute(
         f"SELECT count(*) FROM turns t WHERE {_embeddable_turns_sql()} "
-        "AND NOT EXISTS (SELECT 1 FROM vectors v WHERE v.doc = t.doc)",
+        f"AND NOT EXISTS (SELECT 1 FROM {_table(table)} v WHERE v.doc = t.doc)",
         EMBED_TYPES,
     ).fetchone()[0]
-    return turns + len(pending_memories(conn))
+    return turns + len(pending_memories(conn, table))
