@@ -45,7 +45,7 @@ from core.clock import utc_now
 from core.config import Config, RecallConfig, SharingProfile
 from core.embed.protocol import Embedder
 from core.errors import ReverieError
-from core.index import BusyPolicy, Filters, SearchIndex
+from core.index import BusyPolicy, Filters, SearchIndex, VectorModel
 from core.paths import HomePaths
 from core.recall import browse, rarity
 from core.recall.model import MODES, RecallError, RecallItem, RecallResult
@@ -81,7 +81,10 @@ class Recaller:
 
     def __init__(self, index: SearchIndex, config: RecallConfig | None = None, *,
                  embedder: EmbedderSource | None = None, languages: Sequence[str] = LANGUAGES,
-                 zone: tzinfo | None = None, ranking: Ranking | None = None, fiscal_year_start: int = 1) -> None:
+                 zone: tzinfo | None = None, ranking: Ranking | None = None, fiscal_year_start: int = 1,
+                 model_named: Callable[[str], Embedder] | None = None) -> None:
+        """``model_named``: builds the model of a name the index's vectors were made by, when the
+        configured model is another one (:meth:`_older_model`)."""
         self.index = index
         self.fiscal_year_start = fiscal_year_start
         self.config = config or RecallConfig()
@@ -91,6 +94,8 @@ class Recaller:
         self._embedder_source = embedder
         self._embedder: Embedder | None = None
         self._embedder_lock = threading.Lock()  # TUI workers may search at once: load the model once
+        self._model_named = model_named
+        self._older: dict[str, Embedder | str] = {}  # name → the older model, or why it cannot be built
 
     @classmethod
     def open(cls, paths: HomePaths, config: Config, *, embedder: EmbedderSource | None = None,
@@ -107,7 +112,8 @@ class Recaller:
         return cls(SearchIndex.open(paths, busy=busy), config.recall, embedder=embedder,
                    languages=config.general.languages, zone=config.zone(),
                    ranking=ranking_for(config.embedding.model),
-                   fiscal_year_start=config.timeparse.fiscal_year_start)
+                   fiscal_year_start=config.timeparse.fiscal_year_start,
+                   model_named=_same_settings(config))
 
     def close(self) -> None:
         self.index.close()
@@ -470,9 +476,53 @@ class Recaller:
                     raise RecallError("semantic search needs an embedding model and none is configured")
                 self._embedder = source if isinstance(source, Embedder) else source()
         if self._embedder.name != recorded.name:
-            raise RecallError(f"the index's vectors come from {recorded.name}, but the configured model is "
-                              f"{self._embedder.name}; run `reverie reindex`")
+            return self._older_model(recorded)
         return self._embedder
+
+    # -- vectors of an older model, while the configured one re-embeds (core.index.vectors: shadow set)
+
+    def _older_model(self, recorded: VectorModel) -> Embedder:
+        """The model the index's vectors come from, when the configured model is another one whose
+        vectors are still being made: searches embed the query with it until the sets are swapped.
+        Built once, with the configured backend settings; a model that cannot be built here (an
+        unknown name, a missing package) or has another dimension is a :class:`RecallError`."""
+        configured = self._embedder.name if self._embedder is not None else "another model"
+        with self._embedder_lock:
+            older = self._older.get(recorded.name)
+            if older is None:
+                try:
+                    if self._model_named is None:
+                        raise RecallError("no way to build it is configured")
+                    built = self._model_named(recorded.name)
+                    if int(built.dim) != recorded.dim:
+                        raise RecallError(f"it makes {built.dim}-d vectors here, the index holds {recorded.dim}-d")
+                    older = built
+                except Exception as exc:  # any failure to load a model is said, never raised raw
+                    older = " ".join(str(exc).split())[:200] or type(exc).__name__
+                self._older[recorded.name] = older
+        if isinstance(older, str):
+            raise RecallError(f"the index's vectors come from {recorded.name}, but the configured model is "
+                              f"{configured} and {recorded.name} cannot be loaded here ({older}); "
+                              "run `reverie reindex`")
+        return older
+
+    def _older_vectors_note(self, mode: str, items: list[RecallItem]) -> str | None:
+        """"vectors from all-MiniLM-L6-v2 while multilingual-e5-small embeds 1,234 of 5,678: semantic
+        results from the old model", when an answer that used vectors used an older model's."""
+        configured = self._embedder
+        if mode not in ("semantic", "hybrid") or not items or configured is None:
+            return None
+        recorded = self.index.vector_model()
+        if recorded is None or recorded.name == configured.name:
+            return None
+        status = self.index.status()
+        if status.shadow_model == configured.name:
+            done, total = status.shadow_vectors, status.shadow_vectors + status.shadow_pending
+            return (f"vectors from {recorded.name} while {configured.name} embeds {done:,} of {total:,}: "
+                    "semantic results from the old model")
+        return (f"vectors from {recorded.name}; {configured.name} has embedded none of "
+                f"{status.vectors + status.pending_vectors:,} yet (`reverie reindex` or `watch` does it): "
+                "semantic results from the old model")
 
     # -- answers ---------------------------------------------------------------------------------
 
@@ -499,12 +549,25 @@ class Recaller:
         return RecallItem(id=m.id, ts=m.ts, text=m.text, kind="memory", score=score, reviewed=m.reviewed,
                           tags=m.tags)
 
-    @staticmethod
-    def _answer(plan: QueryPlan, mode: str, items: list[RecallItem], *, note: str | None = None,
+    def _answer(self, plan: QueryPlan, mode: str, items: list[RecallItem], *, note: str | None = None,
                 matched: int = 0) -> RecallResult:
-        said = "; ".join(dict.fromkeys([*plan.notes, *([note] if note else [])])) or None
+        older = self._older_vectors_note(mode, items)
+        said = "; ".join(dict.fromkeys([*plan.notes, *(n for n in (note, older) if n)])) or None
         return RecallResult(range=plan.range, expression=plan.expression, rest=plan.rest, mode=mode,
                             results=items, note=said, exact_hits=matched, notes=plan.notes)
+
+
+def _same_settings(config: Config) -> Callable[[str], Embedder]:
+    """Builds a model by name with ``config``'s embedding backend settings (threads, batch size...)."""
+
+    def build(name: str) -> Embedder:
+        from dataclasses import replace as changed
+
+        from core.embed import make_embedder
+
+        return make_embedder(changed(config.embedding, model=name))
+
+    return build
 
 
 def recall(paths: HomePaths | str | Path | None, query: str, *, config: Config | None = None,
