@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from core.index import SearchIndex
+    from core.index import IndexStatus, SearchIndex
     from core.paths import HomePaths
 
 CATCH_UP_BYTES = 2 * 1024 * 1024  # ~6,000 turns: well under a second
@@ -87,6 +87,12 @@ def vault_fingerprint(paths: HomePaths) -> str:
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()
 
 
+def shadow_of(status: IndexStatus) -> dict[str, Any]:
+    """The shadow set's fields of an index status, as :class:`Freshness` takes them."""
+    return {"shadow_model": status.shadow_model, "shadow_vectors": status.shadow_vectors,
+            "shadow_pending": status.shadow_pending}
+
+
 @dataclass
 class Freshness:
     """What the index held when an answer was made, in the words an answer shows."""
@@ -100,6 +106,10 @@ class Freshness:
     memories_synced: bool | None = None  # None: the vault was not open, memories are as last synced
     memory_note: str | None = None  # why memories were not refreshed, when they could not be
     busy: bool = False  # another process was writing the index: answered from what it holds
+    # another model re-embedding beside the searched vectors (core.index.vectors: the shadow set)
+    shadow_model: str | None = None
+    shadow_vectors: int = 0
+    shadow_pending: int = 0
 
     @property
     def vector_coverage(self) -> tuple[int, int]:
@@ -128,6 +138,13 @@ class Freshness:
         if others:
             note += f"; {others:,} tool outputs and other non-text turns are found by words only"
         return note + ")"
+
+    def reembedding(self) -> str | None:
+        """"re-embedding with multilingual-e5-small: 1,234 of 5,678"; None when no model re-embeds."""
+        if not self.shadow_model:
+            return None
+        total = self.shadow_vectors + self.shadow_pending
+        return f"re-embedding with {self.shadow_model}: {self.shadow_vectors:,} of {total:,}"
 
     def notes(self, *, semantic: bool) -> list[str]:
         """One line each for what the person should know about this answer's completeness.
@@ -166,4 +183,7 @@ class Freshness:
             "removed_days": self.lag.removed_days,
             "memories_synced": self.memories_synced,
             "busy": self.busy,
+            "shadow_model": self.shadow_model,
+            "shadow_vectors": self.shadow_vectors,
+            "shadow_pending": self.shadow_pending,
         }

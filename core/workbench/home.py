@@ -29,6 +29,7 @@ from core.workbench.freshness import (
     Freshness,
     LogLag,
     log_lag,
+    shadow_of,
     small_enough,
     vault_fingerprint,
 )
@@ -358,7 +359,7 @@ class Workbench:
         """What the index holds now, and how far it is behind the log (no catch-up)."""
         status = self.index.status()
         return Freshness(turns=status.turns, memories=status.memories, vectors=status.vectors,
-                         pending_vectors=status.pending_vectors, lag=self.log_lag())
+                         pending_vectors=status.pending_vectors, lag=self.log_lag(), **shadow_of(status))
 
     def refresh(self, *, turns: bool = True, memories: bool = True) -> Freshness:
         """Apply the freshness policy before a read: catch the exact index up when the log is only a
@@ -387,7 +388,7 @@ class Workbench:
         status = self.index.status()
         return Freshness(turns=status.turns, memories=status.memories, vectors=status.vectors,
                          pending_vectors=status.pending_vectors, caught_up_turns=caught_up, lag=lag,
-                         memories_synced=synced, memory_note=memory_note, busy=busy)
+                         memories_synced=synced, memory_note=memory_note, busy=busy, **shadow_of(status))
 
     def sync_memories(self, *, force: bool = False) -> MemorySync | None:
         """Make the index's memories those of the vault, when the vault changed since the last sync (a

@@ -15,7 +15,7 @@ from tui_app.cli.state import CliState, emit, pass_state, progress_printer
 
 if TYPE_CHECKING:
     from core.conversation.follow import Follower, FollowReport
-    from core.index import ReindexReport
+    from core.index import IndexStatus, ReindexReport
 
 
 def _summary(report: ReindexReport, embedded: bool = True) -> str:
@@ -30,6 +30,10 @@ def _summary(report: ReindexReport, embedded: bool = True) -> str:
         model = f" with {report.model}" if report.model else ""
         reset = " (model changed: everything re-embedded)" if report.model_reset else ""
         waiting = f", {report.pending:,} waiting" if report.pending else ""
+        if report.shadow_model and not report.swapped:
+            done = report.shadow_done + report.shadow_pending
+            reset = (f" (beside the old vectors, which searches use until it is done: "
+                     f"{report.shadow_done:,} of {done:,})")
         lines.append(f"vectors: +{report.embedded:,}{model}{reset}{waiting}")
     elif not embedded:
         lines.append("vectors: not updated (--no-embed); `reverie index status` counts what waits")
@@ -57,7 +61,8 @@ def reindex(state: CliState, full: bool, no_embed: bool, as_json: bool) -> None:
             report = workbench.reindex(full=full, embed=not no_embed,
                                        progress=None if as_json else progress_printer())
         except KeyboardInterrupt:
-            waiting = workbench.index.status().pending_vectors
+            info = workbench.index.status()
+            waiting = info.shadow_pending if info.shadow_model else info.pending_vectors
             click.echo(f"\nreverie: stopped; what was embedded is kept, {waiting:,} wait for vectors", err=True)
             raise
     emit(report.as_dict(), as_json, _summary(report, embedded=not no_embed))
@@ -167,6 +172,7 @@ def status(state: CliState, as_json: bool) -> None:
             f"turns:      {info.turns:,}",
             f"memories:   {info.memories:,}",
             f"vectors:    {info.vectors:,} ({model}), {info.pending_vectors:,} waiting",
+            *([_reembedding(info)] if info.shadow_model else []),
             f"the log:    {behind}",
             f"snapshot:   {info.snapshot or 'none (vectors read from the database)'}",
             f"migrations: {', '.join(info.migrations)}",
@@ -174,6 +180,13 @@ def status(state: CliState, as_json: bool) -> None:
         ]
     )
     emit(data, as_json, text)
+
+
+def _reembedding(info: IndexStatus) -> str:
+    """"re-embed:   multilingual-e5-small 1,234 of 5,678 (4,444 waiting; …)"."""
+    total = info.shadow_vectors + info.shadow_pending
+    return (f"re-embed:   {info.shadow_model} {info.shadow_vectors:,} of {total:,} ({info.shadow_pending:,} waiting; "
+            f"searches use the {info.model} vectors until it is done; `reverie reindex` or `watch` continues it)")
 
 
 @index_group.command("purge")

@@ -134,6 +134,9 @@ def index_text(state: IndexState | None, mode_key: str) -> Content:
         else f"no vectors yet: semantic or hybrid mode ({mode_key}) builds them"
     )
     waiting = f", {state.pending_vectors:,} waiting" if state.vectors and state.pending_vectors else ""
+    if state.shadow_model:
+        done, total = state.shadow_vectors, state.shadow_vectors + state.shadow_pending
+        waiting += f", re-embedding with {state.shadow_model}: {done:,} of {total:,}"
     added = f" · {state.turns_added:,} new turns indexed" if state.turns_added else ""
     return Content.styled(
         f"Index: {state.turns:,} turns · {state.memories:,} memories · {vectors}{waiting}{added}", "dim"

@@ -195,6 +195,8 @@ def index_status_line(fresh: Freshness) -> str:
     covered, total = fresh.vector_coverage
     parts = [f"{fresh.turns:,} turns and {fresh.memories:,} memories indexed"]
     parts.append(f"vectors for {covered:,} of {total:,}" if total else "no vectors")
+    if fresh.reembedding():
+        parts.append(fresh.reembedding())
     lag = fresh.lag
     if lag.behind:
         ahead = f"{lag.days:,} day file{'' if lag.days == 1 else 's'}" if lag.days else "removed day files"

@@ -81,6 +81,9 @@ class IndexState:
     turns_added: int = 0
     changed: bool = False  # turns or memories came, went or changed: a search may answer differently
     stopped: bool = False  # a vector build was cancelled (it resumes where it stopped)
+    shadow_model: str | None = None  # another model re-embedding beside ``model``'s vectors (searched until done)
+    shadow_vectors: int = 0
+    shadow_pending: int = 0
 
     @classmethod
     def of(cls, status: IndexStatus, report: ReindexReport | None = None, stopped: bool = False) -> IndexState:
@@ -93,6 +96,9 @@ class IndexState:
             turns_added=report.turns_added if report is not None else 0,
             changed=report is not None and changed_anything(report),
             stopped=stopped,
+            shadow_model=status.shadow_model,
+            shadow_vectors=status.shadow_vectors,
+            shadow_pending=status.shadow_pending,
         )
 
 
