@@ -693,6 +693,7 @@ class Reindexer:
                 if swapped:
                     report.swapped = report.model_reset = True
                     report.shadow_done, report.shadow_pending = vectors.count(self.conn), 0
+                    self.maybe_snapshot(report)  # at once: readers map the new set instead of loading its rows
                     return True
                 looks, after = looks + 1, -1  # docs came or changed since the look: look again
                 continue

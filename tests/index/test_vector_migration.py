@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from core.embed.hashing import HashingEmbedder
-from core.index import HomeDayLogs, MemoryDoc, Reindexer, SearchIndex
+from core.index import HomeDayLogs, MemoryDoc, Reindexer, ReindexInterrupted, SearchIndex
 from core.index.quantize import to_int8
 from core.paths import HomePaths
 from tests.helpers.index import append, turn
@@ -169,6 +169,29 @@ def test_the_configured_model_back_again_drops_the_shadow(paths: HomePaths) -> N
         status = index.status(cached=False)
         assert (status.model, status.shadow_model, status.shadow_vectors) == ("old-hash", None, 0)
         assert index.conn.execute("SELECT count(*) FROM shadow_vectors").fetchone()[0] == 0
+
+
+class CtrlC(HashingEmbedder):
+    """The new model, interrupted by Ctrl-C while it embeds its second window."""
+
+    def embed(self, texts: list[str]) -> np.ndarray:
+        if self.calls >= 8:
+            raise KeyboardInterrupt
+        return super().embed(texts)
+
+
+def test_ctrl_c_while_reembedding_keeps_what_was_stored_and_counts_what_waits(paths: HomePaths) -> None:
+    seed(paths, days=1)
+    with SearchIndex.open(paths) as index:
+        with reindexer(index, paths, model("old-hash")) as r:
+            r.run()
+        with reindexer(index, paths, CtrlC(48, name="new-hash")) as r, pytest.raises(ReindexInterrupted) as stopped:
+            r.run()
+        assert stopped.value.report.pending == 4 and "4 wait for vectors" in str(stopped.value)
+        status = index.status(cached=False)
+        assert (status.model, status.shadow_model, status.shadow_vectors, status.shadow_pending) == (
+            "old-hash", "new-hash", 8, 4)
+    assert searched_set(paths.index_db) == ("old-hash", 12, 12)
 
 
 # -- a real kill (SIGKILL) between windows and in the middle of the swap ------------------------------
