@@ -1,19 +1,19 @@
-"""Clock times beyond "3pm" in English, Korean and Japanese.
+"""Clock times: "3pm", "15:30", 3시 반, 午後3時, and the forms beyond them.
 
 - written-out hours and minutes: "ten thirty", "at three twenty", "twelve fifteen pm", "six o'clock";
 - quarters and halves: "a quarter to noon" (11:45), "half past ten", "ten past nine", "20 to 5"; the
   British "half three" (half past three: 15:30, as "at three" is read) and "five to ten" beside a day
   or after "at" ("five to ten yesterday"; alone it is as often a count: "five to ten people");
-- intervals on one day: "3-4pm" (15:00 – 16:00: the meridiem of the end goes with the start unless
-  that would put the start after the end, so "11-1pm" is 11:00 – 13:00), "from 9:30 to 11",
-  "9am–5pm"; an interval is a ``span``;
 - "by 2pm", "before 2pm", "until 2pm", "2시까지", "2時までに": from the start of that day up to that
   time (a ``span``);
 - midnight and noon: "at midnight", 정오, 자정, 正午;
 - Korean native-numeral hours: "세 시", "오후 세시", "열두 시 반", "두 시 삼십 분";
 - a time with a zone abbreviation ("3pm PST", "9am UTC", "14:05 KST"): the latest such moment, shown
   in the person's zone; an abbreviation names its region's clock (PST in July is Pacific time);
-- minutes before noon or midnight: 정오 10분 전, 자정 5분 전, 正午10分前; 10시 전: by ten.
+- minutes before noon or midnight: 정오 10분 전, 자정 5분 전, 正午10分前; 10시 전: by ten; 3시 10분 전,
+  3時10分前: ten to three; "3h30", "at 1530", "0900 hours".
+
+Intervals between two clock times ("3-4pm") are in :mod:`core.timeparse.intervals`.
 
 An hour reading without a day follows :mod:`core.timeparse.resolve`: the latest such time that has
 begun, 1–6 without a.m./p.m. read as p.m. Written-out hours alone ("at three") are weak: they count
@@ -24,15 +24,79 @@ point" or "about two people"; a written-out hour counts alone with minutes, o'cl
 from __future__ import annotations
 
 import re
+from datetime import time, timedelta
+from zoneinfo import ZoneInfo
 
-from core.timeparse import lang_ko
+from core.timeparse import ranges
+from core.timeparse.lang_en import (
+    ABBR_WORDS,
+    ONLY_PUNCT,
+    WEEKDAY_ABBR,
+    abbr_beside_guard,
+    abbr_weekday,
+    alternatives,
+)
+from core.timeparse.lang_ja import KANJI_DIGITS, kanji_int
+from core.timeparse.lang_ko import word_ends
+from core.timeparse.model import TimeRange
 from core.timeparse.pieces import ClockP, ClockSpanP, Context, Piece, RangeP
 from core.timeparse.rules import START, STOP, Rule, Scan, rule
-from core.timeparse.text import EN_NUMBERS, KO_NATIVE, ko_sino_number
+from core.timeparse.text import EN_NUMBERS, KANJI_NUMBER_PATTERN, KO_NATIVE, ko_sino_number, number
+
+_ABBR_NOT_WORDS = {abbr: day for abbr, day in WEEKDAY_ABBR.items() if abbr not in ABBR_WORDS}
+
+
+_CLOCK_AHEAD = r"\s+(?:at\s+|around\s+)?\d{1,2}(?:[:.]\d{2})?\s*(?:a\.m\.|p\.m\.|am|pm)(?!\w)"
+
+
+def _en_clock(found: re.Match[str], _ctx: Context) -> tuple[Piece, ...] | None:
+    groups = found.groupdict()
+    hour, minute = int(groups["h"]), int(groups.get("m") or 0)
+    meridiem = (found.groupdict().get("mer") or "").replace(".", "")
+    by = groups.get("prep") in ("by", "before", "until", "till")
+    after = groups.get("prep") == "after"
+    if meridiem:
+        if not 1 <= hour <= 12 or minute > 59:
+            return None
+        return (ClockP(hour, minute, meridiem, by=by, after=after),)
+    if hour > 23 or minute > 59:
+        return None
+    explicit = hour == 0 or hour > 12 or found.group("h").startswith("0")
+    return (ClockP(hour, minute, "24h" if explicit else None, by=by, after=after),)
+
+
+def _clock_strong(view: Scan, found: re.Match[str]) -> bool:
+    """ "at 4:23", "15:30", "09:05" count alone; "4:23" only when it is all the query says."""
+    hour = found.group("h")
+    if found.groupdict().get("prep") or hour.startswith("0") or int(hour) > 12:
+        return True
+    return bool(ONLY_PUNCT.fullmatch(view.text[: found.start()]) and ONLY_PUNCT.fullmatch(view.text[found.end() :]))
+
+
+def _ko_clock(found: re.Match[str], _ctx: Context) -> tuple[Piece, ...] | None:
+    hour = int(found.group("h"))
+    minute = 30 if found.group("half") else int(found.group("m") or 0)
+    if hour > 24 or minute > 59:
+        return None
+    explicit = hour == 0 or hour > 12
+    return (ClockP(hour % 24, minute, "24h" if explicit else None),)
+
+
+def _ja_clock(found: re.Match[str], _ctx: Context) -> tuple[Piece, ...] | None:
+    hour = kanji_int(found.group("h"))
+    minute = 30 if found.group("half") else kanji_int(found.group("m")) if found.group("m") else 0
+    if hour > 24 or minute > 59:
+        return None
+    return (ClockP(hour % 24, minute, "24h" if hour == 0 or hour > 12 else None),)
+
 
 # "one" .. "twelve" from the number words every rule shares.
 EN_HOURS = {word: value for word, value in EN_NUMBERS.items() if word.isalpha() and len(word) > 2 and value <= 12}
+
+
 _ONES = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9}
+
+
 EN_MINUTES: dict[str, int] = {"ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14}
 EN_MINUTES |= {"fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19}
 for _tens_word, _tens in (("twenty", 20), ("thirty", 30), ("forty", 40), ("fifty", 50)):
@@ -43,6 +107,8 @@ for _tens_word, _tens in (("twenty", 20), ("thirty", 30), ("forty", 40), ("fifty
 for _one_word, _one in _ONES.items():
     EN_MINUTES[f"oh {_one_word}"] = _one
     EN_MINUTES[f"oh-{_one_word}"] = _one
+
+
 _QUARTER_MINUTES = {"quarter": 15, "a quarter": 15, "half": 30, "five": 5} | {
     word: value for word, value in EN_MINUTES.items() if "oh" not in word
 }
@@ -52,22 +118,24 @@ def _alt(words: dict[str, int]) -> str:
     return "|".join(sorted((re.escape(word).replace(r"\ ", r"\s+") for word in words), key=len, reverse=True))
 
 
-def _words(text: str) -> str:
+def one_spaced(text: str) -> str:
     return " ".join(text.split())
 
 
 MERIDIEM = r"(?P<mer>a\.m\.|p\.m\.|am|pm)"
+
+
 _BY_WORDS = ("by", "before", "until", "till")
 
 
-def _meridiem(text: str | None) -> str | None:
+def meridiem_of(text: str | None) -> str | None:
     return text.replace(".", "") if text else None
 
 
 def _en_words(found: re.Match[str], _ctx: Context) -> tuple[Piece, ...] | None:
     hour = EN_HOURS[found.group("hw")]
-    minute = EN_MINUTES[_words(found.group("mw"))] if found.group("mw") else 0
-    meridiem = _meridiem(found.group("mer"))
+    minute = EN_MINUTES[one_spaced(found.group("mw"))] if found.group("mw") else 0
+    meridiem = meridiem_of(found.group("mer"))
     return (ClockP(hour, minute, meridiem, by=found.group("prep") in _BY_WORDS),)
 
 
@@ -84,7 +152,7 @@ def _target_hour(text: str) -> tuple[int, str | None]:
 
 
 def _en_quarter(found: re.Match[str], _ctx: Context) -> tuple[Piece, ...] | None:
-    amount_text = _words(found.group("q"))
+    amount_text = one_spaced(found.group("q"))
     amount = int(amount_text) if amount_text.isdigit() else _QUARTER_MINUTES.get(amount_text)
     relation = found.group("rel")
     if amount is None or not 0 < amount < 60:
@@ -96,7 +164,7 @@ def _en_quarter(found: re.Match[str], _ctx: Context) -> tuple[Piece, ...] | None
     hour, meridiem = _target_hour(found.group("t"))
     if not 1 <= hour <= 24:
         return None
-    meridiem = _meridiem(found.group("mer")) or meridiem
+    meridiem = meridiem_of(found.group("mer")) or meridiem
     minutes = hour * 60 + amount if relation in ("past", "after") else hour * 60 - amount
     new_hour, minute = divmod(minutes, 60)
     if meridiem == "24h":
@@ -108,7 +176,7 @@ def _en_quarter(found: re.Match[str], _ctx: Context) -> tuple[Piece, ...] | None
 
 def _five_to(found: re.Match[str]) -> bool:
     """ "five to ten": 9:55, or a count ("five to ten people")."""
-    return _words(found.group("q")) == "five" and found.group("rel") not in ("past", "after")
+    return one_spaced(found.group("q")) == "five" and found.group("rel") not in ("past", "after")
 
 
 def _en_quarter_strong(_view: Scan, found: re.Match[str]) -> bool:
@@ -128,7 +196,7 @@ def _en_half_hour(found: re.Match[str], _ctx: Context) -> tuple[Piece, ...] | No
     if not 1 <= hour <= 12:
         return None
     prep = found.group("prep")
-    return (ClockP(hour, 30, _meridiem(found.group("mer")), by=prep in _BY_WORDS, after=prep == "after"),)
+    return (ClockP(hour, 30, meridiem_of(found.group("mer")), by=prep in _BY_WORDS, after=prep == "after"),)
 
 
 # After "half three", words that make it a quantity: "half three times", "half three-quarters".
@@ -140,49 +208,12 @@ def _en_half_hour_strong(view: Scan, found: re.Match[str]) -> bool:
     return bool(found.group("prep") or found.group("mer")) or _only_punctuation(view, found)
 
 
-def _twelve(hour: int, minute: int, meridiem: str | None) -> int:
-    """Minutes after midnight of a 12-hour reading."""
-    hour %= 12
-    return (hour + (12 if meridiem == "pm" else 0)) * 60 + minute
-
-
-def _en_interval(found: re.Match[str], _ctx: Context) -> tuple[Piece, ...] | None:
-    h1, h2 = int(found.group("h1")), int(found.group("h2"))
-    m1, m2 = int(found.group("m1") or 0), int(found.group("m2") or 0)
-    mer1, mer2 = _meridiem(found.group("mer1")), _meridiem(found.group("mer2"))
-    opener, separator = found.group("open"), _words(found.group("sep"))
-    if (separator == "and") != (opener == "between"):
-        return None
-    if not (mer1 or mer2 or found.group("m1") or found.group("m2")):
-        return None
-    if m1 > 59 or m2 > 59 or h1 > 23 or h2 > 24:
-        return None
-    if mer1 or mer2:
-        if (mer1 and not 1 <= h1 <= 12) or (mer2 and not 1 <= h2 <= 12):
-            return None
-        if mer2 and not mer1:
-            same = _twelve(h1, m1, mer2)
-            mer1 = mer2 if same < _twelve(h2, m2, mer2) else ("am" if mer2 == "pm" else "pm")
-        elif mer1 and not mer2:
-            start = _twelve(h1, m1, mer1)
-            mer2 = mer1 if _twelve(h2, m2, mer1) > start else ("pm" if mer1 == "am" else "am")
-        return (ClockSpanP(ClockP(h1, m1, mer1), ClockP(h2, m2, mer2)),)
-    explicit1 = h1 == 0 or h1 > 12 or found.group("h1").startswith("0")
-    explicit2 = h2 in (0, 24) or h2 > 12 or found.group("h2").startswith("0")
-    if not explicit1 and not explicit2 and 1 <= h1 <= 6 and h1 <= h2 <= 12:
-        # 1–6 alone reads as p.m.; then so does the end that follows it ("1:30-3" is 13:30 – 15:00)
-        return (ClockSpanP(ClockP(h1, m1, "pm"), ClockP(h2, m2, "pm" if h2 < 12 else None)),)
-    first = ClockP(h1, m1, "24h" if explicit1 else None)
-    second = ClockP(h2 % 24, m2, "24h" if explicit2 else None)
-    return (ClockSpanP(first, second),)
-
-
 def _en_oclock(found: re.Match[str], _ctx: Context) -> tuple[Piece, ...] | None:
     hour = int(found.group("h"))
     if not 1 <= hour <= 12:
         return None
     prep = found.group("prep")
-    return (ClockP(hour, 0, _meridiem(found.group("mer")), by=prep in _BY_WORDS, after=prep == "after"),)
+    return (ClockP(hour, 0, meridiem_of(found.group("mer")), by=prep in _BY_WORDS, after=prep == "after"),)
 
 
 # After a military time, words that make the four digits a quantity ("at 2000 feet", "at 1500 people").
@@ -258,14 +289,9 @@ class _Merged:
 
 
 def _zoned_clock(found: re.Match[str], ctx: Context) -> tuple[Piece, ...] | None:
-    from datetime import time, timedelta
-    from zoneinfo import ZoneInfo
-
-    from core.timeparse import ranges
-    from core.timeparse.model import TimeRange
 
     hour, minute = int(found.group("h")), int(found.group("m") or 0)
-    meridiem = _meridiem(found.group("mer"))
+    meridiem = meridiem_of(found.group("mer"))
     if minute > 59 or (meridiem and not 1 <= hour <= 12) or hour > 23:
         return None
     if meridiem:
@@ -279,10 +305,12 @@ def _zoned_clock(found: re.Match[str], ctx: Context) -> tuple[Piece, ...] | None
     return (RangeP(TimeRange(start, ranges.elapsed(start, timedelta(hours=1)), "hour")),)
 
 
-# Korean ---------------------------------------------------------------------------------------------
-
 _KO_HOURS = {"열한": 11, "열두": 12} | {word: value for word, value in KO_NATIVE.items() if value <= 10}
+
+
 _KO_HOUR = "(?P<hn>" + "|".join(sorted(_KO_HOURS, key=len, reverse=True)) + ")"
+
+
 _KO_MINUTE = r"(?:\s*(?P<m>\d{1,2})\s*분|\s*(?P<ms>[일이삼사오육칠팔구십]{1,3})\s*분|\s*(?P<half>반))?"
 
 
@@ -307,7 +335,7 @@ def _ko_native_guard(view: Scan, found: re.Match[str]) -> bool:
     start = found.start()
     if start > 0 and re.match(r"[가-힣]", view.text[start - 1]) and start not in view.ends:
         return False
-    return lang_ko.word_ends(view, found)
+    return word_ends(view, found)
 
 
 _RANGE_OPENED = re.compile(r"(?:부터|에서|から|~|〜|-)\s*$")
@@ -329,7 +357,6 @@ def _ko_digits_by(found: re.Match[str], _ctx: Context) -> tuple[Piece, ...] | No
 
 
 def _ja_by(found: re.Match[str], _ctx: Context) -> tuple[Piece, ...] | None:
-    from core.timeparse.text import number
 
     hour = number(found.group("h"))
     minute = 30 if found.group("half") else int(found.group("m") or 0)
@@ -340,7 +367,6 @@ def _ja_by(found: re.Match[str], _ctx: Context) -> tuple[Piece, ...] | None:
 
 def _noon_less(hour: int, minutes: str | None) -> tuple[Piece, ...] | None:
     """정오 / 자정 / 正午, or so many minutes before it (정오 10분 전 is 11:50, 자정 5분 전 23:55)."""
-    from core.timeparse.text import number
 
     if minutes is None:
         return (ClockP(hour % 24, 0, "24h"),)
@@ -353,136 +379,276 @@ def _noon_less(hour: int, minutes: str | None) -> tuple[Piece, ...] | None:
 
 _JA_DIGITS = r"\d{1,2}|[〇零一二三四五六七八九十]{1,3}"
 
-RULES: dict[str, list[Rule]] = {
-    "en": [
-        rule(
-            "en.clock_zone",
-            "en",
-            START + r"(?:(?:at|around|about)\s+)?(?P<h>\d{1,2})(?:(?::(?P<m>\d{2})(?::\d{2})?)\s*" + MERIDIEM + "?"
-            r"|\s*"
-            + MERIDIEM.replace("mer", "mer2")
-            + r")\s*(?P<tz>"
-            + "|".join(sorted(ZONE_NAMES, key=len, reverse=True))
-            + r")(?![a-z])",
-            lambda m, c: _zoned_clock(_Merged(m), c),
+
+def _en_to_noon(found: re.Match[str], _ctx: Context) -> tuple[Piece, ...] | None:
+    h, m, mer = ("h", "m", "mer") if found.group("h") else ("h2", "m2", "mer2")
+    hour, minute = int(found.group(h)), int(found.group(m) or 0)
+    meridiem = (found.group(mer) or "").replace(".", "") or None
+    if minute > 59 or not 0 <= hour <= 23 or (meridiem and not 1 <= hour <= 12):
+        return None
+    end = ClockP(12, 0, "24h") if found.group("t") == "noon" else ClockP(0, 0, "24h")
+    if meridiem is None:
+        meridiem = "24h" if hour == 0 or hour > 12 else ("am" if found.group("t") == "noon" else "pm")
+    start = ClockP(hour, minute, meridiem)
+    return (ClockSpanP(start, end),)
+
+
+def _clock_h(found: re.Match[str], _ctx: Context) -> tuple[Piece, ...] | None:
+    hour, minute = int(found.group("h")), int(found.group("m"))
+    if hour > 23 or minute > 59:
+        return None
+    return (ClockP(hour, minute, "24h"),)
+
+
+def _minutes_to(hour: int | None, minute: int) -> tuple[Piece, ...] | None:
+    """ "3시 10분 전", "3時10分前": ten minutes to three (2:50); a bare 1-6 stays p.m. as everywhere."""
+    if hour is None or not 1 <= hour <= 24 or not 0 < minute < 60:
+        return None
+    total = hour * 60 - minute
+    new_hour, new_minute = divmod(total, 60)
+    explicit = hour > 12 or hour == 24
+    if explicit:
+        return (ClockP(new_hour % 24, new_minute, "24h"),)
+    return (ClockP(new_hour or 12, new_minute, None),)
+
+
+def _ko_minutes_to(found: re.Match[str], _ctx: Context) -> tuple[Piece, ...] | None:
+    hour = {"열한": 11, "열두": 12}.get(found.group("h")) or number(found.group("h"))
+    return _minutes_to(hour, int(found.group("m")))
+
+
+def _ja_minutes_to(found: re.Match[str], _ctx: Context) -> tuple[Piece, ...] | None:
+    return _minutes_to(number(found.group("h")), number(found.group("m")) or 0)
+
+
+EN: list[Rule] = [
+    rule(
+        "en.clock_h",
+        "en",
+        r"(?<![\w:.])(?P<h>\d{1,2})h(?P<m>\d{2})(?![\w:])",
+        _clock_h,
+        needs=tuple(f"{digit}h" for digit in "0123456789"),
+    ),
+    rule(
+        "en.to_noon",
+        "en",
+        START + r"(?:(?:from|between)\s+(?P<h>\d{1,2})(?::(?P<m>\d{2}))?\s*(?P<mer>a\.m\.|p\.m\.|am|pm)?\s+"
+        r"|(?P<h2>\d{1,2})(?::(?P<m2>\d{2}))?\s*(?P<mer2>a\.m\.|am)\s*)"
+        r"(?:to|until|till|til|and|-|–)\s*(?P<t>noon|midnight)" + STOP,
+        _en_to_noon,
+        needs=("noon", "midnight"),
+    ),
+    rule(
+        "en.clock_zone",
+        "en",
+        START + r"(?:(?:at|around|about)\s+)?(?P<h>\d{1,2})(?:(?::(?P<m>\d{2})(?::\d{2})?)\s*" + MERIDIEM + "?"
+        r"|\s*"
+        + MERIDIEM.replace("mer", "mer2")
+        + r")\s*(?P<tz>"
+        + "|".join(sorted(ZONE_NAMES, key=len, reverse=True))
+        + r")(?![a-z])",
+        lambda m, c: _zoned_clock(_Merged(m), c),
+    ),
+    rule(
+        "en.clock_words",
+        "en",
+        START + r"(?:(?P<prep>at|around|about|by|before|until|till)\s+)?"
+        rf"(?P<hw>{_alt(EN_HOURS)})(?:(?:\s+|-)(?P<mw>{_alt(EN_MINUTES)}))?"
+        r"(?:\s*(?P<oc>o['’]clock))?(?:\s*" + MERIDIEM + r")?" + STOP,
+        _en_words,
+        strong=_en_words_strong,
+    ),
+    rule(
+        "en.clock_quarter",
+        "en",
+        START + r"(?:(?P<prep>at|around|about|by|before|until|till)\s+)?"
+        rf"(?P<q>a\s+quarter|quarter|half|\d{{1,2}}|{_alt(_QUARTER_MINUTES)})(?P<min>\s+minutes?)?\s+"
+        rf"(?P<rel>past|after|to|before|of|till)\s+(?P<t>noon|midnight|\d{{1,2}}|{_alt(EN_HOURS)})"
+        r"(?:\s*" + MERIDIEM + r")?" + STOP,
+        _en_quarter,
+        strong=_en_quarter_strong,
+        guard=_en_quarter_guard,
+    ),
+    rule(
+        "en.clock_half_hour",
+        "en",
+        START + r"(?:(?P<prep>at|around|about|by|before|after|until|till|from)\s+)?half\s+"
+        rf"(?P<t>1[0-2]|[1-9]|{_alt(EN_HOURS)})(?:\s*" + MERIDIEM + r")?" + STOP,
+        _en_half_hour,
+        strong=_en_half_hour_strong,
+        guard=lambda v, m: _HALF_QUANTITY.match(v.text, m.end()) is None,
+        needs=("half",),
+    ),
+    rule(
+        "en.clock_oclock",
+        "en",
+        START + r"(?:(?P<prep>at|around|about|by|before|after|until|till)\s+)?(?P<h>\d{1,2})\s*o['’]clock"
+        r"(?:\s*" + MERIDIEM + r")?" + STOP,
+        _en_oclock,
+    ),
+    rule(
+        "en.clock_military",
+        "en",
+        START + r"(?:(?P<prep>at|around|about|by|before|after|until|till|since)\s+"
+        r"|(?P<lead>(?<=from\s)|(?<=between\s)|(?<=to\s)|(?<=and\s)))?"
+        r"(?P<h>[01]\d|2[0-3])(?P<m>[0-5]\d)(?:\s*(?P<suf>h|hrs|hours)(?![a-z]))?(?![\w:/.-])",
+        _en_military,
+        strong=lambda _v, m: m.group("lead") is None or m.group("suf") is not None,  # "from 0900 to 1100"
+        guard=_military_guard,
+        needs=("0", "1", "2"),
+    ),
+    rule(
+        "en.midnight",
+        "en",
+        START + r"(?:(?P<prep>at|around|about|by|before|until|till|after)\s+)?midnight" + STOP,
+        _midnight,
+        strong=lambda v, m: bool(m.group("prep")) or _only_punctuation(v, m),
+    ),
+    rule(
+        "en.noon",
+        "en",
+        START + r"(?:at\s+|around\s+|(?P<by>by|before|until|till)\s+)?(?:noon|midday)(?:-?ish)?" + STOP,
+        lambda m, _c: (ClockP(12, 0, "24h", by=bool(m.group("by"))),),
+    ),
+    rule(
+        "en.weekday_abbr_clock",
+        "en",
+        START + rf"(?P<wd>{alternatives(_ABBR_NOT_WORDS)})\.?(?={_CLOCK_AHEAD})",
+        abbr_weekday,
+        guard=abbr_beside_guard,
+        needs=("am", "pm", "a.m", "p.m"),
+    ),
+    rule(
+        "en.clock_meridiem",
+        "en",
+        START + r"(?:(?P<prep>at|around|about|by|before|after|from|until|till)\s+)?"
+        r"(?P<h>\d{1,2})(?:[:.](?P<m>\d{2})(?::\d{2})?)?\s*(?P<mer>a\.m\.|p\.m\.|am|pm)(?:-?ish)?(?!\w)",
+        _en_clock,
+    ),
+    # "9ish", "at 4ish": like "at 9" (beside a day or a part of the day).
+    rule(
+        "en.clock_ish",
+        "en",
+        START + r"(?:(?:at|around|about)\s+)?(?P<h>\d{1,2})(?::(?P<m>\d{2}))?\s*-?ish" + STOP,
+        _en_clock,
+        strong=False,
+        needs=("ish",),
+    ),
+    # "8 this morning", "11 last night": an hour just before the day part it belongs to.
+    rule(
+        "en.clock_before_part",
+        "en",
+        START + r"(?P<h>\d{1,2})(?::(?P<m>\d{2}))?"
+        r"(?=\s+(?:(?:this|yesterday|tomorrow)\s+(?:morning|afternoon|evening|night)|tonight|last\s+night))",
+        _en_clock,
+        strong=False,
+    ),
+    # "at 9" only beside a day or a part of the day ("last Monday at 9", "yesterday evening around 8").
+    rule(
+        "en.clock_bare",
+        "en",
+        START + r"(?:at|around|about)\s+(?P<h>\d{1,2})(?:\s*o'clock)?(?![\w:.,/%])",
+        _en_clock,
+        strong=False,
+    ),
+    rule(
+        "en.clock_24h",
+        "en",
+        START + r"(?:(?P<prep>at|around|about|by|before|after|from|until|till)\s+)?"
+        r"(?P<h>\d{1,2}):(?P<m>\d{2})(?::\d{2})?(?![\d:]|\s*(?:am|pm|a\.m|p\.m))",
+        _en_clock,
+        strong=_clock_strong,
+    ),
+]
+
+
+KO: list[Rule] = [
+    rule(
+        "ko.minutes_to",
+        "ko",
+        r"(?<![\d가-힣])(?P<h>\d{1,2}|한|두|세|네|다섯|여섯|일곱|여덟|아홉|열|열한|열두)\s*시\s*(?P<m>\d{1,2})\s*분\s*전(?:에)?"
+        r"(?!\s*까지)",
+        _ko_minutes_to,
+        guard=word_ends,
+        needs=("분",),
+    ),
+    rule(
+        "ko.clock_native",
+        "ko",
+        _KO_HOUR + r"\s*시(?!간|계|청|장|작|절|험|인|즌|골|집|민|내|외)" + _KO_MINUTE,
+        _ko_native,
+        guard=_ko_native_guard,
+    ),
+    rule(
+        "ko.clock_native_by",
+        "ko",
+        _KO_HOUR + r"\s*시(?!간)" + _KO_MINUTE + r"\s*(?P<by>까지|전까지|전에|이전에|이전)",
+        _ko_native,
+        guard=lambda v, m: _ko_native_guard(v, m) and _not_a_range_end(v, m),
+    ),
+    rule(
+        "ko.clock_by",
+        "ko",
+        r"(?<!\d)(?P<h>\d{1,2})\s*시(?!간)" + _KO_MINUTE + r"\s*(?:까지|전까지|전에|이전에|이전)",
+        _ko_digits_by,
+        guard=lambda v, m: word_ends(v, m) and _not_a_range_end(v, m),
+    ),
+    rule(
+        "ko.clock_before",
+        "ko",
+        r"(?<!\d)(?P<h>\d{1,2})\s*시\s*전(?![가-힣])",
+        lambda m, _c: (
+            (ClockP(int(m.group("h")) % 24, 0, "24h" if int(m.group("h")) > 12 else None, by=True),)
+            if int(m.group("h")) <= 24
+            else None
         ),
-        rule(
-            "en.clock_words",
-            "en",
-            START + r"(?:(?P<prep>at|around|about|by|before|until|till)\s+)?"
-            rf"(?P<hw>{_alt(EN_HOURS)})(?:(?:\s+|-)(?P<mw>{_alt(EN_MINUTES)}))?"
-            r"(?:\s*(?P<oc>o['’]clock))?(?:\s*" + MERIDIEM + r")?" + STOP,
-            _en_words,
-            strong=_en_words_strong,
-        ),
-        rule(
-            "en.clock_quarter",
-            "en",
-            START + r"(?:(?P<prep>at|around|about|by|before|until|till)\s+)?"
-            rf"(?P<q>a\s+quarter|quarter|half|\d{{1,2}}|{_alt(_QUARTER_MINUTES)})(?P<min>\s+minutes?)?\s+"
-            rf"(?P<rel>past|after|to|before|of|till)\s+(?P<t>noon|midnight|\d{{1,2}}|{_alt(EN_HOURS)})"
-            r"(?:\s*" + MERIDIEM + r")?" + STOP,
-            _en_quarter,
-            strong=_en_quarter_strong,
-            guard=_en_quarter_guard,
-        ),
-        rule(
-            "en.clock_half_hour",
-            "en",
-            START + r"(?:(?P<prep>at|around|about|by|before|after|until|till|from)\s+)?half\s+"
-            rf"(?P<t>1[0-2]|[1-9]|{_alt(EN_HOURS)})(?:\s*" + MERIDIEM + r")?" + STOP,
-            _en_half_hour,
-            strong=_en_half_hour_strong,
-            guard=lambda v, m: _HALF_QUANTITY.match(v.text, m.end()) is None,
-            needs=("half",),
-        ),
-        rule(
-            "en.clock_interval",
-            "en",
-            r"(?<![\w:/.-])(?:(?P<open>from|between)\s+)?(?P<h1>\d{1,2})(?::(?P<m1>\d{2}))?\s*"
-            r"(?P<mer1>a\.m\.|p\.m\.|am|pm)?\s*(?P<sep>-|–|—|to|until|till|and)\s*"
-            r"(?P<h2>\d{1,2})(?::(?P<m2>\d{2}))?\s*(?P<mer2>a\.m\.|p\.m\.|am|pm)?(?![\w:/-]|\.\d)",
-            _en_interval,
-        ),
-        rule(
-            "en.clock_oclock",
-            "en",
-            START + r"(?:(?P<prep>at|around|about|by|before|after|until|till)\s+)?(?P<h>\d{1,2})\s*o['’]clock"
-            r"(?:\s*" + MERIDIEM + r")?" + STOP,
-            _en_oclock,
-        ),
-        rule(
-            "en.clock_military",
-            "en",
-            START + r"(?:(?P<prep>at|around|about|by|before|after|until|till|since)\s+"
-            r"|(?P<lead>(?<=from\s)|(?<=between\s)|(?<=to\s)|(?<=and\s)))?"
-            r"(?P<h>[01]\d|2[0-3])(?P<m>[0-5]\d)(?:\s*(?P<suf>h|hrs|hours)(?![a-z]))?(?![\w:/.-])",
-            _en_military,
-            strong=lambda _v, m: m.group("lead") is None or m.group("suf") is not None,  # "from 0900 to 1100"
-            guard=_military_guard,
-            needs=("0", "1", "2"),
-        ),
-        rule(
-            "en.midnight",
-            "en",
-            START + r"(?:(?P<prep>at|around|about|by|before|until|till|after)\s+)?midnight" + STOP,
-            _midnight,
-            strong=lambda v, m: bool(m.group("prep")) or _only_punctuation(v, m),
-        ),
-    ],
-    "ko": [
-        rule(
-            "ko.clock_native",
-            "ko",
-            _KO_HOUR + r"\s*시(?!간|계|청|장|작|절|험|인|즌|골|집|민|내|외)" + _KO_MINUTE,
-            _ko_native,
-            guard=_ko_native_guard,
-        ),
-        rule(
-            "ko.clock_native_by",
-            "ko",
-            _KO_HOUR + r"\s*시(?!간)" + _KO_MINUTE + r"\s*(?P<by>까지|전까지|전에|이전에|이전)",
-            _ko_native,
-            guard=lambda v, m: _ko_native_guard(v, m) and _not_a_range_end(v, m),
-        ),
-        rule(
-            "ko.clock_by",
-            "ko",
-            r"(?<!\d)(?P<h>\d{1,2})\s*시(?!간)" + _KO_MINUTE + r"\s*(?:까지|전까지|전에|이전에|이전)",
-            _ko_digits_by,
-            guard=lambda v, m: lang_ko.word_ends(v, m) and _not_a_range_end(v, m),
-        ),
-        rule(
-            "ko.clock_before",
-            "ko",
-            r"(?<!\d)(?P<h>\d{1,2})\s*시\s*전(?![가-힣])",
-            lambda m, _c: (
-                (ClockP(int(m.group("h")) % 24, 0, "24h" if int(m.group("h")) > 12 else None, by=True),)
-                if int(m.group("h")) <= 24
-                else None
-            ),
-            guard=_not_a_range_end,
-        ),
-        rule(
-            "ko.noon",
-            "ko",
-            r"(?P<w>정오|자정)(?:\s*(?P<mb>\d{1,2}|[일이삼사오육칠팔구십]{1,3})\s*분\s*전(?!에|까지))?",
-            lambda m, _c: _noon_less(12 if m.group("w") == "정오" else 24, m.group("mb")),
-        ),
-    ],
-    "ja": [
-        rule(
-            "ja.clock_by",
-            "ja",
-            rf"(?<!\d)(?P<h>{_JA_DIGITS})\s*時(?!間)(?:\s*(?P<m>\d{{1,2}})\s*分|(?P<half>半))?\s*(?:までに|まで|前に|前|以前)",
-            _ja_by,
-            guard=_not_a_range_end,
-        ),
-        rule(
-            "ja.noon",
-            "ja",
-            r"(?P<w>正午|零時)(?:\s*(?P<mb>\d{1,2}|[一二三四五六七八九十]{1,3})\s*分\s*前(?!に|まで))?",
-            lambda m, _c: _noon_less(12 if m.group("w") == "正午" else 24, m.group("mb")),
-        ),
-    ],
-}
+        guard=_not_a_range_end,
+    ),
+    rule(
+        "ko.noon",
+        "ko",
+        r"(?P<w>정오|자정)(?:\s*(?P<mb>\d{1,2}|[일이삼사오육칠팔구십]{1,3})\s*분\s*전(?!에|까지))?",
+        lambda m, _c: _noon_less(12 if m.group("w") == "정오" else 24, m.group("mb")),
+    ),
+    rule(
+        "ko.clock",
+        "ko",
+        r"(?<!\d)(?P<h>\d{1,2})\s*시(?!간)(?:\s*(?P<m>\d{1,2})\s*분|\s*(?P<half>반))?",
+        _ko_clock,
+        guard=word_ends,
+    ),
+]
+
+
+JA: list[Rule] = [
+    rule(
+        "ja.minutes_to",
+        "ja",
+        r"(?<![\d一二三四五六七八九十])(?P<h>\d{1,2}|[一二三四五六七八九十]{1,3})\s*時\s*(?P<m>\d{1,2}|[一二三四五六七八九十]{1,3})\s*分\s*前(?:に)?"
+        r"(?!まで)",
+        _ja_minutes_to,
+        needs=("分前",),
+    ),
+    rule(
+        "ja.clock_by",
+        "ja",
+        rf"(?<!\d)(?P<h>{_JA_DIGITS})\s*時(?!間)(?:\s*(?P<m>\d{{1,2}})\s*分|(?P<half>半))?\s*(?:までに|まで|前に|前|以前)",
+        _ja_by,
+        guard=_not_a_range_end,
+    ),
+    rule(
+        "ja.noon",
+        "ja",
+        r"(?P<w>正午|零時)(?:\s*(?P<mb>\d{1,2}|[一二三四五六七八九十]{1,3})\s*分\s*前(?!に|まで))?",
+        lambda m, _c: _noon_less(12 if m.group("w") == "正午" else 24, m.group("mb")),
+    ),
+    rule(
+        "ja.clock",
+        "ja",
+        rf"(?<!\d)(?P<h>{KANJI_DIGITS})\s*時(?!間|代|点|期|刻|計)"
+        rf"(?:\s*(?P<m>\d{{1,2}}|{KANJI_NUMBER_PATTERN})\s*分(?!\s*(?:前|間|後))|(?P<half>半))?",
+        _ja_clock,
+    ),
+]
+
+RULES: dict[str, list[Rule]] = {"en": EN, "ko": KO, "ja": JA}

@@ -15,7 +15,7 @@ from datetime import date, datetime
 from typing import Any
 
 from core.timeparse import ranges
-from core.timeparse.lang_common import VERSION_BEFORE
+from core.timeparse.dates import VERSION_BEFORE
 from core.timeparse.model import TimeRange
 from core.timeparse.pieces import Context
 

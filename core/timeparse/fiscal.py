@@ -1,6 +1,5 @@
 """Fiscal years: "FY2023", "FY23", "fiscal 2023", "fiscal year 2023", "last fiscal year", "2023 회계연도",
-"지난 회계연도", 今年度, 昨年度. The Japanese 年度 is always 1 April to 31 March (2022年度 is in
-:mod:`core.timeparse.spoken`; 今年度 / 昨年度 / 前年度 / 来年度 here).
+"지난 회계연도", 2022年度, 令和7年度, 今年度, 昨年度. The Japanese 年度 is always 1 April to 31 March.
 
 The fiscal year starts on the first of the month ``timeparse.fiscal_year_start`` (config.toml; default
 1, January, so a fiscal year is the calendar year). With another month, an English fiscal year is
@@ -15,6 +14,7 @@ import re
 from datetime import date
 
 from core.timeparse import lang_ko, ranges
+from core.timeparse.dates import ERA_LAST, ERAS, ja_number
 from core.timeparse.model import TimeRange
 from core.timeparse.pieces import Context, Piece, RangeP
 from core.timeparse.rules import START, STOP, Rule, rule
@@ -71,6 +71,19 @@ def _ja_relative(found: re.Match[str], ctx: Context) -> tuple[Piece, ...] | None
     return (RangeP(ranges.span(start, ranges.midnight(date(first + 1, 4, 1), ctx.zone))),)
 
 
+def _ja_fiscal_year(found: re.Match[str], ctx: Context) -> tuple[Piece, ...] | None:
+    """ "2022年度", "令和7年度": the Japanese fiscal year, 1 April to 31 March."""
+    if found.group("era"):
+        count = ja_number(found.group("n"))
+        if count is None or not 1 <= count <= ERA_LAST[found.group("era")]:
+            return None
+        year = ERAS[found.group("era")] + count
+    else:
+        year = int(found.group("y"))
+    start = ranges.midnight(date(year, 4, 1), ctx.zone)
+    return (RangeP(ranges.span(start, ranges.midnight(date(year + 1, 4, 1), ctx.zone))),)
+
+
 RULES: dict[str, list[Rule]] = {
     "en": [
         rule(
@@ -109,11 +122,18 @@ RULES: dict[str, list[Rule]] = {
     ],
     "ja": [
         rule(
+            "ja.fiscal_year",
+            "ja",
+            r"(?:(?P<era>令和|平成|昭和)\s*(?P<n>元|\d{1,2}|[一二三四五六七八九十]{1,3})|(?P<y>(?:19|20)\d\d))\s*年度",
+            _ja_fiscal_year,
+            needs=("年度",),
+        ),
+        rule(
             "ja.fiscal_relative",
             "ja",
             r"(?<![\u3400-\u4dbf\u4e00-\u9fff])(?P<which>再来|一昨|今|本|当|昨|前|来|翌)年度",
             _ja_relative,
             needs=("年度",),
-        )
+        ),
     ],
 }

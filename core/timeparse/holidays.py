@@ -64,7 +64,6 @@ HOLIDAYS: dict[str, tuple[tuple[int, int], tuple[int, int]]] = {
     "tanabata": ((7, 7), (7, 8)),
     "hinamatsuri": ((3, 3), (3, 4)),
     "setsubun": ((2, 3), (2, 4)),
-    # Round 5.
     "april_fools_day": ((4, 1), (4, 2)),
     "groundhog_day": ((2, 2), (2, 3)),
     "veterans_day": ((11, 11), (11, 12)),

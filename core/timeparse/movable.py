@@ -3,7 +3,7 @@
 - Western: Easter Sunday (the Gregorian computus), Good Friday (two days before), Thanksgiving (US,
   fourth Thursday of November) and Black Friday after it, Labor Day (first Monday of September),
   Memorial Day (US, last Monday of May), Mother's Day (second Sunday of May), Father's Day (third
-  Sunday of June); since round 5 also Presidents' Day, MLK Day, Columbus Day, Mardi Gras, Ash
+  Sunday of June), Presidents' Day, MLK Day, Columbus Day, Mardi Gras, Ash
   Wednesday, Palm Sunday, Cyber Monday and holiday weekends ("Labor Day weekend" Saturday – Monday,
   "Easter weekend" Good Friday – Easter Monday, "Thanksgiving weekend" Thursday – Sunday);
 - Korean lunar holidays, converted with ``korean-lunar-calendar`` (the KARI tables, 1000–2050):

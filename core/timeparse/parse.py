@@ -11,19 +11,21 @@ from zoneinfo import ZoneInfo
 from core.timeparse import (
     anchor,
     clock,
+    counts,
+    dates,
+    dayparts,
     fallback,
     fiscal,
     hints,
     holidays,
-    lang_common,
-    lang_en,
-    lang_ja,
-    lang_ko,
+    intervals,
+    moments,
     periods,
     ranges,
+    relative,
     seasons,
-    spoken,
     typos,
+    weekdays,
 )
 from core.timeparse.compose import Found, expressions, join
 from core.timeparse.model import TimeMatch, TimeParse, TimeParseError
@@ -32,18 +34,11 @@ from core.timeparse.rules import Compiled, Scan, compiled, scan
 from core.timeparse.text import Normalized, normalize
 
 LANGUAGES = ("en", "ko", "ja")
-# The newer rule sets come first: among equally long matches the earlier rule wins, so "last Friday
-# of October" is an ordinal weekday, not "last Friday".
-_RULES = {
-    lang: spoken.RULES[lang]
-    + periods.RULES[lang]
-    + clock.RULES[lang]
-    + rules
-    + seasons.RULES[lang]
-    + holidays.RULES[lang]
-    + fiscal.RULES[lang]
-    for lang, rules in (("en", lang_en.RULES), ("ko", lang_ko.RULES), ("ja", lang_ja.RULES))
-}
+# One table per kind of expression. Among equally long matches the earlier rule wins, so the order
+# matters where two kinds read the same words: "last Friday of October" is an ordinal weekday, not
+# "last Friday".
+_KINDS = (intervals, weekdays, periods, moments, counts, relative, dayparts, dates, clock, seasons, holidays, fiscal)
+_RULES = {lang: [item for kind in _KINDS for item in kind.RULES.get(lang, [])] for lang in ("en", "ko", "ja")}
 
 # English words before an expression that belong to it ("on Monday", "in mid-March", "earlier today").
 # "early", "mid" and "late" narrow a month; the range stays the whole month, which still holds it.
@@ -169,8 +164,9 @@ def find_time_expressions(
             matches,
             ctx.now,
             ctx.zone,
-            lambda part, then: find_time_expressions(part, then, zone, langs, fiscal_year_start=fiscal_year_start,
-                                                     fallback=fallback),
+            lambda part, then: find_time_expressions(
+                part, then, zone, langs, fiscal_year_start=fiscal_year_start, fallback=fallback
+            ),
         )
     if "week" in norm.text:
         matches = [_week_of(text, match, ctx) for match in matches]
@@ -240,7 +236,7 @@ def _scripts(text: str, langs: tuple[str, ...]) -> tuple[str, ...]:
 
 @lru_cache(maxsize=16)
 def _rules_for(langs: tuple[str, ...]) -> Compiled:
-    rules = list(lang_common.RULES)
+    rules = list(dates.COMMON)
     for lang in langs:
         rules.extend(_RULES[lang])
     return compiled(rules)

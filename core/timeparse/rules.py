@@ -56,6 +56,19 @@ class Scan:
         return self.original[self.origin[index]] if index < len(self.text) else ""
 
 
+_TEXT_ONLY = re.compile(r"^[\s?.!,。？！、]*$")
+
+
+def alone(view: Scan, found: re.Match[str], particles: tuple[str, ...] = ()) -> bool:
+    """Nothing but punctuation (or one of ``particles``) around the match: the query is only this word."""
+    before, after = view.text[: found.start()], view.text[found.end() :]
+    for particle in particles:
+        if after.startswith(particle):
+            after = after[len(particle) :]
+            break
+    return bool(_TEXT_ONLY.match(before)) and bool(_TEXT_ONLY.match(after))
+
+
 Builder = Callable[[re.Match[str], Context], tuple[Piece, ...] | None]
 Check = Callable[[Scan, re.Match[str]], bool]
 
