@@ -3,7 +3,7 @@
 Five operations, nothing else: ``recall`` (the entry point of ``reverie search``), ``where_are_we``
 (the latest topic markers), ``context`` (the block of ``reverie context``), ``propose_memory`` (a new
 draft in the person's review queue) and ``suggest`` (one more suggestion on an open draft). Reads go
-through the sharing profile the server was started with (:mod:`core.assist.sharing`); writes only create
+through the sharing profile the server was started with (:mod:`core.sharing`); writes only create
 drafts and add suggestions, each carrying the assistant's name, model, process version and
 confidence as provenance. Accepting, rejecting, approving, finalizing, editing or deleting anything,
 curating, restoring and the passphrase are not reachable from here.
@@ -30,14 +30,13 @@ from typing import TYPE_CHECKING, Any
 from core.assist import schemas
 from core.assist.proposal_limits import LimitReached, ProposalCounter
 from core.assist.schemas import ArgumentError
-from core.assist.sharing import SharePolicy, shared_context, shared_item_dict, shared_search
 from core.clock import utc_now
-from core.config import Config
+from core.config import AssistantsConfig, Config
 from core.errors import NotFound, ReverieError, ReviewError
 from core.paths import HomePaths
+from core.sharing import SharePolicy, shared_item_dict
 
 if TYPE_CHECKING:
-    from core.recall import Recaller
     from core.vault.store import MemoryVault
     from core.workbench import Workbench
 
@@ -84,6 +83,14 @@ class Caller:
         return f"{self.name} {self.version}" if self.version else self.name
 
 
+def limit_figures(limits: AssistantsConfig | None = None) -> dict[str, Any]:
+    """The proposal limits in force by name (the defaults without ``limits``), for tool descriptions."""
+    import dataclasses
+
+
+    return dataclasses.asdict(limits or AssistantsConfig())
+
+
 def parse_now(text: str | None, config: Config) -> datetime:
     """The ``now`` argument (ISO 8601; the current time when absent) in the configured zone."""
     from core.clock import TimeInputError
@@ -96,9 +103,15 @@ def parse_now(text: str | None, config: Config) -> datetime:
 
 
 class AssistantSurface:
-    """One per server process, over the process's workbench (``Workbench.assistant(profile)``).
+    """One per server process, over the process's workbench (``AssistantSurface.open(workbench, profile)``).
     Calls are serialised (the index and the model are shared). Before each read the workbench's
     freshness policy runs: new turns (a small lag) and a changed vault are brought into the index."""
+
+    @classmethod
+    def open(cls, workbench: Workbench, profile: str = "default") -> AssistantSurface:
+        """The surface under the sharing profile ``profile`` of the workbench's settings (an unknown
+        profile is a ``ConfigError`` naming it)."""
+        return cls(workbench, SharePolicy.from_config(workbench.config, profile))
 
     def __init__(self, workbench: Workbench, policy: SharePolicy) -> None:
         self.workbench = workbench
@@ -127,12 +140,14 @@ class AssistantSurface:
             self._limits = ProposalCounter(self.vault, self.config.assistants)
         return self._limits
 
-    def recaller(self) -> Recaller:
-        """The recaller, after the freshness policy (failures to refresh go to stderr, never stdout)."""
-        fresh = self.workbench.refresh()
-        if fresh.memory_note:
-            print(f"reverie: {fresh.memory_note}", file=sys.stderr)
-        return self.workbench.recaller
+    def _refreshed(self) -> None:
+        """The freshness policy before a read (a failure to refresh goes to stderr, never stdout)."""
+        self._say(self.workbench.refresh().memory_note)
+
+    @staticmethod
+    def _say(note: str | None) -> None:
+        if note:
+            print(f"reverie: {note}", file=sys.stderr)
 
     def close(self) -> None:
         self.workbench.close()
@@ -159,23 +174,18 @@ class AssistantSurface:
 
     def recall(self, args: dict[str, Any], caller: Caller) -> dict[str, Any]:
         now = parse_now(args.get("now"), self.config)
-        shared = shared_search(self.recaller(), self.policy, args["query"], now=now, zone=self.config.zone(),
-                               limit=args.get("limit"))
-        return {"profile": self.policy.name, **shared.to_dict()}
+        answer = self.workbench.search(args["query"], now=now, limit=args.get("limit"), share=self.policy)
+        self._say(answer.freshness.memory_note)
+        assert answer.shared is not None
+        return {"profile": self.policy.name, **answer.shared.to_dict()}
 
     def where_are_we(self, args: dict[str, Any], caller: Caller) -> dict[str, Any]:
-        from core.topics import latest_markers
-
-        markers = latest_markers(self.paths, self.config.context.markers)
-        return {"markers": [{"ts": m.ts, "text": m.text, "id": m.id} for m in markers]}
+        return {"markers": [{"ts": m.ts, "text": m.text, "id": m.id} for m in self.workbench.topics.latest()]}
 
     def context(self, args: dict[str, Any], caller: Caller) -> dict[str, Any]:
-        from core.topics import latest_markers
-
-        now = parse_now(None, self.config)
-        markers = latest_markers(self.paths, self.config.context.markers)
-        block = shared_context(self.recaller(), self.policy, args.get("query") or None, markers=markers, now=now,
-                               zone=self.config.zone(), config=self.config.context, budget=args.get("budget"))
+        self._refreshed()
+        block = self.workbench.context(args.get("query") or None, now=parse_now(None, self.config),
+                                       budget=args.get("budget"), profile=self.policy, refresh=False)
         return {
             "profile": self.policy.name,
             "text": block.text,

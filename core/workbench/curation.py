@@ -3,28 +3,83 @@ paths, its settings and its keys, so an interface never assembles them itself.
 
 Keys are asked for only where the engine needs them (a move or restore writes the ledger); with
 ``quiet=True`` they are used only when they come without a prompt (the weekly timer, which must never
-wait for a person). ``config`` may be passed to read settings fresh from disk (the TUI does, so a
-scope added from the CLI shows up without a restart).
+wait for a person). ``config`` may be passed to read settings fresh from disk: scopes are added with
+``reverie curate scope add`` while the TUI may be open, so its screens pass :meth:`Curation.live_config`.
+What those screens show is built in :mod:`core.workbench.curation_views`.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from core.config import Config
-    from core.curate.cold import Recovery, Restored
+    from core.curate.cold import ColdItem, Recovery, Restored
     from core.curate.engine import ApplyReport, ScanReport
+    from core.curate.schedule import Installed
+    from core.curate.scopes import RemovedScope, Scope
     from core.vault.crypto import VaultKeys
+    from core.workbench.curation_views import CurationViews
     from core.workbench.home import Workbench
 
 Progress = Callable[..., None]
 ShouldStop = Callable[[], bool]
 
 
+@dataclass(frozen=True)
+class Decided:
+    """A candidate approved or rejected, bound to the content it had (``changed``: False when it
+    already had that decision)."""
+
+    id: str
+    scope: str
+    path: str
+    decision: str
+    changed: bool
+    tier: str
+    signals: list[str]
+    guards: list[str]
+    at: str
+
+
+@dataclass(frozen=True)
+class Calibrated:
+    """A scope measured now: its thresholds at the natural breaks, how they were placed, the figures
+    they came from, the thresholds before and why the distribution counts as shifted (None: it did not)."""
+
+    scope: str
+    measured: bool
+    measured_at: Any
+    n: int
+    thresholds: dict[str, float]
+    how: dict[str, Any]
+    figures: dict[str, Any]
+    previous: dict[str, float] | None
+    shifted: str | None
+    source: str
+
+
+@dataclass(frozen=True)
+class SchedulePlan:
+    """The weekly run, not installed: the systemd units (name → text), the crontab line, the unit folder."""
+
+    method: str
+    systemd: dict[str, str]
+    cron: str
+    unit_dir: str
+    unit: str
+
+
 class Curation:
+    """Scan, apply, approve/reject, restore, recover, calibrate, scopes, status and schedule: every
+    scope, never deleting."""
+
     def __init__(self, workbench: Workbench) -> None:
         self.workbench = workbench
 
@@ -37,6 +92,49 @@ class Curation:
             return bench.keys if bench.has_vault or bench.unlocked else None
 
         return unlock
+
+    @property
+    def views(self) -> CurationViews:
+        """What the TUI's curation, cold-storage and calibration screens show."""
+        from core.workbench.curation_views import CurationViews
+
+        return CurationViews(self)
+
+    def live_config(self) -> Config:
+        """The workbench's settings with the ``[curation]`` table as ``config.toml`` holds it now."""
+        from core.config import load_config
+
+        config, path = self.workbench.config, self.workbench.paths.config
+        if not path.exists():
+            return config
+        return dataclasses.replace(config, curation=load_config(path).curation)
+
+    def overdue(self, now: datetime | None = None, *, config: Config | None = None) -> str | None:
+        """One line when a scope's weekly review is overdue, else None (reads ``runs.jsonl`` only)."""
+        from core.curate.runs import overdue_notice
+
+        return overdue_notice(self.workbench.paths, config or self.workbench.config, now)
+
+    # --- scopes ------------------------------------------------------------------------------------
+
+    def scopes(self) -> list[Scope]:
+        from core.curate.scopes import all_scopes
+
+        return all_scopes(self.workbench.config, self.workbench.paths)
+
+    def add_scope(self, name: str, kind: str, path: str | None) -> tuple[Scope, bool]:
+        """Add a scope to ``config.toml`` (idempotent); (the scope, whether anything changed)."""
+        from core.curate.scopes import add_scope
+
+        return add_scope(self.workbench.paths, name, kind, path)
+
+    def remove_scope(self, name: str) -> RemovedScope:
+        """Stop curating ``name``; its records in cold storage stay restorable."""
+        from core.curate.scopes import remove_scope
+
+        return remove_scope(self.workbench.paths, name)
+
+    # --- scan, apply, decide -------------------------------------------------------------------------
 
     def scan(self, scope: str | None = None, *, config: Config | None = None, now: datetime | None = None,
              quiet: bool = False) -> ScanReport:
@@ -65,11 +163,19 @@ class Curation:
                             unlock=self._unlock(quiet), now=now, locked_ok=quiet, only=only, progress=progress,
                             should_stop=should_stop)
 
-    def decide(self, candidate: str, decision: str, *, now: datetime | None = None) -> dict[str, Any]:
+    def decide(self, candidate: str, decision: str, *, now: datetime | None = None) -> Decided:
         """Approve or reject a medium-tier candidate (by id or path)."""
         from core.curate import engine
 
-        return engine.decide_candidate(self.workbench.paths, candidate, decision, now=now)
+        return Decided(**engine.decide_candidate(self.workbench.paths, candidate, decision, now=now))
+
+    # --- cold storage ------------------------------------------------------------------------------
+
+    def cold(self, scope: str | None = None, *, verify: bool = False, config: Config | None = None) -> list[ColdItem]:
+        """Everything in cold storage, newest first; ``verify`` hashes every copy again."""
+        from core.curate.cold import list_cold
+
+        return list_cold(self.workbench.paths, config or self.workbench.config, scope, verify=verify)
 
     def restore(self, target: str, *, config: Config | None = None, now: datetime | None = None) -> Restored:
         from core.curate import engine
@@ -90,15 +196,47 @@ class Curation:
 
         return engine.recover(self.workbench.paths, self.workbench.config, unlock=self._unlock())
 
-    def calibrate(self, scope: str, *, config: Config | None = None, now: datetime | None = None) -> dict[str, Any]:
+    # --- calibration, status, schedule ---------------------------------------------------------------
+
+    def calibrate(self, scope: str, *, config: Config | None = None, now: datetime | None = None) -> Calibrated:
         """Thresholds measured from the scope's own distribution (natural breaks)."""
         from core.curate import engine
 
-        return engine.calibrate_scope(self.workbench.paths, config or self.workbench.config, scope,
-                                      unlock=self._unlock(), now=now)
+        return Calibrated(**engine.calibrate_scope(self.workbench.paths, config or self.workbench.config, scope,
+                                                   unlock=self._unlock(), now=now))
 
     def picture(self, scope: str, bins: int = 24) -> dict[str, Any]:
         """What the scope's calibration was measured from: a histogram, thresholds, figures, history."""
         from core.curate import engine
 
         return engine.calibration_picture(self.workbench.paths, scope, bins=bins)
+
+    def status(self, now: datetime | None = None) -> dict[str, Any]:
+        """Last run, overdue or not, rubric version and counts, overall and per scope (``curate status``)."""
+        from core.curate.status import status
+
+        return status(self.workbench.paths, self.workbench.config, now)
+
+    def history(self, limit: int = 50) -> list[dict[str, Any]]:
+        """Runs, moves, restores, decisions and rubric changes, newest first (``curate log``)."""
+        from core.curate.status import log
+
+        return log(self.workbench.paths, limit)
+
+    def schedule_plan(self, method: str | None = None) -> SchedulePlan:
+        """The weekly run for ``method`` (systemd when it runs here, else cron), to print."""
+        from core.curate import schedule
+
+        paths = self.workbench.paths
+        return SchedulePlan(method or schedule.default_method(), schedule.systemd_units(paths),
+                            schedule.cron_line(paths), str(schedule.systemd_user_dir()), schedule.UNIT)
+
+    def install_schedule(self, method: str | None = None) -> Installed:
+        from core.curate import schedule
+
+        return schedule.install(self.workbench.paths, method or schedule.default_method())
+
+    def unit_path(self, name: str) -> Path:
+        from core.curate.schedule import systemd_user_dir
+
+        return systemd_user_dir() / name

@@ -45,6 +45,8 @@ if TYPE_CHECKING:
     from core.index.catalog import SessionInfo
     from core.index.memories import MemorySync
     from core.recall import Recaller
+    from core.recall.model import RecallItem
+    from core.sharing import ShareCheck, SharePolicy
     from core.suggest.runner import SuggestRun
     from core.topics import Marker
     from core.vault.crypto import KdfParams, VaultKeys
@@ -55,6 +57,7 @@ if TYPE_CHECKING:
     from core.workbench.curation import Curation
     from core.workbench.ingest import IngestOutcome
     from core.workbench.search import SearchAnswer
+    from core.workbench.topics import Topics
     from core.workbench.verify import VerifyReport
 
 Progress = Callable[[str, int, int], None]  # (phase "files" | "embed", done, total)
@@ -412,42 +415,74 @@ class Workbench:
 
     def search(self, query: str, *, now: datetime | None = None, zone: tzinfo | None = None,
                limit: int | None = None, mode: str = "auto", filters: Filters | None = None,
-               refresh: bool = True) -> SearchAnswer:
-        """The one search: the freshness policy, then :meth:`core.recall.Recaller.search`."""
+               refresh: bool = True, share: SharePolicy | None = None) -> SearchAnswer:
+        """The one search: the freshness policy, then :meth:`core.recall.Recaller.search`; with ``share``,
+        the answer an assistant gets through that sharing profile (:func:`core.sharing.shared_search`)."""
         from core.workbench.search import SearchAnswer
 
         fresh = self.refresh() if refresh else self.freshness()
         zone = zone or self.zone
-        result = self.recaller.search(query, now=now or self.now(zone=zone), zone=zone, limit=limit, mode=mode,
-                                      filters=filters)
+        now = now or self.now(zone=zone)
+        if share is not None:
+            from core.sharing import shared_search
+
+            shared = shared_search(self.recaller, share, query, now=now, zone=zone, limit=limit, mode=mode)
+            return SearchAnswer(shared.result, fresh, shared)
+        result = self.recaller.search(query, now=now, zone=zone, limit=limit, mode=mode, filters=filters)
         return SearchAnswer(result, fresh)
 
     def context(self, query: str | None, *, now: datetime | None = None, zone: tzinfo | None = None,
-                budget: int | None = None, profile: str | None = None, refresh: bool = True) -> ContextBlock:
+                budget: int | None = None, profile: str | SharePolicy | None = None,
+                refresh: bool = True) -> ContextBlock:
         """A block for a model's prompt: the latest topic markers, confirmed memories, matching turns;
-        through a sharing profile when ``profile`` names one (denied tags win)."""
+        through a sharing profile when ``profile`` names one or is a policy (denied tags win)."""
         from core.context import build_context
-        from core.topics import latest_markers
 
         if refresh:
             self.refresh()
         zone = zone or self.zone
         now = now or self.now(zone=zone)
-        markers = latest_markers(self.paths, self.config.context.markers)
+        markers = self.topics.latest()
         if profile is None:
             return build_context(self.recaller, query, markers=markers, now=now, zone=zone,
                                  config=self.config.context, budget=budget)
-        from core.assist.sharing import SharePolicy, shared_context
+        from core.sharing import SharePolicy, shared_context
 
-        policy = SharePolicy.from_config(self.config, profile)
+        policy = profile if isinstance(profile, SharePolicy) else SharePolicy.from_config(self.config, profile)
         return shared_context(self.recaller, policy, query, markers=markers, now=now, zone=zone,
                               config=self.config.context, budget=budget)
 
-    def mark(self, text: str, now: datetime | None = None) -> Marker:
-        """A topic marker: where the person is now."""
-        from core.topics import add_marker
+    def share_check(self, profile: str, query: str, *, now: datetime | None = None,
+                    limit: int | None = None) -> ShareCheck:
+        """What an assistant under ``profile`` would get for ``query``, and what the same query finds
+        without the profile, each item with why it is withheld (``reverie share check``). The
+        memories are synced first, asking for the passphrase if need be: what is shared depends on them."""
+        from core.sharing import SharePolicy, check_share
 
-        return add_marker(self.paths, text, now)
+        policy = SharePolicy.from_config(self.config, profile)
+        if self.has_vault:
+            self.unlock()
+        self.refresh()
+        return check_share(self.recaller, policy, query, now=now or self.now(), zone=self.zone, limit=limit)
+
+    def as_sealed(self, items: Sequence[RecallItem]) -> dict[str, RecallItem | None]:
+        """Each memory among ``items`` as its sealed record says (text, tags, review state), None for one
+        whose record does not verify; the index is unsigned, so what is shown of a memory comes from here."""
+        from core.sharing import SealedRecords
+
+        records = SealedRecords(lambda: self.vault)
+        return {item.id: records.as_sealed(item) for item in items if item.kind == "memory"}
+
+    def mark(self, text: str, now: datetime | None = None) -> Marker:
+        """A topic marker: where the person is now (the one way a marker is written)."""
+        return self.topics.mark(text, now)
+
+    @property
+    def topics(self) -> Topics:
+        """Topic markers: write one, read them latest first."""
+        from core.workbench.topics import Topics
+
+        return Topics(self)
 
     # --- capture and review -----------------------------------------------------------------------
 
@@ -676,12 +711,3 @@ class Workbench:
         from core.workbench.curation import Curation
 
         return Curation(self)
-
-    # --- assistants -------------------------------------------------------------------------------
-
-    def assistant(self, profile: str) -> Any:
-        """The read-and-propose surface an assistant gets through MCP and REST, under ``profile``."""
-        from core.assist.sharing import SharePolicy
-        from core.assist.surface import AssistantSurface
-
-        return AssistantSurface(self, SharePolicy.from_config(self.config, profile))

@@ -9,6 +9,7 @@ from core.recall.model import MODES
 
 if TYPE_CHECKING:
     from core.recall import RecallResult
+    from core.sharing import SharedRecall
     from core.workbench.freshness import Freshness
 
 SEARCH_MODES: tuple[str, ...] = tuple(MODES)  # the one list of modes; interfaces offer exactly these
@@ -19,6 +20,7 @@ USES_VECTORS = ("semantic", "hybrid")
 class SearchAnswer:
     result: RecallResult
     freshness: Freshness
+    shared: SharedRecall | None = None  # the answer through a sharing profile, when one was asked for
 
     @property
     def index_notes(self) -> list[str]:

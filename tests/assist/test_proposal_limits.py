@@ -13,12 +13,12 @@ from typing import Any
 import pytest
 
 from core.assist.proposal_limits import ProposalCounter, is_assistant
-from core.assist.sharing import SharePolicy
 from core.assist.surface import AssistantSurface, Caller, SurfaceError
 from core.clock import utc_now
 from core.config import AssistantsConfig, Config, parse_config
 from core.errors import ConfigError
 from core.paths import HomePaths
+from core.sharing import SharePolicy
 from core.vault.review import ReviewDraft
 from core.vault.store import MemoryVault
 from core.workbench import Workbench

@@ -13,7 +13,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from core.assist.sharing import (
+from core.config import SharingProfile, load_config
+from core.context import estimate_tokens
+from core.paths import HomePaths
+from core.recall import RecallItem
+from core.sharing import (
     DENIED,
     NO_TURNS,
     NOT_ALLOWED,
@@ -27,10 +31,6 @@ from core.assist.sharing import (
     shared_exporter,
     shared_search,
 )
-from core.config import SharingProfile, load_config
-from core.context import estimate_tokens
-from core.paths import HomePaths
-from core.recall import RecallItem
 from tests.helpers.sharing_world import MEMORIES, NOW, PRIVATE_SECRETS, World, build_world
 
 

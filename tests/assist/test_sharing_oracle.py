@@ -10,9 +10,9 @@ from datetime import UTC
 
 import pytest
 
-from core.assist.sharing import SharePolicy, check_share, shared_context, shared_search
 from core.config import load_config
 from core.paths import HomePaths
+from core.sharing import SharePolicy, check_share, shared_context, shared_search
 from tests.helpers.sharing_world import NOW, World, build_world
 
 NONSENSE = "zqxwvjk"

@@ -346,8 +346,8 @@ def bench_api_recall(paths: HomePaths, calls: int) -> dict[str, float]:
 
 
 def bench_inprocess_recall(paths: HomePaths, calls: int) -> dict[str, float]:
-    from core.assist.sharing import SharePolicy
     from core.assist.surface import AssistantSurface, Caller
+    from core.sharing import SharePolicy
     from core.vault.crypto import unlock
 
     config = load_config(paths.config)

@@ -19,12 +19,12 @@ from pathlib import Path
 
 import pytest
 
-from core.assist.sharing import SharePolicy
 from core.assist.surface import AssistantSurface, Caller
 from core.config import Config
 from core.context import build_context
 from core.conversation import ingest, list_day_files, read_day
 from core.paths import HomePaths
+from core.sharing import SharePolicy
 from core.textsafe import field_line
 from core.turns import Turn, format_ts
 from tests.helpers.cli import init_vault, reverie

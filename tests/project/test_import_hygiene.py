@@ -65,5 +65,21 @@ def test_the_layers_contract_is_declared() -> None:
 
     contracts = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]["contracts"]
     layers = next(c for c in contracts if c["type"] == "layers")["layers"]
-    assert layers[:3] == ["tui_app", "core.sdk : core.demo", "core.workbench"]
-    assert layers.index("core.assist") < layers.index("core.index") < layers.index("core.vault")
+    assert layers[:4] == ["tui_app", "core.sdk : core.demo", "core.assist", "core.workbench"]
+    assert layers.index("core.workbench") < layers.index("core.index") < layers.index("core.vault")
+
+
+def test_interfaces_may_reach_only_the_workbench_and_no_cycle_is_allowed() -> None:
+    """tui_app is forbidden every core package but the workbench, the assistant surface, errors, text
+    safety, the home's paths and the result types; sibling modules import no cycle."""
+    import tomllib
+
+    contracts = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]["contracts"]
+    door = next(c for c in contracts if c["type"] == "forbidden" and c["source_modules"] == ["tui_app"])
+    forbidden = set(door["forbidden_modules"])
+    packages = {f"core.{p.stem if p.is_file() else p.name}" for p in (ROOT / "core").iterdir()
+                if (p.suffix == ".py" and p.stem != "__init__") or (p / "__init__.py").exists()}
+    allowed = {"core.workbench", "core.assist", "core.errors", "core.textsafe", "core.paths", "core.turns",
+               "core.frozen"}
+    assert forbidden == packages - allowed, sorted(forbidden ^ (packages - allowed))
+    assert any(c["type"] == "acyclic_siblings" and set(c["ancestors"]) == {"core", "tui_app"} for c in contracts)

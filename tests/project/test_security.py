@@ -334,9 +334,9 @@ def test_an_assistant_cannot_confirm_anything_whatever_it_sends(paths: HomePaths
     from hypothesis import HealthCheck, given, settings
     from hypothesis import strategies as st
 
-    from core.assist.sharing import SharePolicy
     from core.assist.surface import AssistantSurface, Caller, SurfaceError
     from core.embed.hashing import HashingEmbedder
+    from core.sharing import SharePolicy
     from core.workbench import Workbench
     from tests.faults.fuzzing import JSON, TEXT, assert_one_line
 

@@ -11,17 +11,16 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from core.assist.sharing import SharePolicy
-from core.config import Config
 from core.errors import ReverieError
 from core.loopback import is_loopback_address
-from core.paths import HomePaths
-from core.vault.crypto import VaultKeys
 
 if TYPE_CHECKING:
     import uvicorn
 
     from core.assist.surface import AssistantSurface
+    from core.config import Config
+    from core.paths import HomePaths
+    from core.vault.crypto import VaultKeys
 
 DEFAULT_PORT = 8765
 
@@ -89,23 +88,24 @@ def make_server(paths: HomePaths, config: Config, *, keys: Callable[[], VaultKey
     import uvicorn
 
     from core.assist.surface import AssistantSurface
+    from core.workbench import Workbench
     from tui_app.api.app import create_app
     from tui_app.api.token import read_token, token_path
     from tui_app.mcp.server import load_keys
+    from tui_app.notices import on_stderr
 
     check_host(host)
-    policy = SharePolicy.from_config(config, profile)
+    workbench = Workbench(paths, config, notice=on_stderr("reverie api"))
+    surface = AssistantSurface.open(workbench, profile)
     token = read_token(paths)
     if token is None:
         raise ApiError(f"no API token in {token_path(paths)}: run `reverie api token` first")
-    if not paths.vault_header.exists():
+    if not workbench.has_vault:
         raise ApiError(f"no vault in {paths.root}: run `reverie init` first")
-    from core.workbench import Workbench
-    from tui_app.notices import on_stderr
-
-    workbench = Workbench(paths, config, notice=on_stderr("reverie api"))
-    workbench.adopt_keys(keys() if keys is not None else load_keys(paths, config))
-    surface = AssistantSurface(workbench, policy)
+    if keys is not None:
+        workbench.adopt_keys(keys())
+    else:
+        load_keys(workbench)
     sock = bind(host, port)
     settings = uvicorn.Config(create_app(surface, token), log_level="warning", access_log=False, lifespan="off",
                               server_header=False, proxy_headers=False)

@@ -10,7 +10,7 @@ from core.textsafe import field_line
 from tui_app.cli.state import CliState, bad_time_input, emit, pass_state
 
 if TYPE_CHECKING:
-    from core.assist.sharing import ShareCheck
+    from core.sharing import ShareCheck
     from core.suggest import SuggestRun
 
 TEXT_WIDTH = 160
@@ -113,15 +113,9 @@ def _check_text(check: ShareCheck, profile: str) -> str:
 def share_check(state: CliState, profile: str, query: tuple[str, ...], limit: int | None, now_text: str | None,
                 as_json: bool) -> None:
     """Show exactly what an assistant using PROFILE would receive for QUERY, and what it would not."""
-    from core.assist.sharing import SharePolicy, check_share
-
-    policy = SharePolicy.from_config(state.config, profile)
     now = _clock(state, now_text)
     with state.workbench as workbench:
-        if workbench.has_vault:
-            workbench.unlock()  # what is shared depends on the memories: they are synced, asking if need be
-        workbench.refresh()
-        check = check_share(workbench.recaller, policy, " ".join(query), now=now, zone=workbench.zone, limit=limit)
+        check = workbench.share_check(profile, " ".join(query), now=now, limit=limit)
     data = {"profile": profile, "answer": check.shared.to_dict(),
             "withheld": [{"id": c.item.id, "kind": c.item.kind, "reason": c.reason}
                          for c in check.found if c.reason is not None]}

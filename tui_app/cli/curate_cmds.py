@@ -8,6 +8,7 @@ import signal
 import sys
 import threading
 from collections.abc import Iterator
+from dataclasses import asdict
 from types import FrameType
 from typing import TYPE_CHECKING, Any
 
@@ -50,9 +51,7 @@ def scope() -> None:
 @pass_state
 def scope_add(state: CliState, name: str, kind: str, path: str | None, as_json: bool) -> None:
     """Add a scope (idempotent: adding the same scope again changes nothing)."""
-    from core.curate.scopes import add_scope
-
-    added, changed = add_scope(state.paths, name, kind, path)
+    added, changed = state.workbench.curation.add_scope(name, kind, path)
     verb = "Added" if changed else "Already configured:"
     text = f"{verb} scope {added.name} ({added.kind.name}) at {added.root}"
     emit({**added.to_dict(), "added": changed}, as_json, text)
@@ -65,9 +64,7 @@ def scope_add(state: CliState, name: str, kind: str, path: str | None, as_json: 
 def scope_remove(state: CliState, name: str, as_json: bool) -> None:
     """Stop curating scope NAME. Nothing in cold storage is lost: its moved records can still be
     restored where they were (the scope is remembered for its tombstones)."""
-    from core.curate.scopes import remove_scope
-
-    removed = remove_scope(state.paths, name)
+    removed = state.workbench.curation.remove_scope(name)
     moved = removed.cold_records
     text = (f"Removed scope {removed.scope.name} ({removed.scope.kind.name}) at {removed.scope.root}: "
             f"no longer scanned or moved. {moved} record{'' if moved == 1 else 's'} in cold storage "
@@ -80,9 +77,7 @@ def scope_remove(state: CliState, name: str, as_json: bool) -> None:
 @pass_state
 def scope_list(state: CliState, as_json: bool) -> None:
     """List the configured scopes."""
-    from core.curate.scopes import all_scopes
-
-    scopes = [s.to_dict() for s in all_scopes(state.config, state.paths)]
+    scopes = [s.to_dict() for s in state.workbench.curation.scopes()]
     text = "\n".join(f"{s['name']:<16} {s['kind']:<12} {s['path']}" for s in scopes) or NO_SCOPES
     emit({"scopes": scopes}, as_json, text)
 
@@ -238,9 +233,9 @@ def apply(state: CliState, scope_name: str | None, dry_run: bool, scheduled: boo
 def approve(state: CliState, candidate: str, as_json: bool) -> None:
     """Approve moving CANDIDATE (an id, SCOPE:PATH or a path) at the next apply."""
 
-    data = state.workbench.curation.decide(candidate, "approved")
-    verb = "Approved" if data["changed"] else "Already approved:"
-    emit(data, as_json, f"{verb} {data['id']} {data['path']}: it moves at the next `reverie curate apply`")
+    done = state.workbench.curation.decide(candidate, "approved")
+    verb = "Approved" if done.changed else "Already approved:"
+    emit(asdict(done), as_json, f"{verb} {done.id} {done.path}: it moves at the next `reverie curate apply`")
 
 
 @curate.command()
@@ -250,9 +245,9 @@ def approve(state: CliState, candidate: str, as_json: bool) -> None:
 def reject(state: CliState, candidate: str, as_json: bool) -> None:
     """Reject moving CANDIDATE: it stays, and is not proposed again while its content is unchanged."""
 
-    data = state.workbench.curation.decide(candidate, "rejected")
-    verb = "Rejected" if data["changed"] else "Already rejected:"
-    emit(data, as_json, f"{verb} {data['id']} {data['path']}: it stays where it is")
+    done = state.workbench.curation.decide(candidate, "rejected")
+    verb = "Rejected" if done.changed else "Already rejected:"
+    emit(asdict(done), as_json, f"{verb} {done.id} {done.path}: it stays where it is")
 
 
 @curate.command()
@@ -290,9 +285,7 @@ def recover(state: CliState, as_json: bool) -> None:
 @pass_state
 def cold_cmd(state: CliState, scope_name: str | None, verify: bool, as_json: bool) -> None:
     """What was moved, when and why; restore with `reverie curate restore PATH`."""
-    from core.curate.cold import list_cold
-
-    items = [i.to_dict() for i in list_cold(state.paths, state.config, scope_name, verify=verify)]
+    items = [i.to_dict() for i in state.workbench.curation.cold(scope_name, verify=verify)]
     lines = []
     for i in items:
         check = {True: "  intact", False: "  CHECKSUM MISMATCH", None: ""}[i["intact"]]
@@ -313,7 +306,7 @@ def cold_cmd(state: CliState, scope_name: str | None, verify: bool, as_json: boo
 def calibrate(state: CliState, scope_name: str, as_json: bool) -> None:
     """Measure SCOPE's real distribution and place the thresholds at its natural breaks."""
 
-    data = state.workbench.curation.calibrate(scope_name)
+    data = asdict(state.workbench.curation.calibrate(scope_name))
     t, ages = data["thresholds"], data["figures"]["age_days"]
     lines = [
         f"scope {data['scope']}: {data['source']}",
@@ -339,9 +332,7 @@ def calibrate(state: CliState, scope_name: str, as_json: bool) -> None:
 @pass_state
 def status(state: CliState, as_json: bool) -> None:
     """Last run, overdue or not, rubric version, counts."""
-    from core.curate.status import status as curation_status
-
-    data = curation_status(state.paths, state.config)
+    data = state.workbench.curation.status()
     c = data["counts"]
     lines = [
         f"rubric v{data['rubric_version']}; last run {data['last_run'] or 'never'}; "
@@ -365,9 +356,7 @@ def status(state: CliState, as_json: bool) -> None:
 @pass_state
 def log_cmd(state: CliState, limit: int, as_json: bool) -> None:
     """Curation's history: runs, moves, restores, decisions and rubric changes, newest first."""
-    from core.curate.status import log
-
-    events = log(state.paths, limit)
+    events = state.workbench.curation.history(limit)
     text = "\n".join(f"{str(e['ts'])[:19]}  {e['event']:<9} {e.get('scope') or '-':<14} {e['text']}" for e in events)
     emit({"events": events}, as_json, text or "No curation history yet.")
 
@@ -381,23 +370,20 @@ def log_cmd(state: CliState, limit: int, as_json: bool) -> None:
 @pass_state
 def schedule(state: CliState, install: bool, method: str | None, as_json: bool) -> None:
     """Print (or install) a weekly run: it reminds and moves only what the tier rules allow."""
-    from core.curate import schedule as sched
-
-    method = method or sched.default_method()
+    curation = state.workbench.curation
     if install:
-        done = sched.install(state.paths, method)
+        done = curation.install_schedule(method)
         verb = "Already installed (refreshed)" if done.already else "Installed"
         text = f"{verb} the weekly run ({done.method}): " + "; ".join(done.written + done.commands)
         emit(done.to_dict(), as_json, text)
         return
-    units = sched.systemd_units(state.paths)
-    line = sched.cron_line(state.paths)
-    data = {"method": method, "systemd": units, "cron": line, "unit_dir": str(sched.systemd_user_dir())}
-    if method == "systemd":
-        text = "\n".join(f"# {sched.systemd_user_dir() / name}\n{body}" for name, body in units.items())
-        text += f"\n# then: systemctl --user daemon-reload && systemctl --user enable --now {sched.UNIT}.timer"
+    plan = curation.schedule_plan(method)
+    data = {"method": plan.method, "systemd": plan.systemd, "cron": plan.cron, "unit_dir": plan.unit_dir}
+    if plan.method == "systemd":
+        text = "\n".join(f"# {curation.unit_path(name)}\n{body}" for name, body in plan.systemd.items())
+        text += f"\n# then: systemctl --user daemon-reload && systemctl --user enable --now {plan.unit}.timer"
     else:
-        text = f"# add with `crontab -e`:\n{line}"
+        text = f"# add with `crontab -e`:\n{plan.cron}"
     emit(data, as_json, text)
 
 

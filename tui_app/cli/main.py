@@ -43,10 +43,8 @@ def _remind_overdue_review(state: CliState) -> None:
     """The weekly curation review is enforced by reminding: every command says when it is overdue."""
     if not state.paths.root.exists():
         return
-    from core.curate.runs import overdue_notice
-
     try:
-        notice = overdue_notice(state.paths, state.config)
+        notice = state.workbench.curation.overdue()
     except ReverieError:
         return  # a bad config.toml is reported by the command itself, with its file and key
     if notice:

@@ -127,11 +127,8 @@ def search(state: CliState, query: tuple[str, ...], now_text: str | None, tz_nam
         answer = workbench.search(" ".join(query), now=now, zone=zone, limit=limit, mode=mode, filters=filters,
                                   refresh=sync)
         sealed = None
-        if not as_json and workbench.can_unlock_quietly():  # memories as their sealed records say (issue 11 F6)
-            from core.assist.sharing import SealedRecords
-
-            records = SealedRecords(lambda: workbench.vault)
-            sealed = {i.id: records.as_sealed(i) for i in answer.result.results if i.kind == "memory"}
+        if not as_json and workbench.can_unlock_quietly():  # memories as their sealed records say
+            sealed = workbench.as_sealed(answer.result.results)
     emit(answer.to_dict(), as_json, _plain(answer, now, zone, sealed))
 
 

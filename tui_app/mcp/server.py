@@ -32,15 +32,16 @@ import json
 import sys
 from typing import TYPE_CHECKING, Any
 
-from core.assist.sharing import SharePolicy
 from core.assist.surface import OUTPUTS, TOOLS, AssistantSurface, Caller, SurfaceError
-from core.config import AssistantsConfig, Config
 from core.errors import HomeError, VaultLocked
-from core.paths import HomePaths
-from core.vault.crypto import VaultKeys
 
 if TYPE_CHECKING:
     from mcp.server.lowlevel import Server
+
+    from core.config import AssistantsConfig, Config
+    from core.paths import HomePaths
+    from core.vault.crypto import VaultKeys
+    from core.workbench import Workbench
 
 SERVER_NAME = "reverie"
 INSTRUCTIONS = (
@@ -76,13 +77,11 @@ READ_ONLY = frozenset({"recall", "where_are_we", "context"})
 
 def tool_list(limits: AssistantsConfig | None = None) -> list[Any]:
     """The tools, their descriptions stating the limits in force (the defaults without ``limits``)."""
-    import dataclasses
-
     import mcp_types as types
 
-    from core.assist.surface import INPUTS
+    from core.assist.surface import INPUTS, limit_figures
 
-    numbers = dataclasses.asdict(limits or AssistantsConfig())
+    numbers = limit_figures(limits)
     return [
         types.Tool(
             name=name,
@@ -145,24 +144,20 @@ def build_server(surface: AssistantSurface, assistant: str | None = None) -> Ser
                   on_call_tool=call_tool)
 
 
-def server_passphrase(paths: HomePaths, config: Config) -> str:
+def server_passphrase(workbench: Workbench) -> str:
     """The passphrase without ever prompting: ``REVERIE_PASSPHRASE`` or the keyring."""
-    from core.vault.passphrase import passphrase_without_prompt
-
-    if not paths.vault_header.exists():
-        raise HomeError(f"no vault in {paths.root}: run `reverie init` first")
-    passphrase = passphrase_without_prompt(config, paths)
+    if not workbench.has_vault:
+        raise HomeError(f"no vault in {workbench.paths.root}: run `reverie init` first")
+    passphrase = workbench.passphrase_at_hand()
     if not passphrase:
         raise VaultLocked("the MCP server never prompts: set REVERIE_PASSPHRASE in the server's environment, "
                           "or store the passphrase in the keyring (reverie init --keyring)")
     return passphrase
 
 
-def load_keys(paths: HomePaths, config: Config) -> VaultKeys:
-    """The vault's keys without ever prompting (a wrong passphrase is a ``WrongPassphrase``)."""
-    from core.vault.crypto import unlock
-
-    return unlock(paths.vault_header, server_passphrase(paths, config))
+def load_keys(workbench: Workbench) -> VaultKeys:
+    """Unlock ``workbench`` without ever prompting (a wrong passphrase is a ``WrongPassphrase``)."""
+    return workbench.unlock(server_passphrase(workbench))
 
 
 def serve_stdio(paths: HomePaths, config: Config, profile: str = "default", assistant: str | None = None) -> None:
@@ -173,23 +168,19 @@ def serve_stdio(paths: HomePaths, config: Config, profile: str = "default", assi
     second; the key derivation releases the GIL), so unlocking adds nothing to the start-up."""
     from concurrent.futures import ThreadPoolExecutor
 
-    from core.vault.crypto import unlock
-
-    policy = SharePolicy.from_config(config, profile)
-    passphrase = server_passphrase(paths, config)
-    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="reverie-unlock") as pool:
-        pending = pool.submit(unlock, paths.vault_header, passphrase)
-        import anyio
-        import mcp.server.lowlevel  # noqa: F401  (the slow import, overlapping the key derivation)
-        from mcp.server.stdio import stdio_server
-
-        keys = pending.result()
     from core.workbench import Workbench
     from tui_app.notices import on_stderr
 
     workbench = Workbench(paths, config, notice=on_stderr("reverie mcp"))
-    workbench.adopt_keys(keys)
-    surface = AssistantSurface(workbench, policy)
+    surface = AssistantSurface.open(workbench, profile)
+    passphrase = server_passphrase(workbench)
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="reverie-unlock") as pool:
+        pending = pool.submit(workbench.unlock, passphrase)
+        import anyio
+        import mcp.server.lowlevel  # noqa: F401  (the slow import, overlapping the key derivation)
+        from mcp.server.stdio import stdio_server
+
+        pending.result()
     server = build_server(surface, assistant)
 
     async def run() -> None:

@@ -80,4 +80,4 @@ class DecidingScreen(ReverieScreen):
     @work(thread=True, exclusive=True, exit_on_error=False, group="decide", description="record the decision")
     def store_decision(self, candidate: Candidate, decision: str) -> None:
         result = data.decide(self.session, candidate, decision)
-        self.post_message(messages.CandidateDecided(candidate.id, decision, bool(result["changed"])))
+        self.post_message(messages.CandidateDecided(candidate.id, decision, result.changed))
