@@ -14,7 +14,7 @@ creates) and ``embedder`` (a model-free embedder).
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime, tzinfo
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from core.config import Config, load_config
 from core.errors import HomeError, ReverieError, VaultLocked
 from core.paths import HomePaths
-from core.workbench.capture import CHOICES, CaptureOutcome, DuplicateChoice
+from core.workbench.access import NO_PASSPHRASE
 from core.workbench.freshness import (
     CATCH_UP_BYTES,
     VAULT_SEEN_KEY,
@@ -36,26 +36,20 @@ from core.workbench.freshness import (
 
 if TYPE_CHECKING:
     from core.context import ContextBlock
-    from core.conversation import SealReport
-    from core.conversation.detect import SourcePlan
-    from core.conversation.follow import Follower
-    from core.conversation.seals import DaySummary
     from core.embed import Embedder
-    from core.index import Filters, Reindexer, ReindexReport, SearchIndex
-    from core.index.catalog import SessionInfo
+    from core.index import Filters, Reindexer, SearchIndex
     from core.index.memories import MemorySync
     from core.recall import Recaller
     from core.recall.model import RecallItem
     from core.sharing import ShareCheck, SharePolicy
-    from core.suggest.runner import SuggestRun
     from core.topics import Marker
     from core.vault.crypto import KdfParams, VaultKeys
     from core.vault.ledger import Checkpoint
-    from core.vault.records import Memory
-    from core.vault.review import ReviewDraft
     from core.vault.store import MemoryVault
+    from core.workbench.access import Access
     from core.workbench.curation import Curation
-    from core.workbench.ingest import IngestOutcome
+    from core.workbench.log import Log
+    from core.workbench.review import Review
     from core.workbench.search import SearchAnswer
     from core.workbench.topics import Topics
     from core.workbench.verify import VerifyReport
@@ -64,7 +58,6 @@ Progress = Callable[[str, int, int], None]  # (phase "files" | "embed", done, to
 Notice = Callable[[str], None]  # one line for the person ("loading the embedding model…")
 ShouldStop = Callable[[], bool]
 EmbedderFactory = Callable[[], "Embedder"]
-NO_PASSPHRASE = "no passphrase: set REVERIE_PASSPHRASE, enable security.keyring, or run in a terminal"
 
 
 class Workbench:
@@ -175,90 +168,6 @@ class Workbench:
                 self._vault.forget_keys()
             self._keys = None
             self._vault = None
-
-    def create_vault(self, passphrase: str, *, keyring: bool = False) -> VaultKeys:
-        """A new vault in the home (refused when one exists); the settings file is written when absent."""
-        from core.config import save_config
-        from core.conversation.written import begin_record
-        from core.vault.crypto import create_header
-        from core.vault.passphrase import check_new_passphrase
-
-        if self.has_vault:
-            raise HomeError(f"{self.paths.vault_header}: a vault already exists here")
-        check_new_passphrase(passphrase)
-        self.paths.ensure()
-        if not self.paths.config.exists():
-            config = self.config
-            config.security.keyring = keyring
-            save_config(self.paths.config, config)
-        keys = create_header(self.paths.vault_header, passphrase, self.kdf)
-        begin_record(self.paths)  # a day file found in logs/ from now on is one this home's ingests wrote, or named
-        if keyring:
-            from core.vault.passphrase import store_in_keyring
-
-            store_in_keyring(self.paths, passphrase)
-        self.adopt_keys(keys)
-        return keys
-
-    def change_passphrase(self, new: str, *, current: str | None = None,
-                          recovery_key: str | None = None) -> tuple[bool, list[str]]:
-        """Set a new passphrase, proven by the current one (``current``, else the one at hand or asked)
-        or by a recovery key. One header is rewritten atomically, whatever the vault's size; the old
-        passphrase stops working. The keyring follows when it holds the passphrase. Returns whether the
-        keyring was updated, and what the person should know (an environment variable still holding
-        the old one, a keyring that could not be written)."""
-        import os
-
-        from core.vault.crypto import change_passphrase
-        from core.vault.passphrase import PASSPHRASE_ENV, check_new_passphrase
-
-        if not self.has_vault:
-            raise HomeError(f"{self.paths.vault_header}: no vault here; run `reverie init` first")
-        check_new_passphrase(new)
-        if recovery_key is None and current is None:
-            current = self._passphrase_for_exchange()
-        change_passphrase(self.paths.vault_header, new, passphrase=current, recovery_key=recovery_key)
-        notes: list[str] = []
-        keyring_updated = False
-        if self.config.security.keyring:
-            from core.vault.passphrase import store_in_keyring
-
-            try:
-                store_in_keyring(self.paths, new)
-            except Exception as exc:  # any keyring backend failure: the change itself is done
-                notes.append(f"The keyring could not be updated ({type(exc).__name__}): store the new passphrase "
-                             "there yourself, or turn security.keyring off.")
-            else:
-                keyring_updated = True
-                notes.append("The keyring now holds the new passphrase.")
-        if os.environ.get(PASSPHRASE_ENV):
-            notes.append(f"{PASSPHRASE_ENV} still holds the old one: change it where you set it.")
-        return keyring_updated, notes
-
-    def create_recovery_key(self, passphrase: str | None = None) -> str:
-        """A new recovery key (it replaces any earlier one), to be shown once; it can set a new passphrase."""
-        from core.clock import utc_now_iso
-        from core.vault.crypto import create_recovery_key
-
-        if not self.has_vault:
-            raise HomeError(f"{self.paths.vault_header}: no vault here; run `reverie init` first")
-        return create_recovery_key(self.paths.vault_header, passphrase or self._passphrase_for_exchange(),
-                                   now=utc_now_iso())
-
-    def recovery_key_made_at(self) -> str | None:
-        """When the vault's recovery key was made (an ISO time; "" when the header does not say), or
-        None when it has none. Reads the header only: no passphrase is needed."""
-        from core.vault.crypto import parse_header
-
-        path = self.paths.vault_header
-        try:
-            text = path.read_text(encoding="utf-8")
-        except FileNotFoundError as exc:
-            raise HomeError(f"{path}: no vault here; run `reverie init` first") from exc
-        except (OSError, ValueError) as exc:
-            raise HomeError(f"{path}: vault header unreadable: {exc}") from exc
-        header = parse_header(path, text)
-        return None if header.recovery is None else (header.recovery_created_at or "")
 
     @property
     def keys(self) -> VaultKeys:
@@ -405,12 +314,6 @@ class Workbench:
         self.index.put_meta(VAULT_SEEN_KEY, seen)
         return result
 
-    def sessions(self, *, limit: int = 20, source: str | None = None) -> list[SessionInfo]:
-        """The most recently active sessions, newest first, with project header and first prompt
-        (after the freshness policy's catch-up of the exact index, as a search does)."""
-        self.refresh(memories=False)
-        return self.index.recent_sessions(limit, source=source)
-
     # --- recall -----------------------------------------------------------------------------------
 
     def search(self, query: str, *, now: datetime | None = None, zone: tzinfo | None = None,
@@ -484,226 +387,38 @@ class Workbench:
 
         return Topics(self)
 
-    # --- capture and review -----------------------------------------------------------------------
+    # --- integrity --------------------------------------------------------------------------------
 
-    def capture(self, content: str, tags: Sequence[str] = (), *, on_duplicate: DuplicateChoice = "ask",
-                check_duplicates: bool = True, suggest: bool = False, created_by: str | None = None) -> CaptureOutcome:
-        """A new draft, after the near-duplicate check (cosine ≥ ``recall.duplicate_threshold`` against
-        the finalized memories). With a near duplicate and ``on_duplicate="ask"`` nothing is written
-        and the outcome ``needs_choice``; replace records that the new memory supersedes the old one
-        (curation then offers the old one for cold storage: nothing is deleted)."""
-        from core.duplicates import DuplicateError
-
-        if on_duplicate not in CHOICES:
-            raise DuplicateError(f"on_duplicate: must be one of {', '.join(CHOICES)}, got {on_duplicate!r}")
-        # the model loads beside the key derivation when no prompt can interleave with its notices
-        warming = self.warm_embedder() if check_duplicates and not self.unlocked and self.can_unlock_quietly() else None
-        try:
-            return self._capture(content, tags, on_duplicate, check_duplicates, suggest, created_by)
-        finally:
-            # never leave the model loading while the process exits: a native runtime still starting in
-            # a daemon thread at exit aborts the process ("terminate called without an active exception")
-            if warming is not None:
-                warming.join()
-
-    def _capture(self, content: str, tags: Sequence[str], on_duplicate: DuplicateChoice, check_duplicates: bool,
-                 suggest: bool, created_by: str | None) -> CaptureOutcome:
-        from core.duplicates import decide
-
-        vault = self.vault  # a wrong passphrase fails here, before the check
-        check, notes = (self._duplicate_check(content) if check_duplicates else (None, []))
-        decision = None
-        if check is not None and check.duplicate is not None:
-            if on_duplicate == "ask":
-                return CaptureOutcome(None, check, notes=tuple(notes))
-            decision = decide(check, on_duplicate)
-            if not decision.keep_new:
-                return CaptureOutcome(None, check, decision, notes=tuple(notes))
-        supersedes = [decision.supersedes] if decision is not None and decision.supersedes else []
-        draft = vault.create_draft(content, tags, created_by=created_by or self.config.general.reviewer,
-                                   supersedes=supersedes)
-        added: tuple[Any, ...] = ()
-        if suggest:
-            run = self.run_suggesters(draft)
-            draft, added = run.draft, tuple(run.added)
-        return CaptureOutcome(draft, check, decision, added, tuple(notes))
-
-    def _duplicate_check(self, content: str) -> tuple[Any, list[str]]:
-        from core.duplicates import check_duplicate
-
-        fresh = self.refresh(turns=False)
-        notes = ["duplicate check used the index as it is (another process is writing to it)"] if fresh.busy else []
-        check = check_duplicate(content, self.embedder(), threshold=self.config.recall.duplicate_threshold,
-                                index=self.index)
-        return check, notes
-
-    def run_suggesters(self, draft: ReviewDraft | str, *, only: Sequence[str] = (), save: bool = True) -> SuggestRun:
-        """The local suggesters (dates, tags, people, places; ``only`` some of them) on an open draft;
-        saved when anything was added and ``save``. The run holds the draft as stored and what was added."""
-        from core.suggest import pick_suggesters, suggest_draft
-
-        if isinstance(draft, str):
-            draft = self.vault.get_draft(draft)
-        return suggest_draft(self.vault, draft, self.config, self.paths, suggesters=pick_suggesters(only),
-                             embedder=self.embedder, save=save, memory_index=self.embedded_memory_index)
-
-    def embedded_memory_index(self) -> SearchIndex:
-        """The index with the vault's memories current and their vectors made by the model (for the
-        suggesters that compare a draft with confirmed memories)."""
-        from core.recall import sync_vault
-
-        sync_vault(self.index, self.vault, self.zone, self.embedder())
-        self.index.put_meta(VAULT_SEEN_KEY, vault_fingerprint(self.paths))
-        return self.index
-
-    def suggest(self, draft_id: str, field_name: str, value: Any, source: str, *, model: str | None = None,
-                process_version: str | None = None, confidence: float | None = None,
-                suggestion_id: str | None = None) -> ReviewDraft:
-        """One more suggestion on an open draft (from an assistant or a person naming the source)."""
-        draft = self.vault.get_draft(draft_id).add_suggestion(
-            field_name, value, source, model=model, process_version=process_version, confidence=confidence,
-            suggestion_id=suggestion_id)
-        self.vault.save_draft(draft)
-        return draft
-
-    def accept(self, draft_id: str, suggestion_id: str, *, reviewer: str | None = None,
-               value: Any = None) -> ReviewDraft:
-        return self._decide(draft_id, lambda d, who: d.accept(suggestion_id, reviewer=who, value=value), reviewer)
-
-    def reject(self, draft_id: str, suggestion_id: str, *, reviewer: str | None = None) -> ReviewDraft:
-        return self._decide(draft_id, lambda d, who: d.reject_suggestion(suggestion_id, reviewer=who), reviewer)
-
-    def approve(self, draft_id: str, *, reviewer: str | None = None) -> ReviewDraft:
-        return self._decide(draft_id, lambda d, who: d.approve(reviewer=who), reviewer)
-
-    def _decide(self, draft_id: str, change: Callable[[ReviewDraft, str], ReviewDraft],
-                reviewer: str | None) -> ReviewDraft:
-        draft = change(self.vault.get_draft(draft_id), reviewer or self.config.general.reviewer)
-        self.vault.save_draft(draft)
-        return draft
-
-    def finalize(self, draft_id: str) -> Memory:
-        """Seal an approved draft as a memory, once (the vault reads the draft once, under its lock)."""
-        return self.vault.finalize(draft_id)
-
-    # --- the log ----------------------------------------------------------------------------------
-
-    def plan_ingest(self, inputs: Sequence[Path], fmt: str = "auto") -> SourcePlan:
-        """What an ingest of ``inputs`` would read (files, formats, total bytes); raises for an unknown
-        format or a missing file, before anything is written."""
-        from core.conversation import collect_sources
-
-        return collect_sources(list(inputs), fmt)
-
-    def ingest(self, inputs: Sequence[Path] = (), fmt: str = "auto", *, plan: SourcePlan | None = None,
-               embed: bool = False, progress: Callable[[int], None] | None = None,
-               embed_progress: Progress | None = None, should_stop: ShouldStop | None = None,
-               now: datetime | None = None) -> IngestOutcome:
-        """Import conversations into the log, then make them searchable before returning: the exact
-        index (catalog + FTS5) always; vectors too with ``embed`` (stopping keeps what is embedded, and
-        the outcome says how many wait). Closed days are sealed when the keys are at hand.
-        ``progress`` gets input bytes read; ``embed_progress`` the embedding's (phase, done, total)."""
-        from core.conversation import ingest as run_ingest
-
-        plan = plan if plan is not None else self.plan_ingest(inputs, fmt)
-        keys, reason = self._keys_for_sealing()
-        report = run_ingest(self.paths, plan=plan, keys=keys, unsealed_reason=reason, progress=progress, now=now)
-        return self._index_after_ingest(report, embed=embed, progress=embed_progress, should_stop=should_stop)
-
-    def _keys_for_sealing(self) -> tuple[VaultKeys | None, str]:
-        if not self.has_vault:
-            return None, "no vault in this home yet (`reverie init`, then `reverie seal`)"
-        if not self.can_unlock_quietly():
-            return None, "no passphrase in REVERIE_PASSPHRASE or the keyring; run `reverie seal`"
-        return self.keys, ""
-
-    def _index_after_ingest(self, report: Any, *, embed: bool, progress: Progress | None,
-                            should_stop: ShouldStop | None) -> IngestOutcome:
-        import apsw
-
-        from core.workbench.ingest import IngestOutcome
-
-        outcome = IngestOutcome(report)
-        try:
-            with self.reindexer(embed=False, memories=False) as reindexer:
-                outcome.index = reindexer.run(embed=False, should_stop=should_stop)
-        except apsw.BusyError:
-            outcome.index_note = "the index is busy (another process is writing it): the next search catches up"
-            return outcome
-        if embed and not (should_stop and should_stop()):
-            try:
-                outcome.vectors = self.reindex(embed=True, progress=progress, should_stop=should_stop).embedded
-            except KeyboardInterrupt:
-                outcome.stopped = True
-        outcome.pending_vectors = self.index.status().pending_vectors
-        outcome.stopped = outcome.stopped or bool(should_stop and should_stop())
-        return outcome
-
-    def follower(self, folders: Sequence[Path | str]) -> Follower:
-        """A follower of Claude Code and Codex folders (``watch --follow``): new turns into the log,
-        closed days sealed when the keys are at hand."""
-        from core.conversation.follow import Follower
-
-        keys, reason = self._keys_for_sealing()
-        return Follower(self.paths, list(folders), keys=keys, unsealed_reason=reason)
-
-    def seal(self, accept_unsigned: Collection[str] = (), adopt: Mapping[str, str] | None = None) -> SealReport:
-        """Seal every closed UTC day of the log this vault's ingests wrote (and reseal days an ingest
-        added to); ``accept_unsigned``: days whose appended turns the person read and accepts without a
-        signed intent; ``adopt``: day → SHA-256 of a day file the person read (:meth:`describe_day`)
-        and adopts although Reverie cannot vouch it wrote it."""
-        from core.conversation import seal_closed_days
-
-        return seal_closed_days(self.paths, self.keys, accept_unsigned=accept_unsigned, adopt=adopt)
-
-    def describe_day(self, day: str) -> DaySummary | None:
-        """What ``day``'s log file holds (turns, first and last time, sessions), None without one;
-        ``ValueError`` for a name that is not a day."""
-        from core.conversation.seals import describe_day
-        from core.vault.ledger import Ledger
-
-        return describe_day(self.paths, day, Ledger(self.paths, self.keys).read(full=False))
-
-    def reindex(self, *, full: bool = False, embed: bool = True, progress: Progress | None = None,
-                should_stop: ShouldStop | None = None) -> ReindexReport:
-        """Bring the index up to date with the log (only changed day files) and the vault's memories
-        (when the keys are at hand), with vectors unless ``embed`` is False."""
-        with self.reindexer(embed=embed, memories=True) as reindexer:
-            report = reindexer.run(full=full, embed=embed, progress=progress, should_stop=should_stop)
-        if report.memories is not None:
-            self.index.put_meta(VAULT_SEEN_KEY, vault_fingerprint(self.paths))
-        return report
-
-    # --- integrity and exchange -------------------------------------------------------------------
-
-    def verify(self, checkpoint: Checkpoint | None = None) -> VerifyReport:
-        """Check every record, the ledger chain, the sealed day logs and cold storage."""
+    def verify(self, checkpoint: Checkpoint | None = None, *, incremental: bool = False) -> VerifyReport:
+        """Check every record, the ledger chain, the sealed day logs and cold storage; ``incremental``
+        (the app's Home) skips the ledger entries a signed verified-prefix note vouches for."""
         from core.workbench.verify import verify_home
 
-        return verify_home(self.paths, self.keys, checkpoint)
+        return verify_home(self.paths, self.keys, checkpoint, incremental=incremental)
 
-    def export_dvmem(self, memory_id: str, passphrase: str | None = None) -> bytes:
-        """One memory as a portable ``.dvmem`` record, sealed under the passphrase it is exported with."""
-        from core.vault.portable import export_dvmem
+    # --- services ---------------------------------------------------------------------------------
 
-        return export_dvmem(self.vault, memory_id, passphrase or self._passphrase_for_exchange())
+    @property
+    def access(self) -> Access:
+        """Create the vault, change its passphrase, make a recovery key."""
+        from core.workbench.access import Access
 
-    def import_dvmem(self, path: Path, passphrase: str | None = None) -> tuple[Memory, bool]:
-        """A ``.dvmem`` record, verified before it is accepted; (memory, added)."""
-        from core.vault.portable import import_dvmem, read_dvmem_file
+        return Access(self)
 
-        data = read_dvmem_file(path)
-        return import_dvmem(self.vault, data, passphrase or self._passphrase_for_exchange(), str(path))
+    @property
+    def review(self) -> Review:
+        """Capture (with the duplicate check), suggestions, accept / reject / approve, finalize, .dvmem."""
+        from core.workbench.review import Review
 
-    def _passphrase_for_exchange(self) -> str:
-        found = self.passphrase_at_hand()
-        if found:
-            return found
-        if self.ask_passphrase is None:
-            raise VaultLocked(NO_PASSPHRASE)
-        return self.ask_passphrase()
+        return Review(self)
 
-    # --- curation ---------------------------------------------------------------------------------
+    @property
+    def log(self) -> Log:
+        """Ingest, follow, seal, describe a day, reindex, recent sessions."""
+        from core.workbench.log import Log
+
+        return Log(self)
+
 
     @property
     def curation(self) -> Curation:

@@ -238,15 +238,21 @@ def verify_home(
     keys: VaultKeys,
     checkpoint: Checkpoint | None = None,
     extra_checks: list[ExtraCheck] | None = None,
+    *,
+    incremental: bool = False,
 ) -> VerifyReport:
+    """``incremental`` (the app's Home, never ``reverie verify``): the ledger's entries that the signed
+    verified-prefix note vouches for are not checked again while the ledger still starts with exactly
+    the bytes it hashes (``Ledger.read(full=False)``: the report is the one a full read gives; a
+    note not signed by this vault, or for other bytes, means a full read). Everything else is checked."""
     with quiet_home(paths):
-        return _verify(paths, keys, checkpoint, extra_checks)
+        return _verify(paths, keys, checkpoint, extra_checks, incremental)
 
 
 def _verify(paths: HomePaths, keys: VaultKeys, checkpoint: Checkpoint | None,
-            extra_checks: list[ExtraCheck] | None) -> VerifyReport:
+            extra_checks: list[ExtraCheck] | None, incremental: bool = False) -> VerifyReport:
     vault = MemoryVault.open(paths, keys)
-    reading = vault.ledger.read()
+    reading = vault.ledger.read(full=not incremental)
     report = VerifyReport(head=reading.head())
     report.problems.extend(reading.problems)
     drafts = vault.check_drafts()

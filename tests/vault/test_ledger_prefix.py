@@ -410,3 +410,62 @@ def test_a_full_read_does_not_reuse_a_trusted_reading(paths: HomePaths, keys: Va
     ledger = Ledger(paths, keys)
     assert ledger.read(full=False).problems == []
     assert ("modified", "ledger line 2") in {(p.kind, p.subject) for p in ledger.read().problems}
+
+
+# --- Home's verification: verify_home(incremental=True) trusts only a note this vault signed -----------
+
+
+def test_an_incremental_verification_checks_only_the_ledger_after_the_note(
+    paths: HomePaths, keys: VaultKeys, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _filled(paths, keys, 5)
+    _noted(paths, keys)
+    _filled(paths, keys, 2)
+    full = verify_home(paths, keys)
+    _noted(paths, keys)
+    _filled(paths, keys, 1)
+    _no_full_read(monkeypatch)
+    report = verify_home(paths, keys, incremental=True)
+    assert report.counts["ledger_entries"] == full.counts["ledger_entries"] + 1 == 8
+    assert [p for p in report.problems if p.subject.startswith("ledger")] == []
+
+
+@pytest.mark.parametrize("how", ["other key", "no signature", "signature of another note", "this vault's old note"])
+@pytest.mark.parametrize("damage", ["earlier entry modified", "entry re-encoded (same values, other bytes)",
+                                    "entry signed by another key appended", "earlier entry deleted"])
+def test_a_forged_note_does_not_let_an_incremental_verification_skip_a_forged_entry(
+    paths: HomePaths, keys: VaultKeys, tmp_path: Path, how: str, damage: str
+) -> None:
+    """Someone who can write the home but lacks the passphrase changes the ledger and writes a note
+    that vouches for the changed bytes: the note is refused (or does not match the bytes), the ledger
+    is read in full, and Home's verification reports what ``reverie verify`` reports."""
+    _filled(paths, keys, 6)
+    old_note = _noted(paths, keys)
+    _filled(paths, keys, 2)
+    DAMAGES[damage](paths, tmp_path)
+    expected = {(p.kind, p.subject) for p in verify_home(paths, keys).problems if p.subject.startswith("ledger")}
+    assert expected
+    note = _lying_note_for(paths)
+    if how == "other key":
+        (tmp_path / "attacker").mkdir()
+        text = note.text(_other_keys(tmp_path / "attacker"))
+    elif how == "no signature":
+        text = json.dumps({k: v for k, v in json.loads(note.text(keys)).items() if k != "sig"})
+    elif how == "signature of another note":  # this vault's signature, taken from an honest note
+        text = json.dumps({**json.loads(note.text(keys)), "sig": json.loads(old_note.text(keys))["sig"]})
+    else:  # the honest note of the bytes before the damage, kept or put back
+        text = old_note.text(keys)
+    paths.ensure_cache()
+    paths.ledger_prefix.write_text(text)
+    found = {(p.kind, p.subject) for p in verify_home(paths, keys, incremental=True).problems
+             if p.subject.startswith("ledger")}
+    assert found == expected
+
+
+def _lying_note_for(paths: HomePaths) -> VerifiedPrefix:
+    """The note an attacker would want: every line of the (damaged) ledger, as if verified."""
+    raw = paths.ledger.read_bytes()
+    raw = raw[: raw.rfind(b"\n") + 1]
+    count = raw.count(b"\n")
+    last = json.loads(raw.splitlines()[-1])
+    return VerifiedPrefix(len(raw), count, sha256_hex(raw), count, last["hash"] if last["seq"] == count else "0" * 64)
