@@ -21,6 +21,8 @@ signs, so they need no storage of their own in the database.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 
@@ -54,12 +56,15 @@ def sign_words(q: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(packed.view(np.uint64).T)
 
 
-def hamming(words: np.ndarray, query_words: np.ndarray, start: int = 0, stop: int | None = None) -> np.ndarray:
-    """Hamming distance from ``query_words`` (``(words,)``) to rows ``start:stop`` of ``words``."""
+def hamming(words: np.ndarray, query_words: np.ndarray, start: int = 0, stop: int | None = None,
+            only: Sequence[int] | None = None) -> np.ndarray:
+    """Hamming distance from ``query_words`` (``(words,)``) to rows ``start:stop`` of ``words``, over
+    the words ``only`` (default: all; a query whose components are all zero in a word, such as an
+    ensemble part it does not use, says nothing about those signs)."""
     stop = words.shape[1] if stop is None else stop
     out = np.zeros(stop - start, dtype=np.uint16)
     scratch = np.empty(stop - start, dtype=np.uint64)
-    for w in range(words.shape[0]):
+    for w in range(words.shape[0]) if only is None else only:
         np.bitwise_xor(words[w, start:stop], query_words[w], out=scratch)
         out += np.bitwise_count(scratch)
     return out

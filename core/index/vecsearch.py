@@ -46,12 +46,17 @@ class Query:
     q: np.ndarray  # int8
     norm: float
     words: np.ndarray  # uint64 sign words
+    live: tuple[int, ...] | None = None  # the sign words in which the query has a non-zero component
 
     @classmethod
     def of(cls, vector: np.ndarray) -> Query:
         q = to_int8(np.asarray(vector, dtype=np.float32).reshape(1, -1))[0]
         norm = float(np.sqrt(np.dot(q.astype(np.int32), q.astype(np.int32)))) or 1.0
-        return cls(q=q, norm=norm, words=sign_words(q.reshape(1, -1))[:, 0])
+        words = sign_words(q.reshape(1, -1))[:, 0]
+        padded = np.zeros(len(words) * 64, dtype=bool)
+        padded[: len(q)] = q != 0
+        live = tuple(int(w) for w in np.flatnonzero(padded.reshape(len(words), 64).any(axis=1)))
+        return cls(q=q, norm=norm, words=words, live=None if len(live) == len(words) else live)
 
 
 def _score(segment: Segment, rows: slice | np.ndarray, query: Query) -> np.ndarray:
@@ -78,7 +83,7 @@ def _search_slice(segment: Segment, a: int, b: int, mask: np.ndarray | None, que
             rows = a + np.flatnonzero(mask)
             scores = _score(segment, rows, query)
         return _top(rows, scores, k)
-    distances = hamming(segment.words, query.words, a, b)
+    distances = hamming(segment.words, query.words, a, b, query.live)
     if mask is not None:
         distances[~mask] = np.iinfo(distances.dtype).max
     picked = smallest(distances, candidates(n, k))
