@@ -269,13 +269,15 @@ def _existing_keys_last(conn: apsw.Connection, lo: int, hi: int) -> tuple[int, S
     return None if row is None else (row[0], (row[1], row[2], row[3]))
 
 
-def delete_file_turns(
-    conn: apsw.Connection, file_id: int, fts: FtsRows | None = None
-) -> dict[tuple[str, str], bytes]:
+Kept = dict[tuple[str, str], tuple[bytes | None, bytes | None]]  # (id, text) → (vector, shadow vector)
+
+
+def delete_file_turns(conn: apsw.Connection, file_id: int, fts: FtsRows | None = None) -> Kept:
     """Remove every turn read from ``file_id``, closing the gaps left in their days (``fts``: rows
     waiting for FTS5 are written first).
 
-    Returns the vectors they had, keyed by (id, text), so turns read again unchanged keep theirs.
+    Returns the vectors they had (and their vectors of a model being re-embedded: the shadow set),
+    keyed by (id, text), so turns read again unchanged keep theirs.
     """
     if fts is not None:
         fts.flush(conn)
@@ -283,8 +285,9 @@ def delete_file_turns(
     if not rows:
         return {}
     docs = [doc for doc, _, _ in rows]
-    blobs = vectors.take(conn, docs)
-    kept = {(turn_id, text): blobs[doc] for doc, turn_id, text in rows if doc in blobs}
+    blobs, shadow = vectors.take(conn, docs), vectors.take(conn, docs, vectors.SHADOW)
+    kept = {(turn_id, text): (blobs.get(doc), shadow.get(doc)) for doc, turn_id, text in rows
+            if doc in blobs or doc in shadow}
     _fts_delete(conn, docs)
     vectors.remove(conn, docs)
     conn.execute("DELETE FROM turns WHERE file_id = ?", (file_id,))
@@ -293,16 +296,20 @@ def delete_file_turns(
     return kept
 
 
-def restore_vectors(conn: apsw.Connection, file_id: int, kept: dict[tuple[str, str], bytes]) -> int:
-    """Give turns of ``file_id`` back the vectors :func:`delete_file_turns` returned for them."""
+def restore_vectors(conn: apsw.Connection, file_id: int, kept: Kept) -> int:
+    """Give turns of ``file_id`` back the vectors :func:`delete_file_turns` returned for them; returns
+    how many got their (searched) vector back."""
     if not kept:
         return 0
-    blobs = {
+    found = {
         doc: kept[(turn_id, text)]
         for doc, turn_id, text in conn.execute("SELECT doc, id, text FROM turns WHERE file_id = ?", (file_id,))
         if (turn_id, text) in kept
     }
+    blobs = {doc: main for doc, (main, _) in found.items() if main is not None}
     vectors.put_blobs(conn, blobs)
+    vectors.put_blobs(conn, {doc: shadow for doc, (_, shadow) in found.items() if shadow is not None},
+                      vectors.SHADOW)
     return len(blobs)
 
 

@@ -192,18 +192,24 @@ def remove(conn: apsw.Connection, docs: Sequence[int]) -> None:
         conn.execute("DELETE FROM shadow_vectors WHERE doc = ?", (int(doc),))
 
 
-def take(conn: apsw.Connection, docs: Sequence[int]) -> dict[int, bytes]:
-    """The stored int8 blobs of ``docs`` (those that have one)."""
+def take(conn: apsw.Connection, docs: Sequence[int], table: str = "vectors") -> dict[int, bytes]:
+    """The stored int8 blobs of ``docs`` (those that have one) in ``table``."""
     found: dict[int, bytes] = {}
+    sql = f"SELECT v FROM {_table(table)} WHERE doc = ?"
     for doc in docs:
-        row = conn.execute("SELECT v FROM vectors WHERE doc = ?", (int(doc),)).fetchone()
+        row = conn.execute(sql, (int(doc),)).fetchone()
         if row is not None:
             found[int(doc)] = row[0]
     return found
 
 
-def put_blobs(conn: apsw.Connection, blobs: dict[int, bytes]) -> None:
+def put_blobs(conn: apsw.Connection, blobs: dict[int, bytes], table: str = "vectors") -> None:
+    """Store int8 blobs by doc (into the shadow set when there is one, with ``table`` :data:`SHADOW`)."""
     if not blobs:
+        return
+    if table == SHADOW:
+        if shadow_model(conn) is not None:
+            conn.executemany("INSERT OR REPLACE INTO shadow_vectors(doc, v) VALUES (?, ?)", blobs.items())
         return
     gen = next_gen(conn)
     conn.executemany(
@@ -216,16 +222,11 @@ def move(conn: apsw.Connection, moves: Sequence[tuple[int, int]]) -> None:
     """Re-key vectors ``old → new`` (a renumbered day); vectors are kept, not recomputed."""
     if not moves:
         return
-    shadow = {}
-    for old, _ in moves:
-        row = conn.execute("DELETE FROM shadow_vectors WHERE doc = ? RETURNING v", (int(old),)).fetchone()
-        if row is not None:
-            shadow[int(old)] = row[0]
+    shadow = take(conn, [old for old, _ in moves], SHADOW)
     blobs = take(conn, [old for old, _ in moves])
-    remove(conn, list(blobs))
+    remove(conn, [old for old, _ in moves])  # the shadow rows too
     put_blobs(conn, {new: blobs[old] for old, new in moves if old in blobs})
-    conn.executemany("INSERT OR REPLACE INTO shadow_vectors(doc, v) VALUES (?, ?)",
-                     ((int(new), shadow[int(old)]) for old, new in moves if int(old) in shadow))
+    put_blobs(conn, {new: shadow[old] for old, new in moves if old in shadow}, SHADOW)
 
 
 def count(conn: apsw.Connection, table: str = "vectors") -> int:

@@ -128,6 +128,21 @@ def test_turns_removed_renumbered_or_added_meanwhile_follow_into_the_shadow(path
     assert searched_set(paths.index_db) == ("new-hash", 26, 26)
 
 
+def test_a_full_reindex_meanwhile_keeps_the_new_vectors_already_made(paths: HomePaths) -> None:
+    seed(paths, days=1)
+    new = model("new-hash")
+    with SearchIndex.open(paths) as index:
+        with reindexer(index, paths, model("old-hash")) as r:
+            r.run()
+        stop, progress = stop_after(1)
+        with reindexer(index, paths, new) as r:
+            r.run(should_stop=stop, progress=progress)
+        with reindexer(index, paths, new) as r:
+            report = r.run(full=True)  # every day file read again from the start
+        assert report.swapped and report.vectors_kept == 12 and new.calls == 12  # 8, then the other 4
+    assert searched_set(paths.index_db) == ("new-hash", 12, 12)
+
+
 def test_memories_follow_the_same_rule(paths: HomePaths) -> None:
     seed(paths, days=1)
     old, new = model("old-hash"), model("new-hash")
