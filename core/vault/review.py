@@ -13,11 +13,11 @@ so they hold for drafts built in code and for drafts loaded from disk alike:
 
 Revision history is derived from the timestamps already in the draft, never stored separately.
 
-Loading is two steps: msgspec converts the stored JSON into shape structs (``_DraftData`` and friends:
-each field's JSON type, unknown and missing fields, one line naming the path), then the frozen objects
-are built from them and ``__post_init__`` checks every invariant above, exactly as for a draft built in
-code. ``to_dict`` stays written out: ``msgspec.to_builtins`` keeps tuples as tuples, and the stored form
-is lists.
+The objects are frozen msgspec structs, so each is its own stored shape: msgspec decodes the stored
+JSON straight into them (each field's JSON type, unknown and missing fields, one line naming the path)
+and ``__post_init__`` checks every invariant above, exactly as for a draft built in code. ``to_dict``
+stays written out: a fixed byte layout (drafts and a memory's review provenance are signed records),
+and ``msgspec.to_builtins`` keeps tuples as tuples where the stored form has lists.
 """
 
 from __future__ import annotations
@@ -26,12 +26,12 @@ import functools
 import re
 import secrets
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 import msgspec
-from msgspec.structs import astuple
+from msgspec.structs import force_setattr, replace
 
 from core.clock import utc_now_iso
 from core.errors import ReviewError
@@ -110,8 +110,9 @@ def check_field_value(field_name: str, value: Any, where: str, suffix: str = "")
         raise ReviewError(one_line(str(exc))) from exc
 
 
-@dataclass(frozen=True)
-class Suggestion:
+class Suggestion(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A value an AI (or any ``source``) proposes for one field; never confirmed by itself."""
+
     suggestion_id: str
     field_name: str
     value: Any
@@ -119,12 +120,12 @@ class Suggestion:
     model: str | None = None
     process_version: str | None = None
     confidence: float | None = None
-    created_at: str = field(default_factory=utc_now_iso)
+    created_at: str = msgspec.field(default_factory=utc_now_iso)
 
     def __post_init__(self) -> None:
         where = f"suggestion {self.suggestion_id!r}"
         _check_id(self.suggestion_id, "suggestion_id")
-        object.__setattr__(self, "value", check_field_value(self.field_name, self.value, where, ".value"))
+        force_setattr(self, "value", check_field_value(self.field_name, self.value, where, ".value"))
         _check_text(self.source, where, ".source")
         if self.model is not None:
             _check_text(self.model, where, ".model")
@@ -138,7 +139,7 @@ class Suggestion:
                 confidence = float(confidence)
             if not 0.0 <= confidence <= 1.0:
                 raise ReviewError(f"{where}.confidence: {self.confidence} is outside 0..1")
-            object.__setattr__(self, "confidence", confidence)
+            force_setattr(self, "confidence", confidence)
         _check_time(self.created_at, where, ".created_at")
 
     def to_dict(self) -> dict[str, Any]:
@@ -154,12 +155,13 @@ class Suggestion:
         }
 
 
-@dataclass(frozen=True)
-class Decision:
+class Decision(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """The person's decision on one suggestion."""
+
     suggestion_id: str
     action: str  # accepted | rejected
     reviewer: str
-    decided_at: str = field(default_factory=utc_now_iso)
+    decided_at: str = msgspec.field(default_factory=utc_now_iso)
     value: Any = None  # the confirmed value when accepted (the suggestion's, or the person's edit)
     edited: bool = False
 
@@ -178,7 +180,7 @@ class Decision:
         value = self.value
         if value is not None and type(value) is not str:  # strings and null are frozen already
             try:
-                object.__setattr__(self, "value", freeze(value, f"{where}.value"))
+                force_setattr(self, "value", freeze(value, f"{where}.value"))
             except ValueError as exc:
                 raise ReviewError(one_line(str(exc))) from exc
 
@@ -193,10 +195,11 @@ class Decision:
         }
 
 
-@dataclass(frozen=True)
-class Approval:
+class Approval(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """Who approved a draft, and when."""
+
     reviewer: str
-    approved_at: str = field(default_factory=utc_now_iso)
+    approved_at: str = msgspec.field(default_factory=utc_now_iso)
 
     def __post_init__(self) -> None:
         _check_text(self.reviewer, "approval.reviewer")
@@ -219,12 +222,14 @@ class Revision:
         return {"occurred_at": self.occurred_at, "action": self.action, "actor": self.actor, "detail": self.detail}
 
 
-@dataclass(frozen=True)
-class ReviewDraft:
+class ReviewDraft(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    """A proposed memory under review (keyword arguments only; ``created_at`` is required, so a stored
+    draft without it is an error, never stamped with the time it was read)."""
+
     draft_id: str
     content: str
     tags: tuple[str, ...] = ()
-    created_at: str = field(default_factory=utc_now_iso)
+    created_at: str
     created_by: str = "me"
     suggestions: tuple[Suggestion, ...] = ()
     decisions: tuple[Decision, ...] = ()
@@ -236,7 +241,7 @@ class ReviewDraft:
 
     def __post_init__(self) -> None:
         where = f"draft {self.draft_id!r}"
-        object.__setattr__(self, "supersedes", tuple(self.supersedes))
+        force_setattr(self, "supersedes", tuple(self.supersedes))
         for i, memory_id in enumerate(self.supersedes):
             if not isinstance(memory_id, str) or not memory_id.startswith("mem_"):
                 raise ReviewError(f"{where}.supersedes[{i}]: {memory_id!r} is not a memory id")
@@ -245,9 +250,9 @@ class ReviewDraft:
         _check_text(self.content, where, ".content")
         _check_text(self.created_by, where, ".created_by")
         _check_time(self.created_at, where, ".created_at")
-        object.__setattr__(self, "tags", check_field_value("tags", list(self.tags), where, ".tags"))
-        object.__setattr__(self, "suggestions", tuple(self.suggestions))
-        object.__setattr__(self, "decisions", tuple(self.decisions))
+        force_setattr(self, "tags", check_field_value("tags", list(self.tags), where, ".tags"))
+        force_setattr(self, "suggestions", tuple(self.suggestions))
+        force_setattr(self, "decisions", tuple(self.decisions))
         if self.state not in DRAFT_STATES:
             raise ReviewError(f"{where}.state: must be one of {', '.join(DRAFT_STATES)}, got {self.state!r}")
         by_id: dict[str, Suggestion] = {}
@@ -434,89 +439,27 @@ class ReviewDraft:
         checks the stored shape, ``__post_init__`` the invariants)."""
         where = f"draft {data.get('draft_id')!r}" if isinstance(data, Mapping) else "draft"
         try:
-            shape = msgspec.convert(data, _DraftData)
+            return msgspec.convert(data, cls)
         except msgspec.ValidationError as exc:
             raise ReviewError(f"{where}: {one_line(str(exc))}") from exc
-        return shape.build()
 
 
-# The stored shapes of the review objects: msgspec checks each field's JSON type, names unknown and
-# missing fields (``Object contains unknown field `surprise` - at `$.suggestions[0]```), and builds them in
-# C; the frozen dataclasses above then check every invariant. Each shape has its dataclass's fields and
-# defaults in the same order, so ``Suggestion(*astuple(shape))`` builds the object.
+class _DraftPayload(msgspec.Struct):
+    """The payload of a sealed draft record."""
 
-
-class _SuggestionData(msgspec.Struct, forbid_unknown_fields=True):
-    # The fields and defaults of Suggestion, in its order: Suggestion(*astuple(shape)) builds it.
-    suggestion_id: str
-    field_name: str
-    value: Any
-    source: str
-    model: str | None = None
-    process_version: str | None = None
-    confidence: float | None = None
-    created_at: str = msgspec.field(default_factory=utc_now_iso)
-
-
-class _DecisionData(msgspec.Struct, forbid_unknown_fields=True):
-    suggestion_id: str
-    action: str
-    reviewer: str
-    decided_at: str = msgspec.field(default_factory=utc_now_iso)
-    value: Any = None
-    edited: bool = False
-
-
-class _ApprovalData(msgspec.Struct, forbid_unknown_fields=True):
-    reviewer: str
-    approved_at: str = msgspec.field(default_factory=utc_now_iso)
+    draft: ReviewDraft
 
 
 def draft_from_json(data: bytes, where: str) -> ReviewDraft:
     """A draft from the JSON of a draft record's payload (``{"draft": {...}}``), decoded by msgspec
-    straight into its stored shape; then every invariant, as :meth:`ReviewDraft.from_dict`."""
+    straight into the review objects, whose ``__post_init__`` checks every invariant."""
     try:
         shape = msgspec.json.decode(data, type=_DraftPayload)
     except msgspec.ValidationError as exc:
         raise ReviewError(f"{where}: {one_line(str(exc))}") from exc
     except (msgspec.DecodeError, RecursionError) as exc:
         raise ReviewError(f"{where}: the decrypted payload is not JSON") from exc
-    return shape.draft.build()
-
-
-class _DraftData(msgspec.Struct, forbid_unknown_fields=True):
-    draft_id: str
-    content: str
-    created_at: str
-    state: str
-    tags: tuple[str, ...] = ()
-    created_by: str = "me"
-    suggestions: tuple[_SuggestionData, ...] = ()
-    decisions: tuple[_DecisionData, ...] = ()
-    approval: _ApprovalData | None = None
-    finalized_memory_id: str | None = None
-    finalized_at: str | None = None
-    supersedes: tuple[str, ...] = ()
-
-    def build(self) -> ReviewDraft:
-        return ReviewDraft(
-            draft_id=self.draft_id,
-            content=self.content,
-            tags=self.tags,
-            created_at=self.created_at,
-            created_by=self.created_by,
-            suggestions=tuple([Suggestion(*astuple(s)) for s in self.suggestions]),
-            decisions=tuple([Decision(*astuple(d)) for d in self.decisions]),
-            state=self.state,
-            approval=Approval(*astuple(self.approval)) if self.approval is not None else None,
-            finalized_memory_id=self.finalized_memory_id,
-            finalized_at=self.finalized_at,
-            supersedes=self.supersedes,
-        )
-
-
-class _DraftPayload(msgspec.Struct):
-    draft: _DraftData
+    return shape.draft
 
 
 def _sort_key(stamp: str) -> datetime:
@@ -561,6 +504,5 @@ def review_summary(review: Mapping[str, Any] | None) -> dict[str, Any]:
 def draft_from_capture(
     content: str, tags: Iterable[str] = (), *, created_by: str = "me", supersedes: Iterable[str] = ()
 ) -> ReviewDraft:
-    return ReviewDraft(
-        draft_id=new_id("draft"), content=content, tags=tuple(tags), created_by=created_by, supersedes=tuple(supersedes)
-    )
+    return ReviewDraft(draft_id=new_id("draft"), content=content, tags=tuple(tags), created_at=utc_now_iso(),
+                       created_by=created_by, supersedes=tuple(supersedes))

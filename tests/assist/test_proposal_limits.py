@@ -10,6 +10,7 @@ import threading
 from datetime import timedelta
 from typing import Any
 
+import msgspec
 import pytest
 
 from core.assist.proposal_limits import ProposalCounter, is_assistant
@@ -64,7 +65,7 @@ def age(vault: MemoryVault, draft_id: str, minutes: float) -> None:
     """Make a draft look created ``minutes`` ago."""
     draft = vault.get_draft(draft_id)
     then = (utc_now() - timedelta(minutes=minutes)).isoformat(timespec="microseconds")
-    vault.save_draft(dataclasses.replace(draft, created_at=then))
+    vault.save_draft(msgspec.structs.replace(draft, created_at=then))
 
 
 def test_defaults_and_who_counts_as_an_assistant() -> None:

@@ -4,9 +4,8 @@ true of it (sealed as memory X, read-only) instead of inviting an approval."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import pytest
+from msgspec.structs import replace
 from textual.widgets import DataTable, Static
 
 from core.demo.build import DemoHome
