@@ -1,4 +1,4 @@
-"""Clock times: "3pm", "15:30", 3시 반, 午後3時, and the forms beyond them.
+"""Clock times: "3pm", "7p", "7 p m", "15:30", 3시 반, 午後3時, and the forms beyond them.
 
 - written-out hours and minutes: "ten thirty", "at three twenty", "twelve fifteen pm", "six o'clock";
 - quarters and halves: "a quarter to noon" (11:45), "half past ten", "ten past nine", "20 to 5"; the
@@ -52,7 +52,7 @@ _CLOCK_AHEAD = r"\s+(?:at\s+|around\s+)?\d{1,2}(?:[:.]\d{2})?\s*(?:a\.m\.|p\.m\.
 def _en_clock(found: re.Match[str], _ctx: Context) -> tuple[Piece, ...] | None:
     groups = found.groupdict()
     hour, minute = int(groups["h"]), int(groups.get("m") or 0)
-    meridiem = (found.groupdict().get("mer") or "").replace(".", "")
+    meridiem = re.sub(r"[.\s]", "", groups.get("mer") or "") or (f"{groups['letter']}m" if groups.get("letter") else "")
     by = groups.get("prep") in ("by", "before", "until", "till")
     after = groups.get("prep") == "after"
     if meridiem:
@@ -63,6 +63,13 @@ def _en_clock(found: re.Match[str], _ctx: Context) -> tuple[Piece, ...] | None:
         return None
     explicit = hour == 0 or hour > 12 or found.group("h").startswith("0")
     return (ClockP(hour, minute, "24h" if explicit else None, by=by, after=after),)
+
+
+def _one_letter_meridiem(_view: Scan, found: re.Match[str]) -> bool:
+    """ "7p", "7:30p", "at 9a": a letter glued to the hour is a meridiem; a glued "a" needs minutes or
+    a preposition ("room 7a", "type 2a" are names)."""
+    letter = found.groupdict().get("letter")
+    return letter != "a" or bool(found.group("m") or found.group("prep"))
 
 
 def _clock_strong(view: Scan, found: re.Match[str]) -> bool:
@@ -338,11 +345,12 @@ def _ko_native_guard(view: Scan, found: re.Match[str]) -> bool:
     return word_ends(view, found)
 
 
-_RANGE_OPENED = re.compile(r"(?:부터|에서|から|~|〜|-)\s*$")
+_RANGE_OPENED = re.compile(r"(?:부터|에서|から|~|〜|-)\s*(?:오전|오후|午前|午後)?\s*$")
 
 
 def _not_a_range_end(view: Scan, found: re.Match[str]) -> bool:
-    """ "3시부터 5시까지": the 까지 belongs to the range, not to a "by" reading of 5시."""
+    """ "3시부터 5시까지", "午前9時から午後5時まで": the 까지 belongs to the range, not to a "by" reading of
+    the end."""
     return _RANGE_OPENED.search(view.before(found.start(), 24)) is None or not any(
         start < found.start() for start in view.starts if found.start() - start <= 24
     )
@@ -522,8 +530,10 @@ EN: list[Rule] = [
         "en.clock_meridiem",
         "en",
         START + r"(?:(?P<prep>at|around|about|by|before|after|from|until|till)\s+)?"
-        r"(?P<h>\d{1,2})(?:[:.](?P<m>\d{2})(?::\d{2})?)?\s*(?P<mer>a\.m\.|p\.m\.|am|pm)(?:-?ish)?(?!\w)",
+        r"(?P<h>\d{1,2})(?:[:.](?P<m>\d{2})(?::\d{2})?)?"
+        r"(?:\s*(?P<mer>a\.m\.|p\.m\.|am|pm|a\s+m|p\s+m)|(?P<letter>[ap]))(?:-?ish)?(?!\w)",
         _en_clock,
+        guard=_one_letter_meridiem,
     ),
     # "9ish", "at 4ish": like "at 9" (beside a day or a part of the day).
     rule(

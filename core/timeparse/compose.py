@@ -48,7 +48,7 @@ _EN_SEPARATORS = {
 _KO_SEPARATOR = re.compile(r"\s*(?P<sep>부터|에서|~|〜|-)\s*")
 _JA_SEPARATOR = re.compile(r"\s*(?P<sep>から|~|〜|-|ー)\s*")
 _KO_CLOSER = re.compile(r"\s*(?:까지|사이에|사이)")
-_JA_CLOSER = re.compile(r"\s*まで")
+_JA_CLOSER = re.compile(r"\s*(?:まで|の間)")
 _BARE_DAY = re.compile(r"(?:the\s+)?(?P<d>\d{1,2})(?:st|nd|rd|th|\s*일|\s*日)?(?![\d:])")
 
 
@@ -302,8 +302,8 @@ def _between(
         closing = closer.match(text, end_pos) if closer is not None else None
         if closing is not None:
             end_pos = closing.end()
-        elif required:
-            continue
+        elif required and not (_hours_only(first.pieces) and _hours_only(end_pieces)):
+            continue  # "3시부터 5시", "3時から5時": two hours make a range without 까지 / まで
         if not (opened or first.strong or (used_next and following is not None and following.strong)):
             continue
         start_pieces, day_before = first.pieces, False
@@ -326,6 +326,13 @@ def _between(
         begin = before.start if day_before and before is not None else start
         return Found(begin, end_pos, ranges.span(start_range.start, end)), used_next, day_before
     return None
+
+
+def _hours_only(pieces: tuple[Piece, ...]) -> bool:
+    """A clock time, with a part of the day at most ("3시", "午後5時"): no day, no span."""
+    return any(isinstance(piece, ClockP) for piece in pieces) and all(
+        isinstance(piece, (ClockP, PartP)) for piece in pieces
+    )
 
 
 def _anchors(pieces: tuple[Piece, ...]) -> tuple[Piece, ...]:

@@ -1,9 +1,10 @@
 """Dates and numeric forms: ISO and other numeric dates every language writes alike (2026-11-03,
 2026/11/03, 2026. 11. 3., 5.3.2026 day first, 3/5 and 3/5/26 month first; alone "3/5" counts only as
 the whole query or after a preposition of time, so "3/5 of the team" stays a fraction), month names
-with a day or a year ("3 November", "Nov 3rd 2025", "05-Mar-2026"), a month or a year alone, days of
-the month ("the 3rd", 15일에, 15日に, "Tuesday the 3rd"), 11월 3일 and 11月3日, Japanese eras and
-kanji years (令和7年, 二〇二五年) and two-digit years (12년에, "back in '98", 98年に).
+with a day or a year ("3 November", "Nov 3rd 2025", "05-Mar-2026", "the third of May", "May the
+twenty-first"), a month or a year alone, days of the month ("the 3rd", 15일에, 15日に, "Tuesday the
+3rd"), 11월 3일 and 11月3日, Japanese eras and
+kanji years (令和7年, 二〇二五年) and two-digit years (12년에, "back in '98", 98年に, 5/3/87).
 
 Conventions (stated in ``reverie when --help`` too): a date without a year, a month name alone and a day
 of the month alone are the latest that has begun; a two-digit year is 20yy when not more than a year
@@ -83,10 +84,16 @@ def _dmy(found: re.Match[str], _ctx: Context) -> tuple[Piece, ...]:
     return (DayP(date(int(found.group("y")), int(found.group("mo")), int(found.group("d")))),)
 
 
-def _md(found: re.Match[str], _ctx: Context) -> tuple[Piece, ...]:
+def _two_digit_year(text: str, ctx: Context) -> int:
+    """ "87" as a year: 20yy when that is not more than a year ahead, else 19yy."""
+    value = int(text)
+    return 2000 + value if 2000 + value <= ctx.today.year + 1 else 1900 + value
+
+
+def _md(found: re.Match[str], ctx: Context) -> tuple[Piece, ...]:
     month, day, year = int(found.group("mo")), int(found.group("d")), found.group("y")
     if year:
-        return (DayP(date(int(year) + (2000 if len(year) == 2 else 0), month, day)),)
+        return (DayP(date(_two_digit_year(year, ctx) if len(year) == 2 else int(year), month, day)),)
     date(2000, month, day)  # raises for 31 April
     return (MonthDayP(month, day),)
 
@@ -153,9 +160,24 @@ def _with_weekday(found: re.Match[str], pieces: tuple[Piece, ...]) -> tuple[Piec
     return (*pieces, WeekdayP(weekday_of(wd))) if wd else pieces
 
 
-def _en_date(found: re.Match[str], _ctx: Context) -> tuple[Piece, ...]:
-    month, day = MONTHS[found.group("month")], int(found.group("day"))
-    year = found.group("year") or (f"20{found.group('yy')}" if found.group("yy") else None)
+_ORDINAL_UNITS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth")
+_ORDINAL_TEENS = ("tenth", "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth")
+_ORDINAL_TEENS += ("seventeenth", "eighteenth", "nineteenth")
+# Days of the month in words: "the third of May", "May the twenty-first", "the thirty-first".
+ORDINAL_DAYS: dict[str, int] = {word: index + 1 for index, word in enumerate(_ORDINAL_UNITS)}
+ORDINAL_DAYS |= {word: index + 10 for index, word in enumerate(_ORDINAL_TEENS)}
+ORDINAL_DAYS |= {"twentieth": 20, "thirtieth": 30, "thirty-first": 31, "thirty first": 31}
+ORDINAL_DAYS |= {f"twenty{gap}{word}": 21 + index for index, word in enumerate(_ORDINAL_UNITS) for gap in ("-", " ")}
+_ORDINAL_DAY_WORDS = "|".join(sorted(ORDINAL_DAYS, key=len, reverse=True)).replace(" ", r"\s+")
+_ORDINAL_DAY = rf"(?P<dayword>{_ORDINAL_DAY_WORDS})"
+
+
+def _en_date(found: re.Match[str], ctx: Context) -> tuple[Piece, ...]:
+    words = found.groupdict().get("dayword")
+    month = MONTHS[found.group("month")]
+    day = ORDINAL_DAYS[" ".join(words.split())] if words else int(found.group("day"))
+    yy = found.group("yy")
+    year = found.group("year") or (str(_two_digit_year(yy, ctx)) if yy else None)
     main: Piece = DayP(date(int(year), month, day)) if year else MonthDayP(month, day)
     if not year:
         date(2000, month, day)  # raises for 31 April and the like (2000 is a leap year)
@@ -163,7 +185,15 @@ def _en_date(found: re.Match[str], _ctx: Context) -> tuple[Piece, ...]:
 
 
 def _date_strong(view: Scan, found: re.Match[str]) -> bool:
-    """ "may 3" in lower case without a year or an ordinal could be the verb; everything else is a date."""
+    """ "may 3" in lower case without a year or an ordinal could be the verb; everything else is a date.
+    An ordinal in words after the month ("March second") needs a capital, "the" or a preposition of
+    time before it ("we march first", "may second the motion")."""
+    if found.groupdict().get("dayword"):
+        return (
+            view.original_at(found.start("month")).isupper()
+            or "the" in found.group(0).split()
+            or view.prev_word(found.start()) in TIME_PREPOSITIONS
+        )
     if (
         found.group("month") != "may"
         or found.group("year")
@@ -242,11 +272,6 @@ def _ja_date(found: re.Match[str], _ctx: Context) -> tuple[Piece, ...]:
 def _ja_dom(found: re.Match[str], _ctx: Context) -> tuple[Piece, ...] | None:
     day = kanji_int(found.group("d"))
     return (DomP(day),) if 1 <= day <= 31 else None
-
-
-def _two_digit_year(text: str, ctx: Context) -> int:
-    value = int(text)
-    return 2000 + value if 2000 + value <= ctx.today.year + 1 else 1900 + value
 
 
 _KO_YEAR_FOLLOWS = ("에", "엔", "도", "의", "부터", "까지", "쯤", "초", "말", "여름", "봄", "가을", "겨울", "때")
@@ -471,16 +496,20 @@ EN: list[Rule] = [
     rule(
         "en.month_day",
         "en",
-        START + rf"(?:{ANY_WEEKDAY},?\s+)?" + MONTH + r"\s+(?:the\s+)?(?P<day>\d{1,2})"
-        r"(?P<ord>st|nd|rd|th)?" + _YEAR_AFTER + r"(?![\w:])",
+        START + rf"(?:{ANY_WEEKDAY},?\s+)?" + MONTH + r"\s+(?:the\s+)?(?:(?P<day>\d{1,2})"
+        r"(?P<ord>st|nd|rd|th)?|" + _ORDINAL_DAY + ")" + _YEAR_AFTER + r"(?![\w:])",
         _en_date,
         strong=_date_strong,
     ),
     rule(
         "en.day_month",
         "en",
-        START + rf"(?:{ANY_WEEKDAY},?\s+)?(?:the\s+)?(?P<day>\d{{1,2}})(?P<ord>st|nd|rd|th)?"
-        r"\s+(?:of\s+)?" + MONTH + _YEAR_AFTER + r"(?!\w)",
+        START
+        + rf"(?:{ANY_WEEKDAY},?\s+)?(?:the\s+)?(?:(?P<day>\d{{1,2}})(?P<ord>st|nd|rd|th)?\s+(?:of\s+)?"
+        + rf"|{_ORDINAL_DAY}\s+of\s+)"
+        + MONTH
+        + _YEAR_AFTER
+        + r"(?!\w)",
         _en_date,
     ),
     rule(

@@ -4,7 +4,7 @@ two years ("2023-2024", "2019-21"). Each is a ``span`` that holds both ends.
 
 "3-4pm" is 15:00 – 16:00: the meridiem of the end goes with the start unless that would put the start
 after the end, so "11-1pm" is 11:00 – 13:00. Joining two separate expressions ("since Monday", "between
-May and June") is :mod:`core.timeparse.compose`'s.
+May and June", "3시부터 5시까지", "午前9時から午後5時まで") is :mod:`core.timeparse.compose`'s.
 """
 
 from __future__ import annotations

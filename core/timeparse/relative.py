@@ -1,7 +1,7 @@
 """Days, weeks, months and years named from today: yesterday, tomorrow, "the day before yesterday",
 last/this/next week, month and year, "the weekend", "the week before last", "the previous day", 어제,
-그저께, 엊그제, 지난주, 저저번 달, 작년, 昨日, 先週, 先々月, きょねん, 当月; "the other day", 先日, 요전날;
-"this day last year".
+그저께, 엊그제, 지난주, 금주 / 전주 / 차주, 저저번 달, 작년, 昨日, 先週, 先々月, きょねん, 当月; "the other
+day", 先日, 요전날; "this day last year".
 
 Conventions (stated in ``reverie when --help`` too): a week is Monday to Sunday and "last week" the
 calendar week before this one; 엊그제 / 엊그저께 is yesterday and the day before (a ``span``); "the other
@@ -24,6 +24,7 @@ from core.timeparse.rules import (
     STOP,
     Builder,
     Rule,
+    Scan,
     days_from_today,
     months_from_this,
     recent_weekend,
@@ -38,6 +39,17 @@ _WHICH = {"last": -1, "previous": -1, "this": 0, "next": 1}
 
 
 EN_WHICH = r"(?P<which>last|previous|this|next)"
+
+
+# 금주, 전주, 차주 (this, last, next week) are also 禁酒 (not drinking), 全州 (Jeonju) and 車主 (a car's
+# owner): alone they count only before 까지, 부터, 내(로), 대비 or 중으로; beside another time word
+# (금주 월요일) they join it.
+_KO_SINO_WEEK = {"금": 0, "전": -1, "차": 1}
+_KO_SINO_WEEK_AFTER = re.compile(r"\s*(?:까지|부터|내로|내에|내|대비|중으로)")
+
+
+def _ko_sino_week_strong(view: Scan, found: re.Match[str]) -> bool:
+    return _KO_SINO_WEEK_AFTER.match(view.text, found.end()) is not None
 
 
 KO_WHICH = {"지지난": -2, "지난": -1, "저번": -1, "이번": 0, "다음": 1, "다다음": 2}
@@ -193,6 +205,15 @@ KO: list[Rule] = [
     rule("ko.tomorrow", "ko", r"내일", days_from_today(1)),
     rule("ko.day_after_tomorrow", "ko", r"모레", days_from_today(2), guard=word_bounded),
     rule("ko.week", "ko", WHICH_RE + r"\s*주(?!\s*말|일|\s*\d)", relative(KO_WHICH, weeks_from_this)),
+    rule(
+        "ko.week_sino",
+        "ko",
+        r"(?P<which>금|전|차)주(?!\s*말|일|\s*\d)",
+        relative(_KO_SINO_WEEK, weeks_from_this),
+        strong=_ko_sino_week_strong,
+        guard=word_bounded,
+        needs=("금주", "전주", "차주"),
+    ),
     rule("ko.weekend", "ko", WHICH_RE + r"\s*주말", relative(KO_WHICH, weekend_from_this)),
     rule("ko.the_weekend", "ko", r"주말", recent_weekend, strong=part_strong, guard=word_bounded),
     rule("ko.month", "ko", WHICH_RE + r"\s*달", relative(KO_WHICH, months_from_this)),

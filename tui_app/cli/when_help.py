@@ -37,6 +37,9 @@ Conventions (English, Korean, Japanese)
                "two weekends ago", "the weekend before last", 2주 전 주말:
                the weekend before last weekend; "midweek": Wed-Thu;
                "so far this week", "month to date": from its start to now.
+               금주, 전주, 차주: this, last, next week; alone only before
+               까지/부터/내/대비 or beside a day (금주 월요일), since they
+               are also words (禁酒, 全州, 車主).
                "a week and a half ago", 1주 반 전, 1週間半前: the 7 days
                around that moment (14 to 7 days back); "a month and a half
                ago", 한 달 반 전, 一ヶ月半前: from the same day two months
@@ -69,7 +72,11 @@ Conventions (English, Korean, Japanese)
                inside that night; "9ish": like "at 9". "half three"
                (British: half past three) is read as "at three" is: 15:30;
                "five to ten" (9:55) after "at" or beside a day ("five to
-               ten yesterday"); alone it is as often a count.
+               ten yesterday"); alone it is as often a count. "7p",
+               "7:30p", "7 p m", "at 9a" as 7pm, 7:30pm, 7pm, 9am (a glued
+               "a" needs minutes or "at": "room 7a" is a name). 3시부터
+               5시(까지), 오전 9시부터 오후 5시까지, 3時から5時(まで/の間):
+               15:00-17:00 (without an end, 3시부터 is "since").
  Now           now, 지금, 今: the current hour; just now, 방금, たった今: the
                last hour; 아까, 조금 전, さっき: the last 3 hours; "20
                minutes ago", 20분 전, 20分前: the hour around that moment;
@@ -101,6 +108,9 @@ Conventions (English, Korean, Japanese)
                みっか前, ふつか前, 사흘 전, 나흘 전: day counts in kana/hangul.
                요전날, 일전에, この間, "the other night": as "the other day".
                "Tuesday the 3rd": the latest Tuesday that is a 3rd.
+               "the third of May", "May the third", "the twenty-first of
+               June": that day (a month after a lower-case ordinal word
+               needs "the" or "on": "we march first" is no date).
                Abbreviated weekdays: "sat night", "fri morning", "thurs
                evening" (before a part of the day), "fri 3pm", "on fri",
                "since Tues"; "sat", "sun" and "wed" are words too ("I sat
@@ -145,9 +155,16 @@ Conventions (English, Korean, Japanese)
                days. Holiday weekends: "Labor Day weekend" Sat-Mon, "Easter
                weekend" Good Friday-Easter Monday, "Thanksgiving weekend"
                Thu-Sun; 年末年始: 29 Dec - 3 Jan.
- Years         "in 1974", 2012年に; two-digit years (12년에, "back in '98")
-               are 20yy unless that is more than a year ahead; decades: "the
+ Years         "in 1987", 87년에, 1987年に: that year (a bare 1987 is a
+               number); two-digit years (12년에, "back in '98", 5/3/87,
+               "May 3, '87") are 20yy unless that is more than a year
+               ahead, else 19yy (5/3/87 is 1987); decades: "the
                90s", "the nineties", "the nineteen-nineties", 90년대, 90年代.
+               "3 months ago", 3개월 전, 3ヶ月前: the calendar month that
+               holds the same day 3 months back (August, said in November;
+               it always holds the day meant); "2 years ago", 2년 전,
+               2年前: that calendar year; "3 months ago today": that very
+               day.
                Japanese eras: 令和 (2019 = 元年), 平成 (1989), 昭和 (1926),
                大正 (1912), with month and day (平成31年4月30日). "a decade
                ago": the year ten back; "half a year ago", 반년 전, 半年前:
