@@ -125,7 +125,7 @@ class MemoryVault:
             if self._workbench.has_vault:
                 self._workbench.unlock(encryption_key)
             else:  # a new home, as `reverie init` makes it (settings file included)
-                self._workbench.create_vault(encryption_key)
+                self._workbench.access.create_vault(encryption_key)
             self._store = self._workbench.vault
         except WrongPassphrase as exc:
             raise WrongKeyError(str(exc)) from exc

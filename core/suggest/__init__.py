@@ -1,6 +1,6 @@
 """Local suggesters: suggestions for a draft that need no network and no API key.
 
-    run = workbench.run_suggesters(draft)            # core.workbench: attached and saved
+    run = workbench.review.run_suggesters(draft)            # core.workbench: attached and saved
     run.draft, run.added, run.notes
 
 Each suggester has its own ``source``, ``model`` and ``process_version`` and a confidence that

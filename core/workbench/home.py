@@ -16,6 +16,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Sequence
 from datetime import datetime, tzinfo
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -380,7 +381,7 @@ class Workbench:
         """A topic marker: where the person is now (the one way a marker is written)."""
         return self.topics.mark(text, now)
 
-    @property
+    @cached_property
     def topics(self) -> Topics:
         """Topic markers: write one, read them latest first."""
         from core.workbench.topics import Topics
@@ -398,21 +399,21 @@ class Workbench:
 
     # --- services ---------------------------------------------------------------------------------
 
-    @property
+    @cached_property
     def access(self) -> Access:
         """Create the vault, change its passphrase, make a recovery key."""
         from core.workbench.access import Access
 
         return Access(self)
 
-    @property
+    @cached_property
     def review(self) -> Review:
         """Capture (with the duplicate check), suggestions, accept / reject / approve, finalize, .dvmem."""
         from core.workbench.review import Review
 
         return Review(self)
 
-    @property
+    @cached_property
     def log(self) -> Log:
         """Ingest, follow, seal, describe a day, reindex, recent sessions."""
         from core.workbench.log import Log
@@ -420,7 +421,7 @@ class Workbench:
         return Log(self)
 
 
-    @property
+    @cached_property
     def curation(self) -> Curation:
         """Scan, apply, approve/reject, restore, recover, calibrate: every scope, never deleting."""
         from core.workbench.curation import Curation

@@ -57,7 +57,7 @@ def main() -> None:
         config = Config()
         config.general.timezone = "UTC"
         bench = Workbench(paths, config, catch_up_bytes=1 << 40)
-        bench.reindex(embed=False)
+        bench.log.reindex(embed=False)
         reference, _ = timed_search(bench, "zanzibar")
         reference = min(reference, *(timed_search(bench, "zanzibar")[0] for _ in range(4)))
         start = args.base

@@ -175,7 +175,7 @@ def test_own_days_are_sealed_after_a_crash_cut_an_append_short(home: HomePaths, 
 def test_init_begins_the_record_of_days_written(isolated_home: HomePaths) -> None:
     from core.workbench import Workbench
 
-    Workbench(isolated_home).create_vault("a long enough passphrase")
+    Workbench(isolated_home).access.create_vault("a long enough passphrase")
     assert json.loads((isolated_home.logs / WRITTEN_NAME).read_text()) == {}
 
 

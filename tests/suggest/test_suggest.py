@@ -68,7 +68,7 @@ def workbench(vault: MemoryVault, paths: HomePaths, embedder: Any = None) -> Wor
 
 def ctx(vault: MemoryVault, paths: HomePaths, **kw: Any) -> SuggestContext:
     if kw.get("embedder") is not None and "memory_index" not in kw:
-        kw["memory_index"] = workbench(vault, paths, kw["embedder"]).embedded_memory_index
+        kw["memory_index"] = workbench(vault, paths, kw["embedder"]).review.embedded_memory_index
     return SuggestContext(vault=vault, config=config(), paths=paths, **kw)
 
 
@@ -208,7 +208,7 @@ def test_suggestions_carry_provenance_are_saved_once_and_never_decided(vault: Me
     d = draft("Yesterday Minji and I went hiking in Seoul Forest")
     vault.save_draft(d)
     bench = workbench(vault, paths)
-    run = bench.run_suggesters(d)
+    run = bench.review.run_suggesters(d)
     by_field = {s.field_name: s for s in run.added}
     assert set(by_field) == {"occurred_at", "people", "location", "tags"}
     assert by_field["occurred_at"].source == "local:dates" and by_field["occurred_at"].model == "reverie-timeparse"
@@ -217,7 +217,7 @@ def test_suggestions_carry_provenance_are_saved_once_and_never_decided(vault: Me
     assert all(0 < (s.confidence or 0) <= 1 for s in run.added)
     stored = vault.get_draft(d.draft_id)
     assert stored.state == "open" and not stored.decisions and len(stored.suggestions) == 4
-    again = bench.run_suggesters(stored)
+    again = bench.review.run_suggesters(stored)
     assert again.added == [] and len(vault.get_draft(d.draft_id).suggestions) == 4
 
 
@@ -256,7 +256,7 @@ def test_the_workbench_run_returns_the_saved_draft(vault: MemoryVault, paths: Ho
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("core.suggest.runner.default_suggesters", lambda: [DateSuggester(), PlaceSuggester()])
     d = vault.create_draft("Today we walked in Seoul Forest")
-    out = workbench(vault, paths).run_suggesters(d).draft
+    out = workbench(vault, paths).review.run_suggesters(d).draft
     assert {s.field_name for s in out.suggestions} == {"occurred_at", "location"}
     assert vault.get_draft(d.draft_id) == out
     today = datetime.fromisoformat(out.suggestions[0].value)

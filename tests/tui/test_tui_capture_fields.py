@@ -12,7 +12,7 @@ from textual.widgets import Input, Static, TextArea
 
 from core.demo.build import DemoHome
 from core.vault.store import MemoryVault
-from core.workbench import Workbench
+from core.workbench.review import Review
 from tests.helpers.tui import (  # the *_fixture names are pytest fixtures (demo, frozen_clock)
     demo_fixture,  # noqa: F401
     frozen_clock_fixture,  # noqa: F401
@@ -109,13 +109,13 @@ async def test_a_time_typed_into_people_is_questioned_before_it_is_stored(demo: 
 
 def slow_decisions(monkeypatch: pytest.MonkeyPatch) -> None:
     """Storing a decision takes a moment, as on a busy machine: keys typed meanwhile arrive first."""
-    accept = Workbench.accept
+    accept = Review.accept
 
-    def slow_accept(self: Workbench, *args: object, **kwargs: object) -> object:
+    def slow_accept(self: Review, *args: object, **kwargs: object) -> object:
         time.sleep(0.3)
         return accept(self, *args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(Workbench, "accept", slow_accept)
+    monkeypatch.setattr(Review, "accept", slow_accept)
 
 
 async def test_a_key_pressed_right_after_a_confirmation_acts_on_the_stored_decision(

@@ -119,8 +119,8 @@ async def test_escape_stops_between_batches_and_keeps_what_was_imported(
         await press(pilot, "i")
         screen = app.screen
         assert isinstance(screen, ImportScreen)
-        workbench = screen.session.workbench
-        real_ingest = workbench.ingest
+        log = screen.session.workbench.log
+        real_ingest = log.ingest
         calls: list[int] = []
 
         def ingest_then_escape(*args: object, **kwargs: object) -> object:
@@ -130,7 +130,7 @@ async def test_escape_stops_between_batches_and_keeps_what_was_imported(
                 app.call_from_thread(screen.action_stop)  # Esc while the first batch runs
             return outcome
 
-        monkeypatch.setattr(workbench, "ingest", ingest_then_escape)
+        monkeypatch.setattr(log, "ingest", ingest_then_escape)
         await press(pilot, "enter")
         assert screen.running or "Stopped after 1 of 3 files" in report(app)
         await app.workers.wait_for_complete()

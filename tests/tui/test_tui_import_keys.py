@@ -62,8 +62,8 @@ async def test_esc_reads_stop_while_an_import_runs(
         await press(pilot, "i")
         screen = app.screen
         assert isinstance(screen, ImportScreen)
-        workbench = screen.session.workbench
-        real_ingest = workbench.ingest
+        log = screen.session.workbench.log
+        real_ingest = log.ingest
         release = threading.Event()
         seen: list[dict[str, tuple[str, bool]]] = []
 
@@ -71,7 +71,7 @@ async def test_esc_reads_stop_while_an_import_runs(
             release.wait(10)
             return real_ingest(*args, **kwargs)  # type: ignore[arg-type]
 
-        monkeypatch.setattr(workbench, "ingest", slow_ingest)
+        monkeypatch.setattr(log, "ingest", slow_ingest)
         await pilot.press("enter")
         await pilot.pause()
         seen.append(footer(screen))

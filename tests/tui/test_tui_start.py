@@ -227,7 +227,7 @@ async def test_home_shown_again_loads_again_only_when_something_stored_changed(
         assert len(loads) == 1
         await press(pilot, "f4", "f2")
         assert len(loads) == 1  # nothing stored changed: the counts on screen are still true
-        app.workbench.capture("A new thought, captured elsewhere", ["habit"], check_duplicates=False)
+        app.workbench.review.capture("A new thought, captured elsewhere", ["habit"], check_duplicates=False)
         await press(pilot, "f4", "f2")
         assert len(loads) == 2
         assert "5 open drafts" in str(app.screen.query_one("#home-review", Static).render())

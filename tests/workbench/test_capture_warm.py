@@ -38,7 +38,7 @@ def test_capture_returns_only_after_the_model_load_it_started(
     bench = Workbench(paths, Config(), embedder=lambda: SlowWarmEmbedder(warmed))
     assert not bench.unlocked and bench.can_unlock_quietly()
     started = threading.active_count()
-    outcome = bench.capture("We chose the quokka layout.", check_duplicates=check)
+    outcome = bench.review.capture("We chose the quokka layout.", check_duplicates=check)
     assert outcome.draft is not None
     assert warmed.is_set() is check  # the load was started only for the check, and it has finished
     assert threading.active_count() <= started  # no thread left running

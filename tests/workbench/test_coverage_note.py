@@ -35,7 +35,7 @@ def workbench(paths: HomePaths, keys: VaultKeys) -> Workbench:
 
 
 def test_fully_embedded_text_needs_no_reindex_hint(workbench: Workbench, tmp_path: Path) -> None:
-    workbench.ingest([chat(tmp_path, "a", texts=3, tools=5, day="2026-11-20")], embed=True)
+    workbench.log.ingest([chat(tmp_path, "a", texts=3, tools=5, day="2026-11-20")], embed=True)
     assert workbench.index.status().pending_vectors == 0
     notes = workbench.search("lantern festival", mode="hybrid").notes
     assert not any("reindex" in note for note in notes), notes
@@ -44,12 +44,12 @@ def test_fully_embedded_text_needs_no_reindex_hint(workbench: Workbench, tmp_pat
 
 def test_the_note_counts_what_gets_a_vector_and_says_why_the_rest_has_none(workbench: Workbench,
                                                                            tmp_path: Path) -> None:
-    workbench.ingest([chat(tmp_path, "a", texts=3, tools=5, day="2026-11-20")], embed=True)
-    workbench.ingest([chat(tmp_path, "b", texts=2, tools=4, day="2026-11-21")])  # not embedded
+    workbench.log.ingest([chat(tmp_path, "a", texts=3, tools=5, day="2026-11-20")], embed=True)
+    workbench.log.ingest([chat(tmp_path, "b", texts=2, tools=4, day="2026-11-21")])  # not embedded
     assert workbench.index.status().pending_vectors == 2
     notes = workbench.search("lantern festival", mode="hybrid").notes
     cover = next(note for note in notes if "semantic results cover" in note)
     assert "3 of 5" in cover and "`reverie reindex` embeds the other 2" in cover, cover
     assert "9" in cover and "tool" in cover, cover  # the 9 tool outputs: found by words only
-    workbench.reindex(embed=True)
+    workbench.log.reindex(embed=True)
     assert not any("reindex" in note for note in workbench.search("lantern festival", mode="hybrid").notes)

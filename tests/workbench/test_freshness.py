@@ -44,7 +44,7 @@ def workbench(paths: HomePaths, keys: VaultKeys) -> Workbench:
 
 
 def test_an_ingest_is_searchable_when_it_returns(workbench: Workbench, tmp_path: Path) -> None:
-    outcome = workbench.ingest([transcript(tmp_path)])
+    outcome = workbench.log.ingest([transcript(tmp_path)])
     assert outcome.searchable and outcome.index is not None and outcome.index.turns_added == 1
     assert outcome.pending_vectors == 1  # vectors wait (no --embed): semantic answers will say so
     answer = workbench.search(RARE)
@@ -70,13 +70,13 @@ def test_a_large_lag_is_answered_from_the_index_and_said(paths: HomePaths, keys:
     assert answer.freshness.lag.days == 1 and answer.freshness.lag.bytes > 0
     assert any("the index is behind the log" in note and "`reverie reindex`" in note for note in answer.notes)
     assert answer.to_dict()["index"]["behind_days"] == 1
-    bench.reindex(embed=False)
+    bench.log.reindex(embed=False)
     assert [r.id for r in bench.search(RARE).result.results] == ["behind"]
 
 
 def test_semantic_answers_say_how_much_the_vectors_cover(workbench: Workbench, tmp_path: Path) -> None:
-    workbench.ingest([transcript(tmp_path, count=3)], embed=True)
-    workbench.ingest([transcript(tmp_path, "wombat", count=2, day="2026-11-22")])  # not embedded
+    workbench.log.ingest([transcript(tmp_path, count=3)], embed=True)
+    workbench.log.ingest([transcript(tmp_path, "wombat", count=2, day="2026-11-22")])  # not embedded
     answer = workbench.search("layout", mode="semantic")
     assert any("semantic results cover 3 of 5 text turns and memories" in note for note in answer.notes)
     assert not any("cover" in note for note in workbench.search(RARE, mode="exact").notes)
@@ -99,9 +99,9 @@ def test_the_vault_is_synced_once_until_it_changes(workbench: Workbench) -> None
 def test_finalize_by_id_unseals_the_draft_once(workbench: Workbench, monkeypatch: pytest.MonkeyPatch) -> None:
     from core.vault import store
 
-    draft = workbench.capture("A draft to seal.", check_duplicates=False).draft
+    draft = workbench.review.capture("A draft to seal.", check_duplicates=False).draft
     assert draft is not None
-    workbench.approve(draft.draft_id, reviewer="me")
+    workbench.review.approve(draft.draft_id, reviewer="me")
     opened: list[str] = []
     real = store.unseal
 
@@ -111,7 +111,7 @@ def test_finalize_by_id_unseals_the_draft_once(workbench: Workbench, monkeypatch
         return real(data, fmt, *args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(store, "unseal", counting)
-    memory = workbench.finalize(draft.draft_id)
+    memory = workbench.review.finalize(draft.draft_id)
     assert memory.content == "A draft to seal." and len(opened) == 1
 
 
@@ -138,7 +138,7 @@ def test_rest_ingest_then_recall(paths: HomePaths, keys: VaultKeys, tmp_path: Pa
     with running_api(paths, monkeypatch, profile="default") as api:
         status, _, first = api.call("POST", "/v1/recall", {"query": "anything"})
         assert status == 200, first
-        Workbench(paths).ingest([transcript(tmp_path)])  # another process imports while the server runs
+        Workbench(paths).log.ingest([transcript(tmp_path)])  # another process imports while the server runs
         status, _, answer = api.call("POST", "/v1/recall", {"query": RARE})
     assert status == 200 and ids(answer) == [f"{RARE}-0"]
 
@@ -154,7 +154,7 @@ async def test_mcp_ingest_then_recall(paths: HomePaths, keys: VaultKeys, tmp_pat
     params = StdioServerParameters(command=sys.executable, args=["-m", "tui_app.cli.main", "mcp"], env=env,
                                    cwd=str(root))
     async with Client(params, mode="legacy", client_info=Implementation(name="claude-code", version="2")) as c:
-        Workbench(paths).ingest([transcript(tmp_path)])
+        Workbench(paths).log.ingest([transcript(tmp_path)])
         answer = (await c.call_tool("recall", {"query": RARE})).structured_content
     assert ids(answer) == [f"{RARE}-0"]
 
@@ -166,7 +166,7 @@ async def test_tui_ingest_then_search(paths: HomePaths, keys: VaultKeys, tmp_pat
     from tui_app.app import ReverieApp
     from tui_app.screens.search import SearchScreen
 
-    Workbench(paths).ingest([transcript(tmp_path)])
+    Workbench(paths).log.ingest([transcript(tmp_path)])
     app = ReverieApp(paths, tui_config(), keys, embedder=lambda: HashingEmbedder(dim=64))
     async with app.run_test(size=(100, 30)) as pilot:
         await press(pilot, "f5")

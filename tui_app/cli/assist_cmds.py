@@ -151,7 +151,7 @@ def suggest(state: CliState, draft_id: str, only: tuple[str, ...], show_all: boo
     """Run the local suggesters on an open draft (no network): dates in the text as occurred_at, tags
     of similar confirmed memories, people and places confirmed before. They only suggest: accept,
     edit or reject each with `reverie draft accept/reject`."""
-    run = state.workbench.run_suggesters(draft_id, only=only, save=not dry_run)
+    run = state.workbench.review.run_suggesters(draft_id, only=only, save=not dry_run)
     data = {
         "draft_id": run.draft.draft_id,
         "added": [s.to_dict() for s in run.added],

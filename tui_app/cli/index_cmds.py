@@ -58,7 +58,7 @@ def reindex(state: CliState, full: bool, no_embed: bool, as_json: bool) -> None:
     """Bring the search index up to date with the conversation log (only changed day files)."""
     with state.workbench as workbench:
         try:
-            report = workbench.reindex(full=full, embed=not no_embed,
+            report = workbench.log.reindex(full=full, embed=not no_embed,
                                        progress=None if as_json else progress_printer())
         except KeyboardInterrupt:
             info = workbench.index.status()
@@ -134,7 +134,7 @@ def watch(state: CliState, interval: float, no_embed: bool, once: bool, follow: 
 def _follower(state: CliState, given: Sequence[Path]) -> Follower | None:
     """The transcript folders to follow (config.toml's [watch] follow, then --follow), or ``None``."""
     roots = [*state.config.watch.follow, *(str(path) for path in given)]
-    return state.workbench.follower(roots) if roots else None
+    return state.workbench.log.follower(roots) if roots else None
 
 
 @click.group("index")

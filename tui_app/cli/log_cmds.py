@@ -116,9 +116,9 @@ def ingest(state: CliState, fmt: str, embed: bool, as_json: bool, inputs: tuple[
     be vouched for, and are sealed when you adopt them (`reverie seal --adopt DAY`).
     """
     workbench = state.workbench
-    plan = workbench.plan_ingest(list(inputs), fmt)
+    plan = workbench.log.plan_ingest(list(inputs), fmt)
     with _progress(plan.total_bytes) as progress:
-        outcome = workbench.ingest(plan=plan, embed=embed, progress=progress,
+        outcome = workbench.log.ingest(plan=plan, embed=embed, progress=progress,
                                    embed_progress=progress_printer() if embed else None)
     report = outcome.report
     emit(outcome.to_dict(), as_json, _summary(outcome, state.paths.quarantine))
@@ -164,7 +164,7 @@ def _adoptions(state: CliState, days: tuple[str, ...], yes: bool) -> dict[str, s
     adopted: dict[str, str] = {}
     for day in days:
         try:
-            summary = state.workbench.describe_day(day)
+            summary = state.workbench.log.describe_day(day)
         except ValueError as exc:
             raise click.BadParameter(str(exc), param_hint="'--adopt'") from None
         if summary is None:
@@ -198,7 +198,7 @@ def seal(state: CliState, as_json: bool, accept_unsigned: tuple[str, ...], adopt
     Exit code 1 if a sealed day changed in a way no signed ingest intent explains, or a day file is
     not Reverie's."""
     adopted = _adoptions(state, adopt, yes)
-    report = state.workbench.seal(accept_unsigned=set(accept_unsigned), adopt=adopted)
+    report = state.workbench.log.seal(accept_unsigned=set(accept_unsigned), adopt=adopted)
     emit(report.to_dict(), as_json, _seal_text(report))
     foreign = [problem for problem in report.not_sealed if problem.kind != "incomplete"]
     click.get_current_context().exit(1 if report.refused or foreign else 0)

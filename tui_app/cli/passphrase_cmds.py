@@ -57,9 +57,9 @@ def change(state: CliState, use_recovery: bool, as_json: bool) -> None:
     else:
         current, recovery = state.passphrase("Current passphrase"), None
     new = _secret(NEW_PASSPHRASE_ENV, "New passphrase", confirm="Repeat the new passphrase")
-    keyring_updated, notes = state.workbench.change_passphrase(new, current=current, recovery_key=recovery)
-    text = "\n".join(["Passphrase changed: the old one no longer opens this vault.", *notes])
-    emit({"changed": True, "keyring_updated": keyring_updated}, as_json, text)
+    changed = state.workbench.access.change_passphrase(new, current=current, recovery_key=recovery)
+    text = "\n".join(["Passphrase changed: the old one no longer opens this vault.", *changed.notes])
+    emit({"changed": True, "keyring_updated": changed.keyring_updated}, as_json, text)
 
 
 @passphrase.command("recovery-key")
@@ -69,7 +69,7 @@ def recovery_key(state: CliState, as_json: bool) -> None:
     """Make a recovery key and show it once: write it down and keep it apart from the machine. It can
     set a new passphrase (`reverie passphrase change --recovery-key`). A new one replaces the old one."""
     _vault_header(state)
-    key = state.workbench.create_recovery_key(state.passphrase())
+    key = state.workbench.access.create_recovery_key(state.passphrase())
     emit({"recovery_key": key}, as_json,
          f"Recovery key (shown once; Reverie keeps only a wrapped copy of the vault's key):\n\n  {key}\n\n"
          "Keep it somewhere safe and apart from this machine. Anyone with it can open the vault.")

@@ -55,6 +55,6 @@ def describe(items: list[SessionInfo], zone: tzinfo) -> str:
 def sessions(state: CliState, limit: int, as_json: bool) -> None:
     """List the latest conversation sessions with their project and first prompt."""
     with state.workbench as workbench:
-        items = workbench.sessions(limit=limit)
+        items = workbench.log.sessions(limit=limit)
         zone = workbench.zone
     emit([item.__dict__ for item in items], as_json, describe(items, zone))

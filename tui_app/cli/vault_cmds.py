@@ -41,7 +41,7 @@ def init(state: CliState, use_keyring: bool) -> None:
         if not sys.stdin.isatty():
             raise HomeError("no passphrase: set REVERIE_PASSPHRASE or run `reverie init` in a terminal")
         passphrase = click.prompt("New passphrase", hide_input=True, confirmation_prompt=True, err=True)
-    workbench.create_vault(passphrase, keyring=use_keyring)
+    workbench.access.create_vault(passphrase, keyring=use_keyring)
     click.echo(f"Created a vault in {state.paths.root}")
 
 
@@ -117,7 +117,7 @@ def draft_new(
     deleted), keep both, or cancel (nothing is written)."""
     workbench = state.workbench
     choice: Any = on_duplicate.replace("-", "_")
-    outcome = workbench.capture(content, tags, on_duplicate=choice, check_duplicates=not no_duplicate_check,
+    outcome = workbench.review.capture(content, tags, on_duplicate=choice, check_duplicates=not no_duplicate_check,
                                 suggest=run_suggesters)
     for note in outcome.notes:
         tell(note)
@@ -132,7 +132,7 @@ def draft_new(
                                "choose with --on-duplicate replace|keep-both|cancel")
         picked = click.prompt("Replace it, keep both, or cancel?", err=True,
                               type=click.Choice(["replace", "keep-both", "cancel"]), default="cancel")
-        outcome = workbench.capture(content, tags, on_duplicate=picked.replace("-", "_"), suggest=run_suggesters)
+        outcome = workbench.review.capture(content, tags, on_duplicate=picked.replace("-", "_"), suggest=run_suggesters)
     if outcome.draft is None:
         emit({"draft_id": None, "duplicate": outcome.to_dict()["duplicate"]}, as_json, "cancelled: nothing was written")
         return
@@ -200,7 +200,7 @@ def draft_suggest(
     separated by commas (`people "Mina, Dad"`) or a JSON list (`people '["Mina", "Dad"]'`); any other
     field takes a JSON object or list when VALUE starts with { or [, else text."""
     parsed = field_value(field, value, "VALUE")
-    d = state.workbench.suggest(draft_id, field, parsed, source, model=model, process_version=process_version,
+    d = state.workbench.review.suggest(draft_id, field, parsed, source, model=model, process_version=process_version,
                                 confidence=confidence, suggestion_id=suggestion_id)
     added = d.suggestions[-1]
     emit(added.to_dict(), as_json, added.suggestion_id)
@@ -220,7 +220,7 @@ def draft_accept(state: CliState, draft_id: str, suggestion_id: str, reviewer: s
         field = next((s.field_name for s in state.vault().get_draft(draft_id).suggestions
                       if s.suggestion_id == suggestion_id), "")
         parsed = field_value(field, value, "--value")
-    state.workbench.accept(draft_id, suggestion_id, reviewer=reviewer, value=parsed)
+    state.workbench.review.accept(draft_id, suggestion_id, reviewer=reviewer, value=parsed)
     click.echo(f"accepted {suggestion_id}")
 
 
@@ -231,7 +231,7 @@ def draft_accept(state: CliState, draft_id: str, suggestion_id: str, reviewer: s
 @pass_state
 def draft_reject(state: CliState, draft_id: str, suggestion_id: str, reviewer: str) -> None:
     """Reject a suggestion."""
-    state.workbench.reject(draft_id, suggestion_id, reviewer=reviewer)
+    state.workbench.review.reject(draft_id, suggestion_id, reviewer=reviewer)
     click.echo(f"rejected {suggestion_id}")
 
 
@@ -241,7 +241,7 @@ def draft_reject(state: CliState, draft_id: str, suggestion_id: str, reviewer: s
 @pass_state
 def draft_approve(state: CliState, draft_id: str, reviewer: str) -> None:
     """Approve a draft whose suggestions are all decided."""
-    state.workbench.approve(draft_id, reviewer=reviewer)
+    state.workbench.review.approve(draft_id, reviewer=reviewer)
     click.echo(f"approved {draft_id}")
 
 
@@ -251,7 +251,7 @@ def draft_approve(state: CliState, draft_id: str, reviewer: str) -> None:
 @pass_state
 def draft_finalize(state: CliState, draft_id: str, as_json: bool) -> None:
     """Seal an approved draft as a memory (once); prints the memory id."""
-    memory = state.workbench.finalize(draft_id)
+    memory = state.workbench.review.finalize(draft_id)
     emit({"memory_id": memory.memory_id, "draft_id": draft_id}, as_json, memory.memory_id)
 
 
@@ -445,7 +445,7 @@ def export_cmd(state: CliState, kind: str, out: str | None, memory_id: str | Non
     if kind == "dvmem":
         if not memory_id:
             raise click.UsageError("dvmem exports one memory: give --memory ID")
-        exported = state.workbench.export_dvmem(memory_id, os.environ.get(DVMEM_PASSPHRASE_ENV) or None)
+        exported = state.workbench.review.export_dvmem(memory_id, os.environ.get(DVMEM_PASSPHRASE_ENV) or None)
         _write_output(out or f"{memory_id}.dvmem", exported)
         return
     exporter = VaultExporter(vault)
@@ -484,7 +484,7 @@ def import_cmd(state: CliState, file: str, as_json: bool) -> None:
     state.vault()  # then this home's keys: its own wrong passphrase is told as such
     given = os.environ.get(DVMEM_PASSPHRASE_ENV) or None
     try:
-        memory, added = workbench.import_dvmem(Path(file), given)
+        done = workbench.review.import_dvmem(Path(file), given)
     except ExportPassphraseWrong as exc:
         if given is not None or not sys.stdin.isatty():
             hint = "" if given is not None else (
@@ -492,11 +492,11 @@ def import_cmd(state: CliState, file: str, as_json: bool) -> None:
                 "`reverie import` in a terminal to be asked for it")
             raise ExportPassphraseWrong(f"{exc}{hint}") from None
         asked = click.prompt("Passphrase the record was exported with", hide_input=True, err=True)
-        memory, added = workbench.import_dvmem(Path(file), asked)
+        done = workbench.review.import_dvmem(Path(file), asked)
     emit(
-        {"memory_id": memory.memory_id, "added": added},
+        {"memory_id": done.memory.memory_id, "added": done.added},
         as_json,
-        f"{'imported' if added else 'already present'}: {memory.memory_id}",
+        f"{'imported' if done.added else 'already present'}: {done.memory.memory_id}",
     )
 
 

@@ -190,8 +190,8 @@ class ReverieScreen(WorkerScreen):
         """The workbench's capture: near-duplicate check, then the draft and the local suggesters."""
         from tui_app import messages  # the app's messages load with the first worker that posts one
 
-        outcome = self.session.workbench.capture(capture.content, capture.tags, on_duplicate=choice, suggest=True,
-                                                 created_by=self.session.reviewer)
+        outcome = self.session.workbench.review.capture(capture.content, capture.tags, on_duplicate=choice,
+                                                        suggest=True, created_by=self.session.reviewer)
         self.post_message(messages.CaptureDone(capture.content, capture.tags, outcome))
 
     def on_capture_done(self, message: messages.CaptureDone) -> None:

@@ -89,7 +89,7 @@ class CreateVaultScreen(WorkerScreen):
         from core.vault.store import MemoryVault
         from tui_app import messages
 
-        keys = self.app.workbench.create_vault(passphrase)  # type: ignore[attr-defined]
+        keys = self.app.workbench.access.create_vault(passphrase)  # type: ignore[attr-defined]
         self.post_message(messages.Unlocked(MemoryVault.open(self.paths, keys), created=True))
 
     def work_failed(self, worker: object) -> None:

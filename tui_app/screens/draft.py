@@ -542,7 +542,7 @@ class DraftReviewScreen(ReverieScreen):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="draft", description="accept the suggestion")
     def accept_suggestion(self, suggestion: Suggestion, value: Any) -> None:
-        draft = self.session.workbench.accept(self.draft_id, suggestion.suggestion_id,
+        draft = self.session.workbench.review.accept(self.draft_id, suggestion.suggestion_id,
                                               reviewer=self.session.reviewer, value=value)
         decision = draft.decision_for(suggestion.suggestion_id)
         how = "Accepted an edit of" if decision is not None and decision.edited else "Accepted"
@@ -550,16 +550,16 @@ class DraftReviewScreen(ReverieScreen):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="draft", description="reject the suggestion")
     def reject_suggestion(self, suggestion: Suggestion) -> None:
-        draft = self.session.workbench.reject(self.draft_id, suggestion.suggestion_id,
+        draft = self.session.workbench.review.reject(self.draft_id, suggestion.suggestion_id,
                                               reviewer=self.session.reviewer)
         self.post_message(messages.DraftChanged(draft, f"Rejected {suggestion.field_name}."))
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="draft", description="approve the draft")
     def approve_draft(self) -> None:
-        draft = self.session.workbench.approve(self.draft_id, reviewer=self.session.reviewer)
+        draft = self.session.workbench.review.approve(self.draft_id, reviewer=self.session.reviewer)
         self.post_message(messages.DraftChanged(draft, "Approved. Press f to finalize it as a memory."))
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="draft", description="finalize the draft")
     def finalize_draft(self) -> None:
-        memory = self.session.workbench.finalize(self.draft_id)  # the draft is unsealed once, under the lock
+        memory = self.session.workbench.review.finalize(self.draft_id)  # the draft is unsealed once, under the lock
         self.post_message(messages.DraftFinalized(self.session.vault.get_draft(self.draft_id), memory))

@@ -1,7 +1,7 @@
 """The passphrase: change it, or make a recovery key (``p`` on the home screen, or the palette).
 
-Both go through the workbench (``change_passphrase``, ``create_recovery_key``), as ``reverie
-passphrase change`` and ``reverie passphrase recovery-key`` do. The vault's data key is wrapped under
+Both go through the workbench's access service (``change_passphrase``, ``create_recovery_key``), as
+``reverie passphrase change`` and ``reverie passphrase recovery-key`` do. The vault's data key is wrapped under
 a key derived from the passphrase, so a change rewrites one small header atomically, whatever the
 vault's size: it is done entirely or not at all, and the old passphrase stops working at once.
 
@@ -202,9 +202,9 @@ class ChangePassphraseDialog(ModalScreen[list[str] | None]):
         by_recovery = looks_like_recovery_key(current)
         try:
             if by_recovery:
-                _, notes = self.workbench.change_passphrase(new, recovery_key=current)
+                notes = self.workbench.access.change_passphrase(new, recovery_key=current).notes
             else:
-                _, notes = self.workbench.change_passphrase(new, current=current)
+                notes = self.workbench.access.change_passphrase(new, current=current).notes
         except WrongPassphrase as exc:
             if by_recovery:
                 self.post_message(messages.PassphraseRefused(refusal_line(exc, "Recovery key"), "current"))
@@ -309,7 +309,7 @@ class RecoveryKeyDialog(ModalScreen[bool]):
     @work(thread=True, exclusive=True, exit_on_error=False, group="passphrase", description="make a recovery key")
     def make(self, passphrase: str) -> None:
         try:
-            key = self.workbench.create_recovery_key(passphrase)
+            key = self.workbench.access.create_recovery_key(passphrase)
         except WrongPassphrase:
             self.post_message(messages.PassphraseRefused(
                 "Current passphrase: wrong for this vault; nothing was changed.", "recovery-passphrase"))
@@ -421,7 +421,7 @@ class PassphraseScreen(ReverieScreen):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="load", description="read the vault header")
     def load_recovery_status(self) -> None:
-        made_at = self.session.workbench.recovery_key_made_at()
+        made_at = self.session.workbench.access.recovery_key_made_at()
         if not self.cancelled():
             self.post_message(messages.RecoveryStatusLoaded(made_at))
 

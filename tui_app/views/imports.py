@@ -46,7 +46,7 @@ def find_sources(workbench: Workbench, home: Path, extra: Sequence[Path] = ()) -
     for label, path in candidates:
         if not path.exists():
             continue
-        plan = workbench.plan_ingest([path])
+        plan = workbench.log.plan_ingest([path])
         found.append(FoundSource(label, path, len(plan.sources), plan.total_bytes))
     return found
 
@@ -134,7 +134,7 @@ def run_import(
     ``should_stop`` is asked between batches (a stopped import says how far it got)."""
     from core.conversation.detect import SourcePlan
 
-    plan = workbench.plan_ingest(list(inputs))
+    plan = workbench.log.plan_ingest(list(inputs))
     totals = ImportTotals(files_total=len(plan.sources), skipped=dict(plan.skipped))
     total_bytes = plan.total_bytes
     done_bytes = 0
@@ -151,7 +151,7 @@ def run_import(
             if progress is not None:
                 progress(min(base + read, total_bytes), total_bytes)
 
-        outcome = workbench.ingest(plan=batch, progress=report)
+        outcome = workbench.log.ingest(plan=batch, progress=report)
         result = outcome.report
         totals.files += len(group)
         totals.added += result.added
@@ -184,7 +184,7 @@ def run_reindex(
         if progress is not None and phase == "files":
             progress(done, total)
 
-    report = workbench.reindex(embed=False, progress=files, should_stop=should_stop)
+    report = workbench.log.reindex(embed=False, progress=files, should_stop=should_stop)
     stopped = bool(should_stop and should_stop())
     what = f"{report.turns_added:,} turns added to the index"
     return f"Reindex stopped: {what} so far" if stopped else f"Reindexed: {what}"

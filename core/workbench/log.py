@@ -1,0 +1,132 @@
+"""The conversation log through the workbench: ingest (log, then the exact index before returning,
+vectors when asked), follow assistant folders, seal closed days, describe a day's file, reindex, and
+the recently active sessions."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Mapping, Sequence
+from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from core.workbench.freshness import VAULT_SEEN_KEY, vault_fingerprint
+
+if TYPE_CHECKING:
+    from core.config import Config
+    from core.conversation import SealReport
+    from core.conversation.detect import SourcePlan
+    from core.conversation.follow import Follower
+    from core.conversation.seals import DaySummary
+    from core.index import ReindexReport
+    from core.index.catalog import SessionInfo
+    from core.paths import HomePaths
+    from core.vault.crypto import VaultKeys
+    from core.workbench.home import Progress, ShouldStop, Workbench
+    from core.workbench.ingest import IngestOutcome
+
+
+class Log:
+    """The lossless log: what goes in, what is sealed, and the index that follows it."""
+
+    def __init__(self, workbench: Workbench) -> None:
+        self.workbench = workbench
+
+    @property
+    def paths(self) -> HomePaths:
+        return self.workbench.paths
+
+    @property
+    def config(self) -> Config:
+        return self.workbench.config
+
+    def plan_ingest(self, inputs: Sequence[Path], fmt: str = "auto") -> SourcePlan:
+        """What an ingest of ``inputs`` would read (files, formats, total bytes); raises for an unknown
+        format or a missing file, before anything is written."""
+        from core.conversation import collect_sources
+
+        return collect_sources(list(inputs), fmt)
+
+    def ingest(self, inputs: Sequence[Path] = (), fmt: str = "auto", *, plan: SourcePlan | None = None,
+               embed: bool = False, progress: Callable[[int], None] | None = None,
+               embed_progress: Progress | None = None, should_stop: ShouldStop | None = None,
+               now: datetime | None = None) -> IngestOutcome:
+        """Import conversations into the log, then make them searchable before returning: the exact
+        index (catalog + FTS5) always; vectors too with ``embed`` (stopping keeps what is embedded, and
+        the outcome says how many wait). Closed days are sealed when the keys are at hand.
+        ``progress`` gets input bytes read; ``embed_progress`` the embedding's (phase, done, total)."""
+        from core.conversation import ingest as run_ingest
+
+        plan = plan if plan is not None else self.plan_ingest(inputs, fmt)
+        keys, reason = self._keys_for_sealing()
+        report = run_ingest(self.paths, plan=plan, keys=keys, unsealed_reason=reason, progress=progress, now=now)
+        return self._index_after_ingest(report, embed=embed, progress=embed_progress, should_stop=should_stop)
+
+    def _keys_for_sealing(self) -> tuple[VaultKeys | None, str]:
+        if not self.workbench.has_vault:
+            return None, "no vault in this home yet (`reverie init`, then `reverie seal`)"
+        if not self.workbench.can_unlock_quietly():
+            return None, "no passphrase in REVERIE_PASSPHRASE or the keyring; run `reverie seal`"
+        return self.workbench.keys, ""
+
+    def _index_after_ingest(self, report: Any, *, embed: bool, progress: Progress | None,
+                            should_stop: ShouldStop | None) -> IngestOutcome:
+        import apsw
+
+        from core.workbench.ingest import IngestOutcome
+
+        outcome = IngestOutcome(report)
+        try:
+            with self.workbench.reindexer(embed=False, memories=False) as reindexer:
+                outcome.index = reindexer.run(embed=False, should_stop=should_stop)
+        except apsw.BusyError:
+            outcome.index_note = "the index is busy (another process is writing it): the next search catches up"
+            return outcome
+        if embed and not (should_stop and should_stop()):
+            try:
+                outcome.vectors = self.reindex(embed=True, progress=progress, should_stop=should_stop).embedded
+            except KeyboardInterrupt:
+                outcome.stopped = True
+        outcome.pending_vectors = self.workbench.index.status().pending_vectors
+        outcome.stopped = outcome.stopped or bool(should_stop and should_stop())
+        return outcome
+
+    def follower(self, folders: Sequence[Path | str]) -> Follower:
+        """A follower of Claude Code and Codex folders (``watch --follow``): new turns into the log,
+        closed days sealed when the keys are at hand."""
+        from core.conversation.follow import Follower
+
+        keys, reason = self._keys_for_sealing()
+        return Follower(self.paths, list(folders), keys=keys, unsealed_reason=reason)
+
+    def seal(self, accept_unsigned: Collection[str] = (), adopt: Mapping[str, str] | None = None) -> SealReport:
+        """Seal every closed UTC day of the log this vault's ingests wrote (and reseal days an ingest
+        added to); ``accept_unsigned``: days whose appended turns the person read and accepts without a
+        signed intent; ``adopt``: day → SHA-256 of a day file the person read (:meth:`describe_day`)
+        and adopts although Reverie cannot vouch it wrote it."""
+        from core.conversation import seal_closed_days
+
+        return seal_closed_days(self.paths, self.workbench.keys, accept_unsigned=accept_unsigned, adopt=adopt)
+
+    def describe_day(self, day: str) -> DaySummary | None:
+        """What ``day``'s log file holds (turns, first and last time, sessions), None without one;
+        ``ValueError`` for a name that is not a day."""
+        from core.conversation.seals import describe_day
+        from core.vault.ledger import Ledger
+
+        return describe_day(self.paths, day, Ledger(self.paths, self.workbench.keys).read(full=False))
+
+    def reindex(self, *, full: bool = False, embed: bool = True, progress: Progress | None = None,
+                should_stop: ShouldStop | None = None) -> ReindexReport:
+        """Bring the index up to date with the log (only changed day files) and the vault's memories
+        (when the keys are at hand), with vectors unless ``embed`` is False."""
+        with self.workbench.reindexer(embed=embed, memories=True) as reindexer:
+            report = reindexer.run(full=full, embed=embed, progress=progress, should_stop=should_stop)
+        if report.memories is not None:
+            self.workbench.index.put_meta(VAULT_SEEN_KEY, vault_fingerprint(self.paths))
+        return report
+
+    def sessions(self, *, limit: int = 20, source: str | None = None) -> list[SessionInfo]:
+        """The most recently active sessions, newest first, with project header and first prompt
+        (after the freshness policy's catch-up of the exact index, as a search does)."""
+        self.workbench.refresh(memories=False)
+        return self.workbench.index.recent_sessions(limit, source=source)
