@@ -3,7 +3,7 @@ time).
 
 Guards against words that only look like time: "we", "sat", "sun" and other weekday abbreviations
 count only after last/this/next, inside a full date like "Tue 24 Nov", or right before a part of the
-day ("sat night", but not in "we sat night after night"; ``spoken`` reads "on Sat"); a month name
+day ("sat night", but not in "we sat night after night"; ``weekdays`` reads "on Sat"); a month name
 alone needs a preposition before it ("in March", "since May", "early June") or a day or year beside
 it, so "may I" and "the march of progress" stay words, and "the March 2024 issue" is a magazine's;
 "second", "minute" and "moment" are never time here; a part of day alone needs "in the" / "at" ("good
