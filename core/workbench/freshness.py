@@ -95,7 +95,9 @@ def shadow_of(status: IndexStatus) -> dict[str, Any]:
 
 @dataclass
 class Freshness:
-    """What the index held when an answer was made, in the words an answer shows."""
+    """What the index holds: after a catch-up, a vector build, or when an answer was made (the one
+    index-state type; the TUI's search screen shows it too). :class:`core.index.IndexStatus` is the
+    index's own report of its files and schema, which :meth:`of` reads the counts from."""
 
     turns: int = 0
     memories: int = 0
@@ -110,6 +112,15 @@ class Freshness:
     shadow_model: str | None = None
     shadow_vectors: int = 0
     shadow_pending: int = 0
+    model: str | None = None  # the model of the searched vectors
+    changed: bool = False  # turns or memories came, went or changed just now: a search may answer differently
+    stopped: bool = False  # a vector build was cancelled (it resumes where it stopped)
+
+    @classmethod
+    def of(cls, status: IndexStatus, **more: Any) -> Freshness:
+        """The counts, the vectors' model and the shadow set of ``status``; ``more`` sets the rest."""
+        return cls(turns=status.turns, memories=status.memories, vectors=status.vectors,
+                   pending_vectors=status.pending_vectors, model=status.model, **shadow_of(status), **more)
 
     @property
     def vector_coverage(self) -> tuple[int, int]:

@@ -318,7 +318,7 @@ async def test_new_turns_are_searchable_after_refresh(demo: DemoHome, tmp_path: 
         source.write_text(json.dumps(record) + "\n", encoding="utf-8")
         ingest(demo.paths, [source], "generic")
         await press(pilot, "ctrl+r")
-        assert screen.index_state is not None and screen.index_state.turns_added == 1
+        assert screen.index_state is not None and screen.index_state.caught_up_turns == 1
         assert [item.text for item in screen.results] == ["Buy persimmons for mom on the way home."]
 
 

@@ -25,6 +25,7 @@ from textual.widgets import DataTable, Input, ProgressBar, Static
 from textual.worker import Worker
 
 from core.recall import RecallItem
+from core.workbench.freshness import Freshness
 from tui_app import messages
 from tui_app.screens.base import ReverieScreen
 from tui_app.screens.memory_detail import MemoryDetailScreen
@@ -47,10 +48,9 @@ from tui_app.screens.search_view import (
 from tui_app.screens.session import Session
 from tui_app.views.search_backend import (
     MODES,
-    IndexState,
-    SearchAnswer,
     SearchBackend,
     SearchFilters,
+    SearchReply,
     SearchRequest,
 )
 from tui_app.widgets.format import speaker_labels, speaker_width
@@ -136,8 +136,8 @@ class SearchScreen(ReverieScreen):
         self.filters = SearchFilters()
         self.seq = 0
         self.last_request: SearchRequest | None = None
-        self.answer: SearchAnswer | None = None
-        self.index_state: IndexState | None = None
+        self.answer: SearchReply | None = None
+        self.index_state: Freshness | None = None
         self.debounce: Timer | None = None
         self.busy_line = ""
         self.building = False

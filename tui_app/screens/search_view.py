@@ -15,7 +15,8 @@ from core.recall import RecallItem, RecallResult
 from core.recall.text import search_terms, stem
 from core.textsafe import field_line, visible
 from core.turns import parse_ts
-from tui_app.views.search_backend import MODES, IndexState, SearchAnswer, SearchFilters
+from core.workbench.freshness import Freshness
+from tui_app.views.search_backend import MODES, SearchFilters, SearchReply
 from tui_app.widgets.format import plural, preview, wrap_lines
 from tui_app.widgets.humane import age
 
@@ -88,7 +89,7 @@ def understood_text(result: RecallResult | None, query: str, now: datetime) -> C
     return assemble(*parts)
 
 
-def mode_text(answer: SearchAnswer | None, requested: str, busy: str = "") -> Content:
+def mode_text(answer: SearchReply | None, requested: str, busy: str = "") -> Content:
     """Which mode produced the results (and why, when auto fell back), how many, in which order."""
     if busy:
         return Content.styled(busy, "dim italic")
@@ -124,7 +125,7 @@ def filter_bar(mode: str, filters: SearchFilters) -> Content:
     return assemble(*parts)
 
 
-def index_text(state: IndexState | None, mode_key: str) -> Content:
+def index_text(state: Freshness | None, mode_key: str) -> Content:
     """What the index holds, shown before the first query (``mode_key`` switches the mode)."""
     if state is None:
         return Content.styled("Opening the index…", "dim italic")
@@ -137,7 +138,7 @@ def index_text(state: IndexState | None, mode_key: str) -> Content:
     if state.shadow_model:
         done, total = state.shadow_vectors, state.shadow_vectors + state.shadow_pending
         waiting += f", re-embedding with {state.shadow_model}: {done:,} of {total:,}"
-    added = f" · {state.turns_added:,} new turns indexed" if state.turns_added else ""
+    added = f" · {state.caught_up_turns:,} new turns indexed" if state.caught_up_turns else ""
     return Content.styled(
         f"Index: {state.turns:,} turns · {state.memories:,} memories · {vectors}{waiting}{added}", "dim"
     )
