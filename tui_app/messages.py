@@ -180,21 +180,22 @@ if TYPE_CHECKING:
 
     from core.topics import Marker
     from core.turns import Turn
-    from tui_app.views.search_backend import IndexState, SearchAnswer
+    from core.workbench.freshness import Freshness
+    from tui_app.views.search_backend import SearchReply
 
 
 @dataclass
 class SearchAnswered(Message):
     """One query's answer (or why it could not be run); dropped if a newer query was typed."""
 
-    answer: SearchAnswer
+    answer: SearchReply
 
 
 @dataclass
 class SearchIndexReady(Message):
     """New turns and the vault's memories are in the index; what it holds now."""
 
-    state: IndexState
+    state: Freshness
 
 
 @dataclass
@@ -215,7 +216,7 @@ class VectorProgress(Message):
 class VectorsBuilt(Message):
     """The vector build finished or was cancelled (``state.stopped``); it resumes where it stopped."""
 
-    state: IndexState
+    state: Freshness
 
 
 @dataclass
