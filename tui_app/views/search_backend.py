@@ -11,7 +11,7 @@ message.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import datetime, tzinfo
 from typing import TYPE_CHECKING
 
@@ -19,10 +19,11 @@ from core.errors import ReverieError
 from core.index import Filters
 from core.recall import RecallResult
 from core.turns import Turn
+from core.workbench.freshness import Freshness
 from core.workbench.search import SEARCH_MODES
 
 if TYPE_CHECKING:
-    from core.index import IndexStatus, ReindexReport
+    from core.index import ReindexReport
     from core.workbench import Workbench
 
 MODES = SEARCH_MODES
@@ -62,44 +63,14 @@ class SearchRequest:
 
 
 @dataclass(frozen=True)
-class SearchAnswer:
+class SearchReply:
+    """The screen's reply to one request: the recall result, or why the query could not be run (the
+    workbench's :class:`~core.workbench.SearchAnswer` is what a search returns)."""
+
     request: SearchRequest
     result: RecallResult | None  # with an error: how the query was read, without results (or None)
     error: str | None = None  # the query could not be run as asked (one line for the person)
     notes: tuple[str, ...] = ()  # how complete the index was (behind the log, vectors missing)
-
-
-@dataclass(frozen=True)
-class IndexState:
-    """What the index holds after a catch-up or a vector build."""
-
-    turns: int
-    memories: int
-    vectors: int
-    pending_vectors: int
-    model: str | None
-    turns_added: int = 0
-    changed: bool = False  # turns or memories came, went or changed: a search may answer differently
-    stopped: bool = False  # a vector build was cancelled (it resumes where it stopped)
-    shadow_model: str | None = None  # another model re-embedding beside ``model``'s vectors (searched until done)
-    shadow_vectors: int = 0
-    shadow_pending: int = 0
-
-    @classmethod
-    def of(cls, status: IndexStatus, report: ReindexReport | None = None, stopped: bool = False) -> IndexState:
-        return cls(
-            turns=status.turns,
-            memories=status.memories,
-            vectors=status.vectors,
-            pending_vectors=status.pending_vectors,
-            model=status.model,
-            turns_added=report.turns_added if report is not None else 0,
-            changed=report is not None and changed_anything(report),
-            stopped=stopped,
-            shadow_model=status.shadow_model,
-            shadow_vectors=status.shadow_vectors,
-            shadow_pending=status.shadow_pending,
-        )
 
 
 def changed_anything(report: ReindexReport) -> bool:
@@ -121,15 +92,14 @@ class SearchBackend:
 
     # --- work for the workers ---------------------------------------------------------------------
 
-    def state(self) -> IndexState:
-        return IndexState.of(self.workbench.index.status())
+    def state(self) -> Freshness:
+        return Freshness.of(self.workbench.index.status())
 
-    def catch_up(self, should_stop: ShouldStop | None = None) -> IndexState:
+    def catch_up(self, should_stop: ShouldStop | None = None) -> Freshness:
         """New turns from the day logs and the vault's memories into the exact index (no model)."""
         fresh = self.workbench.refresh()
         changed = bool(fresh.caught_up_turns) or bool(fresh.memories_synced)
-        state = IndexState.of(self.workbench.index.status())
-        return replace(state, turns_added=fresh.caught_up_turns, changed=changed)
+        return Freshness.of(self.workbench.index.status(), caught_up_turns=fresh.caught_up_turns, changed=changed)
 
     def needs_vectors(self) -> bool:
         """Whether semantic search would miss something: no vectors, some missing, another model's."""
@@ -138,13 +108,14 @@ class SearchBackend:
             return False
         return state.vectors == 0 or state.pending_vectors > 0 or state.model != self.workbench.embedder_name()
 
-    def build_vectors(self, progress: Progress | None = None, should_stop: ShouldStop | None = None) -> IndexState:
+    def build_vectors(self, progress: Progress | None = None, should_stop: ShouldStop | None = None) -> Freshness:
         """Give every turn and memory a vector (loads the model); resumable when stopped."""
         report = self.workbench.log.reindex(embed=True, progress=progress, should_stop=should_stop)
         stopped = bool(should_stop and should_stop())
-        return IndexState.of(self.workbench.index.status(), report, stopped=stopped)
+        return Freshness.of(self.workbench.index.status(), caught_up_turns=report.turns_added,
+                            changed=changed_anything(report), stopped=stopped)
 
-    def search(self, request: SearchRequest) -> SearchAnswer:
+    def search(self, request: SearchRequest) -> SearchReply:
         """Run one query. A query the recaller refuses (a mode without vectors, a query too long)
         is an answer with ``error`` set, not an exception: the screen shows it on its status line."""
         try:
@@ -152,8 +123,8 @@ class SearchBackend:
                                           limit=request.limit, mode=request.mode,
                                           filters=request.filters.to_core(), refresh=False)
         except ReverieError as exc:
-            return SearchAnswer(request, self.understood(request), error=str(exc))
-        return SearchAnswer(request, found.result, notes=tuple(found.index_notes))
+            return SearchReply(request, self.understood(request), error=str(exc))
+        return SearchReply(request, found.result, notes=tuple(found.index_notes))
 
     def understood(self, request: SearchRequest) -> RecallResult | None:
         """How the query was read (its range and the rest), without results: for an answer whose search
