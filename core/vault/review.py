@@ -16,8 +16,8 @@ Revision history is derived from the timestamps already in the draft, never stor
 The objects are frozen msgspec structs, so each is its own stored shape: msgspec decodes the stored
 JSON straight into them (each field's JSON type, unknown and missing fields, one line naming the path)
 and ``__post_init__`` checks every invariant above, exactly as for a draft built in code. ``to_dict``
-stays written out: a fixed byte layout (drafts and a memory's review provenance are signed records),
-and ``msgspec.to_builtins`` keeps tuples as tuples where the stored form has lists.
+is msgspec's too (:func:`core.typed.to_builtins`: fields in order, tuples as lists); drafts and a memory's
+review provenance are signed records, a fixed byte layout, which a test holds to its written-out form.
 """
 
 from __future__ import annotations
@@ -26,7 +26,6 @@ import functools
 import re
 import secrets
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -36,6 +35,7 @@ from msgspec.structs import force_setattr, replace
 from core.clock import utc_now_iso
 from core.errors import ReviewError
 from core.frozen import FrozenDict, freeze, thaw
+from core.typed import to_builtins
 from core.vault.sealed import one_line
 
 DRAFT_STATES = ("open", "approved", "finalized")
@@ -110,7 +110,17 @@ def check_field_value(field_name: str, value: Any, where: str, suffix: str = "")
         raise ReviewError(one_line(str(exc))) from exc
 
 
-class Suggestion(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class _Record(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A review object: frozen, its stored form its own fields in order (unknown keys refused)."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """The stored form by msgspec: the fields in declared order, frozen values as plain JSON values
+        (tuples as lists). Drafts and a memory's review provenance are signed records, a fixed byte
+        layout: ``tests/vault/test_review.py`` holds it to the written-out form."""
+        return to_builtins(self)
+
+
+class Suggestion(_Record):
     """A value an AI (or any ``source``) proposes for one field; never confirmed by itself."""
 
     suggestion_id: str
@@ -142,20 +152,8 @@ class Suggestion(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
             force_setattr(self, "confidence", confidence)
         _check_time(self.created_at, where, ".created_at")
 
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "suggestion_id": self.suggestion_id,
-            "field_name": self.field_name,
-            "value": thaw(self.value),
-            "source": self.source,
-            "model": self.model,
-            "process_version": self.process_version,
-            "confidence": self.confidence,
-            "created_at": self.created_at,
-        }
 
-
-class Decision(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class Decision(_Record):
     """The person's decision on one suggestion."""
 
     suggestion_id: str
@@ -184,18 +182,8 @@ class Decision(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
             except ValueError as exc:
                 raise ReviewError(one_line(str(exc))) from exc
 
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "suggestion_id": self.suggestion_id,
-            "action": self.action,
-            "reviewer": self.reviewer,
-            "decided_at": self.decided_at,
-            "value": thaw(self.value),
-            "edited": self.edited,
-        }
 
-
-class Approval(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class Approval(_Record):
     """Who approved a draft, and when."""
 
     reviewer: str
@@ -205,24 +193,17 @@ class Approval(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
         _check_text(self.reviewer, "approval.reviewer")
         _check_time(self.approved_at, "approval.approved_at")
 
-    def to_dict(self) -> dict[str, Any]:
-        return {"reviewer": self.reviewer, "approved_at": self.approved_at}
 
-
-@dataclass(frozen=True)
-class Revision:
-    """One step of a draft's derived history."""
+class Revision(_Record):
+    """One step of a draft's derived history (never stored: derived from the draft's timestamps)."""
 
     occurred_at: str
     action: str  # draft_created, suggestion_added, suggestion_accepted/rejected, draft_approved, draft_finalized
     actor: str
     detail: str = ""
 
-    def to_dict(self) -> dict[str, str]:
-        return {"occurred_at": self.occurred_at, "action": self.action, "actor": self.actor, "detail": self.detail}
 
-
-class ReviewDraft(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
+class ReviewDraft(_Record, kw_only=True):
     """A proposed memory under review (keyword arguments only; ``created_at`` is required, so a stored
     draft without it is an error, never stamped with the time it was read)."""
 
@@ -416,22 +397,6 @@ class ReviewDraft(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_on
         return replace(self, state="finalized", finalized_memory_id=memory_id, finalized_at=finalized_at)
 
     # --- serialisation -----------------------------------------------------------------------------
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "draft_id": self.draft_id,
-            "content": self.content,
-            "tags": list(self.tags),
-            "created_at": self.created_at,
-            "created_by": self.created_by,
-            "suggestions": [s.to_dict() for s in self.suggestions],
-            "decisions": [d.to_dict() for d in self.decisions],
-            "state": self.state,
-            "approval": self.approval.to_dict() if self.approval else None,
-            "finalized_memory_id": self.finalized_memory_id,
-            "finalized_at": self.finalized_at,
-            "supersedes": list(self.supersedes),
-        }
 
     @classmethod
     def from_dict(cls, data: Any) -> ReviewDraft:

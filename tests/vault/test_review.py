@@ -248,3 +248,47 @@ def test_frozen_values_adopted_from_a_decoder_are_frozen_and_equal() -> None:
         freeze({"a": [1, {"b": float("nan")}]})
     with pytest.raises(ValueError, match=r"^custom\.a: key 2 is not a string$"):
         freeze({"a": {2: 3}}, "custom")
+
+
+def test_the_stored_form_keeps_its_fixed_layout() -> None:
+    """Drafts and review provenance are signed records: their stored form, now written by msgspec, is
+    the written-out form it always was (keys in this order, lists not tuples, frozen values thawed)."""
+    from core.vault.canonical import canonical_json
+    from core.vault.review import Approval, Decision, Suggestion
+
+    at = "2026-11-03T10:00:00+00:00"
+    scene = Suggestion("s1", "scene", {"people": ["Mina"], "sky": {"clear": True}}, "vision", model="m",
+                       process_version="v1", confidence=1, created_at=at)
+    title = Suggestion("s2", "title", "A title", "echo", created_at=at)
+    draft = ReviewDraft(draft_id="draft_x", content="Picnic.", tags=("family",), created_at=at, created_by="me",
+                        suggestions=(scene, title),
+                        decisions=(Decision("s1", "accepted", "p", at, value={"people": ["Mina", "Jun"]}, edited=True),
+                                   Decision("s2", "rejected", "p", at)),
+                        state="finalized", approval=Approval("p", at), finalized_memory_id="mem_0123456789abcdef",
+                        finalized_at=at, supersedes=("mem_00aa",))
+    expected = {
+        "draft_id": "draft_x", "content": "Picnic.", "tags": ["family"], "created_at": at, "created_by": "me",
+        "suggestions": [
+            {"suggestion_id": "s1", "field_name": "scene", "value": {"people": ["Mina"], "sky": {"clear": True}},
+             "source": "vision", "model": "m", "process_version": "v1", "confidence": 1.0, "created_at": at},
+            {"suggestion_id": "s2", "field_name": "title", "value": "A title", "source": "echo", "model": None,
+             "process_version": None, "confidence": None, "created_at": at},
+        ],
+        "decisions": [
+            {"suggestion_id": "s1", "action": "accepted", "reviewer": "p", "decided_at": at,
+             "value": {"people": ["Mina", "Jun"]}, "edited": True},
+            {"suggestion_id": "s2", "action": "rejected", "reviewer": "p", "decided_at": at, "value": None,
+             "edited": False},
+        ],
+        "state": "finalized", "approval": {"reviewer": "p", "approved_at": at},
+        "finalized_memory_id": "mem_0123456789abcdef", "finalized_at": at, "supersedes": ["mem_00aa"],
+    }
+    stored = draft.to_dict()
+    assert stored == expected and list(stored) == list(expected)
+    assert [list(s) for s in stored["suggestions"]] == [list(s) for s in expected["suggestions"]]
+    assert type(stored["tags"]) is list and type(stored["suggestions"][0]["value"]["people"]) is list
+    assert type(stored["suggestions"][0]["confidence"]) is float
+    assert canonical_json(stored) == canonical_json(expected)
+    assert ReviewDraft.from_dict(stored) == draft
+    assert draft.revision_history()[0].to_dict() == {"occurred_at": at, "action": "draft_created", "actor": "me",
+                                                     "detail": ""}
