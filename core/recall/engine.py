@@ -43,6 +43,7 @@ from pathlib import Path
 
 from core.clock import utc_now
 from core.config import Config, RecallConfig, SharingProfile
+from core.embed.ensemble import query_vectors
 from core.embed.protocol import Embedder
 from core.errors import ReverieError
 from core.index import BusyPolicy, Filters, SearchIndex, VectorModel
@@ -393,9 +394,10 @@ class Recaller:
         Not alone, every candidate already in the pool (exact hits and their neighbours) is scored
         too (``fill_semantic``)."""
         embedder = self._vector_model()
-        vector = embedder.embed([plan.semantic_text(names.values())])[0]
+        vector = query_vectors(embedder, [plan.semantic_text(names.values())])[0]
         hits = self.index.vector_search(vector, gate.start, gate.end, k=max(self.ranking.vector_pool, 2 * limit),
-                                        filters=gate.filters, also=gate.told_docs)
+                                        filters=gate.filters, also=gate.told_docs,
+                                        model=embedder.name)  # a swap since _vector_model raises, never misranks
         scores = {key: max(value, 0.0) for key, value in pool.admit(hits).items()}
         r = self.ranking
         if not alone and r.fill_semantic:

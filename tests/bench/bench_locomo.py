@@ -86,11 +86,19 @@ class CachingEmbedder:
         return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
-        keys = [self.key(t) for t in texts]
+        return self._cached(texts, "", self.inner.embed)
+
+    def embed_query(self, texts: Sequence[str]) -> np.ndarray:
+        """The inner embedder's query form (core.embed.query_vectors), cached apart from the stored form."""
+        inner = getattr(self.inner, "embed_query", None)
+        return self._cached(texts, "query:", inner) if callable(inner) else self.embed(texts)
+
+    def _cached(self, texts: Sequence[str], form: str, embed: Any) -> np.ndarray:
+        keys = [form + self.key(t) for t in texts]
         missing = list(dict.fromkeys(k for k in keys if k not in self.cache))
         if missing:
-            by_key = {self.key(t): t for t in texts}
-            vectors = self.inner.embed([by_key[k] for k in missing])
+            by_key = {form + self.key(t): t for t in texts}
+            vectors = embed([by_key[k] for k in missing])
             self.cache.update(zip(missing, vectors, strict=True))
             self.computed += len(missing)
         if not keys:

@@ -94,7 +94,7 @@ from bench_locomo import CATEGORIES, KS, CachingEmbedder, Conversation, Quirks, 
 
 from core.config import EmbeddingConfig, RecallConfig
 from core.conversation import ingest
-from core.embed import make_embedder
+from core.embed import make_embedder, query_vectors
 from core.index import HomeDayLogs, Reindexer, SearchIndex
 from core.index.tokenize import STOPWORDS, index_text
 from core.paths import HomePaths
@@ -307,7 +307,7 @@ class Baselines:
         return [self.ids[r] for (r,) in rows]
 
     def dense(self, question: str, k: int = 10, day: date | None = None, story: bool = False) -> list[str]:
-        scores = self.matrix @ self.embedder.embed([question])[0]
+        scores = self.matrix @ query_vectors(self.embedder, [question])[0]
         if day is not None:
             days = self.story_days if story else self.days
             assert days is not None, "story days asked of baselines built without the story calendar"

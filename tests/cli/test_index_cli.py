@@ -70,12 +70,12 @@ def test_reindex_embeds_with_the_packaged_model(logged: HomePaths) -> None:
     )
     code, out = run("reindex", "--json")
     report = json.loads(out[out.index("{"):])  # a first run may say "preparing the embedding model" on stderr
-    assert code == 0 and report["embedded"] == 4 and report["model"] == "multilingual-e5-small"
+    assert code == 0 and report["embedded"] == 4 and report["model"] == "multilingual-e5-small+all-MiniLM-L6-v2"
     from core.config import EmbeddingConfig
-    from core.embed import make_embedder
+    from core.embed import make_embedder, query_vectors
 
     embedder = make_embedder(EmbeddingConfig(backend="onnx"))
     with SearchIndex.open(logged) as index:
-        assert index.vector_model().dim == 384
-        top = index.vector_search(embedder.embed(["coffee"])[0], k=1)
+        assert index.vector_model().dim == 384 + 384
+        top = index.vector_search(query_vectors(embedder, ["coffee"])[0], k=1)
         assert index.get_turns([top[0].id])[0].text.startswith("I drank an espresso")

@@ -5,6 +5,7 @@ path that imports no torch once prepared."""
 from __future__ import annotations
 
 import ctypes
+import dataclasses
 import json
 import shutil
 import subprocess
@@ -17,6 +18,7 @@ import pytest
 from core.config import EmbeddingConfig
 from core.embed import e5_source, make_embedder
 from core.embed.e5_backend import E5OnnxEmbedder, E5OpenVinoEmbedder
+from core.embed.onnx_backend import OnnxEmbedder
 from core.embed.protocol import EmbeddingError
 from core.embed.quick_start import QuickStartEmbedder
 
@@ -106,10 +108,10 @@ def test_a_damaged_weight_file_is_one_clear_error(tmp_path: Path) -> None:
         e5_source.read_vocabulary(tmp_path / "other.bin")
 
 
-def test_the_default_model_is_e5_on_openvino() -> None:
+def test_the_default_model_is_e5_with_minilm_on_openvino() -> None:
     config = EmbeddingConfig()
-    assert config.model == "multilingual-e5-small" and config.backend == "openvino"
-    embedder = make_embedder(config)
+    assert config.model == "multilingual-e5-small+all-MiniLM-L6-v2" and config.backend == "openvino"
+    embedder = make_embedder(dataclasses.replace(config, model="multilingual-e5-small"))
     assert isinstance(embedder, QuickStartEmbedder) and embedder.name == "multilingual-e5-small"
     with pytest.raises(EmbeddingError, match="runs on the openvino"):
         make_embedder(EmbeddingConfig(backend="sentence-transformers", model="multilingual-e5-small"))
@@ -136,6 +138,7 @@ def test_vectors_agree_with_the_engine(kind: type, model_cache: Path) -> None:
 @pytest.mark.model
 def test_once_prepared_the_load_path_imports_no_torch(model_cache: Path) -> None:
     E5OnnxEmbedder(cache_dir=model_cache).embed(["prepare"])
+    OnnxEmbedder("all-MiniLM-L6-v2", cache_dir=model_cache).embed(["prepare"])  # the default's other part
     code = ("import sys; from pathlib import Path; from core.config import EmbeddingConfig; "
             "from core.embed import make_embedder; "
             f"e = make_embedder(EmbeddingConfig(), cache_dir=Path({str(model_cache)!r})); "
@@ -147,7 +150,7 @@ def test_once_prepared_the_load_path_imports_no_torch(model_cache: Path) -> None
 def test_the_two_runtimes_of_the_default_share_one_tokenizer(model_cache: Path) -> None:
     """Reading the 250,002-piece vocabulary takes most of a second: a process that embeds a few texts
     on ONNX Runtime and then bulk on OpenVINO reads it once."""
-    embedder = make_embedder(EmbeddingConfig(), cache_dir=model_cache)
-    assert isinstance(embedder, QuickStartEmbedder)
+    embedder = make_embedder(EmbeddingConfig(), cache_dir=model_cache).parts[0]  # type: ignore[attr-defined]
+    assert isinstance(embedder, QuickStartEmbedder) and embedder.name == "multilingual-e5-small"
     quick, bulk = embedder.quick._source(), embedder.bulk._source()  # type: ignore[attr-defined]
     assert quick.tokenizer() is bulk.tokenizer()

@@ -76,7 +76,7 @@ def test_make_embedder_does_not_import_the_model_library() -> None:
         "print('numpy' in sys.modules)\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
-    assert out == ["multilingual-e5-small", "False", "False"]  # the default model
+    assert out == ["multilingual-e5-small+all-MiniLM-L6-v2", "False", "False"]  # the default model
 
 
 def test_model_names_resolve_offline(tmp_path) -> None:

@@ -200,12 +200,15 @@ def test_backend_names_and_threads_are_validated_in_config() -> None:
 def test_threads_default_to_the_cores_this_process_may_use() -> None:
     cores = len(os.sched_getaffinity(0))
     assert available_cores() == cores and resolve_threads(0) == cores and resolve_threads(1) == 1
-    default = make_embedder(EmbeddingConfig())  # the default's two runtimes (core.embed.quick_start)
-    assert default.bulk.threads == default.quick.threads == cores  # type: ignore[attr-defined]
-    assert make_embedder(EmbeddingConfig(threads=1)).bulk.threads == 1  # type: ignore[attr-defined]
-    assert make_embedder(EmbeddingConfig(backend="onnx", threads=1)).threads == 1  # type: ignore[attr-defined]
-    # one one-thread stream per core by default; never more streams than threads
-    assert default.bulk.streams == cores  # type: ignore[attr-defined]
+    for default in make_embedder(EmbeddingConfig()).parts:  # type: ignore[attr-defined]  # both models
+        # each part's two runtimes (core.embed.quick_start)
+        assert default.bulk.threads == default.quick.threads == cores
+        assert default.bulk.streams == cores  # one one-thread stream per core by default
+    for part in make_embedder(EmbeddingConfig(threads=1)).parts:  # type: ignore[attr-defined]
+        assert part.bulk.threads == 1
+    for part in make_embedder(EmbeddingConfig(backend="onnx", threads=1)).parts:  # type: ignore[attr-defined]
+        assert part.threads == 1
+    # never more streams than threads
     assert OnnxEmbedder(threads=2, streams=5).streams == 2 and OnnxEmbedder(threads=2, streams=0).streams == 1
     assert SentenceTransformerEmbedder()._threads == cores
     with pytest.raises(ValueError, match=r"embedding\.threads"):

@@ -18,6 +18,7 @@ from core.config import EmbeddingConfig
 from core.embed import Embedder, make_embedder
 from core.embed import onnx_prepare as prep
 from core.embed import openvino_backend as ovb
+from core.embed.ensemble import EnsembleEmbedder
 from core.embed.onnx_backend import OnnxEmbedder
 from core.embed.openvino_backend import OpenVinoEmbedder
 from core.embed.protocol import EmbeddingError
@@ -154,13 +155,15 @@ def test_the_default_load_path_imports_no_torch(prepared_root: Path) -> None:
 
 
 def test_the_default_backend_is_openvino_and_nothing_loads_until_a_vector_is_needed() -> None:
-    embedder = make_embedder(EmbeddingConfig())
-    assert isinstance(embedder, QuickStartEmbedder) and isinstance(embedder, Embedder)
-    assert isinstance(embedder.bulk, OpenVinoEmbedder)
-    assert isinstance(embedder.quick, OnnxEmbedder) and not isinstance(embedder.quick, OpenVinoEmbedder)
-    assert not embedder.loaded and embedder.precision is None
-    assert isinstance(make_embedder(EmbeddingConfig(backend="onnx")), OnnxEmbedder)
-    assert not isinstance(make_embedder(EmbeddingConfig(backend="onnx")), OpenVinoEmbedder)
+    ensemble = make_embedder(EmbeddingConfig())
+    assert isinstance(ensemble, EnsembleEmbedder) and isinstance(ensemble, Embedder)
+    for embedder in ensemble.parts:
+        assert isinstance(embedder, QuickStartEmbedder)
+        assert isinstance(embedder.bulk, OpenVinoEmbedder)
+        assert isinstance(embedder.quick, OnnxEmbedder) and not isinstance(embedder.quick, OpenVinoEmbedder)
+        assert not embedder.loaded and embedder.precision is None
+    for part in make_embedder(EmbeddingConfig(backend="onnx")).parts:  # type: ignore[attr-defined]
+        assert isinstance(part, OnnxEmbedder) and not isinstance(part, OpenVinoEmbedder)
     code = (
         "import sys\n"
         "from core.config import EmbeddingConfig\n"

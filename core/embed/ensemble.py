@@ -1,0 +1,118 @@
+"""Two or more models as one embedder: ``embedding.model = "multilingual-e5-small+all-MiniLM-L6-v2"``.
+
+Each part's unit vector is scaled by the square root of its weight and the parts are laid end to
+end, so a stored vector has unit length and the cosine of two stored vectors is the weighted sum of
+the parts' cosines. The default pairs multilingual-e5-small (Korean, Japanese and English meaning in
+one space, but weak on short English paraphrases) with all-MiniLM-L6-v2 (strong on English, blind to
+Korean and Japanese); the weights are in :data:`PART_WEIGHTS`, measured on the tuning half of
+``tests/bench/bench_busy.py`` (figures in ``tests/bench/README.md``).
+
+A query is embedded by :meth:`EnsembleEmbedder.embed_query`: a part that knows only English
+(:data:`ENGLISH_ONLY`) counts in proportion to the share of the query's letters that are Latin, so a
+Korean or Japanese question is compared by the multilingual part alone instead of by the noise an
+English model makes of it. Callers that do not know about queries (:func:`query_vectors` falls back
+to ``embed``) get the stored form, which is right for comparing two stored texts (near duplicates).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from core.embed.protocol import Embedder, EmbeddingError, normalize_rows
+
+if TYPE_CHECKING:
+    import numpy as np
+
+SEPARATOR = "+"
+# a part's share of the cosine; parts not listed share what is left equally
+PART_WEIGHTS = {"multilingual-e5-small": 0.8, "all-MiniLM-L6-v2": 0.2}
+ENGLISH_ONLY = frozenset({"all-MiniLM-L6-v2", "sentence-transformers/all-MiniLM-L6-v2"})
+
+
+def part_names(model: str) -> list[str] | None:
+    """The models an ``embedding.model`` setting joins with ``+``, or None for a single model. An
+    empty part (``"a++b"``, a leading or trailing ``+``) or a repeated one is a clear error."""
+    if SEPARATOR not in model:
+        return None
+    parts = [part.strip() for part in model.split(SEPARATOR)]
+    if any(not part for part in parts):
+        raise EmbeddingError(f"config.toml: embedding.model {model!r}: an empty model name between '+'")
+    if len(set(parts)) != len(parts):
+        raise EmbeddingError(f"config.toml: embedding.model {model!r}: a model named twice")
+    return parts
+
+
+def weights_for(names: Sequence[str]) -> list[float]:
+    """Each part's weight (:data:`PART_WEIGHTS`; unknown parts share the rest equally), summing to 1."""
+    known = {name: PART_WEIGHTS[name] for name in names if name in PART_WEIGHTS}
+    unknown = [name for name in names if name not in known]
+    rest = max(1.0 - sum(known.values()), 0.0)
+    raw = [known.get(name, rest / len(unknown) if unknown else 0.0) for name in names]
+    total = sum(raw)
+    if total <= 0:
+        return [1.0 / len(names)] * len(names)
+    return [w / total for w in raw]
+
+
+def latin_share(text: str) -> float:
+    """The share of ``text``'s letters that are Latin (1.0 when it holds no letter at all)."""
+    letters = [c for c in text if c.isalpha()]
+    if not letters:
+        return 1.0
+    return sum(1 for c in letters if c < "\u0250") / len(letters)
+
+
+class EnsembleEmbedder:
+    """The parts' vectors end to end, each scaled by the square root of its weight."""
+
+    def __init__(self, parts: Sequence[Embedder], names: Sequence[str]) -> None:
+        if len(parts) < 2 or len(parts) != len(names):
+            raise EmbeddingError("an ensemble needs two or more models")
+        self._parts = list(parts)
+        self._names = list(names)
+        self._weights = weights_for(self._names)
+
+    @property
+    def name(self) -> str:
+        return SEPARATOR.join(part.name for part in self._parts)
+
+    @property
+    def parts(self) -> list[Embedder]:
+        return list(self._parts)
+
+    @property
+    def dim(self) -> int:
+        return sum(part.dim for part in self._parts)
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        """The stored form: every part at its weight (unit length)."""
+        return self._joined(texts, [self._weights] * len(texts))
+
+    def embed_query(self, texts: Sequence[str]) -> np.ndarray:
+        """The query form: an English-only part weighed by each text's share of Latin letters."""
+        rows = []
+        for text in texts:
+            share = latin_share(text)
+            rows.append([w * share if name in ENGLISH_ONLY else w for name, w in zip(self._names, self._weights,
+                                                                                     strict=True)])
+        return self._joined(texts, rows)
+
+    def _joined(self, texts: Sequence[str], weights: list[list[float]]) -> np.ndarray:
+        import numpy as np
+
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        blocks = []
+        for column, part in enumerate(self._parts):
+            vectors = normalize_rows(part.embed(list(texts)))
+            scale = np.array([math.sqrt(row[column]) for row in weights], dtype=np.float32)[:, None]
+            blocks.append(vectors * scale)
+        return normalize_rows(np.concatenate(blocks, axis=1))
+
+
+def query_vectors(embedder: Embedder, texts: Sequence[str]) -> np.ndarray:
+    """Vectors for search queries: the embedder's ``embed_query`` when it has one, else ``embed``."""
+    embed_query = getattr(embedder, "embed_query", None)
+    return embed_query(texts) if callable(embed_query) else embedder.embed(texts)
