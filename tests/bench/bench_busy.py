@@ -257,6 +257,11 @@ def load_pairs(folder: Path | None, quirks: Quirks) -> list[Pair]:
                 raise BadInput(f"{path}:{line}: not a {name} row ({type(exc).__name__}: {exc})") from exc
             if pair is not None:
                 pairs.append(pair)
+    seen: dict[str, Pair] = {}
+    for p in pairs:
+        if p.id in seen:  # a hidden turn's id: two pairs sharing one would leave one of them out of the home
+            raise BadInput(f"paraphrase pair id {p.id!r} given twice ({seen[p.id].hidden!r}, {p.hidden!r})")
+        seen[p.id] = p
     kept = [p for p in pairs if p.hidden != p.asked]
     for p in pairs:
         if p.hidden == p.asked:
@@ -273,8 +278,9 @@ def sts_pair(name: str, row: str, line: int) -> Pair | None:
         fields = row.split("\t")
         if len(fields) != 7:
             raise ValueError(f"expected 7 tab-separated fields, got {len(fields)}")
-        _genre, _file, _year, number, score, first, second = fields
-        return Pair(f"{name}:{number}", "ko", first.strip(), second.strip()) if float(score) >= MIN_SCORE else None
+        _genre, _file, _year, _number, score, first, second = fields
+        # the file's own number restarts for each genre and source file: the line is the pair's id
+        return Pair(f"{name}:{line}", "ko", first.strip(), second.strip()) if float(score) >= MIN_SCORE else None
     if not row.strip():
         return None
     item = json.loads(row)
@@ -381,14 +387,19 @@ def locomo_queries(
     return out
 
 
-def paraphrase_queries(pairs: list[Pair], hidden: list[Turn], last: date) -> list[Query]:
-    """Each pair asked by its paraphrase, as written and k days after its hidden sentence's day."""
+def paraphrase_queries(pairs: list[Pair], hidden: list[Turn], last: date, quirks: Quirks) -> list[Query]:
+    """Each pair asked by its paraphrase, as written and k days after its hidden sentence's day. A
+    paraphrase whose own words read a time range ("어제 메릴이 말했다", a news sentence's weekday) is
+    left out, as LoCoMo questions reading a date are: the person asking would mean that time."""
     by_text: dict[str, set[str]] = defaultdict(set)
     for t in hidden:
         by_text[t.text].add(t.id)
     day_of = {t.id: t.ts.date() for t in hidden}
     out = []
     for p in pairs:
+        if analyze(p.asked, night(last + timedelta(days=1)), UTC).range is not None:
+            quirks.add("paraphrase reads a time range: left out", f"{p.id}: {p.asked}")
+            continue
         wanted = frozenset(by_text[p.hidden])
         k = seeded(f"{p.id}:k").randint(1, 6)
         day = day_of[f"para:{p.id}"]
@@ -553,7 +564,7 @@ def main() -> None:
         for q in locomo_queries(c, by_id, last, quirks, max(args.sample, 1))
     ]
     chosen = [p for p in pairs if tune_pair(p) == tune][:: max(args.sample, 1)]
-    queries += paraphrase_queries(chosen, hidden, last)
+    queries += paraphrase_queries(chosen, hidden, last, quirks)
     overrides = {
         k: v for k, v in (("model", args.model), ("backend", args.backend), ("threads", args.threads)) if v is not None
     }
