@@ -13,6 +13,7 @@ would be hidden, and the app would outlive the connection (:func:`require_termin
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import os
 import re
@@ -34,6 +35,7 @@ from core.errors import ReverieError
 from core.workbench import Workbench
 from tui_app.commands import ScreenCommands
 from tui_app.screens.registry import HOME_SECTION, SECTIONS, Section
+from tui_app.screens.registry import section as section_named
 from tui_app.stylesheet import ReusingStylesheet
 from tui_app.ui_state import UiState, load_ui_state, save_ui_state, ui_state_path
 from tui_app.widgets.editor import ExternalEditor, edit_in_terminal_editor
@@ -53,9 +55,13 @@ if TYPE_CHECKING:
 
 GATE_MODE = "gate"
 IDLE_CHECK_SECONDS = 1.0  # the idle lock fires within a second of ``security.idle_lock_minutes``
-# Imported (and the index opened) while the keys are derived: Home's first load needs them, and the
-# key derivation leaves the interpreter idle (bench_tui_start.py --unlock).
-UNLOCK_PRELOAD = ("tui_app.screens.home", "tui_app.views.data", "core.vault.store", "core.recall")
+# Imported while the keys are derived (the derivation leaves the interpreter idle), in the order Home
+# needs them: its counts and banner (the index opened after these), then its verification.
+UNLOCK_PRELOAD = ("tui_app.screens.home", "tui_app.views.data", "core.vault.store", "tui_app.messages",
+                  "core.workbench.curation", "tui_app.screens.curation_notice", "tui_app.views.imports",
+                  "core.recall")
+VERIFY_PRELOAD = ("core.workbench.verify", "core.conversation.seals", "core.curate.integrity")
+HOME = section_named(HOME_SECTION)
 PREPARE_PAUSE = 0.05  # seconds between two sections composed ahead: a key pressed meanwhile goes first
 
 
@@ -169,6 +175,7 @@ class ReverieApp(App[None], inherit_bindings=False):
         self.editor = editor or edit_in_terminal_editor
         self.label = label
         self.session: Session | None = None
+        self.next_session: Session | None = None  # made while the keys are derived, for Home composed ahead
         self.open_sections: list[str] = []
         self.gate_open = False
         self.last_input = time.monotonic()
@@ -285,17 +292,8 @@ class ReverieApp(App[None], inherit_bindings=False):
     def start_session(self, keys: VaultKeys) -> None:
         """Open every section on the unlocked vault and show the one the app was locked on (Home at
         first). The vault itself opens in the first screen's worker (``Session.vault``)."""
-        from tui_app.screens.session import Session
-
         self.workbench.adopt_keys(keys)
-        self.session = Session(
-            paths=self.paths,
-            config=self.config,
-            workbench=self.workbench,
-            zone=self.config.zone(),
-            label=self.label,
-            editor=self.editor,
-        )
+        self.session, self.next_session = self.next_session or self.new_session(), None
         for section in SECTIONS:
             self.add_mode(section.name, self.section_factory(section))
             self.open_sections.append(section.name)
@@ -307,6 +305,31 @@ class ReverieApp(App[None], inherit_bindings=False):
         self.touch()
         if self.vectors_in_background:
             self.call_after_refresh(self.build_vectors, self.session)  # Home first, then the model
+
+    def new_session(self) -> Session:
+        """What the section screens work with; it holds no keys (the workbench has them once unlocked)."""
+        from tui_app.screens.session import Session
+
+        return Session(paths=self.paths, config=self.config, workbench=self.workbench, zone=self.config.zone(),
+                       label=self.label, editor=self.editor)
+
+    async def compose_home_ahead(self) -> None:
+        """While the keys are derived: compose Home off-screen and lay it out, for the session the keys
+        will open (``next_session``), so that unlocking only shows it and loads its data. Home reads
+        nothing stored before it is shown; a screen finished after the unlock is dropped."""
+        from tui_app.offscreen import compose_offscreen, lay_out_offscreen
+
+        if not self.locked or HOME_SECTION in self.ready_screens or not self.prepare_ahead:
+            return
+        session = self.next_session = self.next_session or self.new_session()
+        screen = HOME.load()(session)
+        if not await compose_offscreen(self, screen):
+            return
+        if not self.locked or self.next_session is not session:  # unlocked meanwhile: Home was made anew
+            screen.remove()
+            return
+        lay_out_offscreen(screen, self.size)
+        self.ready_screens[HOME_SECTION] = screen
 
     # --- vectors built in the background ------------------------------------------------------------
 
@@ -465,6 +488,7 @@ class ReverieApp(App[None], inherit_bindings=False):
             self.resume_section = self.current_mode
         self.clear_notifications()
         self.show_gate(reason)
+        self.next_session = None
         self.drop_ready_screens()
         self.sections_warm = False
         self.workbench.lock()
@@ -486,20 +510,25 @@ class ReverieApp(App[None], inherit_bindings=False):
             self.notify(message.line, markup=False)
 
     def prepare_unlock(self) -> None:
-        """The unlock screen starts deriving the keys: meanwhile, what Home's first load needs."""
+        """The unlock screen starts deriving the keys: meanwhile, what Home's first load needs, and Home
+        itself composed off-screen (the key derivation leaves the interpreter free)."""
         self.preload_for_home()
+        self.run_worker(self.compose_home_ahead(), group="prepare-home", exclusive=True, exit_on_error=False,
+                        description="prepare Home")
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="preload", description="prepare Home")
     def preload_for_home(self) -> None:
         """Best effort: whatever fails here fails again, and is said, where it is used."""
         import importlib
 
-        try:
-            for name in UNLOCK_PRELOAD:
+        for name in UNLOCK_PRELOAD:
+            with contextlib.suppress(Exception):  # said by the real use
                 importlib.import_module(name)
+        with contextlib.suppress(Exception):
             _ = self.workbench.index  # opened now, not in Home's first load (numpy, sqlite-vec)
-        except Exception:  # said by the real use
-            pass
+        for name in VERIFY_PRELOAD:
+            with contextlib.suppress(Exception):
+                importlib.import_module(name)
 
     def on_unlocked(self, message: messages.Unlocked) -> None:
         self.start_session(message.vault.keys)

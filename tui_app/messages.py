@@ -39,6 +39,14 @@ class UnlockFailed(Message):
 
 @dataclass
 class HomeLoaded(Message):
+    summary: HomeSummary  # the counts; ``verification`` None until :class:`HomeVerified`
+
+
+@dataclass
+class HomeVerified(Message):
+    """The home's verification, added to the counts it was started for (``base``)."""
+
+    base: HomeSummary
     summary: HomeSummary
 
 
@@ -60,8 +68,9 @@ class DraftLoaded(Message):
 
 
 @dataclass
-class DraftChanged(Message):
-    """A decision or the approval was stored; ``note`` says what, for the person."""
+class DraftDecided(Message):
+    """A decision or the approval was stored; ``note`` says what, for the person (the error a stale
+    save raises is :class:`core.errors.DraftChanged`)."""
 
     draft: ReviewDraft
     note: str

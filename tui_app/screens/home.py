@@ -75,7 +75,9 @@ def vault_panel(summary: HomeSummary) -> Content:
         f" · {summary.reviewed_memories} reviewed · {unreviewed} not",
         "\n",
     ]
-    if state.ok:
+    if state is None:  # counted; the verification runs in its own worker and fills this line
+        parts.append(("… verifying the records and the ledger", "dim"))
+    elif state.ok:
         parts += [("✓ ", "bold $text-success"), state.headline]
     else:
         parts += [("✗ ", "bold $text-error"), (state.headline, "bold $text-error")]
@@ -119,9 +121,8 @@ class HomeScreen(ReverieScreen):
     def __init__(self, session: Session) -> None:
         super().__init__(session)
         self.summary: HomeSummary | None = None
+        self.interrupted_checked = False
 
-    def on_mount(self) -> None:
-        self.call_after_refresh(self.complete_interrupted)
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="finish", description="finish interrupted work")
     def complete_interrupted(self) -> None:
@@ -136,10 +137,27 @@ class HomeScreen(ReverieScreen):
         self.notify("\n".join(message.lines), title="Completed after an interruption", timeout=15, markup=False)
         self.reload()
 
+    def scheduled_reload(self) -> None:
+        """The first showing loads at once, its worker taking the home's stamp before it reads (there is
+        nothing to compare it with yet: one worker instead of two in a row); later showings compare
+        stamps first (``ReverieScreen.check_stamp``)."""
+        if self.loaded_stamp is None and not self.interrupted_checked:
+            self.reload_scheduled = False
+            self.reload()
+            return
+        super().scheduled_reload()
+
     def reload(self) -> None:
+        """Count, then verify (:meth:`verify_summary`). Home may be composed while the keys are derived
+        (``ReverieApp.compose_home_ahead``), so it reads nothing before this first load, which also
+        completes what a crash interrupted."""
+        first = not self.interrupted_checked
+        if first:
+            self.interrupted_checked = True
+            self.complete_interrupted()
         if self.summary is None:  # a loading indicator only while there is nothing to show yet
             self.set_busy(True, self.query_one("#home-panels"))
-        self.load_summary()
+        self.load_summary(stamp_first=first and self.loaded_stamp is None)
 
     def action_reload(self) -> None:
         self.reload()
@@ -150,18 +168,43 @@ class HomeScreen(ReverieScreen):
         self.app.push_screen(ImportScreen(self.session))
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="load", description="load the home summary")
-    def load_summary(self) -> None:
+    def load_summary(self, stamp_first: bool = False) -> None:
+        """The counts first, without the verification (its own worker, started when they show).
+        ``stamp_first``: take the home's stamp before reading (:meth:`scheduled_reload`)."""
         # In the worker: the summary's types and loaders are not on the first frame's path.
         from tui_app import messages
-        from tui_app.views.data import load_home_summary
+        from tui_app.views.data import home_stamp, load_home_summary
 
-        summary = load_home_summary(self.session, notice_providers())
+        stamp = home_stamp(self.session.paths) if stamp_first else None
+        summary = load_home_summary(self.session, notice_providers(), verify=False)
         if not self.cancelled():
-            self.post_message(messages.HomeLoaded(summary))
+            self.post_message(messages.HomeLoaded(summary, stamp))
 
     def on_home_loaded(self, message: messages.HomeLoaded) -> None:
-        summary = self.summary = message.summary
+        if message.stamp is not None:
+            self.loaded_stamp = message.stamp
+        self.show_summary(message.summary)
         self.set_busy(False)
+        self.verify_summary(message.summary)
+        self.load_turn_activity()
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="verify", description="verify the home")
+    def verify_summary(self, base: HomeSummary) -> None:
+        from tui_app import messages
+        from tui_app.views.data import with_verification
+
+        summary = with_verification(self.session, base)
+        if not self.cancelled():
+            self.post_message(messages.HomeVerified(base, summary))
+
+    def on_home_verified(self, message: messages.HomeVerified) -> None:
+        if message.base is not self.summary:  # counted again since: that count's verification follows
+            return
+        self.show_summary(message.summary)
+        self.app.warm_up_sections()  # type: ignore[attr-defined]
+
+    def show_summary(self, summary: HomeSummary) -> None:
+        self.summary = summary
         notices = self.query_one("#home-notices", Static)
         notices.update(notices_text(summary))
         notices.display = bool(summary.notices)
@@ -175,8 +218,6 @@ class HomeScreen(ReverieScreen):
                 (f" · busiest week {max(summary.activity)} · this week on the right", "dim"),
             )
         )
-        self.load_turn_activity()
-        self.app.warm_up_sections()  # type: ignore[attr-defined]
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="activity", description="count turns per day")
     def load_turn_activity(self) -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -73,7 +73,8 @@ class VerificationState:
 
 
 def verification(session: Session) -> VerificationState:
-    report = session.workbench.verify()
+    """Home's verification: everything, the ledger incrementally (its signed verified prefix)."""
+    report = session.workbench.verify(incremental=True)
     return VerificationState(
         ok=report.ok,
         problems=tuple(str(p) for p in report.problems),
@@ -100,7 +101,7 @@ class HomeSummary:
     finalized_drafts: int
     memories: int
     reviewed_memories: int
-    verification: VerificationState
+    verification: VerificationState | None  # None: counted, not verified yet (``with_verification``)
     activity: tuple[int, ...]  # drafts captured + memories, per week, oldest first
     notices: tuple[Notice, ...] = ()
 
@@ -128,9 +129,11 @@ def index_notices(session: Session, summary: HomeSummary) -> Iterable[Notice]:
 
 
 def verification_notices(session: Session, summary: HomeSummary) -> Iterable[Notice]:
-    if not summary.verification.ok:
-        first = summary.verification.problems[0] if summary.verification.problems else ""
-        yield Notice("error", f"{summary.verification.headline}: {first}", key_hint="m")
+    """The first problem verification found; nothing while the summary is not verified yet."""
+    state = summary.verification
+    if state is not None and not state.ok:
+        first = state.problems[0] if state.problems else ""
+        yield Notice("error", f"{state.headline}: {first}", key_hint="m")
 
 
 def weekly_counts(times: Iterable[datetime], now: datetime, weeks: int = ACTIVITY_WEEKS) -> tuple[int, ...]:
@@ -143,7 +146,10 @@ def weekly_counts(times: Iterable[datetime], now: datetime, weeks: int = ACTIVIT
     return tuple(counts)
 
 
-def load_home_summary(session: Session, providers: Iterable[NoticeProvider] = ()) -> HomeSummary:
+def load_home_summary(session: Session, providers: Iterable[NoticeProvider] = (), *,
+                      verify: bool = True) -> HomeSummary:
+    """The counts, the activity and the banner. ``verify=False``: without the verification (None), which
+    the home screen adds from a second worker once the counts show (:func:`with_verification`)."""
     vault = session.vault
     drafts = vault.list_drafts()
     memories = vault.list_memories()
@@ -156,11 +162,18 @@ def load_home_summary(session: Session, providers: Iterable[NoticeProvider] = ()
         finalized_drafts=sum(1 for d in drafts if d.state == "finalized"),
         memories=len(memories),
         reviewed_memories=sum(1 for m in memories if m.reviewed),
-        verification=verification(session),
+        verification=verification(session) if verify else None,
         activity=weekly_counts(times, session.now()),
     )
     notices = tuple(notice for provider in providers for notice in provider(session, summary))
-    return HomeSummary(**{**summary.__dict__, "notices": notices})
+    return replace(summary, notices=notices)
+
+
+def with_verification(session: Session, summary: HomeSummary) -> HomeSummary:
+    """``summary`` (loaded with ``verify=False``) verified: the verification's problem, if any, heads the
+    banner, as ``verification_notices`` comes first among the providers."""
+    verified = replace(summary, verification=verification(session))
+    return replace(verified, notices=(*verification_notices(session, verified), *summary.notices))
 
 
 @dataclass(frozen=True)
