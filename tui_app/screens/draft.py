@@ -189,7 +189,7 @@ class DraftReviewScreen(ReverieScreen):
         self.set_busy(False)
         self.show_draft(message.draft)
 
-    def on_draft_changed(self, message: messages.DraftChanged) -> None:
+    def on_draft_decided(self, message: messages.DraftDecided) -> None:
         self.set_busy(False)
         self.show_draft(message.draft)
         self.notify(message.note, markup=False)
@@ -546,18 +546,18 @@ class DraftReviewScreen(ReverieScreen):
                                               reviewer=self.session.reviewer, value=value)
         decision = draft.decision_for(suggestion.suggestion_id)
         how = "Accepted an edit of" if decision is not None and decision.edited else "Accepted"
-        self.post_message(messages.DraftChanged(draft, f"{how} {suggestion.field_name}."))
+        self.post_message(messages.DraftDecided(draft, f"{how} {suggestion.field_name}."))
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="draft", description="reject the suggestion")
     def reject_suggestion(self, suggestion: Suggestion) -> None:
         draft = self.session.workbench.review.reject(self.draft_id, suggestion.suggestion_id,
                                               reviewer=self.session.reviewer)
-        self.post_message(messages.DraftChanged(draft, f"Rejected {suggestion.field_name}."))
+        self.post_message(messages.DraftDecided(draft, f"Rejected {suggestion.field_name}."))
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="draft", description="approve the draft")
     def approve_draft(self) -> None:
         draft = self.session.workbench.review.approve(self.draft_id, reviewer=self.session.reviewer)
-        self.post_message(messages.DraftChanged(draft, "Approved. Press f to finalize it as a memory."))
+        self.post_message(messages.DraftDecided(draft, "Approved. Press f to finalize it as a memory."))
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="draft", description="finalize the draft")
     def finalize_draft(self) -> None:
