@@ -40,6 +40,7 @@ class UnlockFailed(Message):
 @dataclass
 class HomeLoaded(Message):
     summary: HomeSummary  # the counts; ``verification`` None until :class:`HomeVerified`
+    stamp: tuple[object, ...] | None = None  # the home's stamp, taken before this load read (first load)
 
 
 @dataclass
