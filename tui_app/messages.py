@@ -282,9 +282,9 @@ class ImportFinished(Message):
 
 
 @dataclass
-class PassphraseChanged(Message):
+class PassphraseWritten(Message):
     """The new passphrase is written (one header, atomically); ``notes``: the keyring, an environment
-    variable still holding the old one."""
+    variable still holding the old one (from the workbench's :class:`~core.workbench.access.PassphraseChanged`)."""
 
     notes: list[str]
 

@@ -215,7 +215,7 @@ class ChangePassphraseDialog(ModalScreen[list[str] | None]):
         except (HomeError, VaultLocked) as exc:
             self.post_message(messages.PassphraseRefused(refusal_line(exc, "Vault"), "current"))
             return
-        self.post_message(messages.PassphraseChanged(notes))
+        self.post_message(messages.PassphraseWritten(notes))
 
     def on_passphrase_refused(self, message: messages.PassphraseRefused) -> None:
         self.refused(message.reason, message.input_id)
@@ -232,7 +232,7 @@ class ChangePassphraseDialog(ModalScreen[list[str] | None]):
         self.ask(retry)
         self.say(reason, error=True)
 
-    def on_passphrase_changed(self, message: messages.PassphraseChanged) -> None:
+    def on_passphrase_written(self, message: messages.PassphraseWritten) -> None:
         self.changing = False
         self.dismiss(message.notes)
 
