@@ -57,6 +57,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
+from core.config import EmbeddingConfig  # noqa: E402
+from core.embed.protocol import Embedder  # noqa: E402
 from core.index import HomeDayLogs, Reindexer, SearchIndex, snapshot, vecsearch, vectors  # noqa: E402
 from core.index.connection import write  # noqa: E402
 from core.index.quantize import int8_norms, sign_words, to_int8  # noqa: E402
@@ -333,22 +335,29 @@ def micro_rowid(i: int, t: Turn) -> int:
 # -- the benchmark -------------------------------------------------------------------------------
 
 
+def model_slug(model: str) -> str:
+    return re.sub(r"[^A-Za-z0-9.]+", "-", model).strip("-")
+
+
 def real_embeddings(
-    workdir: Path, docs: list[str], questions: list[str], threads: int
-) -> tuple[np.ndarray, np.ndarray, float]:
-    cache = workdir / f"locomo-minilm-{len(docs)}-{len(questions)}.npz"
+    workdir: Path, docs: list[str], questions: list[str], model: str, threads: int
+) -> tuple[np.ndarray, np.ndarray, float, Embedder]:
+    """The real model's vectors of the real texts (``embed``) and questions (``query_vectors``, the
+    form searches use), its rate on the texts, and the embedder (loaded only if not cached)."""
+    from core.config import EmbeddingConfig
+    from core.embed import make_embedder, query_vectors
+
+    embedder = make_embedder(EmbeddingConfig(model=model, threads=threads))
+    cache = workdir / f"locomo-{model_slug(model)}-{len(docs)}-{len(questions)}.npz"
     if cache.exists():
         data = np.load(cache)
-        return data["docs"], data["questions"], float(data["rate"])
-    from core.embed.sentence_transformers_backend import SentenceTransformerEmbedder
-
-    embedder = SentenceTransformerEmbedder(threads=threads)
+        return data["docs"], data["questions"], float(data["rate"]), embedder
     embedder.embed(["warm up"])
     seconds, doc_vectors = timed(lambda: embedder.embed(docs))
-    question_vectors = embedder.embed(questions)
+    question_vectors = query_vectors(embedder, questions)
     rate = len(docs) / seconds
     np.savez(cache, docs=doc_vectors, questions=question_vectors, rate=rate)
-    return doc_vectors, question_vectors, rate  # type: ignore[return-value]
+    return doc_vectors, question_vectors, rate, embedder  # type: ignore[return-value]
 
 
 def recall_at_10(approx: Sequence[Sequence[int]], exact: Sequence[Sequence[int]]) -> float:
@@ -579,7 +588,9 @@ def run(args: argparse.Namespace) -> dict[str, object]:
     result["search"] = workbench_search(paths, queries, rng, args.queries)
 
     # vectors
-    doc_vectors, question_vectors, rate = real_embeddings(workdir, docs, questions, args.threads)
+    doc_vectors, question_vectors, rate, embedder = real_embeddings(workdir, docs, questions, args.model, args.threads)
+    result["model"] = args.model
+    result["model_dim"] = int(doc_vectors.shape[1])
     result["model_rate_per_s"] = rate
     result["real_text_quality"] = real_text_quality(doc_vectors, question_vectors)
     text_docs = np.fromiter(
@@ -590,7 +601,8 @@ def run(args: argparse.Namespace) -> dict[str, object]:
     )
     started = time.perf_counter()
     with write(index.conn):
-        vectors.ensure_model(index.conn, vectors.VectorModel("minilm-mixtures", doc_vectors.shape[1]))
+        # recorded under the model's own name, so that a Recaller with that model searches them
+        vectors.ensure_model(index.conn, vectors.VectorModel(embedder.name, doc_vectors.shape[1]))
     for start in range(0, len(text_docs), 50_000):
         block = synthetic_vectors(doc_vectors, min(50_000, len(text_docs) - start), rng)
         floats[start : start + len(block)] = block
@@ -641,6 +653,7 @@ def run(args: argparse.Namespace) -> dict[str, object]:
 
     semantic["week, sqlite-vec SQL scan of the same rows (for reference)"] = latencies(sqlite_vec_week, 20, warm=3)
     result["semantic"] = semantic
+    result["recaller_search"] = recaller_search(paths, embedder, args, questions, rng)
 
     # incremental
     result["incremental"] = incremental(paths, index, maker, doc_vectors, rng)
@@ -649,6 +662,47 @@ def run(args: argparse.Namespace) -> dict[str, object]:
     if not args.keep:
         shutil.rmtree(home, ignore_errors=True)
     return result
+
+
+def recaller_search(
+    paths: HomePaths, embedder: Embedder, args: argparse.Namespace, questions: Sequence[str],
+    rng: np.random.Generator,
+) -> dict[str, object]:
+    """Time-scoped search end to end: ``Recaller.search`` (auto mode) of "k days ago, <question>" and
+    "last week, <question>" (real LoCoMo questions without digits), ``now`` a random evening of the
+    five years: time parsing, the query embedded by the model, exact and vector search in the range,
+    fusion and ranking, the original turns. Beside it, the query embedding alone (same texts)."""
+    from core.config import Config, EmbeddingConfig
+    from core.embed import query_vectors
+    from core.recall import Recaller
+
+    plain = [q for q in questions if not re.search(r"\d", q)]
+    count = args.search_queries
+    asks, nows = [], []
+    for i in range(count):
+        question = plain[int(rng.integers(0, len(plain)))]
+        k = int(rng.integers(1, 7))
+        asks.append(f"last week, {question}" if i % 2 else f"{k} days ago, {question}")
+        nows.append(START + timedelta(days=int(rng.integers(14, YEARS * 365)), hours=20))
+    config = Config(embedding=EmbeddingConfig(model=args.model, threads=args.threads))
+    answers: dict[int, tuple[str, int]] = {}  # query → (the mode auto chose, results): one per query
+
+    def search(i: int) -> object:
+        answer = recaller.search(asks[i], now=nows[i], zone=UTC, mode="auto", limit=10)
+        answers[i] = (answer.mode, len(answer.results))
+        return answer
+
+    with Recaller.open(paths, config, embedder=embedder) as recaller:
+        timing = latencies(search, count)
+    texts = [ask.split(", ", 1)[1] for ask in asks]
+    embedding = latencies(lambda i: query_vectors(embedder, [texts[i]]), count)
+    return {
+        "queries": count,
+        "auto, time-scoped, end to end": timing,
+        "query embedding alone": embedding,
+        "modes": dict(Counter(mode for mode, _ in answers.values())),
+        "mean_results": statistics.mean(n for _, n in answers.values()) if answers else 0.0,
+    }
 
 
 def workbench_search(
@@ -831,20 +885,34 @@ def print_tables(r: dict) -> None:  # type: ignore[type-arg]
         print(f"| {label} | {row['p50']:.2f} | {row['p95']:.2f} | {recall} |")
     curve = ", ".join(f"{c}: {v:.3f}" for c, v in q["hamming_int8_by_candidates"].items())
     print(
-        f"\nreal text ({q['rows']:,} LoCoMo sentences, {q['queries']:,} LoCoMo questions; all-MiniLM-L6-v2 embeds "
-        f"{r['model_rate_per_s']:.0f} sentences/s here): recall@10 of int8 {q['int8']:.4f}; "
+        f"\nreal text ({q['rows']:,} LoCoMo sentences, {q['queries']:,} LoCoMo questions; {r['model']} "
+        f"({r['model_dim']}-d) embeds {r['model_rate_per_s']:.0f} sentences/s here): "
+        f"recall@10 of int8 {q['int8']:.4f}; "
         f"of Hamming + int8 by candidates {curve}"
     )
+    e2e = r["recaller_search"]
+    modes = ", ".join(f"{mode} {n}" for mode, n in sorted(e2e["modes"].items()))
+    print(f"\n| Recaller.search, {r['model']}, {e2e['queries']} queries | p50 ms | p95 ms |\n|---|---|---|")
+    for label in ("auto, time-scoped, end to end", "query embedding alone"):
+        print(f"| {label} | {e2e[label]['p50']:.2f} | {e2e[label]['p95']:.2f} |")
+    print(f"\nmodes auto chose: {modes}; {e2e['mean_results']:.1f} results per query on average")
     print("\n| incremental | ms |\n|---|---|")
     for label, value in r["incremental"].items():
         print(f"| {label.removesuffix('_ms').replace('_', ' ')} | {value:.1f} |")
+
+
+EMBEDDING_DEFAULT = EmbeddingConfig().model
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--turns", type=int, default=100_000)
     parser.add_argument("--queries", type=int, default=200)
-    parser.add_argument("--threads", type=int, default=1, help="torch threads for the real embeddings")
+    parser.add_argument("--threads", type=int, default=1, help="threads of the embedding model (0: every core)")
+    parser.add_argument("--model", default=EMBEDDING_DEFAULT,
+                        help=f"embedding model of the real vectors and queries (default: {EMBEDDING_DEFAULT})")
+    parser.add_argument("--search-queries", type=int, default=300,
+                        help="Recaller.search queries timed end to end (time-scoped, auto mode)")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--workdir", default=str(Path(tempfile.gettempdir()) / "reverie-bench-recall"))
     parser.add_argument("--keep", action="store_true", help="keep the generated home and databases")
