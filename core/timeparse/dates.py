@@ -169,7 +169,7 @@ ORDINAL_DAYS |= {word: index + 10 for index, word in enumerate(_ORDINAL_TEENS)}
 ORDINAL_DAYS |= {"twentieth": 20, "thirtieth": 30, "thirty-first": 31, "thirty first": 31}
 ORDINAL_DAYS |= {f"twenty{gap}{word}": 21 + index for index, word in enumerate(_ORDINAL_UNITS) for gap in ("-", " ")}
 _ORDINAL_DAY_WORDS = "|".join(sorted(ORDINAL_DAYS, key=len, reverse=True)).replace(" ", r"\s+")
-_ORDINAL_DAY = rf"(?P<dayword>{_ORDINAL_DAY_WORDS})"
+_ORDINAL_DAY = rf"(?<!-)(?P<dayword>{_ORDINAL_DAY_WORDS})"  # not "thirty-second"
 
 
 def _en_date(found: re.Match[str], ctx: Context) -> tuple[Piece, ...]:

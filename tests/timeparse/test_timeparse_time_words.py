@@ -51,6 +51,11 @@ def test_an_ordinal_word_of_a_month_inside_a_sentence() -> None:
     assert read("the fourth of July fireworks were loud") == ("2026-07-04T00:00", "2026-07-05T00:00", "day")
 
 
+def test_no_ordinal_day_is_read_out_of_a_longer_number_word() -> None:
+    """ "the thirty-second of May" is no day: not the 2nd read out of "-second"."""
+    assert read("the thirty-second of May") == ("2026-05-01T00:00", "2026-06-01T00:00", "month")
+
+
 @pytest.mark.parametrize("query", ["May the force be with you", "we march first to the hall", "the second march"])
 def test_ordinal_words_without_a_date_shape_stay_words(query: str) -> None:
     assert read(query) is None, query
