@@ -206,6 +206,11 @@ async def auto(pilot):
     app = pilot.app
     while getattr(app.screen, "summary", None) is None:  # unlocked, and Home shows its counts
         await pilot.pause(0.005)
+        if time.perf_counter() - T0 > 60:  # a failed load shows a dialog instead: say it, and stop
+            shown = [str(s.render())[:200] for s in app.screen.query("Static")]
+            print(f"no Home after 60 s: {type(app.screen).__name__}: {shown}", file=sys.stderr)
+            app.exit()
+            return
     marks["home_counts"] = time.perf_counter()
     home = app.screen
     while True:  # Home's own loads done and nothing painted on it for QUIET
@@ -226,6 +231,8 @@ def counted(screen, renderable):
     return display(screen, renderable)
 app._display = counted
 app.run(headless=True, size=(80, 24), auto_pilot=auto)
+if "home_stable" not in marks:
+    sys.exit(1)
 print(json.dumps({"import": T_IMPORT - T0, **{k: v - T0 for k, v in marks.items()}}))
 """
 )
