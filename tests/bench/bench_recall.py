@@ -2,6 +2,7 @@
 
     python tests/bench/bench_recall.py --turns 100000
     python tests/bench/bench_recall.py --turns 1000000 --json > recall-1m.json
+    python tests/bench/bench_recall.py --turns 1000000 --model all-MiniLM-L6-v2   # the 384-d reference
     python tests/bench/bench_recall.py --turns 100000 --build-only --build-repeats 3   # step 2 alone
 
 What it does, in one process, on one machine state (compare ratios, the machine is shared):
@@ -23,14 +24,19 @@ What it does, in one process, on one machine state (compare ratios, the machine 
 3. Times exact queries (2–3 mid-frequency words OR-ed) in a week, a month and all time: ours
    (``SearchIndex.exact_search``: query building, time → doc range, bm25, ids) against raw SQLite
    (the same FTS5 query bounded by a rowid range looked up through a ts index) in the same run.
-4. Vectors. Embedding 1M real sentences is too slow here (~100/s), so: the real model embeds real
-   text (LoCoMo turns and summary sentences), and each synthetic turn's vector is a mixture of two
+4. Vectors. Embedding 1M real sentences is too slow here (~100/s), so: the real model (``--model``,
+   default the product's ``EmbeddingConfig().model``; ``--model all-MiniLM-L6-v2`` is the earlier
+   384-d setup) embeds real text (LoCoMo turns and summary sentences; the questions in the query
+   form searches use, ``core.embed.query_vectors``), and each synthetic turn's vector is a mixture of two
    of those real vectors (weights 0.5–1 and 0–0.5) plus a little noise, normalised: the cloud keeps
    the real embeddings' anisotropy and neighbourhoods. They are stored through the real store
    (``vectors.put``, int8), snapshotted, and queried with the real LoCoMo questions' vectors.
    recall@10 is against exact float32 cosine over the same synthetic float32 vectors. Quality on
    real text alone is measured on the real embeddings (no mixing).
-5. Incremental reindex: a new day of 300 turns, an old day imported late (300 turns in the middle
+5. Time-scoped search end to end: ``Recaller.search`` in auto mode of "k days ago, <question>" and
+   "last week, <question>" on the same home (time parsing, the query embedded by the model, exact and
+   vector search in the range, fusion, ranking), beside the query embedding alone.
+6. Incremental reindex: a new day of 300 turns, an old day imported late (300 turns in the middle
    of the five years) and one late turn that renumbers its day; and a no-change pass (``watch``).
 """
 
