@@ -41,7 +41,7 @@ if TYPE_CHECKING:
     from core.index import Filters, Reindexer, SearchIndex
     from core.index.memories import MemorySync
     from core.recall import Recaller
-    from core.recall.model import RecallItem
+    from core.recall.model import RecallItem, RecallResult
     from core.sharing import ShareCheck, SharePolicy
     from core.topics import Marker
     from core.vault.crypto import KdfParams, VaultKeys
@@ -334,6 +334,19 @@ class Workbench:
             return SearchAnswer(shared.result, fresh, shared)
         result = self.recaller.search(query, now=now, zone=zone, limit=limit, mode=mode, filters=filters)
         return SearchAnswer(result, fresh)
+
+    def understood(self, query: str, *, now: datetime, zone: tzinfo, mode: str = "auto") -> RecallResult | None:
+        """How ``query`` is read (its time range, the expression and the rest), without searching: what a
+        screen shows for a search that was refused. None when the query itself cannot be read."""
+        from core.recall import analyze
+        from core.recall.model import RecallResult
+
+        try:
+            plan = analyze(query, now, zone, self.config.general.languages,
+                           fiscal_year_start=self.config.timeparse.fiscal_year_start)
+        except ReverieError:
+            return None
+        return RecallResult(range=plan.range, expression=plan.expression, rest=plan.rest, mode=mode)
 
     def context(self, query: str | None, *, now: datetime | None = None, zone: tzinfo | None = None,
                 budget: int | None = None, profile: str | SharePolicy | None = None,

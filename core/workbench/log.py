@@ -15,9 +15,9 @@ if TYPE_CHECKING:
     from core.config import Config
     from core.conversation import SealReport
     from core.conversation.detect import SourcePlan
-    from core.conversation.follow import Follower
+    from core.conversation.follow import Follower, FollowReport
     from core.conversation.seals import DaySummary
-    from core.index import ReindexReport
+    from core.index import Reindexer, ReindexReport, Watcher
     from core.index.catalog import SessionInfo
     from core.paths import HomePaths
     from core.vault.crypto import VaultKeys
@@ -130,3 +130,20 @@ class Log:
         (after the freshness policy's catch-up of the exact index, as a search does)."""
         self.workbench.refresh(memories=False)
         return self.workbench.index.recent_sessions(limit, source=source)
+
+    def watcher(self, reindexer: Reindexer, *, interval: float, embed: bool,
+                on_pass: Callable[[ReindexReport], None] | None = None,
+                on_error: Callable[[Exception], None] | None = None, follower: Follower | None = None,
+                on_follow: Callable[[FollowReport], None] | None = None) -> Watcher:
+        """``reverie watch``: a pass of ``reindexer`` (after ``follower``'s, when given) every ``interval`` s."""
+        from core.index import Watcher
+
+        return Watcher(reindexer, interval=interval, embed=embed, on_pass=on_pass, on_error=on_error,
+                       follower=follower, on_follow=on_follow)
+
+    def purge_index(self) -> list[Path]:
+        """Delete the index and everything derived with it (it holds plaintext); what was removed.
+        ``reverie reindex`` rebuilds it from the home."""
+        from core.index import purge
+
+        return purge(self.paths)

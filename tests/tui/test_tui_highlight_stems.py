@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from tui_app.screens.search_view import highlighted, term_pattern
+from core.workbench.search import term_pattern
+from tui_app.screens.search_view import highlighted
 
 
 def marked(query: str, text: str) -> list[str]:

@@ -23,8 +23,9 @@ from core.demo.conversations import (
 )
 from core.timeparse import parse_time
 from core.vault.review import Revision
+from core.workbench.search import term_pattern
 from tui_app.screens.search_filters import parse_tags
-from tui_app.screens.search_view import assemble, exact_time, highlighted, term_pattern
+from tui_app.screens.search_view import assemble, exact_time, highlighted
 from tui_app.views.search_backend import SearchFilters
 from tui_app.widgets.activity import bar_rows, caption, chart, levels, month_row
 from tui_app.widgets.history import history_text

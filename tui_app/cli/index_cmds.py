@@ -93,8 +93,6 @@ def watch(state: CliState, interval: float, no_embed: bool, once: bool, follow: 
     With --follow (or [watch] follow in config.toml) each pass first ingests what is new in those
     Claude Code / Codex transcript folders: only files whose size or time changed are read, and
     re-reading a grown transcript adds only its new turns."""
-    from core.index import Watcher
-
     def on_pass(report: ReindexReport) -> None:
         if report.read or report.removed or report.embedded or report.memories:
             stamp = time.strftime("%H:%M:%S")
@@ -117,8 +115,8 @@ def watch(state: CliState, interval: float, no_embed: bool, once: bool, follow: 
     follower = _follower(state, follow)
     workbench = state.workbench
     reindexer = workbench.reindexer(embed=not no_embed, memories=True)
-    watcher = Watcher(reindexer, interval=interval, embed=not no_embed, on_pass=on_pass, on_error=on_error,
-                      follower=follower, on_follow=on_follow)
+    watcher = workbench.log.watcher(reindexer, interval=interval, embed=not no_embed, on_pass=on_pass,
+                                    on_error=on_error, follower=follower, on_follow=on_follow)
     stop = threading.Event()
     if not once:
         click.echo(f"watching {state.paths.logs} every {interval:g} s; Ctrl-C stops", err=True)
@@ -194,11 +192,9 @@ def _reembedding(info: IndexStatus) -> str:
 @pass_state
 def purge_cmd(state: CliState, yes: bool) -> None:
     """Delete the index (it holds plaintext); `reverie reindex` rebuilds it from the home."""
-    from core.index import purge
-
     if not yes:
         click.confirm(f"Delete the search index in {state.paths.cache}?", abort=True, err=True)
-    removed = purge(state.paths)
+    removed = state.workbench.log.purge_index()
     click.echo(f"removed {len(removed)} index file(s) from {state.paths.cache}" if removed else "no index to remove")
 
 

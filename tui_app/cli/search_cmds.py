@@ -15,7 +15,7 @@ from core.textsafe import field_line
 from tui_app.cli.state import CliState, LazyChoice, bad_time_input, emit, pass_state
 
 if TYPE_CHECKING:
-    from core.recall import Filters
+    from core.index.model import Filters
     from core.workbench import SearchAnswer
 
 def _modes() -> tuple[str, ...]:
@@ -51,7 +51,7 @@ def _clock(state: CliState, now_text: str | None, tz_name: str | None) -> tuple[
 
 def _filters(tags: tuple[str, ...], roles: tuple[str, ...], sessions: tuple[str, ...], sources: tuple[str, ...],
              reviewed: bool | None) -> Filters:
-    from core.recall import Filters
+    from core.index.model import Filters
 
     return Filters(tags=tags, roles=roles, sessions=sessions, sources=sources, reviewed=reviewed)
 

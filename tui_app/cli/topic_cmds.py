@@ -29,13 +29,12 @@ def mark(state: CliState, text: tuple[str, ...], as_json: bool) -> None:
 @pass_state
 def topics(state: CliState, limit: int, as_json: bool) -> None:
     """List topic markers, latest first, in your timezone."""
-    from core.topics import newest_first, read_markers
     from core.turns import parse_ts
 
-    reading = read_markers(state.paths)
+    reading = state.workbench.topics.read()
     for problem in reading.problems:
         click.echo(visible(f"reverie: {problem}"), err=True)
-    markers = newest_first(reading.markers)[:limit]
+    markers = reading.markers[:limit]
     zone = state.config.zone()
     text = (
         "\n".join(f"{parse_ts(m.ts).astimezone(zone):%Y-%m-%d %H:%M}  {m.text}" for m in markers)

@@ -10,7 +10,7 @@ the list by its text.
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -20,7 +20,6 @@ from textual.content import Content
 from textual.notifications import SeverityLevel
 from textual.widgets import DataTable, Static
 
-from core.curate.cold import ColdItem
 from tui_app import messages
 from tui_app.screens.base import ReverieScreen
 from tui_app.screens.curation_format import ContentPart, cold_detail, short_sha, signal_list, tilde
@@ -30,6 +29,9 @@ from tui_app.widgets.dialogs import ConfirmDialog, ErrorDialog
 from tui_app.widgets.format import local_time, plural, preview, short_path
 from tui_app.widgets.list_filter import FILTER_BINDING, ListFilter
 from tui_app.widgets.tables import cursor_key
+
+if TYPE_CHECKING:
+    from core.curate.cold import ColdItem
 
 SHOWN_IN_DIALOG = 3
 EMPTY = "Cold storage is empty. Records that curation (F7) moves appear here, each one restorable."

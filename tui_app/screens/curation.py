@@ -14,7 +14,7 @@ distribution the thresholds came from.
 from __future__ import annotations
 
 import threading
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -25,7 +25,6 @@ from textual.timer import Timer
 from textual.widgets import DataTable, Label, ProgressBar, Static
 from textual.worker import Worker
 
-from core.curate.engine import ApplyReport, PlannedMove
 from core.curate.model import TIERS, Candidate
 from tui_app import messages
 from tui_app.screens.curation_decide import DecidingScreen, decided_note
@@ -47,6 +46,9 @@ from tui_app.widgets.dialogs import ErrorDialog
 from tui_app.widgets.format import one_line, plural, preview
 from tui_app.widgets.humane import ago
 from tui_app.widgets.tables import RecordTable, cursor_key
+
+if TYPE_CHECKING:
+    from core.curate.engine import ApplyReport, PlannedMove
 
 SHOW = Binding.Group("Show")
 FILTERS = (*TIERS, "all")

@@ -9,7 +9,7 @@ run (moving nothing), as ``reverie curate apply`` does; with nothing else to do 
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -18,9 +18,11 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Static
 
-from core.curate.engine import ApplyReport, PlannedMove
 from tui_app.screens.curation_format import ContentPart, short_sha, signal_list, tilde
 from tui_app.widgets.format import plural
+
+if TYPE_CHECKING:
+    from core.curate.engine import ApplyReport, PlannedMove
 
 ROOM_FOR_THE_REST = 14  # rows for the box's border and padding, the title, the warning and the buttons
 MOVE_WARNING = (

@@ -9,13 +9,16 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from datetime import datetime, tzinfo
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from textual.content import Content
 
-from core.curate.cold import ColdItem
 from core.curate.model import Candidate
 from tui_app.widgets.format import local_time, plural, preview
 from tui_app.widgets.humane import ago, size_text
+
+if TYPE_CHECKING:
+    from core.curate.cold import ColdItem
 
 ContentPart = Content | tuple[str, str] | str
 

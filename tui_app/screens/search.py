@@ -24,14 +24,14 @@ from textual.timer import Timer
 from textual.widgets import DataTable, Input, ProgressBar, Static
 from textual.worker import Worker
 
-from core.recall import RecallItem
+from core.recall.model import RecallItem
 from core.workbench.freshness import Freshness
+from core.workbench.search import TermMarks, term_pattern
 from tui_app import messages
 from tui_app.screens.base import ReverieScreen
 from tui_app.screens.memory_detail import MemoryDetailScreen
 from tui_app.screens.search_filters import FilterDialog
 from tui_app.screens.search_view import (
-    TermMarks,
     detail_text,
     filter_bar,
     index_text,
@@ -41,7 +41,6 @@ from tui_app.screens.search_view import (
     result_text,
     speaker_name,
     speaker_text,
-    term_pattern,
     understood_text,
     when_text,
 )

@@ -4,18 +4,16 @@ text is never read as markup."""
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
 from datetime import datetime, tzinfo
 
 from textual.content import Content, Span
 from textual.screen import Screen
 
-from core.recall import RecallItem, RecallResult
-from core.recall.text import search_terms, stem
+from core.recall.model import RecallItem, RecallResult
 from core.textsafe import field_line, visible
 from core.turns import parse_ts
 from core.workbench.freshness import Freshness
+from core.workbench.search import TermMarks
 from tui_app.views.search_backend import MODES, SearchFilters, SearchReply
 from tui_app.widgets.format import plural, preview, wrap_lines
 from tui_app.widgets.humane import age
@@ -23,7 +21,6 @@ from tui_app.widgets.humane import age
 Parts = list[Content | tuple[str, str] | str]
 HINT = "Type a question. Time words bound it: yesterday · last Tuesday night · 지난주 화요일 밤 · 先週の火曜日の夜"
 HIGHLIGHT = "bold $text-accent"
-MAX_MARKED = 12  # characters of a Korean or Japanese term considered for highlighting
 DETAIL_LINES = 3  # the highlighted result below the results: where it comes from, then its text (#search-detail)
 MIN_TAGS = 12  # cells left on the detail's last head line for a memory's tags to be worth showing
 
@@ -162,52 +159,6 @@ def kind_text(item: RecallItem) -> Content:
     if item.kind == "turn":
         return Content.styled("turn", "dim")
     return Content.styled("✓ memory", "$text-success") if item.reviewed else Content.styled("· memory", "$text-warning")
-
-
-@dataclass(frozen=True)
-class TermMarks:
-    """What to highlight in results: the query's terms as the exact index matched them. Latin words by
-    the index's own stems (core.recall.text.stem: "decide" marks "Decided", "happy" marks
-    "happiness"); Korean and Japanese by the runs of ``pattern``."""
-
-    stems: frozenset[str]
-    pattern: re.Pattern[str] | None
-
-    def spans(self, text: str) -> list[tuple[int, int]]:
-        """``[start, end)`` of every marked stretch of ``text``, in order, none overlapping."""
-        found = [(m.start(), m.end()) for m in _WORD.finditer(text) if self.stems and stem(m.group()) in self.stems]
-        if self.pattern is not None:
-            found += [m.span() for m in self.pattern.finditer(text) if m.end() > m.start()]
-        out: list[tuple[int, int]] = []
-        for start, end in sorted(found, key=lambda span: (span[0], -span[1])):
-            if not out or start >= out[-1][1]:
-                out.append((start, end))
-        return out
-
-
-_WORD = re.compile(r"[^\W_]+")
-
-
-def term_pattern(rest: str) -> TermMarks | None:
-    """The :class:`TermMarks` of a query's rest (what was ranked): Latin terms by their stems, as
-    whole words; Korean and Japanese by runs of two or more characters, as they are indexed by pairs
-    ("결정했지" marks "결정했" in "결정했어"). ``None`` when nothing is to be marked."""
-    stems: set[str] = set()
-    pieces: set[str] = set()
-    for term in search_terms(rest):
-        if term.isascii():
-            if len(term) >= 2:
-                stems.add(stem(term))
-        elif len(term) <= 2:
-            pieces.add(re.escape(term))
-        else:  # every run of two or more of its characters: the longest one found is marked whole
-            short = term[:MAX_MARKED]
-            pieces.update(re.escape(short[i:j]) for i in range(len(short)) for j in range(i + 2, len(short) + 1))
-    stems.discard("")
-    if not stems and not pieces:
-        return None
-    pattern = re.compile("|".join(sorted(pieces, key=len, reverse=True)), re.IGNORECASE) if pieces else None
-    return TermMarks(frozenset(stems), pattern)
 
 
 def highlighted(text: str, marks: TermMarks | None) -> Content:

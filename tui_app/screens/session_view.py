@@ -21,9 +21,10 @@ from textual.widgets import Static
 
 from core.textsafe import field_line, visible
 from core.turns import Turn
+from core.workbench.search import TermMarks
 from tui_app import messages
 from tui_app.screens.base import ReverieScreen
-from tui_app.screens.search_view import TermMarks, assemble, exact_time, highlighted
+from tui_app.screens.search_view import assemble, exact_time, highlighted
 from tui_app.screens.session import Session
 from tui_app.views.turns import SessionAbout, TurnSource, session_about
 from tui_app.widgets.format import plural, preview

@@ -10,7 +10,7 @@ before the marker, scrolled to that turn. ``/`` filters the markers by their tex
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -20,7 +20,7 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Input, Label, Static
 
-from core.topics import MAX_MARKER_CHARS, Marker, newest_first, read_markers
+from core.workbench.topics import Topics
 from tui_app import messages
 from tui_app.screens.base import ReverieScreen
 from tui_app.screens.search_view import assemble, exact_time, live_key, when_text
@@ -29,6 +29,9 @@ from tui_app.views.turns import IndexTurns
 from tui_app.widgets.format import plural, preview
 from tui_app.widgets.list_filter import FILTER_BINDING, ListFilter
 from tui_app.widgets.tables import RecordTable, cursor_key
+
+if TYPE_CHECKING:
+    from core.topics import Marker
 
 
 class MarkerDialog(ModalScreen[str | None]):
@@ -49,7 +52,7 @@ class MarkerDialog(ModalScreen[str | None]):
             field = Input(
                 placeholder="in your own words: e.g. search screen done, curation next",
                 id="marker-text",
-                max_length=MAX_MARKER_CHARS,
+                max_length=Topics.max_chars,
             )
             field.cursor_blink = self.blink
             yield field
@@ -121,9 +124,9 @@ class TopicsScreen(ReverieScreen):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="load", description="read the topic markers")
     def load_markers(self) -> None:
-        reading = read_markers(self.session.paths)
+        reading = self.session.workbench.topics.read()  # latest first
         if not self.cancelled():
-            self.post_message(messages.MarkersLoaded(newest_first(reading.markers), reading.problems))
+            self.post_message(messages.MarkersLoaded(reading.markers, reading.problems))
 
     def on_markers_loaded(self, message: messages.MarkersLoaded) -> None:
         self.set_busy(False)

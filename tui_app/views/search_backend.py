@@ -16,8 +16,8 @@ from datetime import datetime, tzinfo
 from typing import TYPE_CHECKING
 
 from core.errors import ReverieError
-from core.index import Filters
-from core.recall import RecallResult
+from core.index.model import Filters
+from core.recall.model import RecallResult
 from core.turns import Turn
 from core.workbench.freshness import Freshness
 from core.workbench.search import SEARCH_MODES
@@ -129,15 +129,7 @@ class SearchBackend:
     def understood(self, request: SearchRequest) -> RecallResult | None:
         """How the query was read (its range and the rest), without results: for an answer whose search
         was refused, so the screen still shows the range. ``None`` if the query itself is unreadable."""
-        from core.recall import analyze
-
-        try:
-            config = self.workbench.config
-            plan = analyze(request.query, request.now, request.zone, config.general.languages,
-                           fiscal_year_start=config.timeparse.fiscal_year_start)
-        except ReverieError:
-            return None
-        return RecallResult(range=plan.range, expression=plan.expression, rest=plan.rest, mode=request.mode)
+        return self.workbench.understood(request.query, now=request.now, zone=request.zone, mode=request.mode)
 
     def session_turns(self, turn_id: str, before: int, after: int) -> list[Turn]:
         """The turn with up to ``before`` earlier and ``after`` later turns of its session, in order."""
