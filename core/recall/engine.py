@@ -400,6 +400,7 @@ class Recaller:
                                         model=embedder.name)  # a swap since _vector_model raises, never misranks
         scores = {key: max(value, 0.0) for key, value in pool.admit(hits).items()}
         r = self.ranking
+        nearest_floor = min(scores.values(), default=0.0)
         if not alone and r.fill_semantic:
             # fused with exact: a keyword match beyond the nearest ``vector_pool`` is scored too, so
             # that fusion weighs its nearness instead of counting it 0
@@ -408,8 +409,10 @@ class Recaller:
         if r.semantic_floor and scores:
             # cosine similarities sit on a floor (unrelated turns score 0.1–0.3): what spreads to a
             # neighbour, and what fusion normalises, is how far a turn stands above the worst hit
-            floor = min(scores.values())
-            scores = {key: value - floor for key, value in scores.items()}
+            # (keywords, ``floor_of_nearest``: the worst of the nearest ``vector_pool``, so the candidates
+            # filled in for fusion do not lower it and the turn that says it ranks as it does alone)
+            floor = nearest_floor if r.floor_of_nearest and not self._asks(plan) else min(scores.values())
+            scores = {key: max(value - floor, 0.0) for key, value in scores.items()}
         turns = [key for key in ranked(scores) if key in pool.turns][: r.spread_sources]
         asking = pool.asking(turns) if self._asks(plan) else set()
         scores = spread(scores, pool.neighbours(turns), r.spread_semantic, r.spread_after, asking,

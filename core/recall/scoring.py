@@ -50,6 +50,7 @@ class Ranking:
     answer_share: float = 0.9  # at least this share to the turn after a turn that asks a question (exact)
     answer_share_semantic: float = 0.9  # the same for semantic scores
     semantic_floor: bool = False  # semantic scores minus the worst admitted hit's before they spread
+    floor_of_nearest: bool = True  # ... keywords: the worst of the nearest vector_pool, not of every filled one
     answer_max_semantic: bool = True  # semantic alone (not fused): the answer scores max(own, share × question)
     spread_sources: int = 50  # only the best this many turns spread (each costs one session lookup)
     speaker_exact: float = 1.5
@@ -59,7 +60,7 @@ class Ranking:
     fill_semantic: bool = True  # fused: exact candidates beyond the nearest vector_pool get their cosine too
     auto_fuse: bool = True  # auto: fuse exact and semantic for a question when vectors can be searched
     auto_fuse_keywords: bool = True  # ... and for keywords too (a noun phrase, one word, a paraphrase)
-    fusion_rarity: float = 2.0  # fused: exact scores × (the share of the query's rarity its words explain) ** this
+    fusion_rarity: float = 8.0  # fused: exact scores × (the share of the query's rarity its words explain) ** this
     fusion_rarity_question: float = 0.3  # the same for a question (its words are more often its answer's)
     keywords_find_the_turn: bool = True  # keywords: no answer share, no session prior (Recaller._asks)
     read_names: bool = True  # misspelt and transliterated names read as speakers' (core.recall.names)

@@ -106,3 +106,47 @@ def test_keywords_find_the_turn_that_says_it_not_the_reply_to_a_question(paths):
     assert "Not sure yet, maybe" in [item.text for item in before.search("skiing trip", now=NOW, zone=UTC,
                                                                           limit=2, mode="exact").results]
     index.close()
+
+
+class FixedEmbedder:
+    """Chosen vectors: each known text its own, any other text the vector of unrelated talk."""
+
+    name = "fixed-test-3"
+    dim = 3
+
+    def __init__(self, vectors: dict[str, tuple[float, float, float]], other: tuple[float, float, float]) -> None:
+        self.vectors, self.other = vectors, other
+
+    def embed(self, texts):
+        import numpy as np
+
+        rows = np.array([self.vectors.get(text, self.other) for text in texts], dtype=np.float32)
+        return rows / np.linalg.norm(rows, axis=1, keepdims=True)
+
+
+def test_keywords_fused_rank_the_nearest_as_meaning_alone_does(paths):
+    """Fusion scores every word match by its cosine too; with semantic scores taken above a floor
+    (models whose cosines sit close together), those far matches must not lower the floor: a lower
+    floor makes each near turn's share to its neighbours outweigh the differences between the near
+    turns, and the neighbours of a second-best match overtake the best one."""
+    meant, second, beside = "I signed up for a pottery class", "The kiln at the studio broke", "Clay is messy"
+    start = NOW - timedelta(days=2)
+    turns = [turn(start + timedelta(hours=i), f"The weekend was quiet, book {i}", session=f"w{i}") for i in range(12)]
+    turns += [turn(start + timedelta(hours=13), meant, session="a"),
+              turn(start + timedelta(hours=14), second, session="b"),
+              turn(start + timedelta(hours=14, minutes=1), beside, session="b")]
+    embedder = FixedEmbedder({"ceramics weekend": (1, 0, 0), meant: (0.9, 0.436, 0), second: (0.85, 0, 0.527),
+                              beside: (0.84, -0.543, 0)}, other=(0.1, 0, 0.995))
+    index = indexed(paths, turns, embedder)  # type: ignore[arg-type]
+    try:
+        def top(mode: str, **ranking: object) -> str:
+            chosen = Ranking(semantic_floor=True, vector_pool=3, **ranking)  # type: ignore[arg-type]
+            answer = Recaller(index, RecallConfig(), embedder=embedder, zone=UTC, ranking=chosen).search(
+                "ceramics weekend", now=NOW, zone=UTC, limit=1, mode=mode)
+            return answer.results[0].text
+
+        assert top("semantic") == meant
+        assert top("auto") == meant  # the default no worse than the explicit mode
+        assert top("auto", floor_of_nearest=False) != meant  # the floor of every filled candidate
+    finally:
+        index.close()
