@@ -26,7 +26,8 @@ if TYPE_CHECKING:
     import numpy as np
 
 SEPARATOR = "+"
-# a part's share of the cosine; parts not listed share what is left equally
+# a part's share of the cosine; parts not listed share what is left equally. The weights shape every
+# stored vector, and the index knows vectors by the model's name only: a change here needs a new name.
 PART_WEIGHTS = {"multilingual-e5-small": 0.8, "all-MiniLM-L6-v2": 0.2}
 ENGLISH_ONLY = frozenset({"all-MiniLM-L6-v2", "sentence-transformers/all-MiniLM-L6-v2"})
 
