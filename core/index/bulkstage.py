@@ -1,26 +1,20 @@
 """A build from empty on two cores: a worker process reads the day files and stages their catalog and
-FTS5 rows; the writer copies each stage with ``INSERT … SELECT``, with no Python per row.
+FTS5 rows; the writer copies each stage with ``INSERT … SELECT``, with no Python per row, so the
+decoding and row building of one core overlaps SQLite's work on the other (figures:
+tests/bench/README.md, ``bench_recall.py``).
 
-Why: in a build from empty about half of the writer's time was Python: decoding day files, checking
-their stamps, hashing them, making the column lists and the CJK bigram bodies, and binding every value
-of every row. SQLite's own share is what a raw FTS5 build does plus the catalog. With the Python on a
-second core the two overlap (tests/bench/README.md, ``bench_recall.py``).
-
-What the worker stages is exactly what ``catalog.insert_turns`` writes for a file in a build from
-empty, and only where that can be known without the database: a clean day file (one
-``logsource.read_records`` decodes) whose turns all fall on its own day, of a day no earlier file put
-a turn in, none of whose ids was seen before in this build. Any other file (a faulty line, a turn of
-another day, an id seen before) comes back as :class:`ReadHere`: the writer reads and applies it the
-usual way. The worker still reads such a file, so that what it knows of ids and days stays what the
-catalog holds.
+The worker stages exactly what ``catalog.insert_turns`` would write, and only where that is known
+without the database: a clean day file whose turns all fall on its own day, of a day no earlier file
+put a turn in, none of whose ids was seen before in this build. Any other file comes back as
+:class:`ReadHere` and the writer applies it the usual way (the worker still reads it, so what it knows
+of ids and days stays what the catalog holds).
 
 A stage travels as a serialized in-memory SQLite database (tables ``f``: ``files`` rows, ``t``: turn
 rows with their FTS5 bodies, ``NULL`` where the body is the text), framed on the worker's standard
-output. The worker runs as ``python -m core.index.bulkstage`` (not ``multiprocessing``: a spawned
-child would import the parent's ``__main__``, the whole TUI or CLI). Its standard input carries the
-job as JSON. A worker that fails says why in a frame and stops; one that dies shows as the end of its
-output. Either way the writer reads the files it has not received itself (:func:`staged_reads`), and
-a stage is copied in one transaction, so nothing is copied in part.
+output; its standard input carries the job as JSON. The worker runs as ``python -m
+core.index.bulkstage``, not ``multiprocessing``: a spawned child would import the parent's
+``__main__`` (the whole TUI or CLI). A worker that fails or dies leaves the writer to read the files
+it has not received (:func:`staged_reads`); a stage is copied in one transaction, never in part.
 """
 
 from __future__ import annotations
@@ -43,7 +37,9 @@ from typing import IO, TYPE_CHECKING
 import apsw
 
 from core.index.catalog import TURN_COLUMNS, TURN_FIELDS
+from core.index.logsource import read_records
 from core.index.rowids import DAY_SLOTS, day_block
+from core.index.tokenize import index_texts
 
 if TYPE_CHECKING:
     from core.index.catalog import TurnRecord
@@ -237,8 +233,6 @@ class _Stage:
         self.seqs += positions
 
     def blob(self) -> bytes:
-        from core.index.tokenize import index_texts
-
         texts = self.columns[_TURN_FIELDS.index("text")]
         bodies = [None if body is text else body for body, text in zip(index_texts(texts), texts, strict=True)]
         db = apsw.Connection(":memory:")
@@ -274,8 +268,6 @@ def _stage_files(
     stage_turns: int,
     first_stage_turns: int,
 ) -> None:
-    from core.index.logsource import read_records
-
     known: set[str] = set()
     filled: set[str] = set()
     stage, limit = _Stage(), first_stage_turns
@@ -310,7 +302,7 @@ def _stage_files(
 
 def _general_read(path: Path) -> Sequence[TurnRecord]:
     """The turns the writer will read from a file the fast reader refused (the store's ``read_day``)."""
-    from core.conversation import read_day
+    from core.conversation import read_day  # its package loads every importer: only for refused files
 
     return read_day(path, 0).turns
 

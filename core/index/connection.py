@@ -1,37 +1,22 @@
 """Opening ``index.db``: the SQLite binding, its settings, and the one way to write.
 
-Why apsw. This Python's ``sqlite3`` (SQLite 3.40.1) cannot load extensions at all, so it cannot load
-sqlite-vec, and it predates FTS5's ``contentless_delete`` (3.43). Three bindings can; measured here on
-one run (200k FTS5 rows of 20 words inserted one by one in a transaction; 200k rows fetched; a
-rowid-bounded bm25 query)::
-
-    binding            SQLite   sqlite-vec  contentless_delete  insert 200k  fetch 200k  query
-    apsw 3.54.1        3.54.1   loads       yes                 3.04 s       0.12 s      0.22 ms
-    sqlean.py 3.50.4   3.50.4   loads       yes                 3.99 s       0.20 s      0.25 ms
-    pysqlite3-binary   3.51.1   loads       yes                 4.30 s       0.12 s      0.15 ms
-    sqlite3 (stdlib)   3.40.1   cannot      no                  3.18 s       0.22 s      0.31 ms
-
-apsw is the fastest writer here, already a dependency, and its wheels (Linux, macOS, Windows; x86-64
-and arm64) carry their own SQLite of the same version, so a user's machine runs the SQLite we test
-with. pysqlite3-binary ships Linux x86-64 wheels only; sqlean.py lags a release and bundles
-extensions we do not need. apsw also never opens transactions behind our back (no implicit BEGIN),
-which is what the rule below needs.
+Why apsw: the stdlib ``sqlite3`` here (SQLite 3.40.1) cannot load sqlite-vec and predates FTS5's
+``contentless_delete``; apsw's wheels carry their own SQLite (the version we test with), it was the
+fastest writer of the bindings measured (tests/bench/README.md, "The SQLite binding"), and it never
+opens a transaction implicitly, which the rules below need.
 
 Rules for every connection:
 
 - WAL, ``synchronous=NORMAL`` (the index is derived: a power cut can lose the last transactions,
-  never corrupt the file, and ``reverie reindex`` redoes them), ``journal_size_limit`` (64 MiB) so
-  the WAL does not stay gigabytes large after a busy spell.
-- Waiting for another process's write lock is :class:`BusyWait`, the connection's busy handler (the
-  one place): up to 5 s for an ordinary write, up to 10 min while another process upgrades the schema
-  (a migration holds the lock for about a minute per million turns), with one line through the
-  policy's ``notice`` when the wait is long enough to be seen. Past the bound, :func:`write`,
-  :func:`read` and :func:`connect` raise :class:`IndexBusy`, one line naming the file (and the
-  upgrading process), never apsw's bare ``BusyError``.
+  never corrupt the file), ``journal_size_limit`` 64 MiB so the WAL shrinks after a busy spell.
+- Waiting for another process's write lock is :class:`BusyWait`, the one busy handler: up to 5 s for
+  an ordinary write, up to 10 min while another process upgrades the schema, with one line through
+  the policy's ``notice`` when the wait is long enough to be seen. Past the bound, :func:`write`,
+  :func:`read` and :func:`connect` raise :class:`IndexBusy` naming the file, never a bare ``BusyError``.
 - Every write transaction is ``BEGIN IMMEDIATE`` (:func:`write`): a deferred BEGIN that reads and
   then writes gets SQLITE_BUSY_SNAPSHOT under concurrency even with a timeout (MEASUREMENTS.md).
-- The file holds plaintext of every turn, so it is created 0600 before SQLite opens it (its WAL and
-  shared-memory files take the database's mode), inside the 0700 cache folder.
+- The file holds plaintext, so it is created 0600 before SQLite opens it (its WAL and shared-memory
+  files take the database's mode), inside the 0700 cache folder.
 """
 
 from __future__ import annotations
@@ -181,7 +166,7 @@ def _create_private(path: Path) -> None:
 
 
 def load_sqlite_vec(conn: apsw.Connection) -> None:
-    import sqlite_vec
+    import sqlite_vec  # lazy: it imports numpy, which `import core.index` must not load
 
     conn.enable_load_extension(True)
     try:

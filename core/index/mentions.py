@@ -1,25 +1,18 @@
 """The times a turn speaks of: "I finished the screenplay last Friday", said on Sunday, speaks of Friday.
 
-A person asks by when something happened as often as by when it was said ("what did I finish on
-Friday?"), and people tell of things after they happen ("yesterday I went bowling") or before
-("next month I'm having an art show"). So each turn's text is read by the time grammar, counted from
-the turn's own time, and every range it names is kept: a question's range then also admits the
-turns outside it that speak of a time inside it (:func:`told_of`, used by core.recall).
+Each turn's text is read by the time grammar, counted from the turn's own time, and every range it
+names is kept, so a question's range also admits turns said at other times that speak of a time inside
+it (:func:`told_of`, used by core.recall). Figures: tests/bench/README.md, ``bench_locomo_dev.py``.
 
-Computed with the turn's vector, in the same transaction (``Reindexer._store``): a turn that has a
-vector has had its text read for times. So only what people say is read (``vectors.EMBED_TYPES``):
-a tool's output (``action``) is full of dates that are not when anything was done. Kept by turn
-id, so renumbering a day moves nothing; a turn read again with another text is embedded again and
-read again. Indexes made before this table existed are read once by ``Reindexer`` (:data:`COMPLETE`
-in ``meta``).
+Read with the turn's vector, in the same transaction (``Reindexer._store``): only what people say is
+read (``vectors.EMBED_TYPES``; a tool's output is full of dates that are not when anything was done).
+Kept by turn id, so renumbering a day moves nothing; a turn read again with another text is read
+again. Indexes made before this table existed are read once by ``Reindexer`` (:data:`COMPLETE` in
+``meta``).
 
 Stored in an R*Tree of whole minutes since the epoch (``mention_spans``; a range's start rounded
-down, its end up), with the turn of each row in ``mention_turns``: an overlap query is a tree
-search, whatever the range. Ranges open at their start ("until yesterday") and ranges longer than
-:data:`MAX_SPAN_DAYS` name no particular time and are not kept.
-
-Measured on the development benchmark (tests/bench/README.md, ``bench_locomo_dev.py``): 9.5% of
-LoCoMo's turns name a time; reading a turn takes about 0.5 ms, against ~10 ms to embed it.
+down, its end up), with each row's turn in ``mention_turns``. Ranges open at their start ("until
+yesterday") and ranges longer than :data:`MAX_SPAN_DAYS` name no particular time and are not kept.
 """
 
 from __future__ import annotations
@@ -46,6 +39,7 @@ def _minutes(moment: datetime, up: bool) -> int:
 def spans_of(text: str, said: datetime, zone: tzinfo, languages: Sequence[str] | None = None) -> list[tuple[int, int]]:
     """The ranges ``text`` speaks of, counted from ``said``, as [start, end) in whole minutes
     (``languages``: the time grammar's, all of them by default)."""
+    # the grammar compiles its rules at import (~80 ms): loaded by the first reindex that reads a turn
     from core.timeparse import LANGUAGES, TimeParseError, find_time_expressions
 
     try:

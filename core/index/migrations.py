@@ -21,6 +21,7 @@ import apsw
 
 from core.fsutil import atomic_write_text
 from core.index.connection import upgrade_marker, write
+from core.index.tokenize import index_text
 
 Migration = Callable[[apsw.Connection], None]
 MIGRATIONS: list[tuple[str, Migration]] = []
@@ -126,8 +127,6 @@ def m005_fts_porter(conn: apsw.Connection) -> None:
     # .913 → .925 time-scoped; building the table costs 3% more CPU. CJK bigrams are unchanged
     # (porter leaves non-ASCII tokens alone). The table is contentless, so it is filled again from
     # the catalog: about a minute per million turns, once.
-    from core.index.tokenize import index_text
-
     conn.execute("DROP TABLE fts")
     conn.execute(
         """

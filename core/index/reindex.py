@@ -1,25 +1,18 @@
 """Incremental reindex: bring ``index.db`` in line with the day files, then embed what lacks a vector.
 
 Per day file the index records size, mtime, the byte offset read so far and the SHA-256 of the bytes
-before it. A file whose size and mtime are unchanged is not opened. A file that grew and still starts
-with the recorded bytes is read from the recorded offset only (its new tail). Anything else (shrunk,
-rewritten, an offset that no longer fits) is read again from the start, its old turns replaced
-(turns that come back unchanged keep their vectors). A file that disappeared takes its turns with it.
-Each file is one ``BEGIN IMMEDIATE`` transaction, so a crash leaves every file either done or not.
+before it. An unchanged size and mtime: not opened. Grown and still starting with the recorded bytes:
+read from the recorded offset only. Anything else: read again from the start, its old turns replaced
+(turns that come back unchanged keep their vectors). A vanished file takes its turns with it. Each
+file is one ``BEGIN IMMEDIATE`` transaction, so a crash leaves every file either done or not.
 
 Embedding comes after, in windows of one transaction each, so a killed reindex resumes where it
-stopped. Pending turns are read a span at a time (``SPAN_WINDOWS`` windows), across day
-boundaries (a day of three turns does not make a batch of three), and ordered by length; each
-window of ``window`` texts (by default four model batches) is then embedded and stored, shortest
-first, so a batch is padded only to its own longest text (padding was most of the work: sorting
-made embedding 1.45× faster, tests/bench/README.md). Ctrl-C while embedding keeps every window
-already stored and raises :class:`ReindexInterrupted` (a ``KeyboardInterrupt``) carrying the report,
-with how many docs still wait for a vector. The model is loaded only when something needs a
-vector. The embedding model's name and dimension are recorded; another dimension, or another
-model when no vector is stored yet, empties the vector table and embeds everything. Another model
-under stored vectors is a re-embedding beside them (core.index.vectors: the shadow set): searches keep
-the old vectors until every text turn and memory has the new model's, then one transaction swaps the
-sets; stopped or killed, it resumes with the next window.
+stopped. Pending turns are read a span at a time (``SPAN_WINDOWS`` windows) across day boundaries and
+sorted by length, so a batch is padded only to its own longest text. Ctrl-C while embedding keeps
+every stored window and raises :class:`ReindexInterrupted` carrying the report. The model loads only
+when something needs a vector. Another dimension, or another model when no vector is stored yet,
+empties the vector table; another model under stored vectors re-embeds beside them (the shadow set,
+core.index.vectors) and one transaction swaps the sets when the new one is complete.
 """
 
 from __future__ import annotations
@@ -38,7 +31,7 @@ from typing import TYPE_CHECKING
 import apsw
 
 from core.fsutil import file_lock
-from core.index import bulkstage, catalog, memories, mentions, meta, snapshot_names, vectors
+from core.index import bulkstage, catalog, memories, mentions, meta, snapshot, snapshot_names, vectors
 from core.index.connection import CACHE_KIB, checkpoint, connect, write
 from core.index.logsource import DayChunk, DayEntry, DayLogSource, HomeDayLogs, SourceChanged
 from core.index.memories import MemorySync
@@ -714,8 +707,6 @@ class Reindexer:
         return False
 
     def maybe_snapshot(self, report: ReindexReport, *, force: bool = False) -> None:
-        from core.index import snapshot
-
         root = self.index.snapshot_root
         epoch = meta.get_int(self.conn, "vec_epoch")
         base = snapshot_names.newest_gen(root, epoch)

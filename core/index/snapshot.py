@@ -28,7 +28,7 @@ from core.index import meta
 from core.index.connection import read
 from core.index.snapshot_names import complete, folder_name, parse
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # numpy loads with the first snapshot, not with `import core.index`
     import numpy as np
 
 _CHUNK = 65536

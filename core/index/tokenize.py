@@ -137,7 +137,7 @@ def index_texts(texts: Sequence[str]) -> list[str]:
 def _bigram_bodies(text: str) -> str:
     """``_CJK_RUN.sub(_run_body, text)`` over code points: each CJK character becomes itself and the
     next one when that is CJK too, then a space; the first of a run is preceded by a space."""
-    import numpy as np
+    import numpy as np  # lazy: `import core.index` loads no numpy (tests/embed/test_embed.py)
 
     if not text:
         return text

@@ -1,27 +1,20 @@
 """The vector table: the durable copy of every embedding, as sqlite-vec ``int8[dim]`` blobs.
 
-Rows are keyed by ``doc`` (the FTS5 rowid), so a time range is a contiguous run of rows and a
-turn's vector moves with it when its day is renumbered. Each write stamps its rows with a new
-generation (``meta.vec_gen``) and logs removals in ``vector_removed``, so a reader's in-memory view
-(core.index.vecview) loads only what changed since it last looked. The model name and dimension
-are recorded in ``meta``; another model empties the table and bumps ``meta.vec_epoch`` (every
-reader starts again) when the table holds nothing worth searching meanwhile.
+Rows are keyed by ``doc`` (the FTS5 rowid), so a time range is a contiguous run of rows. Each write
+stamps its rows with a new generation (``meta.vec_gen``) and logs removals in ``vector_removed``, so a
+reader's view (core.index.vecview) loads only what changed. Another model empties the table and bumps
+``meta.vec_epoch`` when the table holds nothing worth searching meanwhile.
 
-The shadow set: when the configured model changes under a home that holds vectors, the new model's
-vectors are written beside the old ones, in ``shadow_vectors`` (same int8 layout, no generation: no
-reader loads it), its model in ``meta.shadow_model``/``shadow_dim``, while searches keep using the old,
-complete set (the query embedded with the old model). Every window is one transaction, so a stopped
-or killed re-embedding resumes where it stopped. When every text turn and memory has a shadow vector,
-:func:`swap_shadow` replaces the old set in one transaction (a reader sees the old complete set or the
-new complete set, never a mixture). Removing or renumbering a doc does the same to its shadow row.
+The shadow set: when the model changes under stored vectors, the new model's vectors go to
+``shadow_vectors`` (same layout, no generation: no reader loads it), its model in
+``meta.shadow_model``/``shadow_dim``, while searches keep the old complete set. When every text turn
+and memory has a shadow vector, :func:`swap_shadow` replaces the old set in one transaction (a reader
+never sees a mixture). Removing or renumbering a doc does the same to its shadow row.
 
-Why sqlite-vec only as the storage format, and numpy for search. The blobs are sqlite-vec's int8
-layout, so any SQLite with the extension can query them (``vec_distance_cosine(vec_int8(v),
-vec_int8(?))``; the tests use exactly that as the oracle). But vec0's metadata and ``rowid IN``
-filters read every chunk before filtering (MEASUREMENTS.md: ~300 ms for one week at 1M), and even a
-plain SQL scan of one week's rows costs 7.7 ms p50 at 1M against 1.7 ms for the same rows as a
-numpy slice of the memory-mapped snapshot (tests/bench/README.md), so search runs in
-core.index.vecsearch.
+sqlite-vec is only the storage format (any SQLite with the extension can query the blobs; the tests
+use it as the oracle); search runs in numpy over memory-mapped snapshots (core.index.vecsearch),
+because vec0's filters read every chunk before filtering and a SQL scan of a week is slower than a
+numpy slice (MEASUREMENTS.md; tests/bench/README.md, "Figures the index's layout rests on").
 
 Every function here runs inside the caller's write transaction.
 """
@@ -106,7 +99,7 @@ def put(conn: apsw.Connection, docs: Sequence[int], vectors: np.ndarray) -> None
             f"index.db: vectors of shape {vectors.shape} for {len(docs)} docs; "
             f"the index holds {model.dim}-d ({model.name})"
         )
-    from core.index.quantize import to_int8
+    from core.index.quantize import to_int8  # numpy: not loaded by `import core.index`
 
     put_int8(conn, docs, to_int8(vectors))
 
