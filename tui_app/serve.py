@@ -26,7 +26,6 @@ port works (``ssh -L 9000:127.0.0.1:8000``).
 from __future__ import annotations
 
 import argparse
-import os
 import re
 import shlex
 import socket
@@ -40,7 +39,6 @@ from urllib.parse import urlsplit
 
 from core.errors import ReverieError
 from core.loopback import is_loopback_address
-from core.vault.passphrase import PASSPHRASE_ENV
 
 if TYPE_CHECKING:
     from textual_serve.server import Server
@@ -201,7 +199,9 @@ def serve(home: Path, host: str, port: int, *, public: bool, say: Callable[[str]
     check_port_free(host, port)
     if public and not is_loopback(host):
         say(NO_AUTH_WARNING.format(url=url_for(host, port), port=port))
-    os.environ.pop(PASSPHRASE_ENV, None)  # the tabs inherit this environment: each one asks instead
+    from core.workbench.access import Access
+
+    Access.forget_environment_passphrase()  # the tabs inherit this environment: each one asks instead
     with tempfile.TemporaryDirectory(prefix="reverie-serve-") as folder:
         server = make_server(home, host, port, public=public, templates=local_templates(Path(folder)), say=say,
                              max_sessions=max_sessions)
@@ -214,13 +214,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--home", required=True)
     args = parser.parse_args(argv)
 
-    from core.config import load_config
     from core.paths import HomePaths
+    from core.workbench import Workbench
     from tui_app.app import ReverieApp
 
     paths = HomePaths.at(args.home)
     try:
-        config = load_config(paths.config)
+        config = Workbench(paths).config
     except ReverieError as exc:
         print(f"reverie: {exc}", file=sys.stderr)
         raise SystemExit(exc.exit_code) from exc

@@ -41,6 +41,32 @@ class Access:
     def config(self) -> Config:
         return self.workbench.config
 
+    @staticmethod
+    def passphrase_problem(passphrase: str) -> str | None:
+        """Why ``passphrase`` is too weak for a new vault ("is shorter than …"), or None when it will do."""
+        from core.vault.passphrase import passphrase_problem
+
+        return passphrase_problem(passphrase)
+
+    @staticmethod
+    def forget_environment_passphrase() -> None:
+        """Remove ``REVERIE_PASSPHRASE`` from this process's environment (``serve``: each browser tab,
+        which inherits it, asks for the passphrase instead)."""
+        import os
+
+        from core.vault.passphrase import PASSPHRASE_ENV
+
+        os.environ.pop(PASSPHRASE_ENV, None)
+
+    @staticmethod
+    def passphrase_from_environment() -> str | None:
+        """``REVERIE_PASSPHRASE`` when set: the passphrase ``reverie init`` uses without asking."""
+        import os
+
+        from core.vault.passphrase import PASSPHRASE_ENV
+
+        return os.environ.get(PASSPHRASE_ENV) or None
+
     def create_vault(self, passphrase: str, *, keyring: bool = False) -> VaultKeys:
         """A new vault in the home (refused when one exists); the settings file is written when absent."""
         from core.config import save_config

@@ -403,11 +403,16 @@ class Workbench:
 
     # --- integrity --------------------------------------------------------------------------------
 
-    def verify(self, checkpoint: Checkpoint | None = None, *, incremental: bool = False) -> VerifyReport:
-        """Check every record, the ledger chain, the sealed day logs and cold storage; ``incremental``
-        (the app's Home) skips the ledger entries a signed verified-prefix note vouches for."""
+    def verify(self, checkpoint: Checkpoint | str | None = None, *, incremental: bool = False) -> VerifyReport:
+        """Check every record, the ledger chain, the sealed day logs and cold storage, against
+        ``checkpoint`` (a head ``verify --checkpoint`` printed) when given; ``incremental`` (the app's
+        Home) skips the ledger entries a signed verified-prefix note vouches for."""
         from core.workbench.verify import verify_home
 
+        if isinstance(checkpoint, str):
+            from core.vault.ledger import Checkpoint
+
+            checkpoint = Checkpoint.parse(checkpoint)
         return verify_home(self.paths, self.keys, checkpoint, incremental=incremental)
 
     # --- services ---------------------------------------------------------------------------------

@@ -39,6 +39,13 @@ class Log:
     def config(self) -> Config:
         return self.workbench.config
 
+    @staticmethod
+    def formats() -> tuple[str, ...]:
+        """The input formats an ingest reads (besides ``auto``, which detects them)."""
+        from core.conversation import FORMATS
+
+        return tuple(FORMATS)
+
     def plan_ingest(self, inputs: Sequence[Path], fmt: str = "auto") -> SourcePlan:
         """What an ingest of ``inputs`` would read (files, formats, total bytes); raises for an unknown
         format or a missing file, before anything is written."""

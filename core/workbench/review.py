@@ -9,11 +9,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from core.vault.portable import ExportPassphraseWrong  # what import_dvmem raises for another passphrase
 from core.workbench.capture import CHOICES, CaptureOutcome, DuplicateChoice
 from core.workbench.freshness import VAULT_SEEN_KEY, vault_fingerprint
 
+__all__ = ["ExportPassphraseWrong", "Imported", "Review"]
+
 if TYPE_CHECKING:
     from core.config import Config
+    from core.export import VaultExporter
     from core.index import SearchIndex
     from core.paths import HomePaths
     from core.suggest.runner import SuggestRun
@@ -152,6 +156,20 @@ class Review:
 
         passphrase = passphrase or self.workbench.access.passphrase_for_exchange()
         return export_dvmem(self.workbench.vault, memory_id, passphrase)
+
+    def exporter(self) -> VaultExporter:
+        """Exports of the finalized memories (drafts never) with their review provenance: RAG chunks,
+        JSONL (generic, OpenAI, Anthropic), conversation history, the knowledge graph."""
+        from core.export import VaultExporter
+
+        return VaultExporter(self.workbench.vault)
+
+    def check_dvmem(self, path: Path) -> None:
+        """Refuse a path that is not a readable ``.dvmem`` file (a FIFO, a folder, an oversized file),
+        naming it, before any passphrase is asked."""
+        from core.vault.portable import read_dvmem_file
+
+        read_dvmem_file(path)
 
     def import_dvmem(self, path: Path, passphrase: str | None = None) -> Imported:
         """A ``.dvmem`` record, verified before it is accepted."""

@@ -19,9 +19,9 @@ if TYPE_CHECKING:
     from core.workbench import IngestOutcome
 
 def _formats() -> list[str]:
-    from core.conversation import FORMATS
+    from core.workbench.log import Log
 
-    return ["auto", *FORMATS]
+    return ["auto", *Log.formats()]
 
 
 PROGRESS_MIN_BYTES = 4 * 1024 * 1024  # smaller imports finish before a bar would help

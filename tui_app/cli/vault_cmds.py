@@ -29,14 +29,10 @@ def _human_age(stamp: str) -> str:
 @pass_state
 def init(state: CliState, use_keyring: bool) -> None:
     """Create the vault in the data home (asks for a new passphrase twice)."""
-    import os
-
-    from core.vault.passphrase import PASSPHRASE_ENV
-
     workbench = state.workbench
     if workbench.has_vault:
         raise HomeError(f"{state.paths.vault_header}: a vault already exists here")
-    passphrase = os.environ.get(PASSPHRASE_ENV)
+    passphrase = workbench.access.passphrase_from_environment()
     if not passphrase:
         if not sys.stdin.isatty():
             raise HomeError("no passphrase: set REVERIE_PASSPHRASE or run `reverie init` in a terminal")
@@ -397,11 +393,8 @@ def memory_show(state: CliState, memory_id: str, as_json: bool) -> None:
 @click.pass_context
 def verify(ctx: click.Context, as_json: bool, checkpoint: bool, against: str | None) -> None:
     """Check every record, the ledger chain and the sealed day logs. Exit 1 if anything is wrong."""
-    from core.vault.ledger import Checkpoint
-
     state: CliState = ctx.obj
-    mark = Checkpoint.parse(against) if against else None
-    report = state.workbench.verify(mark)
+    report = state.workbench.verify(against or None)
     if checkpoint and not as_json:
         click.echo(str(report.head))
     elif as_json:
@@ -439,16 +432,14 @@ def _write_output(out: str | None, data: bytes) -> None:
 def export_cmd(state: CliState, kind: str, out: str | None, memory_id: str | None, include_unverified: bool) -> None:
     """Export finalized memories (drafts never) with their review provenance. A dvmem record is sealed
     under REVERIE_DVMEM_PASSPHRASE when set (a passphrase for the move), else this home's passphrase."""
-    from core.export import VaultExporter
-
-    vault = state.vault()
+    state.vault()  # the keys first: a wrong passphrase is told before anything is read
     if kind == "dvmem":
         if not memory_id:
             raise click.UsageError("dvmem exports one memory: give --memory ID")
         exported = state.workbench.review.export_dvmem(memory_id, os.environ.get(DVMEM_PASSPHRASE_ENV) or None)
         _write_output(out or f"{memory_id}.dvmem", exported)
         return
-    exporter = VaultExporter(vault)
+    exporter = state.workbench.review.exporter()
     rows: list[Any]
     if kind == "rag":
         rows = [c.to_dict() for c in exporter.to_rag_chunks()]
@@ -477,10 +468,10 @@ def import_cmd(state: CliState, file: str, as_json: bool) -> None:
     The record opens with the passphrase it was exported with: REVERIE_DVMEM_PASSPHRASE when set, else
     this home's passphrase, and when that is not it, you are asked for it in a terminal (never echoed).
     A wrong passphrase and a file modified after export are told apart."""
-    from core.vault.portable import ExportPassphraseWrong, read_dvmem_file
+    from core.workbench.review import ExportPassphraseWrong
 
     workbench = state.workbench
-    read_dvmem_file(Path(file))  # the file first: a FIFO, a folder or an oversized file is named as such
+    workbench.review.check_dvmem(Path(file))  # the file first: a FIFO, a folder or an oversized file is named as such
     state.vault()  # then this home's keys: its own wrong passphrase is told as such
     given = os.environ.get(DVMEM_PASSPHRASE_ENV) or None
     try:

@@ -11,7 +11,7 @@ from textual.containers import Center, Vertical
 from textual.widgets import Footer, Input, Label, Static
 
 from core.paths import HomePaths
-from core.vault.passphrase import passphrase_problem
+from core.workbench.access import Access
 from tui_app.screens.base import WorkerScreen
 from tui_app.widgets.format import short_path
 
@@ -61,7 +61,7 @@ class CreateVaultScreen(WorkerScreen):
     def action_submit(self) -> None:
         first, second = self.query_one("#passphrase", Input), self.query_one("#confirm", Input)
         if self.focused is first or not second.value:
-            problem = passphrase_problem(first.value)
+            problem = Access.passphrase_problem(first.value)
             if problem is not None:
                 self.say(f"The passphrase {problem}.", error=True)
                 first.focus()
@@ -86,11 +86,11 @@ class CreateVaultScreen(WorkerScreen):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="unlock", description="create the vault")
     def create_vault(self, passphrase: str) -> None:
-        from core.vault.store import MemoryVault
         from tui_app import messages
 
-        keys = self.app.workbench.access.create_vault(passphrase)  # type: ignore[attr-defined]
-        self.post_message(messages.Unlocked(MemoryVault.open(self.paths, keys), created=True))
+        workbench = self.app.workbench  # type: ignore[attr-defined]
+        workbench.access.create_vault(passphrase)  # the workbench keeps the keys and opens its vault
+        self.post_message(messages.Unlocked(workbench.vault, created=True))
 
     def work_failed(self, worker: object) -> None:
         for field in self.query(Input):

@@ -26,8 +26,8 @@ from textual.widgets import Input, Label, Static
 from textual.worker import Worker, WorkerState
 
 from core.errors import HomeError, VaultLocked, WrongPassphrase
-from core.vault.passphrase import passphrase_problem
 from core.workbench import Workbench
+from core.workbench.access import Access
 from tui_app import messages
 from tui_app.screens.base import ReverieScreen
 from tui_app.widgets.dialogs import ConfirmDialog
@@ -62,7 +62,7 @@ def refusal_line(exc: Exception, field_name: str) -> str:
 
 
 def recovery_status(made_at: str | None, zone: tzinfo) -> Content:
-    """One line on the vault's recovery key (``made_at`` as ``Workbench.recovery_key_made_at``)."""
+    """One line on the vault's recovery key (``made_at`` as ``Workbench.access.recovery_key_made_at``)."""
     if made_at is None:
         return Content.assemble(
             ("No recovery key yet.", "bold $text-warning"),
@@ -183,8 +183,8 @@ class ChangePassphraseDialog(ModalScreen[list[str] | None]):
         problem, retry = "", ""
         if not current:
             problem, retry = "Current passphrase: type it (or the recovery key) first.", "current"
-        elif passphrase_problem(new):
-            problem, retry = f"New passphrase: it {passphrase_problem(new)}.", "new"
+        elif Access.passphrase_problem(new):
+            problem, retry = f"New passphrase: it {Access.passphrase_problem(new)}.", "new"
         elif new != again:
             problem, retry = "New passphrase: the two differ; type it twice again.", "new"
         elif new == current:

@@ -113,7 +113,7 @@ class UnlockScreen(WorkerScreen):
         from tui_app import messages  # loaded in the worker, after the first frame
 
         try:
-            keys = self.app.workbench.unlock(passphrase)  # type: ignore[attr-defined]
+            self.app.workbench.unlock(passphrase)  # type: ignore[attr-defined]
         except WrongPassphrase:
             self.post_message(messages.UnlockFailed(
                 "The passphrase from REVERIE_PASSPHRASE or the keyring is wrong. Nothing was changed; type it."
@@ -122,9 +122,7 @@ class UnlockScreen(WorkerScreen):
         except HomeError as exc:
             self.post_message(messages.UnlockFailed(str(exc)))
             return
-        from core.vault.store import MemoryVault
-
-        self.post_message(messages.Unlocked(MemoryVault.open(self.paths, keys)))
+        self.post_message(messages.Unlocked(self.app.workbench.vault))  # type: ignore[attr-defined]
 
     def on_unlock_failed(self, message: messages.UnlockFailed) -> None:
         field = self.query_one(Input)

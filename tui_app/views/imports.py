@@ -10,6 +10,7 @@ so a stopped import keeps what it imported and adds nothing twice when run again
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -132,8 +133,6 @@ def run_import(
 ) -> ImportTotals:
     """Import ``inputs`` through the workbench in batches; ``progress(bytes_done, bytes_total)``;
     ``should_stop`` is asked between batches (a stopped import says how far it got)."""
-    from core.conversation.detect import SourcePlan
-
     plan = workbench.log.plan_ingest(list(inputs))
     totals = ImportTotals(files_total=len(plan.sources), skipped=dict(plan.skipped))
     total_bytes = plan.total_bytes
@@ -144,7 +143,7 @@ def run_import(
         if should_stop is not None and should_stop():
             totals.stopped = True
             break
-        batch = SourcePlan(sources=[plan.sources[i] for i in group])
+        batch = dataclasses.replace(plan, sources=[plan.sources[i] for i in group], skipped={}, not_read=[])
         base = done_bytes
 
         def report(read: int, base: int = base) -> None:
