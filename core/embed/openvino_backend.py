@@ -1,43 +1,21 @@
-"""all-MiniLM-L6-v2 (or another mean-pooled sentence-transformers model) on OpenVINO, in bfloat16
-where the CPU computes it natively.
+"""A mean-pooled sentence-transformers graph on OpenVINO, in bfloat16 where the CPU computes it natively.
 
-Why this is the default backend (``embedding.backend = "openvino"``). It runs the very graph the
-``onnx`` backend prepares (:mod:`core.embed.onnx_prepare`: exported once from the local weights,
-checked against torch; nothing is downloaded), but on a CPU with native bf16 arithmetic
-(``avx512_bf16`` or AMX: OpenVINO reports ``BF16`` among its optimization capabilities) it runs the
-matrix products in bfloat16: every one of the 36 ``FullyConnected`` layers (6 layers × query, key,
-value, attention output, feed-forward in and out) and the attention blocks, with layer norms and
-the pooling left in float32. That changes the arithmetic, which float ONNX Runtime could not: on an
-idle machine float ONNX Runtime was only 1.46× raw sentence-transformers (the rest of its gain was
-tolerance of load). ``tests/bench/bench_embed.py`` on this Zen 4 EPYC (2 cores), same texts, same
-run (tables in ``tests/bench/README.md``), 3,000 LoCoMo turns at load 6–9: bf16 OpenVINO raw 223.5
-texts per CPU second against 96.3 for float ONNX Runtime and 114.4 for float OpenVINO (the runtime
-alone buys little: bf16 does); Reverie's reindex end to end 90.5 texts/s, 5.22× raw
-sentence-transformers (ONNX Runtime's reindex: 2.74×). An ad-hoc run at load 0.8–2.5 counted 172–188
-texts per CPU second for bf16 against 92–98 for float ONNX Runtime. Vectors against float torch:
-cosine min 0.99993; recall@10 on 999 LoCoMo questions 0.9929 float, 0.9913 as stored in the index
-(int8; float ONNX Runtime's stored vectors: 0.9962). ``bench_locomo.py``, both backends on one tree:
-auto R@10 0.8518 against 0.8523 for sentence-transformers (one question of 1,977; R@1 and R@5
-equal): ``embedding.backend = "onnx"`` is the choice for vectors equal to torch's. Int8 was measured
-and rejected (recall 0.86–0.88 for the whole model or its weight products, 0.98 for the only groups
-that keep 0.995 alone; :mod:`core.embed.onnx_prepare`).
+The default backend: it runs the graph the ``onnx`` backend prepares (:mod:`core.embed.onnx_prepare`),
+but on a CPU with native bf16 (``avx512_bf16`` or AMX: OpenVINO lists ``BF16`` among its capabilities)
+the matrix products and attention run in bfloat16, layer norms and pooling in float32, about twice
+float ONNX Runtime's texts per CPU second. On a CPU without native bf16, ``auto`` runs float32.
+Figures: tests/bench/README.md, ``bench_embed.py`` and ``bench_locomo.py``.
 
-The vectors are recorded under the model's own name, as the ``onnx`` backend's are: they agree with
-the float vectors to cosine 0.9999, so an index built by any of the three backends serves the
-others, and switching backends does not re-embed everything.
+Vectors are recorded under the model's own name: they agree with the float vectors to cosine 0.9999,
+so an index built by any backend serves the others and switching backends re-embeds nothing.
+Checked whenever it compiles: the check sentences must match the torch vectors the export recorded
+(cosine ≥ 0.999 in bf16, ≥ 0.9999 in float); bf16 failing falls back to float32; an unreadable graph
+or a failing float check rebuilds the prepared model once (with a notice), then a one-line error.
 
-Checked whenever it compiles: the compiled model embeds the check sentences and its rows must match
-the torch vectors the export recorded (cosine ≥ 0.999 in bf16, ≥ 0.9999 in float); if bf16 fails the
-check, float32 is used; if the graph cannot be read or float fails too, the prepared model is
-rebuilt once (with a notice) before giving up with a one-line error. On a CPU without native bf16,
-``auto`` runs float32 (about ONNX Runtime's speed).
-
-Batches run in ``streams`` OpenVINO streams (one per core by default, one thread each, no pinning so
-the OS can move them on a shared machine; pinning measured no different), fed through an
-``AsyncInferQueue``: OpenVINO releases the GIL, so the next batch is padded while others run. The
-compiled model is cached beside the graph (``openvino-<version>/``, about 90 MB, written under a lock
-so no process reads a copy still being written), which took a load from 0.81 to 0.35 s here; a
-cached copy that fails to load or fails the check is discarded and compiled again.
+Batches run in ``streams`` OpenVINO streams (one per core, one thread each, unpinned so the OS can move
+them on a shared machine) through an ``AsyncInferQueue``; OpenVINO releases the GIL, so the next batch
+is padded while others run. The compiled model is cached beside the graph (``openvino-<version>/``,
+~90 MB, written under a lock); a cached copy that fails to load or the check is compiled again.
 """
 
 from __future__ import annotations
@@ -52,6 +30,7 @@ from core.embed.onnx_backend import OnnxEmbedder, _first_line
 from core.embed.onnx_prepare import Notice, Prepared, SourceModel, check_batch, check_cosine, prepare
 from core.embed.protocol import EmbeddingError
 from core.embed.sentence_transformers_backend import DEFAULT_MODEL
+from core.fsutil import file_lock
 
 if TYPE_CHECKING:
     import numpy as np
@@ -156,8 +135,6 @@ class OpenVinoEmbedder(OnnxEmbedder):
         }
         if cache is None:
             return core.compile_model(str(prepared.model_file), "CPU", config)
-        from core.fsutil import file_lock
-
         config["CACHE_DIR"] = str(cache)
         # One process at a time: the one that writes the cached copy finishes before another reads it
         # (a copy cut short by a kill is compiled again by OpenVINO, and any wrong result fails the check).

@@ -1,23 +1,15 @@
 """The default backend's two runtimes: ONNX Runtime for a process's first few texts, OpenVINO for bulk.
 
-Why two. A short-lived command that embeds a handful of texts (the duplicate check of ``draft new``,
+A short-lived command that embeds a handful of texts (the duplicate check of ``draft new``,
 ``suggest``, a search query) pays the runtime's start-up, not its throughput. Both runtimes run the
-same prepared ONNX graph (:mod:`core.embed.onnx_prepare`), but they start differently: OpenVINO's
-start is ``import openvino`` plus loading its compiled copy from the cache plus the check sentences
-(0.55–0.80 s to the first vector from a cold process here, load 1.5–1.8), ONNX Runtime's is ``import
-onnxruntime`` plus opening the saved optimized graph (0.22–0.51 s), and either embeds one text in
-6–44 ms. In bulk the order reverses:
-OpenVINO in bf16 embeds about 2× the texts per CPU second (:mod:`core.embed.openvino_backend`). So
-texts go to ONNX Runtime while OpenVINO is not loaded and a call holds at most :data:`FEW_TEXTS`
-texts; the first larger call loads OpenVINO, and from then on every call uses it (it is warm).
-Figures: ``tests/bench/bench_draft_start.py`` and ``tests/bench/README.md``.
+same prepared graph (:mod:`core.embed.onnx_prepare`); ONNX Runtime reaches its first vector sooner,
+OpenVINO in bf16 embeds about twice the texts per CPU second. So texts go to ONNX Runtime while
+OpenVINO is not loaded and a call holds at most :data:`FEW_TEXTS` texts; the first larger call loads
+OpenVINO, and from then on every call uses it.
 
-The vectors agree: float ONNX Runtime equals the torch reference to rounding, bf16 OpenVINO is at
-cosine ≥ 0.9999 of it (min 0.99993 over 1,000 LoCoMo turns), and the index records both under the
-model's one name, as it already did for the two backends. A question embedded by ONNX Runtime over
-turns stored by OpenVINO keeps recall@10 0.9921 against float torch (304 LoCoMo questions; OpenVINO
-for both: 0.9908), and the duplicate check decides the same with either runtime on the drafts of
-``tests/bench/bench_draft_start.py`` (cosine between the runtimes ≥ 0.99997 there).
+The vectors agree (bf16 OpenVINO at cosine ≥ 0.9999 of float), the index records both under the
+model's one name, and a question embedded by one runtime finds turns stored by the other as well.
+Figures: tests/bench/README.md, ``bench_draft_start.py`` and ``bench_embed.py``.
 """
 
 from __future__ import annotations
