@@ -2,30 +2,23 @@
 
 Each conversation is a tree in ``mapping`` (node id → ``{parent, children, message}``).
 
-- The visible thread is the path from ``current_node`` up through ``parent`` (if ``current_node`` is
-  missing, the leaf with the latest time); it is session ``<conversation id>``.
-- Other branches (edited prompts, regenerated answers) are kept as their own sessions,
-  ``<conversation id>#branch-<first node id of the branch>``. A branch holds its nodes from where it
-  leaves the thread it grew from; where a branch forks again, the last child continues it and each
-  other child starts a new branch.
-- ``id`` = the node id; ``source`` = ``chatgpt:<path>``.
-- Times: ``message.create_time`` (Unix seconds). A null time inherits the time of the nearest earlier
-  message in the tree (its closest ancestor with a time), then the conversation's ``create_time``,
-  then its ``update_time``; a node with none of these is rejected.
-- Roles: user → ``user``; assistant → ``assistant`` (actor and model = ``metadata.model_slug``),
-  an ``action`` when addressed to a tool (``recipient`` other than ``all``); tool → role
-  ``assistant``, actor ``tool:<name>``, type ``action``; system → ``meta``. Hidden messages
-  (``is_visually_hidden_from_conversation``), reasoning (``thoughts``, ``reasoning_recap``) and
-  custom instructions (``user_editable_context``) are ``meta``.
-- Text: string parts joined by newlines; object parts rendered (``text`` of an audio transcription,
-  ``[image_asset_pointer file-service://...]`` for an asset, JSON otherwise); ``text`` contents (code,
-  execution output, quotes) as they are; other contents as JSON. A message whose parts are all empty
-  (the placeholder nodes) is skipped and counted, as are nodes without a message (the root).
+- The visible thread (``current_node`` up through ``parent``; if missing, from the latest leaf) is
+  session ``<conversation id>``. Other branches (edited prompts, regenerated answers) are sessions
+  ``<conversation id>#branch-<first node id>``, holding their nodes from where they leave their
+  parent thread; where a branch forks again, the last child continues it.
+- ``id`` = the node id; ``source`` = ``chatgpt:<path>``. Times: ``message.create_time``; a null time
+  inherits the nearest ancestor's, then the conversation's ``create_time``, then ``update_time``
+  (none of these: rejected).
+- Roles: user → ``user``; assistant → ``assistant`` (actor and model = ``metadata.model_slug``), an
+  ``action`` when addressed to a tool; tool → ``assistant``, actor ``tool:<name>``, ``action``; system,
+  hidden messages, reasoning and custom instructions → ``meta``.
+- Text: string parts joined by newlines, object parts rendered (transcriptions, ``[image_asset_pointer
+  …]``, else JSON); ``text`` contents (code, execution output) as they are, other contents as JSON.
+  Messages whose parts are all empty, and nodes without a message, are skipped and counted.
 
-A conversation or node that is malformed is rejected with the line where its conversation starts
-in the file; the others are imported. The file is streamed one conversation at a time
-(:mod:`core.conversation.json_stream`), so memory follows the largest conversation, not the file; a
-conversation over ``MAX_CONVERSATION_BYTES`` is copied to the quarantine without being parsed.
+A malformed conversation or node is rejected with the line where its conversation starts; the others
+are imported. The file is streamed a conversation at a time (:mod:`core.conversation.json_stream`), so
+memory follows the largest conversation; one over ``MAX_CONVERSATION_BYTES`` is quarantined unparsed.
 """
 
 from __future__ import annotations

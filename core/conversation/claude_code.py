@@ -1,58 +1,31 @@
 """Claude Code JSONL transcripts (``~/.claude/projects/<project>/<session>.jsonl`` and subagent files
 ``<session>/subagents/agent-<id>.jsonl``), read as a person reads them: what the person said is
-``text`` by actor ``user``; what tools, commands and Claude Code itself produced is ``action`` or
-``meta`` by actor ``claude-code``, so recall and ``context`` can keep to the conversation.
+``text`` by actor ``user``; what tools, commands and Claude Code produced is ``action`` or ``meta`` by
+actor ``claude-code``, so recall and ``context`` can keep to the conversation.
 
-What becomes a turn (``id`` = ``<record uuid>:<content block index>``, ``source`` = ``claude-code:<path>``):
+A turn's ``id`` is ``<record uuid>:<content block index>``, ``source`` ``claude-code:<path>``.
 
-- ``user`` records: a string content or each ``text`` block → ``text`` turn, actor ``user``, unless
-  the text is something Claude Code put there:
+- ``user`` records: text → ``text``, actor ``user``, except what Claude Code put there: injected
+  records (``isMeta``, ``isCompactSummary``, ``isVisibleInTranscriptOnly``), its wrappers
+  (``<system-reminder>``, the local-command caveat, hook output, ``<task-notification>``), interruption
+  notices and compaction summaries → ``meta``; a slash command or ``!`` shell input → ``action`` by
+  ``user``; command output and any record with a ``toolUseResult`` → ``action`` by ``claude-code``.
+  ``tool_result`` blocks → ``action`` (text items joined, images as ``[image <type>]``, ``[error] `` first
+  when ``is_error``).
+- ``assistant`` records (actor and ``model`` = ``message.model``): ``text`` → ``text``; tool uses →
+  ``action`` ``<tool name> <input JSON>``; server tool results → ``action``; ``thinking`` and API errors
+  → ``meta``. ``system`` records with text → ``meta``, role ``system``.
+- ``queued_command`` attachments (typed while Claude answered) → ``text`` by ``user``; other attachments
+  are skipped. ``agent_progress`` messages are imported with their own uuid, so they deduplicate
+  against the subagent's file. A subagent's turns go to session ``<sessionId>#agent-<agentId>``.
+- Each session's first message record in a file also gives a header: ``meta``, id ``<session>:session``,
+  ``Claude Code session in <project> (<cwd>), branch <gitBranch>`` (``<project>``: last part of ``cwd``,
+  else the project folder's name), made only from the session's own records so a file always gives the
+  same header (``core.index.catalog.session_summaries`` reads it).
 
-  - records Claude Code injects (``isMeta``, ``isCompactSummary``, ``isVisibleInTranscriptOnly``),
-    text that opens with one of its wrappers (``<system-reminder>``, ``<local-command-caveat>``,
-    the local-command caveat sentence, ``<user-prompt-submit-hook>``, ``<task-notification>``), the
-    interruption notices (``[Request interrupted by user…]``) and compaction summaries ("This
-    session is being continued from a previous conversation…") → ``meta``, actor ``claude-code``;
-  - a slash command or ``!`` shell input the person typed (``<command-name>``, ``<bash-input>``) →
-    ``action``, actor ``user`` (the person acted; the text is kept as typed);
-  - the output of a local command (``<local-command-stdout>``/``-stderr>``, ``<bash-stdout>``/
-    ``-stderr>``) and any record that carries a ``toolUseResult`` (a tool's output, whatever shape
-    its content has: WebSearch and WebFetch results, file reads, shell output) → ``action``, actor
-    ``claude-code``.
-
-  Each ``tool_result`` block → ``action`` turn, actor ``claude-code``, text = the result content
-  (text items joined, images as ``[image <type>]``), prefixed ``[error] `` when ``is_error``.
-- ``assistant`` records (actor and ``model`` = ``message.model``, else ``assistant``): ``text`` blocks
-  → ``text``; ``tool_use`` / ``server_tool_use`` → ``action`` with ``<tool name> <input JSON>``;
-  other tool results (``web_search_tool_result``, ``advisor_tool_result``…) → ``action``;
-  ``thinking`` → ``meta`` (the reasoning is kept, marked as such); API error messages → ``meta``.
-- ``system`` records with text (``local_command`` output, compaction notices, API errors, away
-  summaries...) → ``meta``, role ``system``, actor ``claude-code``.
-- ``attachment`` records of type ``queued_command`` (a prompt the person typed while Claude was
-  answering) → ``text`` turn, actor ``user``; every other attachment (hook output, file and memory
-  context, reminders) is context Claude Code attached: skipped, counted by its type.
-- ``progress`` records of type ``agent_progress`` carry a subagent's messages: imported like the
-  records above, with the message's own uuid, so they deduplicate against the subagent's own file.
-
-Sessions: ``sessionId``; a subagent's turns (sidechain records with an ``agentId``, and
-``agent_progress`` messages) go to ``<sessionId>#agent-<agentId>`` so its thread reads on its own.
-
-Session header. So that a session is shown with its project rather than only a UUID, the first
-message record of each session in a file also gives one ``meta`` turn, role ``system``, actor
-``claude-code``, id ``<session>:session``, at that record's time, with the text
-``Claude Code session in <project> (<cwd>), branch <gitBranch>`` (the branch when recorded; a
-subagent's reads ``Claude Code subagent <agentId> in …``). ``<project>`` is the last part of the
-record's ``cwd``, else the name of the transcript's project folder. The index finds it by id and the
-person's first prompt as the session's first ``text`` turn of actor ``user``
-(``core.index.catalog.session_summaries``). A header is only made from a session's own records (not
-from a parent's ``agent_progress`` copies), so the same file always gives the same header.
-
-Everything else is counted as skipped with its reason: other progress events, file-history
-snapshots, summaries, queue operations (the prompt arrives again as a ``user`` record), titles,
-last-prompt copies, other attachments, empty text blocks, images, redacted thinking, system
-records without text. Malformed records (not JSON, a missing ``uuid``, ``timestamp``,
-``sessionId`` or ``message.content``, a time more than a day after the import) are rejected with
-the field named. Checked against every record type of the published session schema (v2.1.144).
+Everything else is skipped and counted by reason; malformed records (not JSON, a missing ``uuid``,
+``timestamp``, ``sessionId`` or ``message.content``, a time over a day after the import) are rejected
+naming the field. Checked against every record type of the published session schema (v2.1.144).
 """
 
 from __future__ import annotations

@@ -1,47 +1,29 @@
 """Codex CLI session files ("rollouts"): ``~/.codex/sessions/YYYY/MM/DD/rollout-<time>-<uuid>.jsonl``.
 
-Two shapes, both read:
+Two shapes: **current**, every line ``{"timestamp", "type", "payload"}`` (``session_meta``,
+``response_item``, ``event_msg``, ``turn_context``, ``compacted``); **legacy** (early Rust CLI, 2025),
+a header ``{"id", "timestamp", "instructions"?}``, then bare response items and ``record_type: state``
+lines.
 
-- **current**: every line is ``{"timestamp", "type", "payload"}`` with ``type`` one of
-  ``session_meta`` (first line: session ``id``, ``cwd``, ``cli_version``...), ``response_item`` (the
-  model history: messages, tool calls and outputs, reasoning), ``event_msg`` (what the UI showed),
-  ``turn_context`` (``model``, ``cwd``, policies for the next turn) and ``compacted`` (a summary that
-  replaced the history);
-- **legacy** (early Rust CLI, 2025): a header line ``{"id", "timestamp", "instructions"?}``, then bare
-  response items without their own timestamps, and ``{"record_type": "state", ...}`` bookkeeping lines.
+Codex stores no item id, so a turn's ``id`` is ``<session>:<line>:<content block>``: rollouts are
+append-only, so line numbers never move and re-reading a grown file adds only the new turns.
+``source`` is ``codex:<path>``; ``session`` the ``session_meta`` (or header) id, else the file name's
+uuid; ``model`` the latest ``turn_context.model`` (or ``session_meta.model``) seen so far.
 
-Codex stores no id for an item, so a turn's ``id`` is ``<session>:<line>:<content block>``: rollouts
-are append-only (a resumed session appends to its own file), so line numbers never move and
-re-reading a file, or the same file after it grew, adds only the new turns. ``source`` is
-``codex:<path>``; ``session`` is the ``session_meta`` (or header) ``id``, else the uuid in the file
-name; ``model`` is the latest ``turn_context.model`` (or ``session_meta.model``) seen so far.
+- ``user`` messages: ``input_text`` → ``text`` by ``user``, except the context Codex injects as user
+  messages (``<environment_context>``, ``# AGENTS.md instructions``, ``<skill>``… recognised by their
+  start and end markers) → ``meta`` by ``codex``; ``<user_shell_command>`` → ``action`` by the person.
+  ``assistant``: ``output_text`` → ``text``, actor = model. ``developer``/``system`` → ``meta``, role
+  ``system``.
+- Tool calls → ``action`` ``<tool name> <arguments>`` of the assistant; their outputs → ``action``, role
+  ``user``, actor ``codex``, ``[error] `` first on a failure.
+- Readable ``reasoning``, ``compacted`` summaries, header or ``session_meta`` ``instructions`` and a
+  finished review (``exited_review_mode``) → ``meta``.
 
-What becomes a turn:
-
-- ``message`` items. ``user``: each ``input_text`` block → ``text`` turn, actor ``user``, except the
-  context Codex itself injects as user messages (``<environment_context>``, ``<user_instructions>``,
-  ``# AGENTS.md instructions``, ``<skill>``, ``<turn_aborted>``, ``<subagent_notification>``...,
-  recognised by the start and end markers Codex uses to tell them apart): those are kept whole as
-  ``meta`` turns, actor ``codex``, so they are searchable but never shown as something the person
-  said; ``<user_shell_command>`` (a ``!command`` the person ran) is an ``action`` turn of the person.
-  ``assistant``: each ``output_text`` block → ``text``, actor = model (else ``assistant``).
-  ``developer`` and ``system`` messages (permission and sandbox instructions...) → ``meta``, role
-  ``system``, actor ``codex``.
-- tool calls (``function_call``, ``custom_tool_call``, ``local_shell_call``, ``web_search_call``) →
-  ``action`` turns of the assistant: ``<tool name> <arguments>``; their outputs
-  (``function_call_output``, ``custom_tool_call_output``) → ``action`` turns, role ``user``, actor
-  ``codex`` (as Claude Code tool results are), ``[error] `` first when Codex marked a failure.
-- ``reasoning`` items with readable summary or text → ``meta`` turns of the assistant; ``compacted``
-  summaries → ``meta``, role ``system``; ``instructions`` in the header or ``session_meta`` (the
-  person's AGENTS.md of that time) → ``meta``, role ``system``; a finished review
-  (``event_msg`` ``exited_review_mode``) → ``meta``.
-
-Counted as skipped, with the reason: ``event_msg`` records that repeat a response item
-(``user_message``, ``agent_message``, ``agent_reasoning``...) and other UI events, token counts,
-``turn_context`` and ``session_meta`` bookkeeping (``base_instructions`` is Codex's own system
-prompt), legacy ``state`` lines, images, encrypted reasoning and compaction items, ghost snapshots,
-empty blocks, unknown types. Malformed records (not JSON, no ``timestamp``, a ``payload`` or
-``content`` of the wrong shape) are rejected with the field named and quarantined with their line.
+Skipped and counted by reason: ``event_msg`` records that repeat a response item and other UI events,
+bookkeeping (``turn_context``, ``session_meta``, legacy ``state``), images, encrypted reasoning, ghost
+snapshots, empty blocks, unknown types. Malformed records are rejected naming the field and
+quarantined with their line.
 """
 
 from __future__ import annotations

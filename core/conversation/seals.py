@@ -1,30 +1,22 @@
 """Day seals: a closed UTC day's log file is recorded in the ledger, so a later change shows.
 
-- A day is *closed* once its end plus ``SEAL_GRACE`` has passed. Sealing a closed day appends a
-  ledger entry ``seal_day`` with ``record_id`` = ``logs/YYYY/MM/YYYY-MM-DD.jsonl``,
-  ``record_sha256`` = SHA-256 of the file's bytes and ``data`` = ``{"size", "turns"}``.
-- An ingest may legitimately add turns to a sealed day (a transcript imported late). Before it
-  appends to a closed day it records an *intent* in ``logs/.pending-reseal.json``: the day, the
-  file's size and SHA-256 before the append (``size``, ``sha256``) and the size and SHA-256 of the
-  whole file once the append is written (``after_size``, ``after_sha256``), with a MAC under the
-  vault's signing key (``mac``: HMAC of ``reverie/v2/reseal-intent`` + the canonical JSON of those
-  five). The intent binds the bytes to be appended, not only the state before: sealing records
-  ``reseal_day`` with ``{"previous_sha256", "added", "size"}`` only if the MAC verifies, the sealed
-  bytes are still the file's prefix, the file is exactly the announced one and what follows the seal
-  is whole turns. Anything else appended after the seal is ``modified``. A second ingest before the
-  reseal extends a signed intent only from the state the first announced, so a crash between append
-  and reseal (once or repeatedly) is resealed by the next ingest or ``reverie seal``.
-- The intents file is plaintext in the home, so anyone who can write there can write one: an
-  intent without a valid MAC (planted, or written by an ingest that ran without the passphrase and
-  so could not sign it) explains nothing. ``verify`` reports such a day as ``modified`` and
-  ``seal`` refuses to reseal it, unless the person, having read the appended turns, names the day
-  (``reverie seal --accept-unsigned DAY``); the same word reseals a day whose appended turns are
-  whole but not the announced ones (an append cut short by a crash in the middle of its write).
-- :func:`verify_day_seals` reports a sealed day whose file is gone (``removed``), whose bytes differ
-  from its seal (``modified``), or that grew by an ingest not yet resealed, with a signed intent
-  (``incomplete``).
-
-Sealing runs under the ingest lock, so no append can fall between hashing a file and sealing it.
+- A day is *closed* once its end plus ``SEAL_GRACE`` has passed. Sealing appends a ledger entry
+  ``seal_day`` (``record_id`` = the day file's path under the home, ``record_sha256`` = SHA-256 of its
+  bytes, ``data`` = ``{"size", "turns"}``).
+- An ingest may add turns to a sealed day (a transcript imported late). Before it appends it records
+  an *intent* in ``logs/.pending-reseal.json``: size and SHA-256 before (``size``, ``sha256``) and
+  after the append (``after_size``, ``after_sha256``), MACed under the vault's signing key (HMAC of
+  ``reverie/v2/reseal-intent`` + the canonical JSON of those five). ``reseal_day`` (``{"previous_sha256",
+  "added", "size"}``) is recorded only if the MAC verifies, the sealed bytes are still the prefix, the
+  file is exactly the announced one and what follows is whole turns; anything else is ``modified``.
+  A second ingest before the reseal extends a signed intent only from the state the first announced,
+  so a crash between append and reseal is resealed by the next ingest or ``reverie seal``.
+- The intents file is plaintext: an intent without a valid MAC explains nothing. ``verify`` reports
+  such a day ``modified`` and ``seal`` refuses it unless the person names the day (``reverie seal
+  --accept-unsigned DAY``), which also reseals whole but unannounced appended turns.
+- :func:`verify_day_seals` reports ``removed``, ``modified`` and ``incomplete`` (grown under a signed
+  intent, not yet resealed). Sealing runs under the ingest lock, so no append falls between hashing a
+  file and sealing it.
 """
 
 from __future__ import annotations

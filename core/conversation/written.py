@@ -1,24 +1,19 @@
 """Which day files Reverie wrote: ``logs/.written-days.json``, a signed record of each day's last append.
 
 A day's seal (``core.conversation.seals``) vouches for its bytes from then on; before it, only this
-record does. Before an ingest appends to a day it records, durably, the day file's state now
-(``before_size``, ``before_sha256``: size and SHA-256) and the state the append leaves (``size``,
-``sha256``), with a MAC under the vault's signing key (``mac``: HMAC of ``reverie/v1/day-written`` +
-the canonical JSON of the day and those four). A file in either state is one Reverie wrote.
+record does. Before an ingest appends to a day it records, durably, the file's state now
+(``before_size``, ``before_sha256``) and the state the append leaves (``size``, ``sha256``), MACed under
+the vault's signing key (HMAC of ``reverie/v1/day-written`` + the canonical JSON of the day and those
+four). A file in either state is one Reverie wrote.
 
-- The ingest signs only when the file is new or in a state this record already vouched for: a day
-  file planted in ``logs/`` (or changed by hand) stays unvouched through every later ingest, which
-  therefore never seals it. An ingest without the keys writes its entry unsigned: the record is
-  plaintext, so an unsigned entry is something anyone who can write the home could have written, and
-  such a day is sealed only when the person adopts it (``reverie seal --adopt DAY``).
-- A crash in the middle of an append leaves the file longer than before and shorter than announced:
-  :func:`roll_back_cut_appends` copies what follows the state before to the quarantine and cuts it
-  off (the next ingest adds those turns again from their source), so the file is one Reverie wrote
-  again. Bytes that are neither state (a forgery of any other length) are left for ``verify`` to name.
-- Entries of days that are sealed are dropped by the seal (the ledger vouches for them then).
-- The first ingest that finds no record (a home written by an earlier version, or one whose record
-  was removed) notes every day file already in ``logs/`` as ``found``: unsigned, so such a day is
-  named by ``verify`` as one Reverie cannot vouch for, and sealed only when the person adopts it.
+- The ingest signs only when the file is new or in a state this record vouched for: a planted or
+  hand-changed day file stays unvouched and is never sealed. An ingest without the keys writes its
+  entry unsigned; such a day is sealed only when the person adopts it (``reverie seal --adopt DAY``).
+- A crash mid-append leaves the file between the two states: :func:`roll_back_cut_appends` copies
+  what follows the state before to the quarantine and cuts it off (the next ingest adds those turns
+  again). Bytes in neither state are left for ``verify`` to name.
+- A seal drops its day's entry. The first ingest that finds no record notes every day file already
+  in ``logs/`` as ``found`` (unsigned: named by ``verify``, sealed only when adopted).
 """
 
 from __future__ import annotations
@@ -35,6 +30,7 @@ from typing import Any
 import msgspec
 
 from core.conversation.items import Rejected
+from core.conversation.store import list_day_files
 from core.fsutil import atomic_write_text
 from core.paths import HomePaths
 from core.turns import day_file
@@ -136,8 +132,6 @@ def note_writes(paths: HomePaths, plans: dict[str, AppendPlan], keys: VaultKeys 
 
 def _found_days(paths: HomePaths) -> dict[str, Written]:
     """Every day file already in ``logs/``, as ``found`` entries of its state now (the record begins)."""
-    from core.conversation.store import list_day_files  # store's readers are not needed otherwise
-
     entries = {}
     for found in list_day_files(paths):
         data = found.path.read_bytes()
