@@ -43,6 +43,7 @@ if TYPE_CHECKING:
     from core.recall import Recaller
     from core.recall.model import RecallItem, RecallResult
     from core.sharing import ShareCheck, SharePolicy
+    from core.timeparse import TimeParse
     from core.topics import Marker
     from core.vault.crypto import KdfParams, VaultKeys
     from core.vault.ledger import Checkpoint
@@ -334,6 +335,13 @@ class Workbench:
             return SearchAnswer(shared.result, fresh, shared)
         result = self.recaller.search(query, now=now, zone=zone, limit=limit, mode=mode, filters=filters)
         return SearchAnswer(result, fresh)
+
+    def read_time(self, text: str, *, now: datetime, zone: tzinfo | None = None) -> TimeParse:
+        """How ``text`` reads as a time in the home's languages and fiscal year (``reverie when``)."""
+        from core.workbench.when import read_time
+
+        return read_time(text, now, zone or self.zone, self.config.general.languages,
+                         fiscal_year_start=self.config.timeparse.fiscal_year_start)
 
     def understood(self, query: str, *, now: datetime, zone: tzinfo, mode: str = "auto") -> RecallResult | None:
         """How ``query`` is read (its time range, the expression and the rest), without searching: what a

@@ -5,7 +5,7 @@ the recently active sessions."""
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping, Sequence
-from datetime import datetime
+from datetime import date, datetime, timedelta, tzinfo
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -154,3 +154,13 @@ class Log:
         from core.index import purge
 
         return purge(self.paths)
+
+    def turns_per_day(self, zone: tzinfo, today: date, days: int) -> list[tuple[date, int]]:
+        """Turns per local day for the ``days`` days up to ``today``, oldest first, from the index as it
+        is (no catch-up; empty when there is no index yet: nothing is created just to count)."""
+        if not self.paths.index_db.exists():
+            return []
+        from core.index import SearchIndex
+
+        with SearchIndex.open(self.paths) as index:
+            return index.activity(today - timedelta(days=days - 1), today + timedelta(days=1), zone)

@@ -13,7 +13,7 @@ from core.vault.portable import ExportPassphraseWrong  # what import_dvmem raise
 from core.workbench.capture import CHOICES, CaptureOutcome, DuplicateChoice
 from core.workbench.freshness import VAULT_SEEN_KEY, vault_fingerprint
 
-__all__ = ["ExportPassphraseWrong", "Imported", "Review"]
+__all__ = ["ExportPassphraseWrong", "Imported", "Review", "SealedMemory"]
 
 if TYPE_CHECKING:
     from core.config import Config
@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from core.index import SearchIndex
     from core.paths import HomePaths
     from core.suggest.runner import SuggestRun
+    from core.vault.ledger import LedgerEntry
     from core.vault.records import Memory
     from core.vault.review import ReviewDraft
     from core.workbench.home import Workbench
@@ -32,6 +33,16 @@ class Imported:
 
     memory: Memory
     added: bool
+
+
+@dataclass(frozen=True)
+class SealedMemory:
+    """A memory as its record opens (signature, ciphertext and content hash checked), whether the
+    record's bytes are the version the ledger signed last, and that ledger entry (None: none)."""
+
+    memory: Memory
+    verified: bool
+    entry: LedgerEntry | None
 
 
 class Review:
@@ -156,6 +167,18 @@ class Review:
 
         passphrase = passphrase or self.workbench.access.passphrase_for_exchange()
         return export_dvmem(self.workbench.vault, memory_id, passphrase)
+
+    def sealed_memory(self, memory_id: str) -> SealedMemory:
+        """One memory with its verification state; a record that does not open raises (named)."""
+        from core.vault.canonical import sha256_hex
+        from core.vault.store import MEMORY_KINDS
+
+        vault = self.workbench.vault
+        memory = vault.get_memory(memory_id)  # checks signature, ciphertext and content hash, or raises
+        entry = vault.ledger_placement().get(memory_id)
+        digest = sha256_hex(vault.memory_path(memory_id).read_bytes())
+        return SealedMemory(memory, entry is not None and entry.kind in MEMORY_KINDS and entry.record_sha256 == digest,
+                            entry)
 
     def exporter(self) -> VaultExporter:
         """Exports of the finalized memories (drafts never) with their review provenance: RAG chunks,

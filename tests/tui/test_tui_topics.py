@@ -86,7 +86,7 @@ async def test_the_home_shows_turns_per_day_once_turns_are_indexed(demo: DemoHom
         chart = app.screen.query_one("#activity-turns")
         assert chart.display and not app.screen.query_one("#activity-spark").display
         assert app.screen.query_one("#home-activity").border_title == "Activity · turns per day"
-        days = turns_per_day(demo.paths, ZoneInfo("UTC"), date(2026, 11, 10))
+        days = turns_per_day(app.workbench, ZoneInfo("UTC"), date(2026, 11, 10))
         busiest, count = max(days, key=lambda item: (item[1], item[0]))
         drawn = str(chart.render())
         assert f"{sum(c for _, c in days)} turns since" in drawn

@@ -59,9 +59,5 @@ def when(state: CliState, query: tuple[str, ...], now_text: str | None, tz_name:
     except TimeInputError as exc:
         raise bad_time_input(exc) from exc
     text = " ".join(query)
-    from core.timeparse import parse_time
-
-    tp = parse_time(
-        text, now, zone, state.config.general.languages, fiscal_year_start=state.config.timeparse.fiscal_year_start
-    )
+    tp = state.workbench.read_time(text, now=now, zone=zone)
     emit(tp.to_dict(), as_json, describe(tp, now))

@@ -224,7 +224,7 @@ class HomeScreen(ReverieScreen):
         from tui_app import messages
 
         today = self.session.now().astimezone(self.session.zone).date()
-        days = turns_per_day(self.session.paths, self.session.zone, today)
+        days = turns_per_day(self.session.workbench, self.session.zone, today)
         if not self.cancelled():
             self.post_message(messages.TurnActivityLoaded(days))
 

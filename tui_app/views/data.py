@@ -213,12 +213,5 @@ class MemoryDetail:
 
 
 def load_memory_detail(session: Session, memory_id: str) -> MemoryDetail:
-    from core.vault.canonical import sha256_hex
-    from core.vault.store import MEMORY_KINDS
-
-    vault = session.vault
-    memory = vault.get_memory(memory_id)  # checks signature, ciphertext and content hash, or raises
-    entry = vault.ledger_placement().get(memory_id)
-    digest = sha256_hex(vault.memory_path(memory_id).read_bytes())
-    verified = entry is not None and entry.kind in MEMORY_KINDS and entry.record_sha256 == digest
-    return MemoryDetail(memory=memory, verified=verified, entry=entry)
+    sealed = session.workbench.review.sealed_memory(memory_id)
+    return MemoryDetail(memory=sealed.memory, verified=sealed.verified, entry=sealed.entry)

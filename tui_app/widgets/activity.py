@@ -9,7 +9,7 @@ day of each month, then one caption line. As many days are shown as the widget i
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import date, timedelta, tzinfo
+from datetime import date, tzinfo
 from typing import TYPE_CHECKING
 
 from textual.content import Content
@@ -19,7 +19,7 @@ from textual.widget import Widget
 from tui_app.widgets.format import plural
 
 if TYPE_CHECKING:
-    from core.paths import HomePaths
+    from core.workbench import Workbench
 
 ACTIVITY_WEEKS = 12  # the home's weekly sparkline of drafts and memories (before turns are indexed)
 ACTIVITY_DAYS = 26 * 7  # loaded; a wide terminal shows them all, 80 columns the last ~10 weeks
@@ -30,15 +30,11 @@ BAR_STYLE, TODAY_STYLE, EMPTY_STYLE = "$primary", "bold $warning", "dim"
 Days = Sequence[tuple[date, int]]
 
 
-def turns_per_day(paths: HomePaths, zone: tzinfo, today: date, days: int = ACTIVITY_DAYS) -> list[tuple[date, int]]:
-    """Turns per local day for the ``days`` days up to ``today``, oldest first (from the index; empty
-    when there is no index yet: nothing is created just to count). Runs in a worker thread."""
-    if not paths.index_db.exists():
-        return []
-    from core.index import SearchIndex
-
-    with SearchIndex.open(paths) as index:
-        return index.activity(today - timedelta(days=days - 1), today + timedelta(days=1), zone)
+def turns_per_day(workbench: Workbench, zone: tzinfo, today: date,
+                  days: int = ACTIVITY_DAYS) -> list[tuple[date, int]]:
+    """Turns per local day for the ``days`` days up to ``today``, oldest first (``Workbench.log``;
+    empty when there is no index yet). Runs in a worker thread."""
+    return workbench.log.turns_per_day(zone, today, days)
 
 
 def levels(counts: Sequence[int], rows: int = BAR_ROWS) -> list[int]:

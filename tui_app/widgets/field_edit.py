@@ -102,10 +102,10 @@ class FieldReader:
         return f"occurred_at = {local:%a %d %b %Y %H:%M} {local.tzname() or ''} ({how}; stored {moment.isoformat()})"
 
     def parse(self, text: str) -> Any:
-        from core.timeparse import parse_time  # the time grammar loads with the first time edit
+        from core.workbench.when import read_time  # the time grammar loads with the first time edit
 
         try:
-            return parse_time(text, self.now, self.zone, self.languages, fiscal_year_start=self.fiscal_year_start)
+            return read_time(text, self.now, self.zone, self.languages, fiscal_year_start=self.fiscal_year_start)
         except ValueError:
             return None
 
