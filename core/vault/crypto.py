@@ -1,27 +1,20 @@
 """Keys and primitives: a 32-byte data master key, HKDF-SHA256 → separate encryption and signing
 keys, AES-256-GCM with random 96-bit nonces, HMAC-SHA256 signatures.
 
-The vault header (``vault.json``, version 2) holds the data master key *wrapped* (AES-256-GCM) under a
-key derived from the passphrase (Argon2id with the header's parameters and salt, then HKDF), and
-optionally wrapped a second time under a recovery key. So:
+The vault header (``vault.json``, version 2) holds the master key *wrapped* (AES-256-GCM) under a key
+derived from the passphrase (Argon2id with the header's parameters and salt, then HKDF), and
+optionally wrapped again under a recovery key (32 random bytes, shown once as 13 groups of base32).
 
-- unlocking unwraps the master key; a wrong passphrase fails the GCM tag and is refused before
-  anything is read or written;
-- changing the passphrase rewrites this one small header (new salt, new wrap) atomically, whatever
-  the vault's size; the old passphrase's wrap is gone, so it stops working; a crash leaves the old
-  header or the new one (write to a temporary file, fsync, rename), so one of the two passphrases
-  always opens the vault;
-- a recovery key (32 random bytes, shown once as 13 groups of base32) unwraps the same master key
-  and can set a new passphrase.
-
-A key check (an HMAC of a fixed message under a third HKDF key of the master) confirms that what was
-unwrapped is the vault's key; it reveals nothing that could forge a record.
-
-Version 1 headers (the master key *was* the Argon2id output of the passphrase, no wrap) are migrated
-on their first unlock: the master key stays what it was (every record stays readable), a verified
-byte copy of the old header is kept as ``vault.json.v1-backup`` until the new header has been read
-back and unwrapped to the same keys, and only then removed. An unlock that finds the backup beside
-an unreadable header falls back to it and migrates again.
+- A wrong passphrase fails the GCM tag and is refused before anything is read or written.
+- Changing the passphrase rewrites only this header (new salt, new wrap), atomically: a crash leaves
+  the old header or the new one, so one of the two passphrases always opens the vault; the old wrap
+  is gone, so the old passphrase stops working.
+- A key check (an HMAC of a fixed message under a third HKDF key) confirms the unwrapped key is the
+  vault's; it reveals nothing that could forge a record.
+- Version 1 headers (the master key is the Argon2id output itself, no wrap) are migrated on first
+  unlock, keeping the same master key: a verified copy of the old header stays as
+  ``vault.json.v1-backup`` until the new header has been read back and unwrapped to the same keys; an
+  unlock that finds the backup beside an unreadable header falls back to it and migrates again.
 """
 
 from __future__ import annotations
@@ -37,6 +30,12 @@ from functools import cached_property
 from hashlib import sha256
 from pathlib import Path
 from typing import Any
+
+from cryptography.exceptions import InvalidTag
+from cryptography.hazmat.primitives import hashes
+from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+from cryptography.hazmat.primitives.kdf.argon2 import Argon2id
+from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 from core.errors import HomeError, RecordError, WrongPassphrase
 from core.fsutil import atomic_write_bytes, file_lock, fsync_dir
@@ -117,8 +116,6 @@ class VaultKeys:
 
     @cached_property
     def _aead(self) -> Any:
-        from cryptography.hazmat.primitives.ciphers.aead import AESGCM
-
         return AESGCM(self.encryption_key)
 
     def __getstate__(self) -> dict[str, bytes]:
@@ -129,8 +126,6 @@ class VaultKeys:
         return nonce, self._aead.encrypt(nonce, plaintext, associated_data)
 
     def decrypt(self, nonce: bytes, ciphertext: bytes, associated_data: bytes, what: str) -> bytes:
-        from cryptography.exceptions import InvalidTag
-
         try:
             return self._aead.decrypt(nonce, ciphertext, associated_data)
         except (InvalidTag, ValueError) as exc:
@@ -144,8 +139,6 @@ class VaultKeys:
 
 
 def _master_key(passphrase: str, salt: bytes, params: KdfParams) -> bytes:
-    from cryptography.hazmat.primitives.kdf.argon2 import Argon2id
-
     try:
         secret = passphrase.encode("utf-8")
     except UnicodeEncodeError as exc:  # e.g. undecodable bytes in REVERIE_PASSPHRASE (surrogate escapes)
@@ -161,9 +154,6 @@ def _master_key(passphrase: str, salt: bytes, params: KdfParams) -> bytes:
 
 
 def _expand(master: bytes, info: bytes) -> bytes:
-    from cryptography.hazmat.primitives import hashes
-    from cryptography.hazmat.primitives.kdf.hkdf import HKDF
-
     return HKDF(algorithm=hashes.SHA256(), length=32, salt=None, info=info).derive(master)
 
 
@@ -186,16 +176,11 @@ def derive_keys(passphrase: str, salt: bytes, params: KdfParams) -> VaultKeys:
 # --- the header ------------------------------------------------------------------------------------
 
 def _wrap(kek: bytes, master: bytes, aad: bytes) -> dict[str, str]:
-    from cryptography.hazmat.primitives.ciphers.aead import AESGCM
-
     nonce = os.urandom(12)
     return {"nonce": b64e(nonce), "ciphertext": b64e(AESGCM(kek).encrypt(nonce, master, aad))}
 
 
 def _unwrap(kek: bytes, wrapped: dict[str, str], aad: bytes, where: str, refusal: str) -> bytes:
-    from cryptography.exceptions import InvalidTag
-    from cryptography.hazmat.primitives.ciphers.aead import AESGCM
-
     nonce = b64d(wrapped["nonce"], f"{where}.nonce")
     ciphertext = b64d(wrapped["ciphertext"], f"{where}.ciphertext")
     if len(nonce) != 12 or len(ciphertext) != 48:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 
 from core.config import Config
+from core.errors import WeakPassphrase
 from core.paths import HomePaths
 
 PASSPHRASE_ENV = "REVERIE_PASSPHRASE"
@@ -27,8 +28,6 @@ def passphrase_problem(passphrase: str) -> str | None:
 
 def check_new_passphrase(passphrase: str, what: str = "passphrase") -> str:
     """``passphrase`` if it may be chosen (:func:`passphrase_problem`), else ``WeakPassphrase``."""
-    from core.errors import WeakPassphrase
-
     problem = passphrase_problem(passphrase)
     if problem is not None:
         raise WeakPassphrase(f"the new {what} {problem}; nothing was written")
@@ -41,7 +40,7 @@ def passphrase_without_prompt(config: Config, paths: HomePaths) -> str | None:
         return env
     if config.security.keyring:
         try:
-            import keyring
+            import keyring  # lazy: ~0.2 s to import, and only a keyring-enabled home asks it
 
             return keyring.get_password(KEYRING_SERVICE, str(paths.root))
         except Exception:  # any keyring backend failure means: ask the person instead

@@ -25,6 +25,7 @@ from typing import Any
 
 from core.clock import utc_now_iso
 from core.errors import HomeError, NotFound, RecordError, ReviewError, WrongPassphrase
+from core.frozen import thaw
 from core.vault.canonical import sha256_hex
 from core.vault.crypto import (
     MAX_SALT_BYTES,
@@ -169,8 +170,6 @@ def _why_not(check: Any, file_keys: VaultKeys, where: str) -> RecordError:
 
 def _check_review(review: Any, where: str) -> None:
     """Re-validate the review provenance with the review workflow's own invariants."""
-    from core.frozen import thaw
-
     record = thaw(review)
     try:
         ReviewDraft.from_dict(

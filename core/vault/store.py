@@ -22,7 +22,7 @@ import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import Any, NoReturn
 
 from core.clock import utc_now_iso
 from core.errors import DraftChanged, HomeError, NotFound, RecordError, ReviewError, VaultLocked
@@ -36,10 +36,17 @@ from core.vault.crypto import KdfParams, VaultKeys, create_header, unlock
 from core.vault.ledger import Ledger, LedgerEntry
 from core.vault.records import Memory, MemoryMetadata, is_memory_id, open_memory, seal_memory
 from core.vault.review import ReviewDraft, check_field_value, draft_from_capture, is_draft_id, new_id, review_record
+from core.vault.scan import (
+    Opened,
+    Opener,
+    draft_facts_file,
+    memory_facts_file,
+    open_draft_file,
+    open_memory_file,
+    open_records,
+    record_names,
+)
 from core.vault.sealed import Envelope, seal, unseal
-
-if TYPE_CHECKING:
-    from core.vault.scan import Opened, Opener
 
 DRAFT_FORMAT = "reverie.draft"
 MEMORY_KINDS = ("finalize", "add", "import", "restore")  # ledger kinds that place a memory in vault/
@@ -195,8 +202,6 @@ class MemoryVault:
     def _open_folder(self, folder: Path, prefix: str, opener: Opener) -> tuple[list[Opened], list[Problem]]:
         """Every record file of ``folder`` named ``prefix``…``.json``, opened by ``opener`` (a function of
         ``core.vault.scan``): those that opened, and a problem for each that did not."""
-        from core.vault.scan import open_records, record_names
-
         label = folder.name
         opened_ok: list[Opened] = []
         problems: list[Problem] = []
@@ -209,8 +214,6 @@ class MemoryVault:
         return opened_ok, problems
 
     def scan_drafts(self) -> DraftScan:
-        from core.vault.scan import open_draft_file
-
         opened, problems = self._open_folder(self.paths.drafts, "", open_draft_file)
         scan = DraftScan(drafts=[o.value for o in opened], problems=problems)
         scan.drafts.sort(key=lambda d: d.created_at)
@@ -219,8 +222,6 @@ class MemoryVault:
     def check_drafts(self) -> RecordCheck:
         """Every draft record checked as :meth:`scan_drafts` checks it, keeping only what ``verify`` needs
         (:class:`core.vault.scan.DraftFacts`, by draft id)."""
-        from core.vault.scan import draft_facts_file
-
         opened, problems = self._open_folder(self.paths.drafts, "", draft_facts_file)
         return RecordCheck({o.value.draft_id: o.value for o in opened},
                            {o.value.draft_id: o.sha256 for o in opened}, problems)
@@ -471,8 +472,6 @@ class MemoryVault:
         return open_memory(data, self.keys, str(path), memory_id)
 
     def scan_memories(self) -> MemoryScan:
-        from core.vault.scan import open_memory_file
-
         opened, problems = self._open_folder(self.paths.vault, "mem_", open_memory_file)
         scan = MemoryScan(memories=[o.value for o in opened], problems=problems,
                           file_sha256={o.value.memory_id: o.sha256 for o in opened})
@@ -483,8 +482,6 @@ class MemoryVault:
         """Every memory record checked as :meth:`scan_memories` checks it, keeping only what ``verify``
         needs (:class:`core.vault.scan.MemoryFacts`, by memory id): in a pool of processes, the facts cost
         little to send back, where whole memories cost more than building them."""
-        from core.vault.scan import memory_facts_file
-
         opened, problems = self._open_folder(self.paths.vault, "mem_", memory_facts_file)
         return RecordCheck({o.value.memory_id: o.value for o in opened},
                            {o.value.memory_id: o.sha256 for o in opened}, problems)
