@@ -1,37 +1,24 @@
 """Cold storage: move a record out of its scope with a tombstone, restore it byte for byte, and
 finish or roll back whatever a crash interrupted.
 
-A move, step by step (each step is durable before the next starts)::
+A move, each step durable before the next: ``journal`` (``curation/pending/<move_id>.move.json``),
+``copied`` (to ``cold/<scope>/<move_id>/record/<name>``: temp file, fsync, rename), ``verified`` (read
+back, SHA-256 compared), ``tombstoned`` (the mirror beside the copy, then the tombstone beside the
+record, same bytes, both read back), ``ledgered`` (an ``archive`` entry with the record's and the
+tombstone's SHA-256), ``unlinked`` (the original checked once more, then removed: the only unlink of
+an original record in Reverie).
 
-    journal      curation/pending/<move_id>.move.json names the move before anything happens
-    copied       the bytes are written to cold/<scope>/<move_id>/record/<name> (temp file, fsync, rename)
-    verified     the copy is read back and its SHA-256 compared with the original's
-    tombstoned   the tombstone's mirror is written beside the copy, then the tombstone beside the record
-                 (the same bytes); both are read back before the next step
-    ledgered     an ``archive`` entry is appended to the signed ledger, with the record's SHA-256 and
-                 the tombstone's (``tombstone_sha256``)
-    unlinked     the original is checked once more and only then removed (the only unlink of an
-                 original record anywhere in Reverie)
+A restore checks the cold copy's checksum, refuses if anything stands at the record's path, journals,
+writes the bytes back (never replacing a file) with their mode and mtime, checks again, appends a
+``restore`` ledger entry and a line to ``restores.jsonl``, and only then removes tombstone, mirror and
+copy. Killed at any point, the next :func:`recover` finds the original or a verified copy with its
+tombstone, and finishes or rolls back. Callers hold the curation lock (``paths.lock("curate")``).
 
-A restore: check the cold copy's checksum, refuse if anything else stands at the record's path,
-journal, write the bytes back (never replacing a file), put back its mode and mtime, check the
-checksum again, append a ``restore`` ledger entry and a line to ``restores.jsonl``, and only then
-remove the tombstone, its mirror and the cold copy.
-
-Killed at any point, the next :func:`recover` finds either the original, or a verified copy with
-its tombstone, and finishes (the copy is verified and the tombstone written) or rolls back (it is
-not): see :func:`recover`. Callers hold the curation lock (``paths.lock("curate")``).
-
-Every folder a move or restore writes in (the record's folder in its scope, and
-``cold/<scope>/<move_id>/record``) is opened once, from the scope root (or the home) down, each
-component with ``O_NOFOLLOW`` (:mod:`core.curate.dirfd`), and held: reads, writes, unlinks and
-fsyncs go through those descriptors, never through a path resolved again. A symlink met on the way
-is a ``PathEscape``; a folder renamed away or replaced after it was opened is found before the ledger
-entry (a move rolls back, a restore takes its copy back out) and is a ``PathEscape`` too. Folders in a
-scope keep their modes; a restore that makes a missing one again makes it with the umask's mode.
-
-Each public operation takes ``on_step``, called with each step's name as it completes (tests pass
-one to fail or kill the process between steps; the default does nothing).
+Every folder written in is opened once from the scope root (or the home) down, each component
+``O_NOFOLLOW`` (:mod:`core.curate.dirfd`), and held: every read, write, unlink and fsync goes through
+those descriptors. A symlink on the way, or a folder renamed or replaced after it was opened, is a
+``PathEscape`` found before the ledger entry. Folders keep their modes; a restore that makes a
+missing one again uses the umask's mode. ``on_step`` is called with each step's name as it completes (tests kill between steps).
 """
 
 from __future__ import annotations

@@ -27,8 +27,10 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from core.config import load_config
 from core.curate.tombstone import FORMAT as TOMBSTONE_FORMAT
 from core.curate.tombstone import MIRROR_NAME
+from core.errors import ReverieError
 from core.integrity import Problem
 from core.paths import HomePaths
 from core.vault.crypto import VaultKeys
@@ -90,9 +92,6 @@ def latest_by_move(reading: LedgerReading) -> dict[str, LedgerEntry]:
 def _scope_roots(paths: HomePaths) -> dict[str, Path]:
     """Scope name → folder, for the scopes outside the home (their tombstones sit there). Best effort:
     a config that does not load means those tombstones are not compared, never that verify fails."""
-    from core.config import load_config
-    from core.errors import ReverieError
-
     try:
         config = load_config(paths.config)
     except (ReverieError, OSError, ValueError):

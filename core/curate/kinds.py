@@ -32,6 +32,7 @@ from core.curate.dirfd import read_regular
 from core.curate.model import Record
 from core.errors import RecordError, VaultLocked
 from core.vault.crypto import VaultKeys
+from core.vault.records import open_memory
 
 TOMBSTONE_SUFFIX = ".tombstone"
 SKIP_DIRS = frozenset({"node_modules", "__pycache__"})
@@ -250,8 +251,6 @@ class VaultKind(Kind):
 
     def read_memory(self, scope: str, rel: str, path: Path, data: bytes, info: os.stat_result,
                     keys: VaultKeys) -> Record:
-        from core.vault.records import open_memory
-
         memory_id = rel[: -len(".json")]
         problems: list[str] = []
         try:

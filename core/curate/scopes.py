@@ -10,6 +10,7 @@ restores then open the root and each folder below it without following symlinks
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, fields
 from pathlib import Path, PurePosixPath
@@ -18,7 +19,7 @@ from core.config import SCOPE_KINDS, Config, ScopeConfig, load_config, save_conf
 from core.curate.errors import PathEscape
 from core.curate.kinds import Kind, kind_named
 from core.errors import ConfigError, NotFound
-from core.fsutil import file_lock
+from core.fsutil import atomic_write_text, file_lock
 from core.paths import HomePaths
 from core.textsafe import one_line
 from core.typed import convert, to_builtins
@@ -91,8 +92,6 @@ def removed_scopes_file(paths: HomePaths) -> Path:
 
 def removed_scopes(paths: HomePaths) -> list[ScopeConfig]:
     """Scopes removed from ``config.toml``, newest removal last; a damaged file is a one-line error."""
-    import json
-
     file = removed_scopes_file(paths)
     if not file.exists():
         return []
@@ -119,10 +118,6 @@ def remove_scope(paths: HomePaths, name: str) -> RemovedScope:
     Nothing in cold storage is touched; the scope is remembered in ``curation/removed_scopes.json``
     so its tombstones keep working (``curate restore`` puts a record back where it was). Adding a
     scope of the same name again later takes precedence over the remembered one."""
-    import json
-
-    from core.fsutil import atomic_write_text
-
     with file_lock(paths.lock("config")):
         config = load_config(paths.config)
         found = [item for item in config.curation.scopes if item.name == name]
