@@ -18,7 +18,8 @@ Every folder written in is opened once from the scope root (or the home) down, e
 ``O_NOFOLLOW`` (:mod:`core.curate.dirfd`), and held: every read, write, unlink and fsync goes through
 those descriptors. A symlink on the way, or a folder renamed or replaced after it was opened, is a
 ``PathEscape`` found before the ledger entry. Folders keep their modes; a restore that makes a
-missing one again uses the umask's mode. ``on_step`` is called with each step's name as it completes (tests kill between steps).
+missing one again uses the umask's mode. ``on_step`` is called with each step's name as it
+completes (tests kill between steps).
 """
 
 from __future__ import annotations
