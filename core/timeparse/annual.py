@@ -21,6 +21,7 @@ from datetime import date
 
 from core.timeparse import ranges
 from core.timeparse.model import TimeRange
+from core.timeparse.movable import dates
 from core.timeparse.pieces import AnnualP, Context
 
 # The words that say which occurrence, per language (a year beside the name is read by the year rules).
@@ -57,8 +58,6 @@ def mode_of(word: str | None) -> str:
 def occurrence(period: AnnualP, year: int) -> tuple[date, date]:
     """The ``[first day, day after the last)`` of the occurrence that starts in ``year``."""
     if period.movable:
-        from core.timeparse.movable import dates
-
         return dates(period.name, year)
     first = date(year, *period.start)
     end_year = year if period.end > period.start else year + 1

@@ -69,6 +69,7 @@ def _settings(ctx: Context) -> dict[str, Any]:
 
 
 def _search(text: str, ctx: Context, languages: Sequence[str]) -> list[tuple[int, int, TimeRange]]:
+    # dateparser costs about a second on first use: loaded only when the rules miss a date
     from dateparser.date import DateDataParser
     from dateparser.search import search_dates
 

@@ -1,27 +1,18 @@
-"""Fixed-date holidays: Christmas (Eve), New Year's Day and Eve, Valentine's Day, Halloween; 크리스마스,
-성탄절, 새해 첫날/신정, 삼일절, 어린이날, 현충일, 광복절, 개천절, 한글날; クリスマス(イブ), 元日/元旦,
-正月 (1 – 3 January, a ``span``), お盆 (13 – 16 August), ゴールデンウィーク (29 April – 5 May),
-大晦日, バレンタイン(デー), ハロウィン, こどもの日, 建国記念の日, 昭和の日, 憲法記念日, みどりの日,
-文化の日, 勤労感謝の日, 山の日, 天皇誕生日 (23 February), 七夕, ひな祭り, 節分 (3 February); 제헌절; Independence
-Day (4 July), Boxing Day, St. Patrick's Day; April Fools' Day, Groundhog Day, Veterans Day, Cinco de
-Mayo, Juneteenth, Earth Day, "New Year" (only after a preposition of time: "Happy New Year!" is a
-greeting), NYE; 어버이날, 스승의 날, 국군의 날, 화이트데이, 빼빼로데이; ホワイトデー, 七五三, 正月休み,
-年末年始 (29 December – 3 January, a ``span``).
+"""Fixed-date holidays in English, Korean and Japanese (Christmas, 광복절, 文化の日 …; the tables below
+list them). A few are ``span``s: 正月 (1 – 3 January), お盆 (13 – 16 August), ゴールデンウィーク
+(29 April – 5 May), 年末年始 (29 December – 3 January).
 
 A holiday is read like a date without a year ("November 3"): the latest one that has begun, unless the
-query names the year ("작년 크리스마스", "去年のクリスマス", "Christmas 2025") or says last/this/next
-("next Christmas", "지난 크리스마스", "次のクリスマス"); see :mod:`core.timeparse.annual`. A one-day
-holiday is a day, so a part of the day qualifies it ("Christmas Eve night", "크리스마스 저녁",
-"大晦日の夜").
+query names the year ("작년 크리스마스", "Christmas 2025") or says last/this/next ("next Christmas",
+"次のクリスマス"); see :mod:`core.timeparse.annual`. A one-day holiday is a day, so a part of the day
+qualifies it ("Christmas Eve night", "크리스마스 저녁", "大晦日の夜"). Holidays whose date moves
+(Easter, 설날, 추석, 成人の日 …) are computed per year by :mod:`core.timeparse.movable`.
 
-Holidays whose date moves (Easter, Thanksgiving, 설날, 추석, 旧正月, 成人の日 ...) are computed per year
-by :mod:`core.timeparse.movable` and read the same way.
-
-Guards: holiday names also name things (a Christmas tree, 크리스마스
-선물, クリスマスケーキ, a New Year's resolution), so a name alone counts only with last/this/next, a
-preposition of time before it ("on", "over", "since"; not "for": "gifts for Christmas" is a topic), a
-particle of time after it (크리스마스에, 正月に), a time beside it, or nothing but punctuation after it.
-Glued words stay words: 크리스마스트리, 신정부, メリークリスマス, 元日本代表.
+Guards: holiday names also name things (a Christmas tree, 크리스마스 선물, クリスマスケーキ), so a
+name alone counts only with last/this/next, a preposition of time before it ("on", "over", "since";
+not "for": "gifts for Christmas" is a topic), a particle of time after it (크리스마스에, 正月に), a
+time beside it, or nothing but punctuation after it. "New Year" counts only after a preposition of
+time ("Happy New Year!" is a greeting). Glued words stay words: 크리스마스트리, 신정부, 元日本代表.
 """
 
 from __future__ import annotations

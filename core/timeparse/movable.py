@@ -25,6 +25,9 @@ from collections.abc import Callable
 from datetime import date, timedelta
 from functools import lru_cache
 
+import lunardate
+from korean_lunar_calendar import KoreanLunarCalendar
+
 
 def easter(year: int) -> date:
     """Gregorian Easter Sunday (the anonymous Gregorian algorithm)."""
@@ -53,8 +56,6 @@ def nth_weekday(year: int, month: int, weekday: int, nth: int) -> date:
 @lru_cache(maxsize=512)
 def korean_lunar(year: int, month: int, day: int) -> date:
     """The solar date of a Korean lunar date (non-leap month); ValueError outside the tables."""
-    from korean_lunar_calendar import KoreanLunarCalendar
-
     calendar = KoreanLunarCalendar()
     if not calendar.setLunarDate(year, month, day, False):
         raise ValueError(f"no Korean lunar date {year}-{month}-{day}")
@@ -64,8 +65,6 @@ def korean_lunar(year: int, month: int, day: int) -> date:
 @lru_cache(maxsize=512)
 def chinese_lunar(year: int, month: int, day: int) -> date:
     """The solar date of a Chinese lunar date; ValueError outside the tables."""
-    import lunardate
-
     return lunardate.LunarDate(year, month, day).to_solar_date()
 
 
