@@ -18,8 +18,9 @@ if TYPE_CHECKING:
     from core.conversation.follow import Follower, FollowReport
     from core.conversation.seals import DaySummary
     from core.index import Reindexer, ReindexReport, Watcher
-    from core.index.catalog import SessionInfo
+    from core.index.catalog import SessionInfo, SessionSummary
     from core.paths import HomePaths
+    from core.turns import Turn
     from core.vault.crypto import VaultKeys
     from core.workbench.home import Progress, ShouldStop, Workbench
     from core.workbench.ingest import IngestOutcome
@@ -164,3 +165,17 @@ class Log:
 
         with SearchIndex.open(self.paths) as index:
             return index.activity(today - timedelta(days=days - 1), today + timedelta(days=1), zone)
+
+    def turn_at(self, ts: str) -> Turn | None:
+        """The conversation at ``ts``: the latest text turn at or before it, else the first after (after
+        the exact index catches up with the log)."""
+        self.workbench.refresh(turns=True, memories=False)
+        return self.workbench.index.turn_at(ts)
+
+    def session_turns(self, turn_id: str, before: int, after: int) -> list[Turn]:
+        """The turns of ``turn_id``'s session around it: ``before`` earlier, ``after`` later."""
+        return self.workbench.index.session_context(turn_id, before=before, after=after)
+
+    def session_summary(self, session: str) -> SessionSummary | None:
+        """The project header and first prompt the index keeps for ``session`` (None without one)."""
+        return self.workbench.index.session_summaries([session]).get(session)

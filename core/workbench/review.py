@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from core.vault.ledger import LedgerEntry
     from core.vault.records import Memory
     from core.vault.review import ReviewDraft
+    from core.vault.store import ListedMemory
     from core.workbench.home import Workbench
 
 
@@ -58,6 +59,26 @@ class Review:
     @property
     def config(self) -> Config:
         return self.workbench.config
+
+    def draft(self, draft_id: str) -> ReviewDraft:
+        """One draft as stored (``NotFound`` naming it when there is none)."""
+        return self.workbench.vault.get_draft(draft_id)
+
+    def drafts(self, state: str | None = None) -> list[ReviewDraft]:
+        """The drafts, of one state when ``state`` names it (open, approved, finalized)."""
+        return self.workbench.vault.list_drafts(state=state)
+
+    def delete_draft(self, draft_id: str) -> None:
+        """Delete a draft that was never finalized (a finalized one is refused, named)."""
+        self.workbench.vault.delete_draft(draft_id)
+
+    def memories(self) -> list[ListedMemory]:
+        """Every memory record, oldest first, each opened and verified, or with why it does not open."""
+        return self.workbench.vault.memory_listing()
+
+    def complete_interrupted(self) -> list[str]:
+        """Finish finalizations a crash cut short; one line for each one completed."""
+        return self.workbench.vault.complete_interrupted()
 
     def capture(self, content: str, tags: Sequence[str] = (), *, on_duplicate: DuplicateChoice = "ask",
                 check_duplicates: bool = True, suggest: bool = False, created_by: str | None = None) -> CaptureOutcome:

@@ -213,7 +213,7 @@ def draft_accept(state: CliState, draft_id: str, suggestion_id: str, reviewer: s
     """Accept a suggestion (optionally edited); the original stays as provenance."""
     parsed: Any = value
     if value is not None:
-        field = next((s.field_name for s in state.vault().get_draft(draft_id).suggestions
+        field = next((s.field_name for s in state.workbench.review.draft(draft_id).suggestions
                       if s.suggestion_id == suggestion_id), "")
         parsed = field_value(field, value, "--value")
     state.workbench.review.accept(draft_id, suggestion_id, reviewer=reviewer, value=parsed)
@@ -257,7 +257,7 @@ def draft_finalize(state: CliState, draft_id: str, as_json: bool) -> None:
 @pass_state
 def draft_list(state: CliState, wanted: str | None, as_json: bool) -> None:
     """List drafts, oldest first."""
-    drafts = state.vault().list_drafts(state=wanted)
+    drafts = state.workbench.review.drafts(wanted)
     data = [
         {
             "draft_id": d.draft_id,
@@ -282,7 +282,7 @@ def draft_list(state: CliState, wanted: str | None, as_json: bool) -> None:
 @pass_state
 def draft_show(state: CliState, draft_id: str, as_json: bool) -> None:
     """Show a draft with its suggestions, decisions and revision history."""
-    d = state.vault().get_draft(draft_id)
+    d = state.workbench.review.draft(draft_id)
     data = {
         **d.to_dict(),
         "revision_history": [r.to_dict() for r in d.revision_history()],
@@ -296,7 +296,7 @@ def draft_show(state: CliState, draft_id: str, as_json: bool) -> None:
 @pass_state
 def draft_delete(state: CliState, draft_id: str) -> None:
     """Delete an open or approved draft (a finalized one is provenance and stays)."""
-    state.vault().delete_draft(draft_id)
+    state.workbench.review.delete_draft(draft_id)
     click.echo(f"deleted {draft_id}")
 
 
@@ -328,7 +328,7 @@ def memory_list(ctx: click.Context, as_json: bool) -> None:
     """List finalized memories with their reviewed and verified state. A record that does not verify is
     listed as DAMAGED with the reason, never with its content; exit 1 when any is."""
     state: CliState = ctx.obj
-    listed = state.vault().memory_listing()
+    listed = state.workbench.review.memories()
     data = [_listed_dict(entry) for entry in listed]
     lines = []
     for d in data:

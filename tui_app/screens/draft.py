@@ -181,7 +181,7 @@ class DraftReviewScreen(ReverieScreen):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="draft", description="load the draft")
     def load_draft(self) -> None:
-        draft = self.session.vault.get_draft(self.draft_id)
+        draft = self.session.workbench.review.draft(self.draft_id)
         if not self.cancelled():
             self.post_message(messages.DraftLoaded(draft))
 
@@ -229,7 +229,7 @@ class DraftReviewScreen(ReverieScreen):
         """The draft as stored, after a refusal. If it cannot be read either (it is gone), the error
         already on screen says why: no second dialog, and the screen keeps what it showed."""
         try:
-            draft = self.session.vault.get_draft(self.draft_id)
+            draft = self.session.workbench.review.draft(self.draft_id)
         except ReverieError:
             return
         if not self.cancelled():
@@ -562,4 +562,4 @@ class DraftReviewScreen(ReverieScreen):
     @work(thread=True, exclusive=True, exit_on_error=False, group="draft", description="finalize the draft")
     def finalize_draft(self) -> None:
         memory = self.session.workbench.review.finalize(self.draft_id)  # the draft is unsealed once, under the lock
-        self.post_message(messages.DraftFinalized(self.session.vault.get_draft(self.draft_id), memory))
+        self.post_message(messages.DraftFinalized(self.session.workbench.review.draft(self.draft_id), memory))

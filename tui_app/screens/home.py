@@ -129,7 +129,7 @@ class HomeScreen(ReverieScreen):
         """A finalization a crash cut short is completed (and said) when the vault is opened."""
         from tui_app import messages  # loaded in the worker, after the first frame
 
-        lines = self.session.vault.complete_interrupted()
+        lines = self.session.workbench.review.complete_interrupted()
         if lines:
             self.post_message(messages.InterruptedCompleted(lines))
 

@@ -84,7 +84,7 @@ class ReviewQueueScreen(ReverieScreen):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="load", description="load the drafts")
     def load_drafts(self) -> None:
-        drafts = self.session.vault.list_drafts()
+        drafts = self.session.workbench.review.drafts()
         if not self.cancelled():
             self.post_message(messages.DraftsLoaded(drafts))
 

@@ -199,7 +199,7 @@ def load_memory_rows(session: Session) -> tuple[list[MemoryRow], list[str]]:
     verification state; and the problems of the records that failed."""
     from core.textsafe import one_line
 
-    listed = session.vault.memory_listing()
+    listed = session.workbench.review.memories()
     damaged = [MemoryRow(e.memory_id, None, False, e.damage) for e in listed if e.memory is None]
     rows = damaged + [MemoryRow(e.memory_id, e.memory, e.verified) for e in reversed(listed) if e.memory is not None]
     return rows, [one_line(f"{r.memory_id}: {r.damage}") for r in damaged]

@@ -38,14 +38,13 @@ class IndexTurns:
 
     def turn_at(self, ts: str) -> Turn | None:
         """The conversation at ``ts``: the latest text turn at or before it, else the first after."""
-        self.workbench.refresh(turns=True, memories=False)
-        return self.workbench.index.turn_at(ts)
+        return self.workbench.log.turn_at(ts)
 
     def session_turns(self, turn_id: str, before: int, after: int) -> list[Turn]:
-        return self.workbench.index.session_context(turn_id, before=before, after=after)
+        return self.workbench.log.session_turns(turn_id, before, after)
 
 
 def session_about(workbench: Workbench, session: str) -> SessionAbout:
     """The project header and first prompt the index keeps for ``session`` (empty when it has none)."""
-    found = workbench.index.session_summaries([session]).get(session)
+    found = workbench.log.session_summary(session)
     return SessionAbout(found.header, found.first_prompt) if found is not None else SessionAbout()
