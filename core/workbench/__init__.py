@@ -1,13 +1,19 @@
 """The application layer: one :class:`Workbench` per process, opened on a data home, offering each
-use case once (capture, review, finalize, search with its freshness policy, context, ingest,
-reindex, verify, exchange, the assistant surface). Interfaces adapt it; they never reach storage
-by themselves.
+use case once. Interfaces adapt it; they never reach storage by themselves.
+
+The workbench owns the paths, settings, keys, vault, index, recaller and model, and answers search,
+context, verify and mark itself; the other use cases are small services hung off it:
+``access`` (create the vault, passphrase, recovery key), ``review`` (capture, suggestions,
+decisions, finalize, drafts and memories, .dvmem), ``log`` (ingest, follow, seal, reindex, sessions),
+``topics`` (markers) and ``curation`` (scan, move, restore, calibrate; ``curation.views`` for the TUI).
 
 Layers, outermost first (checked by the import-linter contracts in ``pyproject.toml``):
-``tui_app`` (TUI, CLI, MCP, REST, serve) → ``core.workbench`` → ``core.assist`` → the subsystems
-(``core.recall``, ``core.curate``, ``core.suggest``, ``core.conversation``, ``core.index``,
-``core.vault``, ``core.timeparse``, ``core.embed``…) → storage helpers (``core.paths``,
-``core.fsutil``, ``core.config``, ``core.errors``…).
+``tui_app`` (TUI, CLI, MCP, REST, serve) → ``core.assist`` (the assistant surface, a client of the
+workbench) → ``core.workbench`` → the subsystems (``core.recall``, ``core.curate``, ``core.sharing``,
+``core.conversation``, ``core.index``, ``core.vault``, ``core.timeparse``, ``core.embed``…) → storage
+helpers (``core.paths``, ``core.fsutil``, ``core.config``, ``core.errors``…). ``tui_app`` may import
+from core only this package, ``core.assist``, the errors, text safety, the home's paths and the
+result types the contract lists.
 """
 
 from __future__ import annotations
