@@ -194,7 +194,7 @@ def _local_dates(ctx: DemoContext, sid: str, content: str, captured_hours_ago: f
     the way a real draft's would."""
     from core.config import load_config
     from core.suggest.dates import DateSuggester
-    from core.suggest.model import SuggestContext
+    from core.suggest.suggester import SuggestContext
 
     suggester = DateSuggester()
     probe = ReviewDraft(draft_id=f"draft_demo_probe_{sid}", content=content,

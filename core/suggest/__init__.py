@@ -17,7 +17,6 @@ They only suggest: the review workflow decides. Precision of each at its default
 of drafts with known answers: ``tests/bench/bench_assist.py``.
 """
 
-from core.suggest.model import Proposal, SuggestContext, Suggester, SuggestError
 from core.suggest.runner import (
     SUGGESTER_NAMES,
     FoundProposal,
@@ -28,6 +27,7 @@ from core.suggest.runner import (
     suggest_draft,
     suggestion_id,
 )
+from core.suggest.suggester import Proposal, SuggestContext, Suggester, SuggestError
 
 __all__ = [
     "SUGGESTER_NAMES",

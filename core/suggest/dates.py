@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from core.suggest.cues import mentions_future
-from core.suggest.model import Proposal, SuggestContext
+from core.suggest.suggester import Proposal, SuggestContext
 from core.timeparse import TimeMatch
 from core.timeparse.model import instant
 from core.vault.review import ReviewDraft

@@ -26,8 +26,9 @@ from collections import Counter
 from dataclasses import dataclass
 
 from core.suggest.cues import mentions_future, place_role
-from core.suggest.model import Proposal, SuggestContext
 from core.suggest.names import NameMatch, find_name, is_cjk
+from core.suggest.suggester import Proposal, SuggestContext
+from core.timeparse.model import instant
 from core.vault.review import ReviewDraft
 
 WHOLE_EXACT = 0.90
@@ -146,8 +147,6 @@ def is_plan(draft: ReviewDraft, ctx: SuggestContext) -> bool:
     """The text speaks of the future: a future marker, or time expressions that all lie ahead."""
     if mentions_future(draft.content):
         return True
-    from core.timeparse.model import instant
-
     now = ctx.written_at(draft)
     found = ctx.time_expressions(draft)
     return bool(found) and all(instant(m.range.start) > instant(now) for m in found)

@@ -18,7 +18,7 @@ from core.frozen import thaw
 from core.paths import HomePaths
 from core.suggest.dates import DateSuggester
 from core.suggest.entities import PeopleSuggester, PlaceSuggester
-from core.suggest.model import Proposal, SuggestContext, Suggester, SuggestError
+from core.suggest.suggester import Proposal, SuggestContext, Suggester, SuggestError
 from core.suggest.tags import TagSuggester
 from core.vault.review import ReviewDraft, Suggestion
 

@@ -21,7 +21,8 @@ from __future__ import annotations
 import contextlib
 from dataclasses import dataclass
 
-from core.suggest.model import Proposal, SuggestContext
+from core.index import Filters, SearchIndex
+from core.suggest.suggester import Proposal, SuggestContext
 from core.tags import normalize_tag
 from core.vault.review import ReviewDraft
 
@@ -41,8 +42,6 @@ class TagSuggester:
 
     def neighbours(self, draft: ReviewDraft, ctx: SuggestContext) -> list[tuple[float, tuple[str, ...]]]:
         """(cosine, tags) of the nearest confirmed memories, closest first."""
-        from core.index import Filters, SearchIndex
-
         embedder = ctx.embedding_model()
         shared = ctx.memory_index() if ctx.memory_index is not None else None
         with contextlib.nullcontext(shared) if shared is not None else SearchIndex.open(ctx.paths) as index:

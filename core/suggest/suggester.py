@@ -7,9 +7,11 @@ from dataclasses import dataclass, field
 from datetime import datetime, tzinfo
 from typing import TYPE_CHECKING, Any, Protocol
 
+import core.embed
 from core.config import Config
 from core.errors import ReverieError
 from core.paths import HomePaths
+from core.timeparse import find_time_expressions
 from core.turns import parse_ts
 from core.vault.review import ReviewDraft
 
@@ -82,8 +84,6 @@ class SuggestContext:
         """The time expressions of the draft's text as of :meth:`written_at`, read with the home's
         settings as search and ``reverie when`` read them (timezone, languages, the month "FY2023"
         starts in: ``timeparse.fiscal_year_start``). Every suggester reads dates through here."""
-        from core.timeparse import find_time_expressions
-
         return find_time_expressions(draft.content, self.written_at(draft), self.zone, self.config.general.languages,
                                      fiscal_year_start=self.config.timeparse.fiscal_year_start)
 
@@ -97,9 +97,7 @@ class SuggestContext:
         if self._model is None:
             source = self.embedder
             if source is None:
-                from core.embed import make_embedder
-
-                self._model = make_embedder(self.config.embedding)
+                self._model = core.embed.make_embedder(self.config.embedding)
             elif callable(source) and not hasattr(source, "embed"):
                 self._model = source()
             else:
