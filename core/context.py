@@ -1,29 +1,20 @@
 """The block Reverie puts into a model's prompt: where we are, what is confirmed, what was said.
 
-Order and rules (bounded first, so a prompt is never flooded with context):
+In order: (1) the latest topic markers, latest first, the person's own words, never cut (one that does
+not fit whole is left out and counted in ``ContextBlock.left_out``); (2) the most relevant finalized
+memories, each marked reviewed or unreviewed; (3) the matching turns (in time order when the query
+names a time). Without a query: the latest memories and turns. A sharing profile filters both
+(denied wins). Turns are ``text`` unless ``turn_types`` asks for ``action`` or ``meta`` too.
 
-1. the latest topic markers, latest first: the person's own words, never cut (a marker that does not
-   fit whole is left out; ``ContextBlock.left_out`` counts what did not fit);
-2. the most relevant finalized memories, each marked reviewed or unreviewed;
-3. the matching conversation turns (in time order when the query names a time).
+Everything fits the token budget (``context.budget``, or a profile's smaller ``max_tokens``). An item
+longer than ``context.item_max_tokens`` is cut (with "…"); the last item is cut to what is left when a
+useful part fits; no item takes more than ``MAX_ITEM_SHARE``; inside a section items are fitted best
+score first, then printed in recall's order. A turn below ``RELEVANCE_FLOOR`` of the best turn's score
+is left out, and so is a harness-written turn (actor ``claude-code`` or ``codex``, role ``system``, or
+text opening like a summary) unless it holds a word of the query.
 
-Everything fits in the token budget (``context.budget``, or a sharing profile's ``max_tokens`` when
-smaller). A memory or turn longer than ``context.item_max_tokens`` is cut (with "…"), and the last
-item is cut to what is left rather than dropped when a useful part fits. Without a query the block
-holds the latest memories and turns. A sharing profile filters both (denied wins). Turns are the
-conversation's words (type ``text``) unless ``turn_types`` asks for more: tool calls and tool output
-(``action``) and what an assistant's harness injected (``meta``) stay out by default.
-
-What answers the query, not what merely fills the budget: a turn scoring below
-``RELEVANCE_FLOOR`` of the best turn's score is left out; a compaction summary or another turn an
-assistant's harness wrote (actor ``claude-code`` or ``codex``, role ``system``, or text opening like a
-summary) is left out unless it holds a word of the query; no one item takes more than
-``MAX_ITEM_SHARE`` of the budget; and inside a section the items are fitted best score first (a long
-middling one cannot crowd out the answer), then printed in recall's order.
-
-Tokens are estimated, not counted with a model's tokenizer (there is none offline for every model):
-one per CJK character (Hangul, kana, Han: BPE vocabularies rarely merge them), one per four letters
-or digits of a word, one per other symbol. The estimate errs high for CJK and near exact for English.
+Tokens are estimated (no offline tokenizer fits every model): one per CJK character, one per four
+letters or digits of a word, one per other symbol; high for CJK, near exact for English.
 """
 
 from __future__ import annotations
