@@ -1,27 +1,22 @@
 """Put pieces together into one range: "last week" + "Tuesday" + "night" → Tue 18:00 – Wed 04:00.
 
-Rules for pieces that do not say everything (documented choices, all looking back because Reverie
-searches what already happened):
+Pieces that do not say everything are read looking back, because Reverie searches what happened:
 
-- a weekday alone ("Tuesday", "火曜日") is the latest one on or before today; "last Tuesday" / "지난
-  화요일" the latest before today; "this Tuesday" and "next Tuesday" the one in this or next week;
-- a month alone ("in March", "3월에", "3月") is the latest March that has begun (this March when it is
-  March now); "last March" the latest before the current month; "next March" the next one;
-- a date without a year ("11월 3일", "November 3") is the latest such date on or before today;
-- a season or a fixed-date holiday ("last summer", "크리스마스") the same way as a month: see
-  :mod:`core.timeparse.annual`;
-- a day of the month alone ("on the 3rd") is the latest 3rd on or before today;
-- a part of the day alone ("in the evening", "밤에") is the latest one that has begun, an hour alone
-  the latest such hour;
-- an hour with a part of the day is placed inside that part (밤 11시 → 23:00, 深夜2時 → 02:00 the next
-  day), or else read as the part's a.m./p.m. (오후 8시 → 20:00); without one, "3시" / "at 3" is 15:00
-  for 1–6 and as written otherwise (08:00 for "8"), "03:00" and "15:00" as written;
-- after ``after`` (the start of a "between" range), each of these is instead the first one on or
-  after that day, so "11월 3일부터 5일까지" ends on 5 November and "Monday to Wednesday" on that
-  Wednesday.
+- a weekday alone ("Tuesday", "火曜日") is the latest on or before today; "last Tuesday" / "지난 화요일"
+  the latest before today; "this Tuesday" / "next Tuesday" the one in this or next week;
+- a month alone ("in March", "3월에") is the latest that has begun (this March in March); "last March"
+  the latest before the current month; "next March" the next one; seasons and fixed-date holidays the
+  same way (:mod:`core.timeparse.annual`);
+- a date without a year, or a day of the month alone ("on the 3rd"), is the latest on or before today;
+- a part of the day alone ("in the evening", "밤에") is the latest that has begun, an hour alone too;
+- an hour with a part of the day is placed inside it (밤 11시 → 23:00, 深夜2時 → 02:00 the next day),
+  or read as the part's a.m./p.m. (오후 8시 → 20:00); without one, "3시" / "at 3" is 15:00 for 1–6 and
+  as written otherwise, "03:00" and "15:00" as written;
+- after ``after`` (the start of a "between" range) each is instead the first on or after that day,
+  so "11월 3일부터 5일까지" ends on 5 November and "Monday to Wednesday" on that Wednesday.
 
-A combination that does not make sense ("yesterday" + "last week", two parts of a day) gives None;
-the caller then keeps the pieces apart.
+A combination that makes no sense ("yesterday" + "last week", two parts of a day) gives None; the
+caller then keeps the pieces apart.
 """
 
 from __future__ import annotations
