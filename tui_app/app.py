@@ -58,8 +58,7 @@ IDLE_CHECK_SECONDS = 1.0  # the idle lock fires within a second of ``security.id
 # Imported while the keys are derived (the derivation leaves the interpreter idle), in the order Home
 # needs them: its counts and banner (the index opened after these), then its verification.
 UNLOCK_PRELOAD = ("tui_app.screens.home", "tui_app.views.data", "core.vault.store", "tui_app.messages",
-                  "core.workbench.curation", "tui_app.screens.curation_notice", "tui_app.views.imports",
-                  "core.recall")
+                  "core.workbench.curation", "tui_app.screens.curation_notice", "tui_app.views.imports")
 VERIFY_PRELOAD = ("core.workbench.verify", "core.conversation.seals", "core.curate.integrity")
 HOME = section_named(HOME_SECTION)
 PREPARE_PAUSE = 0.05  # seconds between two sections composed ahead: a key pressed meanwhile goes first

@@ -100,17 +100,18 @@ class Recaller:
 
     @classmethod
     def open(cls, paths: HomePaths, config: Config, *, embedder: EmbedderSource | None = None,
-             busy: BusyPolicy | None = None) -> Recaller:
+             busy: BusyPolicy | None = None, index: SearchIndex | None = None) -> Recaller:
         """A recaller over ``paths``' index with the settings of ``config`` (the model from
         ``config.embedding`` unless ``embedder`` is given; loaded only when vectors are needed).
         ``busy``: how long to wait, and where to say so, while another process upgrades or writes
-        the index (:class:`core.index.BusyPolicy`)."""
+        the index (:class:`core.index.BusyPolicy`). ``index``: that index already open (closing the
+        recaller closes it)."""
         if embedder is None:
             from core.embed import make_embedder
 
             settings = config.embedding
             embedder = lambda: make_embedder(settings)  # noqa: E731
-        return cls(SearchIndex.open(paths, busy=busy), config.recall, embedder=embedder,
+        return cls(index if index is not None else SearchIndex.open(paths, busy=busy), config.recall, embedder=embedder,
                    languages=config.general.languages, zone=config.zone(),
                    ranking=ranking_for(config.embedding.model),
                    fiscal_year_start=config.timeparse.fiscal_year_start,

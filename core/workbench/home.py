@@ -79,7 +79,8 @@ class Workbench:
         self._embedder: Embedder | None = None
         self._keys: VaultKeys | None = None
         self._vault: MemoryVault | None = None
-        self._recaller: Recaller | None = None
+        self._index: SearchIndex | None = None
+        self._recaller: Recaller | None = None  # searches self._index
         self._open_lock = threading.RLock()
         self._model_lock = threading.Lock()  # held while the model loads: reads that need no model go on
 
@@ -91,9 +92,10 @@ class Workbench:
 
     def close(self) -> None:
         with self._open_lock:
-            if self._recaller is not None:
-                self._recaller.close()
-                self._recaller = None
+            if self._index is not None:
+                self._index.close()  # the recaller's index too: it is this one
+            self._index = None
+            self._recaller = None
 
     def __enter__(self) -> Workbench:
         return self
@@ -231,19 +233,24 @@ class Workbench:
     def recaller(self) -> Recaller:
         with self._open_lock:
             if self._recaller is None:
-                from core.index import BusyPolicy
                 from core.recall import Recaller
 
-                # Another process upgrading the index (a migration, up to minutes) is said through the
-                # workbench's notice while this one waits (the CLI prints it; the TUI's search screen
-                # sets its own notice later, hence the late lookup).
-                self._recaller = Recaller.open(self.paths, self.config, embedder=self.embedder,
-                                               busy=BusyPolicy(notice=lambda line: self.notice(line)))
+                self._recaller = Recaller.open(self.paths, self.config, embedder=self.embedder, index=self.index)
             return self._recaller
 
     @property
     def index(self) -> SearchIndex:
-        return self.recaller.index
+        """The home's index, opened once; without the recaller (its time grammar is a large import that
+        a caller only counting or reading turns does not need)."""
+        with self._open_lock:
+            if self._index is None:
+                from core.index import BusyPolicy, SearchIndex
+
+                # Another process upgrading the index (a migration, up to minutes) is said through the
+                # workbench's notice while this one waits (the CLI prints it; the TUI's search screen
+                # sets its own notice later, hence the late lookup).
+                self._index = SearchIndex.open(self.paths, busy=BusyPolicy(notice=lambda line: self.notice(line)))
+            return self._index
 
     def reindexer(self, *, embed: bool, memories: bool) -> Reindexer:
         """A reindex of the day logs (and of the vault's memories with ``memories``, when the keys are at
