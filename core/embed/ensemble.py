@@ -17,7 +17,9 @@ to ``embed``) get the stored form, which is right for comparing two stored texts
 from __future__ import annotations
 
 import math
+import threading
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING
 
 from core.embed.protocol import Embedder, EmbeddingError, normalize_rows
@@ -26,6 +28,7 @@ if TYPE_CHECKING:
     import numpy as np
 
 SEPARATOR = "+"
+FEW = 8  # up to this many texts, the parts embed at once
 # a part's share of the cosine; parts not listed share what is left equally. The weights shape every
 # stored vector, and the index knows vectors by the model's name only: a change here needs a new name.
 PART_WEIGHTS = {"multilingual-e5-small": 0.8, "all-MiniLM-L6-v2": 0.2}
@@ -74,6 +77,9 @@ class EnsembleEmbedder:
         self._parts = list(parts)
         self._names = list(names)
         self._weights = weights_for(self._names)
+        self.parallel = True  # a few texts embedded by the parts at once (:meth:`_part_vectors`)
+        self._pool: ThreadPoolExecutor | None = None
+        self._pool_lock = threading.Lock()
 
     @property
     def name(self) -> str:
@@ -106,11 +112,20 @@ class EnsembleEmbedder:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
         blocks = []
-        for column, part in enumerate(self._parts):
-            vectors = normalize_rows(part.embed(list(texts)))
+        for column, vectors in enumerate(self._part_vectors(list(texts))):
             scale = np.array([math.sqrt(row[column]) for row in weights], dtype=np.float32)[:, None]
-            blocks.append(vectors * scale)
+            blocks.append(normalize_rows(vectors) * scale)
         return normalize_rows(np.concatenate(blocks, axis=1))
+
+    def _part_vectors(self, texts: list[str]) -> list[np.ndarray]:
+        """Each part's vectors. A few texts (a search's query) are embedded by the parts at once, in
+        threads (the runtimes release the GIL): a query waits for the slower model, not for both."""
+        if len(texts) > FEW or not self.parallel:
+            return [part.embed(texts) for part in self._parts]
+        with self._pool_lock:
+            if self._pool is None:
+                self._pool = ThreadPoolExecutor(max_workers=len(self._parts), thread_name_prefix="ensemble")
+        return list(self._pool.map(lambda part: part.embed(texts), self._parts))
 
 
 def query_vectors(embedder: Embedder, texts: Sequence[str]) -> np.ndarray:

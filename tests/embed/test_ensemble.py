@@ -79,3 +79,13 @@ def test_the_default_setting_names_both_models_and_builds_an_ensemble_without_lo
     assert isinstance(embedder, EnsembleEmbedder)
     assert [type(p).__name__ for p in embedder.parts] == ["QuickStartEmbedder", "QuickStartEmbedder"]
     assert part_names("all-MiniLM-L6-v2") is None
+
+
+def test_a_few_texts_are_embedded_by_the_parts_at_once_with_the_same_vectors() -> None:
+    ensemble, _, _ = _pair()
+    together = ensemble.embed_query(["서울숲 산책", "leaking faucet"])
+    ensemble.parallel = False
+    assert np.array_equal(together, ensemble.embed_query(["서울숲 산책", "leaking faucet"]))
+    many = [f"text {i}" for i in range(20)]  # more than a few: one part after the other
+    ensemble.parallel = True
+    assert np.array_equal(ensemble.embed(many), EnsembleEmbedder(ensemble.parts, [E5, MINI]).embed(many))
