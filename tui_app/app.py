@@ -650,7 +650,7 @@ class ReverieApp(App[None], inherit_bindings=False):
         from pathlib import Path
 
         from core.errors import disk_full
-        from core.fsutil import atomic_write_text
+        from core.workbench.local import atomic_write_text
 
         stamp = datetime.now().astimezone().strftime(time_format or "%Y-%m-%dT%H_%M_%S_%f")
         target = self.paths.exports / Path(filename or f"reverie_{stamp}.svg").name

@@ -14,9 +14,9 @@ from textual.message import Message
 
 if TYPE_CHECKING:
     from core.vault.records import Memory
-    from core.vault.review import ReviewDraft
     from core.vault.store import MemoryVault
     from core.workbench import CaptureOutcome
+    from core.workbench.types import ReviewDraft
     from tui_app.views.data import HomeSummary, MemoryDetail, MemoryRow
     from tui_app.views.imports import FoundSource
     from tui_app.views.turns import SessionAbout

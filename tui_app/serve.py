@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from core.errors import ReverieError
-from core.loopback import is_loopback_address
+from core.workbench.local import is_loopback_address
 
 if TYPE_CHECKING:
     from textual_serve.server import Server

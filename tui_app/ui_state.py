@@ -11,7 +11,7 @@ import json
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from core.fsutil import atomic_write_text
+from core.workbench.local import atomic_write_text
 
 UI_STATE_FILE = "ui.json"
 

@@ -76,6 +76,11 @@ class Review:
         """Every memory record, oldest first, each opened and verified, or with why it does not open."""
         return self.workbench.vault.memory_listing()
 
+    def opened_memories(self) -> list[Memory]:
+        """The memories whose records open, oldest first, without the ledger check of :meth:`memories`
+        (a damaged record is left to ``verify`` to report): what counts and activity read."""
+        return self.workbench.vault.list_memories()
+
     def complete_interrupted(self) -> list[str]:
         """Finish finalizations a crash cut short; one line for each one completed."""
         return self.workbench.vault.complete_interrupted()

@@ -1,5 +1,6 @@
-"""The time grammar as a search reads it, for the interfaces that show a reading of their own
-(``reverie when``, a draft's time field): cheap to import, it loads :mod:`core.timeparse` on first use."""
+"""Time for the interfaces: the wall clock core reads, the reading of ``--now``/``--tz`` values, and
+the time grammar as a search reads it (``reverie when``, a draft's time field). Cheap to import: it
+loads :mod:`core.timeparse` on first use."""
 
 from __future__ import annotations
 
@@ -7,8 +8,19 @@ from collections.abc import Sequence
 from datetime import datetime, tzinfo
 from typing import TYPE_CHECKING
 
+from core import clock
+from core.clock import TimeInputError, parse_now, parse_zone
+
 if TYPE_CHECKING:
     from core.timeparse import TimeParse
+
+__all__ = ["TimeInputError", "parse_now", "parse_zone", "read_time", "utc_now"]
+
+
+def utc_now() -> datetime:
+    """The current time from :func:`core.clock.utc_now`, looked up on each call so a frozen clock
+    applies to the interfaces too."""
+    return clock.utc_now()
 
 
 def read_time(text: str, now: datetime, zone: tzinfo, languages: Sequence[str],

@@ -25,7 +25,7 @@ from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from core.assist.surface import AssistantSurface, Caller, SurfaceError
-from core.loopback import is_loopback_address
+from core.workbench.local import is_loopback_address
 from tui_app.api.openapi import CLIENT_HEADER, CLIENT_PATTERN, ROUTES, openapi_document
 from tui_app.api.token import token_matches
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from core.errors import ReverieError
-from core.loopback import is_loopback_address
+from core.workbench.local import is_loopback_address
 
 if TYPE_CHECKING:
     import uvicorn

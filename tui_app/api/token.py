@@ -9,8 +9,8 @@ import secrets
 from pathlib import Path
 
 from core.errors import HomeError
-from core.fsutil import atomic_write_text
 from core.paths import HomePaths
+from core.workbench.local import atomic_write_text
 
 TOKEN_FILE = "api-token"
 _TOKEN = re.compile(r"^[A-Za-z0-9_-]{32,128}$")

@@ -49,8 +49,7 @@ def demo(folder: Path | None, keep: bool, no_open: bool, locked: bool, no_mouse:
     The demo vault's passphrase is fixed and printed, and it uses cheap Argon2id parameters: it is for
     trying Reverie, never for real data. Your own data home is not touched.
     """
-    from core.config import load_config
-    from core.demo.build import build_demo_home
+    from core.workbench.demo import build_demo_home
 
     home = build_demo_home(folder)
     click.echo(home.banner())
@@ -59,10 +58,11 @@ def demo(folder: Path | None, keep: bool, no_open: bool, locked: bool, no_mouse:
     kept = folder is not None or keep or no_open
     if no_open:
         return
+    from core.workbench import Workbench
     from tui_app.app import ReverieApp
 
     try:
-        app = ReverieApp(home.paths, load_config(home.paths.config), None if locked else home.keys, label="demo",
+        app = ReverieApp(home.paths, Workbench(home.paths).config, None if locked else home.keys, label="demo",
                          gate_hint=f"Demo passphrase: {home.passphrase}", vectors_in_background=True)
         app.run(mouse=False if no_mouse else None)
     finally:

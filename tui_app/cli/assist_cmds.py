@@ -75,7 +75,7 @@ def share() -> None:
 
 
 def _clock(state: CliState, now_text: str | None) -> Any:
-    from core.clock import TimeInputError
+    from core.workbench.when import TimeInputError
 
     try:
         return state.workbench.now(now_text)

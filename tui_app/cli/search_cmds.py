@@ -15,8 +15,8 @@ from core.textsafe import field_line
 from tui_app.cli.state import CliState, LazyChoice, bad_time_input, emit, pass_state
 
 if TYPE_CHECKING:
-    from core.index.model import Filters
     from core.workbench import SearchAnswer
+    from core.workbench.types import Filters
 
 def _modes() -> tuple[str, ...]:
     from core.workbench.search import SEARCH_MODES
@@ -40,7 +40,7 @@ def register(cli: click.Group) -> None:
 
 
 def _clock(state: CliState, now_text: str | None, tz_name: str | None) -> tuple[datetime, tzinfo]:
-    from core.clock import TimeInputError, parse_zone
+    from core.workbench.when import TimeInputError, parse_zone
 
     try:
         zone = parse_zone(tz_name) if tz_name is not None else state.config.zone()
@@ -51,7 +51,7 @@ def _clock(state: CliState, now_text: str | None, tz_name: str | None) -> tuple[
 
 def _filters(tags: tuple[str, ...], roles: tuple[str, ...], sessions: tuple[str, ...], sources: tuple[str, ...],
              reviewed: bool | None) -> Filters:
-    from core.index.model import Filters
+    from core.workbench.types import Filters
 
     return Filters(tags=tags, roles=roles, sessions=sessions, sources=sources, reviewed=reviewed)
 

@@ -18,7 +18,7 @@ from tui_app.cli.state import CliState, emit, pass_state, tell
 def _human_age(stamp: str) -> str:
     """``6 days ago``: the TUI's wording (:func:`tui_app.widgets.humane.ago`), so both interfaces say
     an age the same way."""
-    from core.clock import utc_now
+    from core.workbench.when import utc_now
     from tui_app.widgets.humane import ago
 
     return ago(stamp, utc_now())
@@ -149,7 +149,7 @@ def field_value(field: str, value: str, hint: str) -> Any:
     """A suggestion's value as typed on the command line: for a list field (tags, people) a JSON list or
     comma-separated names; for a text field the text as it is; for any other field JSON when it starts
     with { or [, else the text."""
-    from core.vault.review import LIST_FIELDS, TEXT_FIELDS
+    from core.workbench.types import LIST_FIELDS, TEXT_FIELDS
 
     if field in LIST_FIELDS and not value.lstrip().startswith("["):
         names = [name.strip() for name in value.split(",")]
@@ -415,7 +415,7 @@ def _write_output(out: str | None, data: bytes) -> None:
         sys.stdout.buffer.write(data)
         sys.stdout.buffer.flush()
         return
-    from core.fsutil import atomic_write_bytes
+    from core.workbench.local import atomic_write_bytes
 
     atomic_write_bytes(Path(out), data)
     click.echo(f"wrote {out}", err=True)

@@ -7,7 +7,6 @@ from typing import TYPE_CHECKING
 
 import click
 
-from core.clock import TimeInputError, parse_now, parse_zone
 from tui_app.cli.state import CliState, bad_time_input, emit, pass_state
 from tui_app.cli.when_help import WHEN_HELP
 
@@ -53,6 +52,8 @@ def describe(tp: TimeParse, now: datetime) -> str:
 @pass_state
 def when(state: CliState, query: tuple[str, ...], now_text: str | None, tz_name: str | None, as_json: bool) -> None:
     """Show how QUERY's time expression is understood: its range [start, end), grain and the rest."""
+    from core.workbench.when import TimeInputError, parse_now, parse_zone
+
     try:
         zone = parse_zone(tz_name) if tz_name is not None else state.config.zone()
         now = parse_now(now_text, zone)

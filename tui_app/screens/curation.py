@@ -25,7 +25,7 @@ from textual.timer import Timer
 from textual.widgets import DataTable, Label, ProgressBar, Static
 from textual.worker import Worker
 
-from core.curate.model import TIERS, Candidate
+from core.workbench.types import TIERS, Candidate
 from tui_app import messages
 from tui_app.screens.curation_decide import DecidingScreen, decided_note
 from tui_app.screens.curation_dialogs import MovePlanDialog

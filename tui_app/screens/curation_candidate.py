@@ -12,7 +12,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Static
 
-from core.curate.model import Candidate
+from core.workbench.types import Candidate
 from tui_app import messages
 from tui_app.screens.curation_decide import DecidingScreen, decided_note
 from tui_app.screens.curation_format import candidate_detail

@@ -13,7 +13,7 @@ from typing import ClassVar
 from textual import work
 from textual.binding import Binding, BindingType
 
-from core.curate.model import Candidate
+from core.workbench.types import Candidate
 from tui_app import messages
 from tui_app.screens.base import ReverieScreen
 from tui_app.screens.curation_format import guard_list, signal_list

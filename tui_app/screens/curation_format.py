@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from textual.content import Content
 
-from core.curate.model import Candidate
+from core.workbench.types import Candidate
 from tui_app.widgets.format import local_time, plural, preview
 from tui_app.widgets.humane import ago, size_text
 

@@ -23,7 +23,7 @@ from textual.worker import Worker
 from core.errors import ReverieError
 from core.textsafe import field_line, visible
 from core.textsafe import one_line as one_line_text
-from core.vault.review import ReviewDraft, Suggestion
+from core.workbench.types import ReviewDraft, Suggestion
 from tui_app import messages
 from tui_app.screens.base import ReverieScreen
 from tui_app.screens.session import Session

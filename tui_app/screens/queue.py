@@ -13,7 +13,7 @@ from textual.containers import Vertical
 from textual.content import Content
 from textual.widgets import DataTable, Static
 
-from core.vault.review import ReviewDraft
+from core.workbench.types import ReviewDraft
 from tui_app import messages
 from tui_app.screens.base import ReverieScreen
 from tui_app.screens.session import Session

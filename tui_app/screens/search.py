@@ -24,9 +24,9 @@ from textual.timer import Timer
 from textual.widgets import DataTable, Input, ProgressBar, Static
 from textual.worker import Worker
 
-from core.recall.model import RecallItem
 from core.workbench.freshness import Freshness
 from core.workbench.search import TermMarks, term_pattern
+from core.workbench.types import RecallItem
 from tui_app import messages
 from tui_app.screens.base import ReverieScreen
 from tui_app.screens.memory_detail import MemoryDetailScreen

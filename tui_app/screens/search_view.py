@@ -9,11 +9,11 @@ from datetime import datetime, tzinfo
 from textual.content import Content, Span
 from textual.screen import Screen
 
-from core.recall.model import RecallItem, RecallResult
 from core.textsafe import field_line, visible
 from core.turns import parse_ts
 from core.workbench.freshness import Freshness
 from core.workbench.search import TermMarks
+from core.workbench.types import RecallItem, RecallResult
 from tui_app.views.search_backend import MODES, SearchFilters, SearchReply
 from tui_app.widgets.format import plural, preview, wrap_lines
 from tui_app.widgets.humane import age

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, tzinfo
 from typing import TYPE_CHECKING
 
-from core import clock
+from core.workbench import when
 from tui_app.widgets.editor import ExternalEditor, edit_in_terminal_editor
 
 if TYPE_CHECKING:  # the vault and the workbench load with the session, not with the screens' modules
@@ -43,5 +43,5 @@ class Session:
 
     @staticmethod
     def now() -> datetime:
-        """The current time, read through ``core.clock`` so tests can freeze it."""
-        return clock.utc_now()
+        """The current time, read through the workbench's clock so tests can freeze it."""
+        return when.utc_now()

@@ -24,8 +24,8 @@ from core.workbench.curation_views import (
 if TYPE_CHECKING:
     from core.curate.cold import ColdItem
     from core.curate.engine import ApplyReport, ScanReport
-    from core.curate.model import Candidate
     from core.workbench.curation_views import CurationViews
+    from core.workbench.types import Candidate
     from tui_app.screens.session import Session
 
 __all__ = ["CalibrationView", "CandidateList", "DataRow", "RecordText", "RestoreCheck", "RestoreOutcome", "Stamp",

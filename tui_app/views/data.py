@@ -48,9 +48,9 @@ def home_stamp(paths: HomePaths, now: float | None = None) -> tuple[object, ...]
                         pending.append(Path(entry.path))
         except OSError:
             continue
-    from core import clock
+    from core.workbench.when import utc_now
 
-    minute = int((clock.utc_now().timestamp() if now is None else now) // STAMP_SECONDS)
+    minute = int((utc_now().timestamp() if now is None else now) // STAMP_SECONDS)
     return (minute, *sorted(entries))
 
 
@@ -150,9 +150,9 @@ def load_home_summary(session: Session, providers: Iterable[NoticeProvider] = ()
                       verify: bool = True) -> HomeSummary:
     """The counts, the activity and the banner. ``verify=False``: without the verification (None), which
     the home screen adds from a second worker once the counts show (:func:`with_verification`)."""
-    vault = session.vault
-    drafts = vault.list_drafts()
-    memories = vault.list_memories()
+    review = session.workbench.review
+    drafts = review.drafts()
+    memories = review.opened_memories()
     times = [parse_time(d.created_at) for d in drafts if d.state != "finalized"]
     times += [parse_time(m.time) for m in memories]
     summary = HomeSummary(

@@ -16,11 +16,10 @@ from datetime import datetime, tzinfo
 from typing import TYPE_CHECKING
 
 from core.errors import ReverieError
-from core.index.model import Filters
-from core.recall.model import RecallResult
 from core.turns import Turn
 from core.workbench.freshness import Freshness
 from core.workbench.search import SEARCH_MODES
+from core.workbench.types import Filters, RecallResult
 
 if TYPE_CHECKING:
     from core.index import ReindexReport

@@ -54,7 +54,7 @@ def field_value_text(field_name: str, value: Any, zone: tzinfo) -> str:
 def value_from_text(field_name: str, text: str, original: Any) -> Any:
     """The inverse of :func:`value_text` for an edit of ``original``: lists split on commas, text stays
     text, other JSON values are parsed as JSON (falling back to text)."""
-    from core.vault.review import LIST_FIELDS  # the vault's review code loads with the first draft, not at start
+    from core.workbench.types import LIST_FIELDS  # the vault's review code loads with the first draft, not at start
 
     plain = thaw(original)
     if field_name in LIST_FIELDS or (isinstance(plain, list) and all(isinstance(v, str) for v in plain)):

@@ -8,7 +8,7 @@ from datetime import tzinfo
 from textual.content import Content
 
 from core.textsafe import field_line
-from core.vault.review import Revision
+from core.workbench.types import Revision
 from tui_app.widgets.format import local_time
 
 ACTION_WORDS = {
