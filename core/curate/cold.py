@@ -41,7 +41,8 @@ from core.curate.dirfd import Folder, is_temp_of, shown, still_at
 from core.curate.errors import ChecksumMismatch, CurationError, PathEscape, WouldOverwrite
 from core.curate.kinds import TOMBSTONE_SUFFIX, read_file
 from core.curate.model import Candidate
-from core.curate.scopes import SCOPE_NAME, Scope, contained, get_scope, safe_rel
+from core.curate.relpath import contained, safe_rel
+from core.curate.scopes import SCOPE_NAME, Scope, get_scope
 from core.curate.tombstone import (
     MIRROR_NAME,
     MOVE_ID,

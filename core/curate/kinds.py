@@ -30,11 +30,11 @@ from typing import Any
 from core.curate import frontmatter, mdtext
 from core.curate.dirfd import read_regular
 from core.curate.model import Record
+from core.curate.tombstone import TOMBSTONE_SUFFIX
 from core.errors import RecordError, VaultLocked
 from core.vault.crypto import VaultKeys
 from core.vault.records import open_memory
 
-TOMBSTONE_SUFFIX = ".tombstone"
 SKIP_DIRS = frozenset({"node_modules", "__pycache__"})
 USE_FIELDS = ("updated", "updated_at", "last_updated", "last_used", "last_accessed", "last_verified",
               "last_reviewed")

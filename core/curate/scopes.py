@@ -13,15 +13,13 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, fields
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
 from core.config import SCOPE_KINDS, Config, ScopeConfig, load_config, save_config
-from core.curate.errors import PathEscape
 from core.curate.kinds import Kind, kind_named
 from core.errors import ConfigError, NotFound
 from core.fsutil import atomic_write_text, file_lock
 from core.paths import HomePaths
-from core.textsafe import one_line
 from core.typed import convert, to_builtins
 
 SCOPE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}\Z")
@@ -182,38 +180,3 @@ def add_scope(paths: HomePaths, name: str, kind: str, path: str | None) -> tuple
         config.curation.scopes.append(item)
         save_config(paths.config, config)
     return scope_from_config(item, paths), True
-
-
-def safe_rel(value: object, what: str) -> PurePosixPath:
-    """A relative POSIX path with no way out of the folder it is joined to, or ``PathEscape``."""
-    if not isinstance(value, str) or not value:
-        raise PathEscape(f"{what}: missing or not text")
-    if "\\" in value or "\0" in value:
-        raise PathEscape(f"{what}: {value!r} contains a backslash or NUL")
-    pure = PurePosixPath(value)
-    if pure.is_absolute() or value.startswith("~"):
-        raise PathEscape(f"{what}: {value!r} is absolute; only paths relative to the scope are accepted")
-    parts = value.split("/")
-    if any(part in ("", ".", "..") for part in parts):
-        raise PathEscape(f"{what}: {value!r} contains '..', '.' or an empty segment")
-    return pure
-
-
-def _nearest_existing(path: Path) -> Path:
-    while not path.exists() and path != path.parent:
-        path = path.parent
-    return path
-
-
-def contained(root: Path, rel: PurePosixPath, what: str) -> Path:
-    """``root / rel``, after checking that its folder resolves inside ``root`` (no symlink escape).
-
-    The final component itself is not resolved: a restore refuses anything standing there, link or not.
-    """
-    real_root = root.resolve()
-    target = root.joinpath(*rel.parts)
-    folder = _nearest_existing(target.parent).resolve()
-    if folder != real_root and real_root not in folder.parents:
-        raise PathEscape(f"{what}: {one_line(str(rel))} leads outside {one_line(str(root))} "
-                         f"(through a symlink to {one_line(str(folder))})")
-    return target

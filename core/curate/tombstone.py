@@ -21,14 +21,18 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path, PurePosixPath
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from core.curate.errors import PathEscape
-from core.curate.kinds import TOMBSTONE_SUFFIX
-from core.curate.scopes import Scope, contained, safe_rel
+from core.curate.relpath import contained, safe_rel
 from core.errors import RecordError
 from core.paths import HomePaths
 from core.typed import convert, to_builtins
+
+if TYPE_CHECKING:
+    from core.curate.scopes import Scope
+
+TOMBSTONE_SUFFIX = ".tombstone"  # no kind's reader takes a file of this name for a record
 
 FORMAT = "reverie.tombstone"
 FORMAT_VERSION = 1

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from core.curate.integrity import PendingMove, inside, pending_moves
-from core.curate.kinds import TOMBSTONE_SUFFIX
+from core.curate.tombstone import TOMBSTONE_SUFFIX
 from core.fsutil import file_lock
 from core.integrity import Problem
 from core.paths import HomePaths
