@@ -16,6 +16,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+import msgspec
+from msgspec import UNSET, UnsetType
+
 if TYPE_CHECKING:
     from pathlib import Path
 
@@ -74,6 +77,96 @@ class SchedulePlan:
     cron: str
     unit_dir: str
     unit: str
+
+
+Number = int | float  # as stored: a whole number stays whole in the printed JSON
+
+
+class TierCounts(msgspec.Struct, frozen=True):
+    high: int
+    medium: int
+    low: int
+
+
+class StatusCounts(msgspec.Struct, frozen=True):
+    """Candidates by tier, open decisions, records in cold storage and restores."""
+
+    high: int
+    medium: int
+    low: int
+    approved: int
+    rejected: int
+    cold: int
+    restores: int
+
+
+class ScopeStatus(msgspec.Struct, frozen=True):
+    """One scope in ``curate status``: its last run, whether it is overdue, its counts and calibration."""
+
+    name: str
+    kind: str
+    path: str
+    last_run: str | None
+    last_run_kind: str | None
+    overdue: bool
+    days_since_run: float | None  # None: not overdue
+    apply_runs: int
+    report_only_runs_left: int
+    counts: TierCounts
+    approved: int
+    rejected: int
+    cold: int
+    calibrated_at: Number | str | None
+    thresholds: dict[str, Any] | None  # as calibrated: the thresholds, whether measured
+
+
+class CurationStatus(msgspec.Struct, frozen=True):
+    """What ``curate status`` reports; ``msgspec.to_builtins`` gives its JSON form, fields in this order."""
+
+    rubric_version: int
+    last_run: str | None
+    overdue: bool
+    notice: str | None
+    review_interval_days: int
+    counts: StatusCounts
+    pending_operations: int
+    scopes: list[ScopeStatus]
+
+
+class CurationEvent(msgspec.Struct, frozen=True, kw_only=True):
+    """One line of ``curate log``. Which fields an event has depends on its kind (a run has
+    ``rubric_version``, a move or restore ``path`` and ``move_id``, a decision ``path`` and ``id``): an
+    absent one stays UNSET and is left out of the JSON form, as the log has always printed it."""
+
+    ts: str
+    event: str
+    scope: str | None
+    path: str | UnsetType | None = UNSET
+    move_id: str | UnsetType | None = UNSET
+    id: str | UnsetType = UNSET
+    text: str
+    rubric_version: int | UnsetType | None = UNSET
+
+
+class HistogramBin(msgspec.Struct, frozen=True):
+    lo: float
+    hi: float
+    count: int
+
+
+class CalibrationPicture(msgspec.Struct, frozen=True, kw_only=True):
+    """What a scope's calibration was measured from: age histogram (log scale), thresholds, the figures
+    and how they were placed, and the calibration's history. ``measured`` False: nothing recorded yet."""
+
+    scope: str
+    measured: bool
+    measured_at: Number | str | None = None
+    n: int = 0
+    bins: list[HistogramBin]
+    thresholds: dict[str, Any]  # the day thresholds, and whether they were measured
+    figures: dict[str, Any]
+    how: dict[str, Any] = msgspec.field(default_factory=dict)
+    history: list[Any] = msgspec.field(default_factory=list)
 
 
 class Curation:
@@ -205,23 +298,24 @@ class Curation:
         return Calibrated(**engine.calibrate_scope(self.workbench.paths, config or self.workbench.config, scope,
                                                    unlock=self._unlock(), now=now))
 
-    def picture(self, scope: str, bins: int = 24) -> dict[str, Any]:
+    def picture(self, scope: str, bins: int = 24) -> CalibrationPicture:
         """What the scope's calibration was measured from: a histogram, thresholds, figures, history."""
         from core.curate import engine
 
-        return engine.calibration_picture(self.workbench.paths, scope, bins=bins)
+        return msgspec.convert(engine.calibration_picture(self.workbench.paths, scope, bins=bins),
+                               CalibrationPicture)
 
-    def status(self, now: datetime | None = None) -> dict[str, Any]:
+    def status(self, now: datetime | None = None) -> CurationStatus:
         """Last run, overdue or not, rubric version and counts, overall and per scope (``curate status``)."""
         from core.curate.status import status
 
-        return status(self.workbench.paths, self.workbench.config, now)
+        return msgspec.convert(status(self.workbench.paths, self.workbench.config, now), CurationStatus)
 
-    def history(self, limit: int = 50) -> list[dict[str, Any]]:
+    def history(self, limit: int = 50) -> list[CurationEvent]:
         """Runs, moves, restores, decisions and rubric changes, newest first (``curate log``)."""
         from core.curate.status import log
 
-        return log(self.workbench.paths, limit)
+        return msgspec.convert(log(self.workbench.paths, limit), list[CurationEvent])
 
     def schedule_plan(self, method: str | None = None) -> SchedulePlan:
         """The weekly run for ``method`` (systemd when it runs here, else cron), to print."""

@@ -25,7 +25,7 @@ from core.curate.runs import RUNS_FILE, applied_on_day, apply_runs, read_runs
 
 if TYPE_CHECKING:
     from core.paths import HomePaths
-    from core.workbench.curation import Curation
+    from core.workbench.curation import CalibrationPicture, Curation
 
 # --- change detection ---------------------------------------------------------------------------------
 
@@ -110,7 +110,7 @@ class DataRow:
 class CalibrationView:
     scopes: tuple[str, ...]  # every configured scope, to step through
     scope: str
-    picture: dict[str, Any]  # engine.calibration_picture: bins, thresholds, figures, how, history
+    picture: CalibrationPicture
     rows: tuple[DataRow, ...]
     reason: str  # why it was (re-)measured
     note: str = ""  # what just happened (a measurement on request)
@@ -236,7 +236,7 @@ class CurationViews:
         if measure and name:
             result = self.curation.calibrate(name, config=config, now=now)
             note = f"shifted since the last measurement: {result.shifted}" if result.shifted else "no shift"
-        picture = self.curation.picture(name, bins=bins) if name else {"measured": False, "bins": []}
+        picture = self.curation.picture(name, bins=bins)  # no scope: nothing measured, default thresholds
         entry = load_calibration(self.paths)["scopes"].get(name) or {}
         data = entry.get("data", {})
         columns = [data.get(key, []) for key in ("path", "age_days", "size_bytes", "references", "last_used")]

@@ -201,3 +201,40 @@ def test_ctrl_c_before_the_moves_or_twice_interrupts_as_usual(capsys: pytest.Cap
     quiet.progress(0, 2)  # too few to be worth a bar
     quiet.close()
     assert capsys.readouterr().err == ""
+
+
+def test_status_log_and_picture_keep_the_engine_s_json_form(cli_home: tuple[HomePaths, Path]) -> None:
+    """The curation service returns typed results; what `--json` prints from them is, byte for byte, the
+    engine's own form: every key, its order, absent keys absent (a run has no path, a move no id)."""
+    import msgspec
+
+    from core.curate.engine import calibration_picture
+    from core.curate.status import log, status
+    from core.workbench import Workbench
+    from core.workbench.curation import CalibrationPicture, CurationEvent, CurationStatus
+
+    paths, notes = cli_home
+    curate("scope", "add", "notes", "--kind", "markdown", "--path", str(notes))
+    scan = curate("scan", "--json")
+    curate("approve", next(c for c in scan["candidates"] if c["tier"] == "medium")["id"])
+    curate("reject", next(c for c in scan["candidates"] if c["tier"] == "high")["path"])
+    set_curation(paths, report_only_runs=0)
+    moved = curate("apply", "--json")["moved"]
+    curate("restore", moved[0]["tombstone"])
+    curate("calibrate", "notes")
+
+    def printed(data: Any) -> str:
+        return json.dumps(data, ensure_ascii=False, indent=2, default=str) + "\n"
+
+    config = load_config(paths.config)
+    assert curate("status", "--json", ok=False).stdout == printed(status(paths, config))
+    engine_log = log(paths, 50)
+    assert {"restored", "moved", "approved", "rejected", "apply", "scan"} <= {e["event"] for e in engine_log}
+    assert curate("log", "--json", ok=False).stdout == printed({"events": engine_log})
+    service = Workbench(paths).curation
+    assert isinstance(service.status(), CurationStatus)
+    assert all(isinstance(e, CurationEvent) for e in service.history())
+    picture = service.picture("notes", bins=12)
+    assert isinstance(picture, CalibrationPicture) and picture.measured and len(picture.bins) == 12
+    assert msgspec.to_builtins(picture) == calibration_picture(paths, "notes", bins=12)
+    assert service.picture("").measured is False  # no scope: defaults, not an error

@@ -13,6 +13,7 @@ from types import FrameType
 from typing import TYPE_CHECKING, Any
 
 import click
+import msgspec
 
 from core.textsafe import visible
 from tui_app.cli.state import CliState, emit, pass_state
@@ -333,21 +334,21 @@ def calibrate(state: CliState, scope_name: str, as_json: bool) -> None:
 def status(state: CliState, as_json: bool) -> None:
     """Last run, overdue or not, rubric version, counts."""
     data = state.workbench.curation.status()
-    c = data["counts"]
+    c = data.counts
     lines = [
-        f"rubric v{data['rubric_version']}; last run {data['last_run'] or 'never'}; "
-        f"{'OVERDUE' if data['overdue'] else 'up to date'} (every {data['review_interval_days']} days)",
-        f"candidates: {c['high']} high, {c['medium']} medium, {c['low']} low; approved {c['approved']}, "
-        f"rejected {c['rejected']}; in cold storage {c['cold']}; restores {c['restores']}",
+        f"rubric v{data.rubric_version}; last run {data.last_run or 'never'}; "
+        f"{'OVERDUE' if data.overdue else 'up to date'} (every {data.review_interval_days} days)",
+        f"candidates: {c.high} high, {c.medium} medium, {c.low} low; approved {c.approved}, "
+        f"rejected {c.rejected}; in cold storage {c.cold}; restores {c.restores}",
     ]
-    for s in data["scopes"]:
+    for s in data.scopes:
         lines.append(
-            f"  {s['name']:<16} last run {s['last_run'] or 'never'}{'  OVERDUE' if s['overdue'] else ''}; "
-            f"report-only runs left {s['report_only_runs_left']}; cold {s['cold']}"
+            f"  {s.name:<16} last run {s.last_run or 'never'}{'  OVERDUE' if s.overdue else ''}; "
+            f"report-only runs left {s.report_only_runs_left}; cold {s.cold}"
         )
-    if data["pending_operations"]:
-        lines.append(f"{data['pending_operations']} interrupted operations wait: reverie curate recover")
-    emit(data, as_json, "\n".join(lines))
+    if data.pending_operations:
+        lines.append(f"{data.pending_operations} interrupted operations wait: reverie curate recover")
+    emit(msgspec.to_builtins(data), as_json, "\n".join(lines))
 
 
 @curate.command("log")
@@ -357,8 +358,8 @@ def status(state: CliState, as_json: bool) -> None:
 def log_cmd(state: CliState, limit: int, as_json: bool) -> None:
     """Curation's history: runs, moves, restores, decisions and rubric changes, newest first."""
     events = state.workbench.curation.history(limit)
-    text = "\n".join(f"{str(e['ts'])[:19]}  {e['event']:<9} {e.get('scope') or '-':<14} {e['text']}" for e in events)
-    emit({"events": events}, as_json, text or "No curation history yet.")
+    text = "\n".join(f"{e.ts[:19]}  {e.event:<9} {e.scope or '-':<14} {e.text}" for e in events)
+    emit({"events": msgspec.to_builtins(events)}, as_json, text or "No curation history yet.")
 
 
 @curate.command()

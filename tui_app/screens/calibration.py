@@ -50,7 +50,7 @@ def age_class(age: float, thresholds: dict[str, Any]) -> Content:
 
 def how_text(view: data.CalibrationView) -> Content:
     picture = view.picture
-    t, how, figures = picture["thresholds"], picture.get("how", {}), picture.get("figures", {})
+    t, how, figures = picture.thresholds, picture.how, picture.figures
     parts: list[ContentPart] = [
         (f"{UNUSED[0]} unused ≥ {t['unused_days']:.1f} d", f"bold {UNUSED[1]}"),
         f": {how.get('method', 'defaults')}",
@@ -131,9 +131,9 @@ class CalibrationScreen(ReverieScreen):
         view = self.view = message.view
         self.scope = view.scope
         picture = view.picture
-        bins = [Bin(float(b["lo"]), float(b["hi"]), int(b["count"])) for b in picture.get("bins", [])]
+        bins = [Bin(b.lo, b.hi, b.count) for b in picture.bins]
         empty = "No scope configured." if not view.scope else "Not measured yet: press m to measure it."
-        self.query_one(Histogram).show(bins, markers(picture["thresholds"]) if bins else [], empty)
+        self.query_one(Histogram).show(bins, markers(picture.thresholds) if bins else [], empty)
         self.query_one("#calibration-title", Static).update(self.title_text(view))
         self.query_one("#calibration-how", Static).update(how_text(view) if bins else "")
         self.fill_data(view)
@@ -146,9 +146,9 @@ class CalibrationScreen(ReverieScreen):
         if not view.scope:
             return Content.styled("No curation scopes yet: reverie curate scope add NAME --kind … --path …", "dim")
         parts: list[ContentPart] = [(view.scope, "bold")]
-        if picture.get("measured_at"):
-            parts.append(f" · measured {str(picture['measured_at'])[:10]} from {plural(picture.get('n', 0), 'record')}")
-        if not picture.get("measured"):
+        if picture.measured_at:
+            parts.append(f" · measured {str(picture.measured_at)[:10]} from {plural(picture.n, 'record')}")
+        if not picture.measured:
             parts.append((" · too few records to measure: defaults apply", "$text-warning"))
         if view.reason:
             parts.append((f" · {reason_text(view.reason)}", "dim"))
@@ -163,7 +163,7 @@ class CalibrationScreen(ReverieScreen):
         path_width = max(self.size.width - sum(size for _, size in fixed) - 2 * (len(fixed) + 1) - 6, 16)
         for label, size in (("Record", path_width), *fixed):
             table.add_column(label, width=size)
-        thresholds = view.picture["thresholds"]
+        thresholds = view.picture.thresholds
         for row in sorted(view.rows, key=lambda r: -r.age_days):
             used = datetime.fromtimestamp(row.last_used, UTC).astimezone(self.session.zone).strftime("%Y-%m-%d")
             table.add_row(
