@@ -12,8 +12,9 @@ Layers, outermost first (checked by the import-linter contracts in ``pyproject.t
 workbench) → ``core.workbench`` → the subsystems (``core.recall``, ``core.curate``, ``core.sharing``,
 ``core.conversation``, ``core.index``, ``core.vault``, ``core.timeparse``, ``core.embed``…) → storage
 helpers (``core.paths``, ``core.fsutil``, ``core.config``, ``core.errors``…). ``tui_app`` may import
-from core only this package, ``core.assist``, the errors, text safety, the home's paths and the
-result types the contract lists.
+from core only this package, ``core.assist``, the errors, text safety, the home's paths, the log's
+turns and frozen values: the result types come from ``core.workbench.types``, the clock from
+``core.workbench.when``, file and loopback helpers from ``core.workbench.local``.
 """
 
 from __future__ import annotations
