@@ -18,18 +18,43 @@ draws progress, it calls ``progress(bytes_read)``. Seals: :mod:`.seals`.
 
 from __future__ import annotations
 
-from core.conversation.detect import FORMATS, FormatError, SourcePlan, collect_sources, detect_format
-from core.conversation.pipeline import IngestReport, ingest
-from core.conversation.seals import SealReport, day_closed, seal_closed_days, verify_day_seals
-from core.conversation.store import (
-    BadLine,
-    DayFile,
-    DayFileChanged,
-    DayReading,
-    day_record_id,
-    list_day_files,
-    read_day,
-)
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from core.conversation.detect import FORMATS, FormatError, SourcePlan, collect_sources, detect_format
+    from core.conversation.pipeline import IngestReport, ingest
+    from core.conversation.seals import SealReport, day_closed, seal_closed_days, verify_day_seals
+    from core.conversation.store import (
+        BadLine,
+        DayFile,
+        DayFileChanged,
+        DayReading,
+        day_record_id,
+        list_day_files,
+        read_day,
+    )
+
+# Each name is imported from its module on first use: a reader of seals or day files does not import
+# every importer (Claude Code, ChatGPT, Codex …) through this package.
+_HOMES = {
+    "detect": ("FORMATS", "FormatError", "SourcePlan", "collect_sources", "detect_format"),
+    "pipeline": ("IngestReport", "ingest"),
+    "seals": ("SealReport", "day_closed", "seal_closed_days", "verify_day_seals"),
+    "store": ("BadLine", "DayFile", "DayFileChanged", "DayReading", "day_record_id", "list_day_files", "read_day"),
+}
+_MODULE_OF = {name: module for module, names in _HOMES.items() for name in names}
+
+
+def __getattr__(name: str) -> Any:
+    module = _MODULE_OF.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "FORMATS",
