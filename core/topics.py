@@ -17,7 +17,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from core.clock import utc_now
+from core import clock
 from core.conversation.quarantine import Quarantine
 from core.conversation.tail import repair_tail
 from core.errors import ReverieError
@@ -82,7 +82,7 @@ def add_marker(paths: HomePaths, text: str, now: datetime | None = None) -> Mark
         cleaned.encode("utf-8")
     except UnicodeEncodeError as exc:
         raise MarkerError(f"marker text is not valid Unicode at character {exc.start}") from exc
-    moment = now or utc_now()
+    moment = now or clock.utc_now()
     marker = Marker(ts=format_ts(moment), text=cleaned, id=f"m-{secrets.token_hex(8)}")
     paths.ensure()
     with file_lock(paths.lock("topics")):

@@ -27,10 +27,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+from core import clock
 from core.assist import schemas
 from core.assist.proposal_limits import LimitReached, ProposalCounter
 from core.assist.schemas import ArgumentError
-from core.clock import utc_now
 from core.config import AssistantsConfig, Config
 from core.errors import NotFound, ReverieError, ReviewError
 from core.paths import HomePaths
@@ -216,7 +216,7 @@ class AssistantSurface:
                                          process_version=item.get("process_version") or caller.process_version,
                                          confidence=item.get("confidence"))
         with self.limits.exclusive():  # count and write with no other server in between
-            self.limits.check_proposal(caller.source, len(draft.suggestions), utc_now())
+            self.limits.check_proposal(caller.source, len(draft.suggestions), clock.utc_now())
             self.vault.save_draft(draft)
         return {"draft_id": draft.draft_id, "state": draft.state, "created_by": draft.created_by,
                 "suggestions": [s.suggestion_id for s in draft.suggestions]}

@@ -20,7 +20,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from core.clock import utc_now
+from core import clock
 from core.conversation import chatgpt, claude_code, codex, generic
 from core.conversation.detect import Source, SourcePlan, collect_sources
 from core.conversation.items import ImportItem, Progress, Rejected, Skipped, latest_ts
@@ -173,7 +173,7 @@ def ingest(
     quarantined and reported; ``progress`` is called with the number of input bytes read.
     """
     plan = plan if plan is not None else collect_sources(list(inputs), fmt)
-    now = now or utc_now()
+    now = now or clock.utc_now()
     report = IngestReport(files=len(plan.sources))
     for reason, count in plan.skipped.items():
         report.skip(reason, count)

@@ -32,7 +32,7 @@ from typing import Any
 
 import msgspec
 
-from core.clock import utc_now
+from core import clock
 from core.conversation.items import Rejected
 from core.conversation.tail import Tail
 from core.fsutil import PRIVATE_FILE_MODE, append_line_durably, ensure_private_dir, fsync_dir
@@ -183,7 +183,7 @@ class Quarantine:
         already = (rejected.line, digest) in known
         if not already:
             entry = StoredEntry(source=str(source), line=rejected.line, reason=rejected.reason, sha256=digest,
-                                quarantined_at=utc_now().isoformat(timespec="seconds"), **raw)
+                                quarantined_at=clock.utc_now().isoformat(timespec="seconds"), **raw)
             append_line_durably(self.file_for(source), entry.to_line())
             known[(rejected.line, digest)] = entry
         return QuarantineEntry(file=str(source), line=rejected.line, reason=rejected.reason, already=already)

@@ -33,7 +33,7 @@ from typing import Any
 
 import msgspec
 
-from core.clock import utc_now
+from core import clock
 from core.conversation.quarantine import Quarantine
 from core.conversation.store import day_record_id, is_whole_turn, list_day_files, read_day, repair_day_tails
 from core.conversation.written import (
@@ -238,7 +238,7 @@ def seal_closed_days_locked(paths: HomePaths, keys: VaultKeys, now: datetime | N
     ``accept_unsigned`` by the person). ``adopt``: day → SHA-256 of a day file the person read and
     adopts although Reverie cannot vouch it wrote it; sealed only while its bytes are those. Hold the
     ingest lock."""
-    now = now or utc_now()
+    now = now or clock.utc_now()
     ledger = Ledger(paths, keys)
     sealed = sealed_days(ledger.read(full=False))  # entries only; `reverie verify` reads it in full
     pending = load_pending(paths)
@@ -441,7 +441,7 @@ def _unsealed_problems(paths: HomePaths, keys: VaultKeys, sealed: set[str]) -> l
     short (the next ingest or seal cuts it back)."""
     written = load_written(paths)
     begun = record_begun(paths)
-    now = utc_now()
+    now = clock.utc_now()
     problems = []
     for day_file in list_day_files(paths):
         day = day_file.day

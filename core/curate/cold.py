@@ -34,7 +34,7 @@ from datetime import datetime
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from core.clock import utc_now
+from core import clock
 from core.config import Config
 from core.curate import learning
 from core.curate.dirfd import Folder, is_temp_of, shown, still_at
@@ -283,7 +283,7 @@ def move_record(paths: HomePaths, scope: Scope, candidate: Candidate, ledger: Le
             folder = stack.enter_context(root.walk(rel.parent.parts, "moved"))
         except FileNotFoundError:
             raise NotFound(f"{shown(scope.root.joinpath(*rel.parts))}: no longer there; nothing was moved") from None
-        stone, data = _new_stone(scope, candidate, folder, rel.name, now or utc_now(), approved)
+        stone, data = _new_stone(scope, candidate, folder, rel.name, now or clock.utc_now(), approved)
         places = validate(stone, scope, paths)
         site = Site(root, rel.parent.parts, rel.name, PurePosixPath(stone.tombstone).name, folder)
         _move(paths, scope, stone, data, places, site, ledger, stack, on_step)
@@ -545,7 +545,7 @@ def restore_record(paths: HomePaths, config: Config, spec: str, ledger: Ledger,
         if done:
             return done
         raise
-    return _restore(paths, config, stone, scope, places, ledger, now or utc_now(), on_step)
+    return _restore(paths, config, stone, scope, places, ledger, now or clock.utc_now(), on_step)
 
 
 def _move_entries(ledger: Ledger, move_id: str) -> list[LedgerEntry]:
@@ -785,7 +785,7 @@ def _recover_restore(paths: HomePaths, config: Config, stone: Tombstone, scope: 
                      ledger: Ledger, journal: Path, now: datetime | None, on_step: StepHook) -> Recovery:
     _clean_temp(site)
     if site.record_sha256() == stone.sha256:
-        _finish_restore(paths, config, stone, scope, places, site, ledger, now or utc_now(), journal, on_step)
+        _finish_restore(paths, config, stone, scope, places, site, ledger, now or clock.utc_now(), journal, on_step)
         return Recovery(stone.move_id, "restore", "finished", f"{stone.path} is back, verified")
     _remove(journal)
     if site.folder is not None and site.folder.lstat(site.record) is not None:

@@ -26,7 +26,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from core.clock import utc_now
+from core import clock
 from core.config import Config
 from core.curate import calibration as cal
 from core.curate import cold
@@ -64,7 +64,7 @@ def curation_lock(paths: HomePaths) -> Iterator[None]:
 
 
 def _now(now: datetime | None) -> datetime:
-    return now or utc_now()
+    return now or clock.utc_now()
 
 
 # ---------------------------------------------------------------------------------------- scan

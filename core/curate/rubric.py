@@ -21,7 +21,7 @@ from typing import Any
 
 import tomli_w
 
-from core.clock import utc_now_iso
+from core import clock
 from core.curate.model import SIGNALS
 from core.errors import ConfigError
 from core.fsutil import atomic_write_text
@@ -169,7 +169,7 @@ def tightened(rubric: Rubric, signal: str, restores: list[str], reason: str) -> 
     rule.tightened += 1
     new.version += 1
     new.changes.append(RubricChange(
-        version=new.version, at=utc_now_iso(), signal=signal, restores=list(restores),
+        version=new.version, at=clock.utc_now_iso(), signal=signal, restores=list(restores),
         before=before, after=rule.snapshot(), reason=reason,
     ))
     return new

@@ -14,7 +14,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from core.clock import utc_now
+from core import clock
 from core.config import Config
 from core.fsutil import append_line_durably
 from core.paths import HomePaths
@@ -101,7 +101,7 @@ def overdue_scopes(config: Config, runs: list[dict[str, Any]], now: datetime | N
     interval = config.curation.review_interval_days
     if interval <= 0:
         return []
-    now = now or utc_now()
+    now = now or clock.utc_now()
     latest = last_run_by_scope(runs)
     found = []
     for scope in config.curation.scopes:

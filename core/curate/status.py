@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from core.clock import utc_now
+from core import clock
 from core.config import Config
 from core.curate.calibration import load_calibration
 from core.curate.cold import list_cold, pending_operations
@@ -21,7 +21,7 @@ from core.paths import HomePaths
 
 def status(paths: HomePaths, config: Config, now: datetime | None = None) -> dict[str, Any]:
     """Last run, overdue or not, rubric version and counts, overall and per scope."""
-    now = now or utc_now()
+    now = now or clock.utc_now()
     runs = read_runs(paths)
     latest = last_run_by_scope(runs)
     late_list = overdue_scopes(config, runs, now)

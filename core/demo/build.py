@@ -24,7 +24,7 @@ from datetime import datetime, timedelta, timezone, tzinfo
 from pathlib import Path
 from typing import Any
 
-from core.clock import utc_now
+from core import clock
 from core.config import Config, save_config
 from core.errors import HomeError
 from core.paths import HomePaths
@@ -106,7 +106,7 @@ def build_demo_home(
     config = Config()
     config.general.timezone = timezone
     save_config(paths.config, config)
-    ctx = DemoContext(paths=paths, vault=MemoryVault.open(paths, keys), now=now or utc_now())
+    ctx = DemoContext(paths=paths, vault=MemoryVault.open(paths, keys), now=now or clock.utc_now())
     for _name, step in DEMO_STEPS if steps is None else steps:
         step(ctx)
     return DemoHome(paths=paths, passphrase=DEMO_PASSPHRASE, keys=keys, notes=tuple(ctx.notes))

@@ -41,7 +41,7 @@ from dataclasses import replace
 from datetime import UTC, datetime, tzinfo
 from pathlib import Path
 
-from core.clock import utc_now
+from core import clock
 from core.config import Config, RecallConfig, SharingProfile
 from core.embed.ensemble import query_vectors
 from core.embed.protocol import Embedder
@@ -137,7 +137,7 @@ class Recaller:
             raise RecallError(f"mode: must be one of {', '.join(MODES)}, got {mode!r}")
         limit = self._limit(limit, profile)
         zone = zone or self.zone or UTC
-        now = utc_now() if now is None else now
+        now = clock.utc_now() if now is None else now
         if now.tzinfo is None:
             now = now.replace(tzinfo=zone)
         plan = self._people(analyze(query, now, zone, self.languages, fiscal_year_start=self.fiscal_year_start))

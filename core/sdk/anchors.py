@@ -20,7 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from core.clock import utc_now_iso
+from core import clock
 from core.fsutil import atomic_write_text
 from core.sdk.models import MemoryAnchor
 
@@ -84,7 +84,7 @@ class LocalAnchor(AnchorBackend):
         return content_hash
 
     def anchor(self, memory_id: str, content_hash: str, signature: str) -> MemoryAnchor:
-        now = utc_now_iso()
+        now = clock.utc_now_iso()
         path = self._storage_dir / f"{_safe_name(memory_id)}.json"
         record = {
             "memory_id": memory_id,

@@ -13,7 +13,7 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
-from core.clock import utc_now_iso
+from core import clock
 from core.typed import convert_as_python, to_builtins
 
 
@@ -30,7 +30,7 @@ class ContextRequest:
     purpose: str = ""
     max_memories: int = 10
     request_id: str = field(default_factory=_new_id)
-    requested_at: str = field(default_factory=utc_now_iso)
+    requested_at: str = field(default_factory=clock.utc_now_iso)
 
     def to_dict(self) -> dict[str, Any]:
         return to_builtins(self)
@@ -77,7 +77,7 @@ class ContextResponse:
     shared_memories: list[SharedMemory] = field(default_factory=list)
     scope_granted: list[str] = field(default_factory=list)
     scope_denied: list[str] = field(default_factory=list)
-    responded_at: str = field(default_factory=utc_now_iso)
+    responded_at: str = field(default_factory=clock.utc_now_iso)
     response_id: str = field(default_factory=_new_id)
     purpose: str = ""
     scope_requested: list[str] = field(default_factory=list)

@@ -15,7 +15,7 @@ from dataclasses import asdict, dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from core.clock import utc_now_iso
+from core import clock
 from core.typed import convert_as_python, to_builtins
 
 DVMEM_VERSION = "1.0"
@@ -68,7 +68,7 @@ class Memory:
     encrypted_content: bytes | None = None  # the sealed record's AES-256-GCM ciphertext
     signature: str | None = None  # the sealed record's HMAC-SHA256
     nonce: bytes | None = None
-    created_at: str = field(default_factory=utc_now_iso)
+    created_at: str = field(default_factory=clock.utc_now_iso)
     updated_at: str | None = None
     status: MemoryStatus = MemoryStatus.CREATED
     metadata: MemoryMetadata = field(default_factory=MemoryMetadata)

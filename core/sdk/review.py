@@ -27,7 +27,7 @@ from enum import StrEnum
 from types import MappingProxyType
 from typing import Any
 
-from core.clock import utc_now_iso
+from core import clock
 from core.frozen import thaw
 from core.typed import convert_as_python, to_builtins
 
@@ -101,7 +101,7 @@ class Suggestion:
     model: str | None = None
     process_version: str | None = None
     confidence: int | float | None = None  # a JSON 1 stays 1 through a load and a save
-    created_at: str = field(default_factory=utc_now_iso)
+    created_at: str = field(default_factory=clock.utc_now_iso)
 
     def __post_init__(self) -> None:
         _text(self.field_name, "field_name")
@@ -131,7 +131,7 @@ class ReviewDecision:
     outcome: DecisionOutcome
     reviewer: str
     accepted_value: Any = None
-    decided_at: str = field(default_factory=utc_now_iso)
+    decided_at: str = field(default_factory=clock.utc_now_iso)
 
     def __post_init__(self) -> None:
         _text(self.suggestion_id, "suggestion_id")
@@ -161,7 +161,7 @@ class ReviewDraft:
     state: ReviewState = ReviewState.OPEN
     completed_by: str | None = None
     completed_at: str | None = None
-    created_at: str = field(default_factory=utc_now_iso)
+    created_at: str = field(default_factory=clock.utc_now_iso)
 
     def __post_init__(self) -> None:
         if not isinstance(self.content, str):
@@ -312,13 +312,13 @@ class ReviewDraft:
         _text(reviewer, "reviewer")
         if self.pending_suggestion_ids:
             raise ValueError("all suggestions must be accepted or rejected")
-        return replace(self, state=ReviewState.APPROVED, completed_by=reviewer, completed_at=utc_now_iso())
+        return replace(self, state=ReviewState.APPROVED, completed_by=reviewer, completed_at=clock.utc_now_iso())
 
     def reject(self, reviewer: str) -> ReviewDraft:
         """The draft rejected as a whole (terminal: it can never be finalized)."""
         self._require_open()
         _text(reviewer, "reviewer")
-        return replace(self, state=ReviewState.REJECTED, completed_by=reviewer, completed_at=utc_now_iso())
+        return replace(self, state=ReviewState.REJECTED, completed_by=reviewer, completed_at=clock.utc_now_iso())
 
     # -- serialisation ------------------------------------------------------------------------------
 

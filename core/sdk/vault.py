@@ -25,7 +25,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from core.clock import utc_now_iso
+from core import clock
 from core.errors import DraftChanged, NotFound, ReverieError, ReviewError, WrongPassphrase
 from core.frozen import freeze, thaw
 from core.fsutil import atomic_write_text, file_lock
@@ -288,7 +288,7 @@ class MemoryVault:
             checked_tags = check_field_value("tags", tag_list, "tags")
             frozen_custom = freeze(custom, "metadata")
             stored = new_record(new_id("mem"), content, builtins.list(checked_tags), thaw(frozen_custom),
-                                 utc_now_iso(), "memory")
+                                 clock.utc_now_iso(), "memory")
             self._store.store_memory(stored, "add")
         except ReverieError as exc:
             raise reverie_error(exc) from exc
@@ -439,7 +439,7 @@ class MemoryVault:
         self._sync()
         document = {
             "dvmem_vault_version": "1.0",
-            "exported_at": utc_now_iso(),
+            "exported_at": clock.utc_now_iso(),
             "memory_count": len(self._memories),
             "merkle_root": self.compute_merkle_root(),
             "memories": {mid: m.to_dict() for mid, m in self._memories.items()},

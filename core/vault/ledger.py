@@ -31,7 +31,7 @@ from typing import Any
 
 import msgspec
 
-from core.clock import utc_now_iso
+from core import clock
 from core.errors import RecordError
 from core.fsutil import append_line_durably, atomic_write_bytes, atomic_write_text, file_lock, remove_stale_temps
 from core.integrity import Problem
@@ -280,7 +280,7 @@ class Ledger:
             last = reading.entries[-1] if reading.entries else None
             body = {
                 "seq": (last.seq + 1) if last else 1,
-                "ts": utc_now_iso(),
+                "ts": clock.utc_now_iso(),
                 "kind": kind,
                 "record_id": record_id,
                 "record_sha256": record_sha256,
@@ -403,7 +403,7 @@ class Ledger:
         cut = raw.rfind(b"\n") + 1
         if cut == len(raw):
             return
-        aside = self.paths.ledger.with_name(f"{self.paths.ledger.name}.partial-{utc_now_iso().replace(':', '')}")
+        aside = self.paths.ledger.with_name(f"{self.paths.ledger.name}.partial-{clock.utc_now_iso().replace(':', '')}")
         atomic_write_bytes(aside, raw[cut:])
         with open(self.paths.ledger, "r+b") as handle:
             handle.truncate(cut)

@@ -23,7 +23,7 @@ import stat
 from pathlib import Path
 from typing import Any
 
-from core.clock import utc_now_iso
+from core import clock
 from core.errors import HomeError, NotFound, RecordError, ReviewError, WrongPassphrase
 from core.frozen import thaw
 from core.vault.canonical import sha256_hex
@@ -73,7 +73,7 @@ def export_dvmem(vault: MemoryVault, memory_id: str, passphrase: str) -> bytes:
         "record": json.loads(seal(DVMEM_RECORD, memory.memory_id, memory.record_version, memory.payload(), file_keys)),
         "passphrase_check": file_keys.sign(PASSPHRASE_CHECK),
         "verification": {
-            "exported_at": utc_now_iso(),
+            "exported_at": clock.utc_now_iso(),
             "verified_in_source": memory_id in vault.verified_ids(),
             "ledger_entry": entry.to_dict() if entry else None,
         },

@@ -32,7 +32,7 @@ from typing import Any
 import msgspec
 from msgspec.structs import force_setattr, replace
 
-from core.clock import utc_now_iso
+from core import clock
 from core.errors import ReviewError
 from core.frozen import FrozenDict, freeze, thaw
 from core.typed import to_builtins
@@ -130,7 +130,7 @@ class Suggestion(_Record):
     model: str | None = None
     process_version: str | None = None
     confidence: float | None = None
-    created_at: str = msgspec.field(default_factory=utc_now_iso)
+    created_at: str = msgspec.field(default_factory=clock.utc_now_iso)
 
     def __post_init__(self) -> None:
         where = f"suggestion {self.suggestion_id!r}"
@@ -159,7 +159,7 @@ class Decision(_Record):
     suggestion_id: str
     action: str  # accepted | rejected
     reviewer: str
-    decided_at: str = msgspec.field(default_factory=utc_now_iso)
+    decided_at: str = msgspec.field(default_factory=clock.utc_now_iso)
     value: Any = None  # the confirmed value when accepted (the suggestion's, or the person's edit)
     edited: bool = False
 
@@ -187,7 +187,7 @@ class Approval(_Record):
     """Who approved a draft, and when."""
 
     reviewer: str
-    approved_at: str = msgspec.field(default_factory=utc_now_iso)
+    approved_at: str = msgspec.field(default_factory=clock.utc_now_iso)
 
     def __post_init__(self) -> None:
         _check_text(self.reviewer, "approval.reviewer")
@@ -469,5 +469,5 @@ def review_summary(review: Mapping[str, Any] | None) -> dict[str, Any]:
 def draft_from_capture(
     content: str, tags: Iterable[str] = (), *, created_by: str = "me", supersedes: Iterable[str] = ()
 ) -> ReviewDraft:
-    return ReviewDraft(draft_id=new_id("draft"), content=content, tags=tuple(tags), created_at=utc_now_iso(),
+    return ReviewDraft(draft_id=new_id("draft"), content=content, tags=tuple(tags), created_at=clock.utc_now_iso(),
                        created_by=created_by, supersedes=tuple(supersedes))

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NoReturn
 
-from core.clock import utc_now_iso
+from core import clock
 from core.errors import DraftChanged, HomeError, NotFound, RecordError, ReviewError, VaultLocked
 from core.frozen import freeze
 from core.fsutil import atomic_write_bytes, atomic_write_text, file_lock
@@ -274,7 +274,7 @@ class MemoryVault:
             ),
         )
         content = resolved.get("content", draft.content)
-        return Memory(memory_id=memory_id, content=content, metadata=metadata, created_at=utc_now_iso())
+        return Memory(memory_id=memory_id, content=content, metadata=metadata, created_at=clock.utc_now_iso())
 
     def finalize_draft(self, draft: ReviewDraft) -> Memory:
         """Seal an approved draft as a memory, once. Returns the memory (also when this call only
@@ -400,7 +400,7 @@ class MemoryVault:
             raise ReviewError("content: must be a non-empty string")
         tags_value = check_field_value("tags", list(tags), "tags")
         metadata = MemoryMetadata(tags=tags_value, occurred_at=occurred_at, location=location, title=title)
-        memory = Memory(memory_id=new_id("mem"), content=content, metadata=metadata, created_at=utc_now_iso())
+        memory = Memory(memory_id=new_id("mem"), content=content, metadata=metadata, created_at=clock.utc_now_iso())
         return self.store_memory(memory, "add")
 
     def store_memory(self, memory: Memory, kind: str, data: dict[str, Any] | None = None) -> Memory:

@@ -128,13 +128,13 @@ class Access:
 
     def create_recovery_key(self, passphrase: str | None = None) -> str:
         """A new recovery key (it replaces any earlier one), to be shown once; it can set a new passphrase."""
-        from core.clock import utc_now_iso
+        from core import clock
         from core.vault.crypto import create_recovery_key
 
         if not self.workbench.has_vault:
             raise HomeError(f"{self.paths.vault_header}: no vault here; run `reverie init` first")
         return create_recovery_key(self.paths.vault_header, passphrase or self.passphrase_for_exchange(),
-                                   now=utc_now_iso())
+                                   now=clock.utc_now_iso())
 
     def recovery_key_made_at(self) -> str | None:
         """When the vault's recovery key was made (an ISO time; "" when the header does not say), or

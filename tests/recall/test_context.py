@@ -26,7 +26,7 @@ def marker(text: str, hours_ago: int) -> Marker:
 def world(paths, monkeypatch):
     # memories are finalized "before" the test's fixed now, whatever the wall clock says
     before_now = (NOW - timedelta(hours=3)).isoformat(timespec="microseconds")
-    monkeypatch.setattr("core.vault.store.utc_now_iso", lambda: before_now)
+    monkeypatch.setattr("core.clock.utc_now_iso", lambda: before_now)
     vault = make_vault(paths)
     finalize_reviewed(vault, "Grandpa sailed out of this harbour every summer")
     vault.add_memory("The harbour cafe closes on Mondays", ["places"])
