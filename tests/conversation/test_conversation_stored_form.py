@@ -117,7 +117,8 @@ def _slug(source: Path) -> str:
 
 
 def test_quarantine_entries_are_unchanged(paths: HomePaths, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(quarantine_module.clock, "utc_now", lambda: datetime(2026, 11, 3, 10, 15, 0, 123456, tzinfo=UTC))
+    quarantined_at = datetime(2026, 11, 3, 10, 15, 0, 123456, tzinfo=UTC)
+    monkeypatch.setattr(quarantine_module.clock, "utc_now", lambda: quarantined_at)
     source = tmp_path / "in" / "chat.jsonl"
     source.parent.mkdir()
     source.write_bytes(b'{"ok": 1}\n' + b"x" * 50 + b"\n")
