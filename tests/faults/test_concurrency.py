@@ -241,8 +241,10 @@ async def test_the_apps_workers_beside_ingest_and_watch(paths: HomePaths, tmp_pa
     """The TUI (its search and verification workers) while `reverie ingest` and `reverie watch` write:
     no worker error reaches the screen, nothing says the database is locked."""
     import asyncio
+    import contextlib
 
     from textual.widgets import Input
+    from textual.worker import WorkerCancelled
 
     from core.config import Config
     from tui_app.app import ReverieApp
@@ -273,7 +275,8 @@ async def test_the_apps_workers_beside_ingest_and_watch(paths: HomePaths, tmp_pa
                     field = app.screen.query_one("#search-query", Input)
                     field.value = ("harbour", "turn 3 of batch", "the harbour on May 2")[rounds % 3]
                     await pilot.press("enter")
-                await app.workers.wait_for_complete()
+                with contextlib.suppress(WorkerCancelled):  # a search replaced by the next one is cancelled
+                    await app.workers.wait_for_complete()
                 await pilot.pause()
                 if isinstance(app.screen, ErrorDialog):
                     seen.append(app.export_screenshot())
