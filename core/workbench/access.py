@@ -8,12 +8,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from core.errors import HomeError, VaultLocked
+from core.workbench.service import Service
 
 if TYPE_CHECKING:
-    from core.config import Config
-    from core.paths import HomePaths
     from core.vault.crypto import VaultKeys
-    from core.workbench.home import Workbench
 
 NO_PASSPHRASE = "no passphrase: set REVERIE_PASSPHRASE, enable security.keyring, or run in a terminal"
 
@@ -27,19 +25,8 @@ class PassphraseChanged:
     notes: list[str]
 
 
-class Access:
+class Access(Service):
     """Who may open the vault: a new vault, a new passphrase, a recovery key."""
-
-    def __init__(self, workbench: Workbench) -> None:
-        self.workbench = workbench
-
-    @property
-    def paths(self) -> HomePaths:
-        return self.workbench.paths
-
-    @property
-    def config(self) -> Config:
-        return self.workbench.config
 
     @staticmethod
     def passphrase_problem(passphrase: str) -> str | None:

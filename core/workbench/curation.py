@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 from msgspec import UNSET, UnsetType
 
+from core.workbench.service import Service
+
 if TYPE_CHECKING:
     from pathlib import Path
 
@@ -29,7 +31,6 @@ if TYPE_CHECKING:
     from core.curate.scopes import RemovedScope, Scope
     from core.vault.crypto import VaultKeys
     from core.workbench.curation_views import CurationViews
-    from core.workbench.home import Workbench
 
 Progress = Callable[..., None]
 ShouldStop = Callable[[], bool]
@@ -169,12 +170,9 @@ class CalibrationPicture(msgspec.Struct, frozen=True, kw_only=True):
     history: list[Any] = msgspec.field(default_factory=list)
 
 
-class Curation:
+class Curation(Service):
     """Scan, apply, approve/reject, restore, recover, calibrate, scopes, status and schedule: every
     scope, never deleting."""
-
-    def __init__(self, workbench: Workbench) -> None:
-        self.workbench = workbench
 
     def _unlock(self, quiet: bool = False) -> Callable[[], VaultKeys | None]:
         bench = self.workbench

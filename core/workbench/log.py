@@ -10,35 +10,23 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from core.workbench.freshness import VAULT_SEEN_KEY, vault_fingerprint
+from core.workbench.service import Service
 
 if TYPE_CHECKING:
-    from core.config import Config
     from core.conversation import SealReport
     from core.conversation.detect import SourcePlan
     from core.conversation.follow import Follower, FollowReport
     from core.conversation.seals import DaySummary
     from core.index import Reindexer, ReindexReport, Watcher
     from core.index.catalog import SessionInfo, SessionSummary
-    from core.paths import HomePaths
     from core.turns import Turn
     from core.vault.crypto import VaultKeys
-    from core.workbench.home import Progress, ShouldStop, Workbench
+    from core.workbench.home import Progress, ShouldStop
     from core.workbench.ingest import IngestOutcome
 
 
-class Log:
+class Log(Service):
     """The lossless log: what goes in, what is sealed, and the index that follows it."""
-
-    def __init__(self, workbench: Workbench) -> None:
-        self.workbench = workbench
-
-    @property
-    def paths(self) -> HomePaths:
-        return self.workbench.paths
-
-    @property
-    def config(self) -> Config:
-        return self.workbench.config
 
     @staticmethod
     def formats() -> tuple[str, ...]:

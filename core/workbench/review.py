@@ -12,20 +12,18 @@ from typing import TYPE_CHECKING, Any
 from core.vault.portable import ExportPassphraseWrong  # what import_dvmem raises for another passphrase
 from core.workbench.capture import CHOICES, CaptureOutcome, DuplicateChoice
 from core.workbench.freshness import VAULT_SEEN_KEY, vault_fingerprint
+from core.workbench.service import Service
 
 __all__ = ["ExportPassphraseWrong", "Imported", "Review", "SealedMemory"]
 
 if TYPE_CHECKING:
-    from core.config import Config
     from core.export import VaultExporter
     from core.index import SearchIndex
-    from core.paths import HomePaths
     from core.suggest.runner import SuggestRun
     from core.vault.ledger import LedgerEntry
     from core.vault.records import Memory
     from core.vault.review import ReviewDraft
     from core.vault.store import ListedMemory
-    from core.workbench.home import Workbench
 
 
 @dataclass(frozen=True)
@@ -46,19 +44,8 @@ class SealedMemory:
     entry: LedgerEntry | None
 
 
-class Review:
+class Review(Service):
     """Drafts to memories: capture, suggest, decide, approve, finalize; and memories in and out."""
-
-    def __init__(self, workbench: Workbench) -> None:
-        self.workbench = workbench
-
-    @property
-    def paths(self) -> HomePaths:
-        return self.workbench.paths
-
-    @property
-    def config(self) -> Config:
-        return self.workbench.config
 
     def draft(self, draft_id: str) -> ReviewDraft:
         """One draft as stored (``NotFound`` naming it when there is none)."""

@@ -7,19 +7,16 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from core.topics import MAX_MARKER_CHARS, MarkerReading, add_marker, latest_markers, newest_first, read_markers
+from core.workbench.service import Service
 
 if TYPE_CHECKING:
     from core.topics import Marker
-    from core.workbench.home import Workbench
 
 
-class Topics:
+class Topics(Service):
     """The home's ``topics.jsonl``: add a marker, read them latest first."""
 
     max_chars = MAX_MARKER_CHARS
-
-    def __init__(self, workbench: Workbench) -> None:
-        self.workbench = workbench
 
     def mark(self, text: str, now: datetime | None = None) -> Marker:
         """Append the person's marker (empty or too long text is a ``MarkerError`` naming why)."""
