@@ -1,0 +1,1 @@
+"""Encrypted, verifiable backups of everything in a home that is not derived."""

@@ -1,0 +1,1 @@
+"""A PostgreSQL + pgvector mirror of what a sharing profile lets leave the home."""
