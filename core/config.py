@@ -157,6 +157,14 @@ class TimeparseConfig:
 
 
 @dataclass
+class MirrorConfig:
+    """``reverie mirror``: the PostgreSQL database (a libpq URL; ``REVERIE_MIRROR_DSN`` and ``--dsn``
+    override it). Keep the password in ~/.pgpass or PGPASSWORD rather than here."""
+
+    dsn: str = ""
+
+
+@dataclass
 class Config:
     general: GeneralConfig = field(default_factory=GeneralConfig)
     security: SecurityConfig = field(default_factory=SecurityConfig)
@@ -170,6 +178,7 @@ class Config:
     watch: WatchConfig = field(default_factory=WatchConfig)
     timeparse: TimeparseConfig = field(default_factory=TimeparseConfig)
     serve: ServeConfig = field(default_factory=ServeConfig)
+    mirror: MirrorConfig = field(default_factory=MirrorConfig)
 
     def zone(self) -> ZoneInfo:
         """The person's timezone: ``general.timezone`` or the system's."""

@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from core.curate.model import TIERS, Candidate
     from core.index.model import Filters
+    from core.mirror.search import MirrorAnswer
+    from core.mirror.sync import MirrorReport
     from core.recall.model import RecallItem, RecallResult
     from core.vault.review import LIST_FIELDS, TEXT_FIELDS, ReviewDraft, Revision, Suggestion
 
@@ -19,6 +21,7 @@ _HOMES = {
     "ReviewDraft": "core.vault.review", "Suggestion": "core.vault.review", "Revision": "core.vault.review",
     "LIST_FIELDS": "core.vault.review", "TEXT_FIELDS": "core.vault.review",  # a draft's field kinds
     "Candidate": "core.curate.model", "TIERS": "core.curate.model",  # what a curation scan returns
+    "MirrorReport": "core.mirror.sync", "MirrorAnswer": "core.mirror.search",  # what the mirror returns
 }
 
 
@@ -28,5 +31,6 @@ def __getattr__(name: str) -> Any:
     return getattr(importlib.import_module(_HOMES[name]), name)
 
 
-__all__ = ["LIST_FIELDS", "TEXT_FIELDS", "TIERS", "Candidate", "Filters", "RecallItem", "RecallResult",
+__all__ = ["LIST_FIELDS", "TEXT_FIELDS", "TIERS", "Candidate", "Filters", "MirrorAnswer", "MirrorReport", "RecallItem",
+           "RecallResult",
            "ReviewDraft", "Revision", "Suggestion"]

@@ -1,0 +1,165 @@
+"""Searching the mirror as the local index is searched: bound by the query's time range first, then
+PostgreSQL full-text search and pgvector inside it, fused as the local default fuses (each side divided
+by its best, the semantic side weighted ``fusion_weight``: :func:`core.recall.scoring.fuse`).
+
+The query is read by the same time grammar as ``reverie search`` (:func:`core.recall.analyze`, called
+by the workbench with the home's languages and fiscal year). What the local recall adds on top —
+session neighbours, the named speakers' boost, the session prior, the rarity weighing — is not
+repeated here: tests/bench/bench_mirror_parity.py measures how far the two answers agree.
+
+Inside a range the nearest vectors are computed exactly over the range's rows (a materialized subquery
+keeps the planner off the HNSW index, which would filter after it found its neighbours and return
+fewer); without a range the HNSW index answers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from core.mirror.connect import vector_literal
+from core.mirror.schema import SCHEMA, TEXT_CONFIG
+
+if TYPE_CHECKING:
+    import psycopg
+
+    from core.embed.protocol import Embedder
+    from core.recall.query import QueryPlan
+
+MAX_TERMS = 8
+EXACT_POOL = 200
+VECTOR_POOL = 100
+
+
+@dataclass(frozen=True)
+class MirrorHit:
+    kind: str  # "turn" | "memory"
+    id: str
+    ts: datetime
+    who: str  # the actor of a turn; "" for a memory
+    session: str
+    text: str
+    score: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "id": self.id, "ts": self.ts.isoformat(), "actor": self.who,
+                "session": self.session, "text": self.text, "score": round(self.score, 6)}
+
+
+@dataclass(frozen=True)
+class MirrorAnswer:
+    plan: QueryPlan
+    mode: str  # "exact" | "hybrid" | "latest"
+    hits: list[MirrorHit]
+
+    def to_dict(self) -> dict[str, Any]:
+        span = self.plan.range
+        return {"range": span.to_dict() if span is not None else None, "expression": self.plan.expression,
+                "mode": self.mode, "results": [hit.to_dict() for hit in self.hits]}
+
+
+class MirrorSearch:
+    """Searches one mirror (an open autocommit connection). ``embedder`` embeds the query with the
+    model the mirror's vectors came from; None searches words only."""
+
+    def __init__(self, conn: psycopg.Connection[Any], embedder: Embedder | None, *, fusion_weight: float = 0.7,
+                 half_life_days: float = 30.0) -> None:
+        self.conn = conn
+        self.embedder = embedder
+        self.fusion_weight = fusion_weight
+        self.half_life_days = half_life_days
+
+    def search(self, plan: QueryPlan, now: datetime, limit: int = 10) -> MirrorAnswer:
+        from core.recall.scoring import fuse, ranked, recency
+
+        terms = list(plan.terms) or (list(plan.words)[:MAX_TERMS] if plan.range is None else [])
+        if not terms:
+            return MirrorAnswer(plan, "latest", self._latest(plan, limit) if plan.range is not None else [])
+        bounds = self._bounds(plan)
+        exact = self._exact(terms, bounds, max(EXACT_POOL, 2 * limit))
+        mode = "exact"
+        scores = {key: value for key, value in exact.items()}
+        if self.embedder is not None:
+            from core.embed.ensemble import query_vectors
+
+            vector = vector_literal(query_vectors(self.embedder, [plan.semantic_text()])[0])
+            semantic = self._nearest(vector, bounds, max(VECTOR_POOL, 2 * limit))
+            semantic.update(self._cosines(vector, [key for key in exact if key not in semantic]))
+            if semantic:
+                scores, mode = fuse(exact, semantic, self.fusion_weight), "hybrid"
+        rows = self._rows(list(scores))
+        if plan.range is None:
+            memories = {key: row[1] for key, row in rows.items() if row[0] == "memory"}
+            scores = recency(scores, memories, now, self.half_life_days)
+        order = {key: row[1].isoformat() for key, row in rows.items()}
+        best = [key for key in ranked(scores, order) if key in rows][:limit]
+        if plan.range is not None:
+            best.sort(key=lambda key: (rows[key][1], key))
+        return MirrorAnswer(plan, mode, [_hit(key, rows[key], scores[key]) for key in best])
+
+    @staticmethod
+    def _bounds(plan: QueryPlan) -> tuple[datetime | None, datetime | None]:
+        return (plan.range.start, plan.range.end) if plan.range is not None else (None, None)
+
+    def _exact(self, terms: list[str], bounds: tuple[datetime | None, datetime | None], k: int) -> dict[str, float]:
+        query = " || ".join([f"plainto_tsquery('{TEXT_CONFIG}', %s)"] * len(terms))
+        out: dict[str, float] = {}
+        for table in ("turns", "memories"):
+            sql = (f"SELECT id, ts_rank(tsv, q) FROM {SCHEMA}.{table}, ({'SELECT ' + query} AS q) AS w "
+                   "WHERE tsv @@ q AND (%s::timestamptz IS NULL OR ts >= %s) AND (%s::timestamptz IS NULL OR ts < %s) "
+                   "ORDER BY 2 DESC, id LIMIT %s")
+            params = [*terms, bounds[0], bounds[0], bounds[1], bounds[1], k]
+            out.update((key, float(score)) for key, score in self.conn.execute(sql, params).fetchall())
+        return out
+
+    def _nearest(self, vector: str, bounds: tuple[datetime | None, datetime | None], k: int) -> dict[str, float]:
+        out: dict[str, float] = {}
+        for table in ("turns", "memories"):
+            if bounds == (None, None):
+                with self.conn.transaction():
+                    self.conn.execute(f"SET LOCAL hnsw.ef_search = {max(40, min(k, 1000))}")
+                    found = self.conn.execute(
+                        f"SELECT id, 1 - (embedding <=> %s::vector) FROM {SCHEMA}.{table} "
+                        "WHERE embedding IS NOT NULL ORDER BY embedding <=> %s::vector LIMIT %s",
+                        (vector, vector, k)).fetchall()
+            else:
+                found = self.conn.execute(
+                    f"WITH r AS MATERIALIZED (SELECT id, embedding FROM {SCHEMA}.{table} WHERE embedding IS NOT NULL "
+                    "AND (%s::timestamptz IS NULL OR ts >= %s) AND (%s::timestamptz IS NULL OR ts < %s)) "
+                    "SELECT id, 1 - (embedding <=> %s::vector) AS c FROM r ORDER BY c DESC, id LIMIT %s",
+                    (bounds[0], bounds[0], bounds[1], bounds[1], vector, k)).fetchall()
+            out.update((key, max(float(score), 0.0)) for key, score in found)
+        return out
+
+    def _cosines(self, vector: str, ids: list[str]) -> dict[str, float]:
+        if not ids:
+            return {}
+        out: dict[str, float] = {}
+        for table in ("turns", "memories"):
+            found = self.conn.execute(f"SELECT id, 1 - (embedding <=> %s::vector) FROM {SCHEMA}.{table} "
+                                      "WHERE id = ANY(%s) AND embedding IS NOT NULL", (vector, ids)).fetchall()
+            out.update((key, max(float(score), 0.0)) for key, score in found)
+        return out
+
+    def _rows(self, ids: list[str]) -> dict[str, tuple[str, datetime, str, str, str]]:
+        if not ids:
+            return {}
+        rows = self.conn.execute(
+            f"SELECT 'turn', id, ts, actor, session, text FROM {SCHEMA}.turns WHERE id = ANY(%(ids)s) "
+            f"UNION ALL SELECT 'memory', id, ts, '', '', content FROM {SCHEMA}.memories WHERE id = ANY(%(ids)s)",
+            {"ids": ids}).fetchall()
+        return {row[1]: (row[0], row[2], row[3], row[4], row[5]) for row in rows}
+
+    def _latest(self, plan: QueryPlan, limit: int) -> list[MirrorHit]:
+        start, end = self._bounds(plan)
+        rows = self.conn.execute(
+            f"SELECT 'turn', id, ts, actor, session, text FROM {SCHEMA}.turns WHERE ts >= %s AND ts < %s "
+            f"UNION ALL SELECT 'memory', id, ts, '', '', content FROM {SCHEMA}.memories WHERE ts >= %s AND ts < %s "
+            "ORDER BY 3 DESC, 2 LIMIT %s", (start, end, start, end, limit)).fetchall()
+        return [_hit(row[1], (row[0], row[2], row[3], row[4], row[5]), 0.0) for row in reversed(rows)]
+
+
+def _hit(key: str, row: tuple[str, datetime, str, str, str], score: float) -> MirrorHit:
+    kind, ts, who, session, text = row
+    return MirrorHit(kind, key, ts, who, session, text, score)

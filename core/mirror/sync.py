@@ -1,0 +1,257 @@
+"""Keeping the mirror in step with the home, through one sharing profile.
+
+The log is read day file by day file. ``days`` records, for each, how many bytes were mirrored and
+their SHA-256, so a run writes only what changed:
+
+- a day the mirror has not seen: its shared turns are inserted;
+- a day whose file still begins with the mirrored bytes and has grown (the log only appends): only
+  the turns after them are inserted;
+- a day whose file no longer begins with them (rewritten, a turn removed) or is gone: the day's rows
+  are deleted and, if the file is there, written again from it.
+
+Each day is one transaction, its ``days`` row included: a run killed at any point leaves whole days,
+and the next run carries on from them. Memories are compared by their record's SHA-256 and synced
+in one transaction: those the profile withholds, or whose record does not verify against the ledger,
+or that left the vault, are not in the database afterwards.
+
+What the profile withholds (:mod:`core.sharing`: a turn from a source it does not share, a memory with
+a denied tag or not reviewed) is never sent: not its text, not its vector, not its id. Vectors are
+the home's embedding model's, for text turns (as the local index embeds them) and memories.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from core.mirror.connect import vector_literal
+from core.mirror.schema import SCHEMA, MirrorSettings, drop, prepare, take_lock
+from core.turns import Turn, TurnError, parse_ts
+
+if TYPE_CHECKING:
+    import psycopg
+
+    from core.embed.protocol import Embedder
+    from core.paths import HomePaths
+    from core.sharing import SharePolicy
+    from core.vault.records import Memory
+
+EMBED_TYPES = ("text",)  # as core.index.vectors: tool calls and meta lines get no vector
+_TURN_COLUMNS = "id, day, ts, actor, role, type, text, model, session, source, machine, embedding"
+_MEMORY_COLUMNS = ("id, record_sha256, content, tags, title, location, people, occurred_at, created_at, ts, "
+                   "reviewed, approved_by, approved_at, review, embedding")
+
+
+@dataclass(frozen=True)
+class SealedMemory:
+    """A memory whose record verifies and is the version the ledger signed last, with that record's SHA-256."""
+
+    memory: Memory
+    record_sha256: str
+
+
+@dataclass(frozen=True)
+class DayStep:
+    day: str
+    action: str  # "new" | "appended" | "rewritten" | "removed"
+    written: int  # turns inserted
+    withheld: int  # turns the profile did not let out
+
+
+@dataclass
+class MirrorReport:
+    database: str
+    profile: str
+    model: str
+    dim: int
+    rebuilt: bool = False
+    days_seen: int = 0
+    steps: list[DayStep] = field(default_factory=list)
+    memories_written: int = 0
+    memories_removed: int = 0
+    memories_withheld: int = 0
+    bad_lines: list[str] = field(default_factory=list)
+
+    @property
+    def turns_written(self) -> int:
+        return sum(step.written for step in self.steps)
+
+    @property
+    def turns_withheld(self) -> int:
+        return sum(step.withheld for step in self.steps)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"database": self.database, "profile": self.profile, "embedding_model": self.model,
+                "embedding_dim": self.dim, "rebuilt": self.rebuilt, "days_seen": self.days_seen,
+                "days_changed": [step.__dict__ for step in self.steps], "turns_written": self.turns_written,
+                "turns_withheld": self.turns_withheld, "memories_written": self.memories_written,
+                "memories_removed": self.memories_removed, "memories_withheld": self.memories_withheld,
+                "bad_lines": self.bad_lines}
+
+
+def sealed_memories(vault: Any) -> list[SealedMemory]:
+    """The vault's memories whose record verifies and matches the ledger's latest entry for it; none
+    while the ledger chain is damaged (the rule of ``MemoryVault.verified_ids``)."""
+    from core.vault.store import MEMORY_KINDS
+
+    if [p for p in vault.ledger.read().problems if p.kind != "incomplete"]:
+        return []
+    scan = vault.scan_memories()
+    placement = vault.ledger_placement()
+    out = []
+    for memory in scan.memories:
+        digest = scan.file_sha256.get(memory.memory_id)
+        entry = placement.get(memory.memory_id)
+        if entry is not None and entry.kind in MEMORY_KINDS and entry.record_sha256 == digest:
+            out.append(SealedMemory(memory, digest))
+    return out
+
+
+class Mirroring:
+    """One run of ``reverie mirror`` over an open connection (see the module's docstring)."""
+
+    def __init__(self, conn: psycopg.Connection[Any], paths: HomePaths, policy: SharePolicy, embedder: Embedder,
+                 where: str, memories: Callable[[], Sequence[SealedMemory]] | None = None,
+                 progress: Callable[[str, int, int], None] | None = None) -> None:
+        from core.mirror.schema import profile_digest
+
+        self.conn = conn
+        self.paths = paths
+        self.policy = policy
+        self.embedder = embedder
+        self.memories = memories
+        self.progress = progress or (lambda phase, done, total: None)
+        self.settings = MirrorSettings(policy.name, profile_digest(policy.profile), embedder.name, embedder.dim)
+        self.report = MirrorReport(where, policy.name, embedder.name, embedder.dim)
+        self.where = where
+
+    def run(self, *, rebuild: bool = False) -> MirrorReport:
+        take_lock(self.conn, self.where)
+        if rebuild:
+            drop(self.conn)
+            self.report.rebuilt = True
+        prepare(self.conn, self.settings, self.where)
+        self._days()
+        if self.memories is not None:
+            self._memories(self.memories())
+        return self.report
+
+    # -- turns -------------------------------------------------------------------------------------
+
+    def _days(self) -> None:
+        from core.index.logsource import scan_days
+
+        files = scan_days(self.paths.logs)
+        state = {day: (size, sha) for day, size, sha in
+                 self.conn.execute(f"SELECT day::text, size, sha256 FROM {SCHEMA}.days").fetchall()}
+        self.report.days_seen = len(files)
+        for done, (day, path, _, _) in enumerate(files, 1):
+            self._day(day, Path(path), state.pop(day, None))
+            self.progress("days", done, len(files))
+        for day in sorted(state):
+            with self.conn.transaction():
+                self.conn.execute(f"DELETE FROM {SCHEMA}.turns WHERE day = %s", (day,))
+                self.conn.execute(f"DELETE FROM {SCHEMA}.days WHERE day = %s", (day,))
+            self.report.steps.append(DayStep(day, "removed", 0, 0))
+
+    def _day(self, day: str, path: Path, mirrored: tuple[int, str] | None) -> None:
+        try:
+            data = path.read_bytes()
+        except FileNotFoundError:
+            return  # removed since it was listed: the next run deletes its rows
+        data = data[: data.rfind(b"\n") + 1]  # an unterminated last line is picked up once complete
+        digest = hashlib.sha256(data).hexdigest()
+        if mirrored == (len(data), digest):
+            return
+        start, action = 0, "new" if mirrored is None else "rewritten"
+        if mirrored is not None and len(data) > mirrored[0] and \
+                hashlib.sha256(data[: mirrored[0]]).hexdigest() == mirrored[1]:
+            start, action = mirrored[0], "appended"
+        turns = self._turns(path, data, start)
+        shared = [t for t in turns if self.policy.turn_verdict(t.source) is None]
+        rows = self._turn_rows(day, shared)
+        with self.conn.transaction():
+            if action == "rewritten":
+                self.conn.execute(f"DELETE FROM {SCHEMA}.turns WHERE day = %s", (day,))
+            written = self._insert(f"INSERT INTO {SCHEMA}.turns ({_TURN_COLUMNS}) VALUES "
+                                   "(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s::vector) ON CONFLICT (id) DO NOTHING",
+                                   rows)
+            withheld = len(turns) - len(shared)
+            self.conn.execute(
+                f"INSERT INTO {SCHEMA}.days (day, file, size, sha256, turns, withheld) VALUES (%s, %s, %s, %s, %s, %s) "
+                "ON CONFLICT (day) DO UPDATE SET size = EXCLUDED.size, sha256 = EXCLUDED.sha256, mirrored_at = now(), "
+                f"turns = CASE WHEN %s THEN {SCHEMA}.days.turns ELSE 0 END + EXCLUDED.turns, "
+                f"withheld = CASE WHEN %s THEN {SCHEMA}.days.withheld ELSE 0 END + EXCLUDED.withheld",
+                (day, str(path.relative_to(self.paths.root)), len(data), digest, written, withheld,
+                 action == "appended", action == "appended"))
+        self.report.steps.append(DayStep(day, action, written, withheld))
+
+    def _turns(self, path: Path, data: bytes, start: int) -> list[Turn]:
+        turns = []
+        first_line = data.count(b"\n", 0, start) + 1
+        for number, line in enumerate(data[start:].splitlines(), first_line):
+            if not line.strip():
+                continue
+            try:
+                turns.append(Turn.from_json(line.decode("utf-8")))
+            except (TurnError, UnicodeDecodeError) as exc:
+                self.report.bad_lines.append(f"{path}:{number}: {' '.join(str(exc).split())[:200]}")
+        return turns
+
+    def _turn_rows(self, day: str, turns: list[Turn]) -> list[tuple[Any, ...]]:
+        embed = [t.text for t in turns if t.type in EMBED_TYPES]
+        vectors = iter(self.embedder.embed(embed)) if embed else iter(())
+        return [(t.id, day, parse_ts(t.ts), t.actor, t.role, t.type, t.text, t.model, t.session, t.source,
+                 getattr(t, "machine", None), vector_literal(next(vectors)) if t.type in EMBED_TYPES else None)
+                for t in turns]
+
+    def _insert(self, sql: str, rows: list[tuple[Any, ...]]) -> int:
+        if not rows:
+            return 0
+        with self.conn.cursor() as cur:
+            cur.executemany(sql, rows)
+            return max(cur.rowcount, 0)
+
+    # -- memories ----------------------------------------------------------------------------------
+
+    def _memories(self, sealed: Sequence[SealedMemory]) -> None:
+        shared = {s.memory.memory_id: s for s in sealed
+                  if self.policy.memory_verdict(s.memory.metadata.tags, s.memory.reviewed) is None}
+        self.report.memories_withheld = len(sealed) - len(shared)
+        held = dict(self.conn.execute(f"SELECT id, record_sha256 FROM {SCHEMA}.memories").fetchall())
+        gone = sorted(set(held) - set(shared))
+        changed = [s for key, s in sorted(shared.items()) if held.get(key) != s.record_sha256]
+        if not gone and not changed:
+            return
+        vectors = self.embedder.embed([s.memory.content for s in changed]) if changed else []
+        rows = [_memory_row(s, vector_literal(v)) for s, v in zip(changed, vectors, strict=True)]
+        updates = ", ".join(f"{c} = EXCLUDED.{c}" for c in _MEMORY_COLUMNS.split(", ")[1:])
+        with self.conn.transaction():
+            if gone:
+                self.conn.execute(f"DELETE FROM {SCHEMA}.memories WHERE id = ANY(%s)", (gone,))
+            self._insert(f"INSERT INTO {SCHEMA}.memories ({_MEMORY_COLUMNS}) VALUES "
+                         "(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s::jsonb, %s::vector) "
+                         f"ON CONFLICT (id) DO UPDATE SET {updates}, mirrored_at = now()", rows)
+        self.report.memories_written = len(rows)
+        self.report.memories_removed = len(gone)
+
+
+def _memory_row(sealed: SealedMemory, vector: str) -> tuple[Any, ...]:
+    from core.frozen import thaw
+
+    memory = sealed.memory
+    meta = memory.metadata
+    review = thaw(memory.review) if memory.review else None
+    created = parse_ts(memory.created_at)
+    try:
+        when = parse_ts(meta.occurred_at) if meta.occurred_at else created
+    except TurnError:
+        when = created  # a date the person wrote loosely stays in occurred_at as text
+    return (memory.memory_id, sealed.record_sha256, memory.content, list(meta.tags), meta.title, meta.location,
+            list(meta.people), meta.occurred_at, created, when, memory.reviewed,
+            review.get("approved_by") if review else None, review.get("approved_at") if review else None,
+            json.dumps(review, ensure_ascii=False, default=str) if review else None, vector)

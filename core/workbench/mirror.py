@@ -1,0 +1,75 @@
+"""The PostgreSQL mirror through the workbench: ``reverie mirror`` and ``reverie mirror search``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime, tzinfo
+from typing import TYPE_CHECKING
+
+from core.workbench.service import Service
+
+if TYPE_CHECKING:
+    from core.mirror.search import MirrorAnswer
+    from core.mirror.sync import MirrorReport
+
+
+class Mirror(Service):
+    """Keeps a PostgreSQL + pgvector database in step with the home through one sharing profile, and
+    searches it (core.mirror). The database comes from ``dsn``, else ``REVERIE_MIRROR_DSN``, else
+    ``mirror.dsn`` in config.toml."""
+
+    def database(self, dsn: str | None = None) -> str:
+        """The database a run would use, as ``postgresql://user@host:port/db`` (never the password)."""
+        from core.mirror.connect import describe_dsn, resolve_dsn
+
+        return describe_dsn(resolve_dsn(dsn, self.config.mirror.dsn))
+
+    def run(self, profile: str, *, dsn: str | None = None, rebuild: bool = False,
+            progress: Callable[[str, int, int], None] | None = None) -> MirrorReport:
+        """Mirror what ``profile`` shares: new and changed days of the log, the shared memories (the
+        passphrase is asked for when the home has a vault), with the home's embedding model's vectors.
+        ``rebuild`` drops the mirror's tables first and writes everything again from the log."""
+        from core.mirror.connect import connect, describe_dsn, resolve_dsn
+        from core.mirror.sync import Mirroring, sealed_memories
+        from core.sharing import SharePolicy
+
+        policy = SharePolicy.from_config(self.config, profile)  # an unknown profile fails before anything
+        url = resolve_dsn(dsn, self.config.mirror.dsn)
+        bench = self.workbench
+        memories = None
+        if bench.has_vault:
+            bench.unlock()
+            memories = lambda: sealed_memories(bench.vault)  # noqa: E731
+        with connect(url) as conn:
+            run = Mirroring(conn, self.paths, policy, bench.embedder(), describe_dsn(url), memories, progress)
+            return run.run(rebuild=rebuild)
+
+    def search(self, query: str, *, dsn: str | None = None, now: datetime | None = None,
+               zone: tzinfo | None = None, limit: int = 10) -> MirrorAnswer:
+        """``query`` over the mirror: its time range read as ``reverie search`` reads it, then words
+        and vectors inside it, fused as the local default fuses (core.mirror.search). The query is
+        embedded only when the home's model is the one the mirror's vectors came from."""
+        from core.mirror.connect import MirrorError, connect, describe_dsn, resolve_dsn
+        from core.mirror.schema import read_info
+        from core.mirror.search import MirrorSearch
+        from core.recall import analyze
+        from core.recall.scoring import ranking_for
+
+        url = resolve_dsn(dsn, self.config.mirror.dsn)
+        zone = zone or self.workbench.zone
+        now = now or self.workbench.now(zone=zone)
+        plan = analyze(query, now, zone, self.config.general.languages,
+                       fiscal_year_start=self.config.timeparse.fiscal_year_start)
+        with connect(url) as conn:
+            info = read_info(conn)
+            if info is None:
+                raise MirrorError(f"mirror: {describe_dsn(url)} holds no mirror yet: "
+                                  "run `reverie mirror --profile NAME`")
+            model = info.get("embedding_model", "")
+            embedder = self.workbench.embedder()
+            if embedder.name != model:
+                embedder = None  # another model's vectors: words only
+            weight = ranking_for(self.config.embedding.model).fusion_weight
+            searcher = MirrorSearch(conn, embedder, fusion_weight=weight,
+                                    half_life_days=self.config.recall.half_life_days)
+            return searcher.search(plan, now, limit)
