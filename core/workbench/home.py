@@ -49,6 +49,7 @@ if TYPE_CHECKING:
     from core.vault.ledger import Checkpoint
     from core.vault.store import MemoryVault
     from core.workbench.access import Access
+    from core.workbench.backups import Backups
     from core.workbench.curation import Curation
     from core.workbench.log import Log
     from core.workbench.review import Review
@@ -460,3 +461,10 @@ class Workbench:
         from core.workbench.curation import Curation
 
         return Curation(self)
+
+    @cached_property
+    def backups(self) -> Backups:
+        """Encrypted backups of everything not derived: take, check, list, restore into an empty home."""
+        from core.workbench.backups import Backups
+
+        return Backups(self)

@@ -56,9 +56,11 @@ def _register() -> None:
     from tui_app.cli import (
         app_cmds,
         assist_cmds,
+        backup_cmds,
         curate_cmds,
         index_cmds,
         log_cmds,
+        mirror_cmds,
         passphrase_cmds,
         search_cmds,
         serve_cmds,
@@ -69,7 +71,8 @@ def _register() -> None:
     )
 
     for module in (app_cmds, vault_cmds, log_cmds, topic_cmds, index_cmds, curate_cmds, when_cmds, search_cmds,
-                   assist_cmds, serve_cmds, passphrase_cmds, session_cmds):
+                   assist_cmds, serve_cmds, passphrase_cmds, session_cmds, backup_cmds,
+                   mirror_cmds):
         module.register(cli)
 
 

@@ -1,0 +1,81 @@
+"""Backups of the home: take one, check a repository, list its snapshots, restore one into an empty
+home and derive its index again. The repository's passphrase is the caller's to ask for (it is not
+the vault's, though a person may choose the same); :data:`PASSPHRASE_ENV` is where scripts put it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from core.workbench.service import Service
+
+if TYPE_CHECKING:
+    from core.backup.check import CheckReport
+    from core.backup.listing import SnapshotInfo
+    from core.backup.restore import RestoreResult
+    from core.backup.take import BackupResult
+    from core.index.reindex import ReindexReport
+
+PASSPHRASE_ENV = "REVERIE_BACKUP_PASSPHRASE"
+
+
+@dataclass(frozen=True)
+class Restored:
+    result: RestoreResult
+    reindex: ReindexReport | None  # None when the index was not derived (``reindex=False``)
+
+
+class Backups(Service):
+    """``reverie backup``: encrypted snapshots of everything in the home that is not derived."""
+
+    @staticmethod
+    def repository_exists(dest: Path) -> bool:
+        from core.backup.repository import Repository
+
+        return Repository.exists(dest)
+
+    def backup(self, dest: Path, passphrase: str) -> BackupResult:
+        """A new snapshot in the repository at ``dest``, created first when there is none (with the
+        workbench's Argon2id parameters, the vault's defaults unless a test passed cheaper ones)."""
+        from core.backup.repository import Repository
+        from core.backup.take import take_backup
+
+        if Repository.exists(dest):
+            repo = Repository.open(dest, passphrase)
+        else:
+            repo = Repository.create(dest, passphrase, self.workbench.kdf)
+        return take_backup(self.paths, repo)
+
+    def check(self, dest: Path, passphrase: str, *, read_data: bool = False) -> CheckReport:
+        from core.backup.check import check_repository
+        from core.backup.repository import Repository
+
+        return check_repository(Repository.open(dest, passphrase), read_data=read_data)
+
+    def snapshots(self, dest: Path, passphrase: str) -> list[SnapshotInfo]:
+        from core.backup.listing import list_snapshots
+        from core.backup.repository import Repository
+
+        return list_snapshots(Repository.open(dest, passphrase))
+
+    def restore(self, dest: Path, passphrase: str, target: Path, *, snapshot: str | None = None,
+                reindex: bool = True, embed: bool = True) -> Restored:
+        """Restore ``snapshot`` (default: the latest) into ``target``, an empty or new folder, then
+        derive its index (:meth:`core.workbench.log.Log.reindex` on a workbench opened there, with this
+        one's settings for the embedder and the passphrase prompt)."""
+        from core.backup.repository import Repository
+        from core.backup.restore import check_empty_target, pick_snapshot, restore_snapshot
+        from core.paths import HomePaths
+
+        target = Path(target).expanduser().absolute()
+        check_empty_target(target)  # before the passphrase's slow key derivation
+        repo = Repository.open(dest, passphrase)
+        result = restore_snapshot(repo, pick_snapshot(repo, snapshot), target)
+        if not reindex:
+            return Restored(result, None)
+        source = self.workbench
+        with type(source)(HomePaths.at(target), kdf=source.kdf, embedder=source._embedder_factory,
+                       ask_passphrase=source.ask_passphrase, notice=source.notice) as restored:
+            report = restored.log.reindex(embed=embed)
+        return Restored(result, report)
