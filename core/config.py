@@ -165,6 +165,16 @@ class MirrorConfig:
 
 
 @dataclass
+class RemoteConfig:
+    """Capture on a machine without a vault, shipped to the home over SSH (``reverie remote``): the
+    name this machine's turns carry on the home (empty: its host name) and the largest its spool may
+    grow while the home is unreachable (a capture that would pass it is refused, never dropped)."""
+
+    machine: Annotated[str, msgspec.Meta(max_length=64, pattern=r"^([A-Za-z0-9][A-Za-z0-9._-]*)?$")] = ""
+    spool_max_bytes: Annotated[int, msgspec.Meta(ge=4096, le=1 << 40)] = 256 * 1024 * 1024
+
+
+@dataclass
 class Config:
     general: GeneralConfig = field(default_factory=GeneralConfig)
     security: SecurityConfig = field(default_factory=SecurityConfig)
@@ -179,6 +189,7 @@ class Config:
     timeparse: TimeparseConfig = field(default_factory=TimeparseConfig)
     serve: ServeConfig = field(default_factory=ServeConfig)
     mirror: MirrorConfig = field(default_factory=MirrorConfig)
+    remote: RemoteConfig = field(default_factory=RemoteConfig)
 
     def zone(self) -> ZoneInfo:
         """The person's timezone: ``general.timezone`` or the system's."""

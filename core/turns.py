@@ -2,6 +2,9 @@
 
 The seven fields of a turn (``ts``, ``actor``, ``role``, ``type``, ``text``, ``model``, ``session``)
 plus ``source`` (where it was imported from) and a stable ``id`` (so re-importing adds nothing).
+A turn shipped from another machine (:mod:`core.remote`) also carries ``machine``, the name that
+machine's remote was given; the field is left out of a line whose turn was captured on the home itself,
+so every line written before it existed reads as before.
 """
 
 from __future__ import annotations
@@ -56,6 +59,7 @@ class Turn:
     model: str | None
     session: str
     source: str
+    machine: str | None = None  # the machine a shipped turn was captured on (None: this home)
 
     @property
     def moment(self) -> datetime:
@@ -66,7 +70,10 @@ class Turn:
         return self.ts[:10]
 
     def to_json(self) -> str:
-        return json.dumps(asdict(self), ensure_ascii=False, sort_keys=True)
+        fields = asdict(self)
+        if self.machine is None:
+            del fields["machine"]
+        return json.dumps(fields, ensure_ascii=False, sort_keys=True)
 
     @classmethod
     def from_dict(cls, obj: Any) -> Turn:
@@ -93,10 +100,13 @@ class Turn:
         if not values["id"]:
             raise TurnError("id: empty")
         values["ts"] = format_ts(parse_ts(values["ts"]))
-        unknown = set(obj) - {*values, "model"}
+        machine = obj.get("machine")
+        if machine is not None and (not isinstance(machine, str) or not machine):
+            raise TurnError("machine: not a non-empty string")
+        unknown = set(obj) - {*values, "model", "machine"}
         if unknown:
             raise TurnError(f"unknown field {sorted(unknown)[0]!r}")
-        return cls(model=model, **values)
+        return cls(model=model, machine=machine, **values)
 
     @classmethod
     def from_json(cls, line: str) -> Turn:

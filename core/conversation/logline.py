@@ -37,6 +37,7 @@ class LogLine(msgspec.Struct, forbid_unknown_fields=True, frozen=True, gc=False)
     text: str
     ts: str
     type: Literal[TYPES]
+    machine: str | None = None  # set on turns shipped from another machine (core.remote)
 
 
 LOG_LINE = msgspec.json.Decoder(LogLine)

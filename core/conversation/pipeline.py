@@ -14,7 +14,7 @@ Order of work, so that a crash at any point loses nothing and repeats nothing:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -104,14 +104,18 @@ class _Ingest:
         self.held = 0
 
     def read(self, source: Source, progress: Progress | None) -> None:
-        for item in self._items(source, progress):
+        self.take(source.path, self._items(source, progress))
+
+    def take(self, origin: Path, items: Iterable[ImportItem]) -> None:
+        """Store ``items`` read from ``origin`` (rejected ones quarantined under its name)."""
+        for item in items:
             if isinstance(item, Turn):
                 self.pending.setdefault(item.day, []).append(item)
                 self.held += 1
                 if self.held >= FLUSH_TURNS:
                     self.flush()
             elif isinstance(item, Rejected):
-                entry = self.quarantine.add(source.path, item)
+                entry = self.quarantine.add(origin, item)
                 (self.report.already_quarantined if entry.already else self.report.quarantined).append(entry)
             elif isinstance(item, Skipped):
                 self.report.skip(item.reason)
@@ -173,17 +177,48 @@ def ingest(
     quarantined and reported; ``progress`` is called with the number of input bytes read.
     """
     plan = plan if plan is not None else collect_sources(list(inputs), fmt)
-    now = now or clock.utc_now()
     report = IngestReport(files=len(plan.sources))
     for reason, count in plan.skipped.items():
         report.skip(reason, count)
     report.not_read = list(plan.not_read)
+
+    def read_all(work: _Ingest) -> None:
+        for source in plan.sources:
+            work.read(source, progress)
+
+    return _run(paths, report, read_all, keys=keys, unsealed_reason=unsealed_reason, now=now)
+
+
+def ingest_items(
+    paths: HomePaths,
+    groups: Sequence[tuple[Path, Sequence[ImportItem]]],
+    *,
+    keys: VaultKeys | None = None,
+    unsealed_reason: str = "no passphrase available",
+    now: datetime | None = None,
+) -> IngestReport:
+    """Store items an importer already read elsewhere (a batch shipped from another machine,
+    :mod:`core.remote`), each group under the name of the file it came from, exactly as :func:`ingest`
+    stores what it reads: the same dedup by id, quarantine and seals (the caller checks each turn as
+    an importer does, :func:`~core.conversation.items.make_turn`)."""
+    report = IngestReport(files=len(groups))
+
+    def take_all(work: _Ingest) -> None:
+        for origin, items in groups:
+            work.take(origin, items)
+
+    return _run(paths, report, take_all, keys=keys, unsealed_reason=unsealed_reason, now=now)
+
+
+def _run(paths: HomePaths, report: IngestReport, fill: Callable[[_Ingest], None], *, keys: VaultKeys | None,
+         unsealed_reason: str, now: datetime | None) -> IngestReport:
+    """Under the ingest lock: repair interrupted appends, ``fill`` the log, then seal what closed."""
+    now = now or clock.utc_now()
     paths.ensure()
     with file_lock(paths.lock("ingest")):
         work = _Ingest(paths, report, now, keys)
         report.repaired = repair_appends(paths, work.quarantine)
-        for source in plan.sources:
-            work.read(source, progress)
+        fill(work)
         closed = sorted(day for day in report.days if day_closed(day, now))
         if keys is None:
             report.unsealed, report.unsealed_reason = closed, unsealed_reason

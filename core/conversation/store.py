@@ -160,7 +160,8 @@ def _read_whole_lines(data: bytes, offset: int, reading: DayReading) -> int:
         return 0
     if len(lines) != data.count(b"\n", 0, end) or not stamps_ok([line.ts for line in lines]):
         return 0
-    reading.turns = [Turn(f.id, f.ts, f.actor, f.role, f.type, f.text, f.model, f.session, f.source) for f in lines]
+    reading.turns = [Turn(f.id, f.ts, f.actor, f.role, f.type, f.text, f.model, f.session, f.source, f.machine)
+                     for f in lines]
     reading.offset = offset + end
     return end
 
@@ -178,7 +179,7 @@ def parse_line(line: bytes) -> Turn:
     else:
         if stamps_ok((fast.ts,)):
             return Turn(fast.id, fast.ts, fast.actor, fast.role, fast.type, fast.text, fast.model, fast.session,
-                        fast.source)
+                        fast.source, fast.machine)
     text = line.decode("utf-8")
     try:
         obj = json.loads(text)
@@ -214,11 +215,11 @@ def content_key(turn: Turn) -> int:
 
 def turn_line(turn: Turn) -> str:
     """``turn.to_json()``, byte for byte, without ``dataclasses.asdict`` (a third of ingest time)."""
-    return json.dumps(
-        {"actor": turn.actor, "id": turn.id, "model": turn.model, "role": turn.role, "session": turn.session,
-         "source": turn.source, "text": turn.text, "ts": turn.ts, "type": turn.type},
-        ensure_ascii=False, sort_keys=True,
-    )
+    fields = {"actor": turn.actor, "id": turn.id, "model": turn.model, "role": turn.role, "session": turn.session,
+              "source": turn.source, "text": turn.text, "ts": turn.ts, "type": turn.type}
+    if turn.machine is not None:
+        fields["machine"] = turn.machine
+    return json.dumps(fields, ensure_ascii=False, sort_keys=True)
 
 
 @dataclass

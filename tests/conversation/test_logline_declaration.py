@@ -26,7 +26,7 @@ def _struct_fields(tree: ast.Module) -> list[tuple[str, frozenset[str]]]:
 
 def test_one_struct_declares_the_fields_of_a_log_line() -> None:
     fields = frozenset(LogLine.__struct_fields__)
-    assert fields == {"actor", "id", "model", "role", "session", "source", "text", "ts", "type"}
+    assert fields == {"actor", "id", "model", "role", "session", "source", "text", "ts", "type", "machine"}
     same = [f"{path.relative_to(CORE.parent)}:{name}" for path in sorted(CORE.rglob("*.py"))
             for name, names in _struct_fields(ast.parse(path.read_text(encoding="utf-8"))) if names == fields]
     assert same == ["core/conversation/logline.py:LogLine"]
