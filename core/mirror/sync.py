@@ -177,9 +177,9 @@ class Mirroring:
         with self.conn.transaction():
             if action == "rewritten":
                 self.conn.execute(f"DELETE FROM {SCHEMA}.turns WHERE day = %s", (day,))
-            written = self._insert(f"INSERT INTO {SCHEMA}.turns ({_TURN_COLUMNS}) VALUES "
-                                   "(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s::vector) ON CONFLICT (id) DO NOTHING",
-                                   rows)
+            values = ", ".join(["%s"] * 11 + ["%s::vector"])
+            written = self._insert(f"INSERT INTO {SCHEMA}.turns ({_TURN_COLUMNS}) VALUES ({values}) "
+                                   "ON CONFLICT (id) DO NOTHING", rows)
             withheld = len(turns) - len(shared)
             self.conn.execute(
                 f"INSERT INTO {SCHEMA}.days (day, file, size, sha256, turns, withheld) VALUES (%s, %s, %s, %s, %s, %s) "

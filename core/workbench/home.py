@@ -52,6 +52,7 @@ if TYPE_CHECKING:
     from core.workbench.backups import Backups
     from core.workbench.curation import Curation
     from core.workbench.log import Log
+    from core.workbench.mirror import Mirror
     from core.workbench.review import Review
     from core.workbench.search import SearchAnswer
     from core.workbench.topics import Topics
@@ -468,3 +469,10 @@ class Workbench:
         from core.workbench.backups import Backups
 
         return Backups(self)
+
+    @cached_property
+    def mirror(self) -> Mirror:
+        """Keep a PostgreSQL + pgvector mirror in step through a sharing profile, and search it."""
+        from core.workbench.mirror import Mirror
+
+        return Mirror(self)
