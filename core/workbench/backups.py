@@ -24,6 +24,7 @@ PASSPHRASE_ENV = "REVERIE_BACKUP_PASSPHRASE"
 class Restored:
     result: RestoreResult
     reindex: ReindexReport | None  # None when the index was not derived (``reindex=False``)
+    note: str | None = None  # what the reindex could not do (the memories, when the vault stayed locked)
 
 
 class Backups(Service):
@@ -60,12 +61,15 @@ class Backups(Service):
         return list_snapshots(Repository.open(dest, passphrase))
 
     def restore(self, dest: Path, passphrase: str, target: Path, *, snapshot: str | None = None,
-                reindex: bool = True, embed: bool = True) -> Restored:
+                reindex: bool = True, embed: bool = True, vault_passphrase: str | None = None) -> Restored:
         """Restore ``snapshot`` (default: the latest) into ``target``, an empty or new folder, then
         derive its index (:meth:`core.workbench.log.Log.reindex` on a workbench opened there, with this
-        one's settings for the embedder and the passphrase prompt)."""
+        one's settings for the embedder and the passphrase prompt). The memories are indexed too when
+        the restored vault opens (``vault_passphrase``, else the one at hand, else the prompt); when it
+        does not, :attr:`Restored.note` says so and the next search with the vault open indexes them."""
         from core.backup.repository import Repository
         from core.backup.restore import check_empty_target, pick_snapshot, restore_snapshot
+        from core.errors import ReverieError
         from core.paths import HomePaths
 
         target = Path(target).expanduser().absolute()
@@ -74,8 +78,13 @@ class Backups(Service):
         result = restore_snapshot(repo, pick_snapshot(repo, snapshot), target)
         if not reindex:
             return Restored(result, None)
-        source = self.workbench
+        source, note = self.workbench, None
         with type(source)(HomePaths.at(target), kdf=source.kdf, embedder=source._embedder_factory,
-                       ask_passphrase=source.ask_passphrase, notice=source.notice) as restored:
+                          ask_passphrase=source.ask_passphrase, notice=source.notice) as restored:
+            if restored.has_vault:
+                try:
+                    restored.unlock(vault_passphrase)
+                except ReverieError as exc:
+                    note = f"memories not indexed yet ({exc}); the next search with the vault open indexes them"
             report = restored.log.reindex(embed=embed)
-        return Restored(result, report)
+        return Restored(result, report, note)

@@ -112,8 +112,10 @@ def restore(state: CliState, dest: Path, home: Path, snapshot: str | None, no_em
     result = done.result
     text = (f"restored snapshot {result.snapshot} into {result.target}: {result.files} files, "
             f"{result.size:,} bytes; index rebuilt. Check it: reverie --home {result.target} verify")
+    if done.note:
+        text += f"\n{done.note}"
     emit({"snapshot": result.snapshot, "home": str(result.target), "files": result.files, "size": result.size,
-          "turns_indexed": done.reindex.turns_added if done.reindex else 0}, as_json, text)
+          "turns_indexed": done.reindex.turns_added if done.reindex else 0, "note": done.note}, as_json, text)
 
 
 def register(cli: click.Group) -> None:
