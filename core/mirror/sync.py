@@ -47,7 +47,7 @@ _MEMORY_COLUMNS = ("id, record_sha256, content, tags, title, location, people, o
 
 
 @dataclass(frozen=True)
-class SealedMemory:
+class MirroredMemory:
     """A memory whose record verifies and is the version the ledger signed last, with that record's SHA-256."""
 
     memory: Memory
@@ -93,7 +93,7 @@ class MirrorReport:
                 "bad_lines": self.bad_lines}
 
 
-def sealed_memories(vault: Any) -> list[SealedMemory]:
+def sealed_memories(vault: Any) -> list[MirroredMemory]:
     """The vault's memories whose record verifies and matches the ledger's latest entry for it; none
     while the ledger chain is damaged (the rule of ``MemoryVault.verified_ids``)."""
     from core.vault.store import MEMORY_KINDS
@@ -107,7 +107,7 @@ def sealed_memories(vault: Any) -> list[SealedMemory]:
         digest = scan.file_sha256.get(memory.memory_id)
         entry = placement.get(memory.memory_id)
         if entry is not None and entry.kind in MEMORY_KINDS and entry.record_sha256 == digest:
-            out.append(SealedMemory(memory, digest))
+            out.append(MirroredMemory(memory, digest))
     return out
 
 
@@ -115,7 +115,7 @@ class Mirroring:
     """One run of ``reverie mirror`` over an open connection (see the module's docstring)."""
 
     def __init__(self, conn: psycopg.Connection[Any], paths: HomePaths, policy: SharePolicy, embedder: Embedder,
-                 where: str, memories: Callable[[], Sequence[SealedMemory]] | None = None,
+                 where: str, memories: Callable[[], Sequence[MirroredMemory]] | None = None,
                  progress: Callable[[str, int, int], None] | None = None) -> None:
         from core.mirror.schema import profile_digest
 
@@ -218,7 +218,7 @@ class Mirroring:
 
     # -- memories ----------------------------------------------------------------------------------
 
-    def _memories(self, sealed: Sequence[SealedMemory]) -> None:
+    def _memories(self, sealed: Sequence[MirroredMemory]) -> None:
         shared = {s.memory.memory_id: s for s in sealed
                   if self.policy.memory_verdict(s.memory.metadata.tags, s.memory.reviewed) is None}
         self.report.memories_withheld = len(sealed) - len(shared)
@@ -240,7 +240,7 @@ class Mirroring:
         self.report.memories_removed = len(gone)
 
 
-def _memory_row(sealed: SealedMemory, vector: str) -> tuple[Any, ...]:
+def _memory_row(sealed: MirroredMemory, vector: str) -> tuple[Any, ...]:
     from core.frozen import thaw
 
     memory = sealed.memory
