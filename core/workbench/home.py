@@ -53,6 +53,7 @@ if TYPE_CHECKING:
     from core.workbench.curation import Curation
     from core.workbench.log import Log
     from core.workbench.mirror import Mirror
+    from core.workbench.remote import RemoteService
     from core.workbench.review import Review
     from core.workbench.search import SearchAnswer
     from core.workbench.topics import Topics
@@ -476,3 +477,10 @@ class Workbench:
         from core.workbench.mirror import Mirror
 
         return Mirror(self)
+
+    @cached_property
+    def remote(self) -> RemoteService:
+        """Several machines: remotes, the laptop's spool and shipping, the home's receiving side."""
+        from core.workbench.remote import RemoteService
+
+        return RemoteService(self)

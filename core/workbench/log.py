@@ -13,7 +13,7 @@ from core.workbench.freshness import VAULT_SEEN_KEY, vault_fingerprint
 from core.workbench.service import Service
 
 if TYPE_CHECKING:
-    from core.conversation import SealReport
+    from core.conversation import IngestReport, SealReport
     from core.conversation.detect import SourcePlan
     from core.conversation.follow import Follower, FollowReport
     from core.conversation.seals import DaySummary
@@ -56,6 +56,15 @@ class Log(Service):
         keys, reason = self._keys_for_sealing()
         report = run_ingest(self.paths, plan=plan, keys=keys, unsealed_reason=reason, progress=progress, now=now)
         return self._index_after_ingest(report, embed=embed, progress=embed_progress, should_stop=should_stop)
+
+    def ingest_items(self, groups: Sequence[tuple[Path, Sequence[Any]]], *, now: datetime | None = None
+                     ) -> IngestReport:
+        """Store items an importer read on another machine (:mod:`core.remote`'s receiver) through the
+        same path as :meth:`ingest` (dedup by id, quarantine, seals); the index follows at the next read."""
+        from core.conversation.pipeline import ingest_items
+
+        keys, reason = self._keys_for_sealing()
+        return ingest_items(self.paths, groups, keys=keys, unsealed_reason=reason, now=now)
 
     def _keys_for_sealing(self) -> tuple[VaultKeys | None, str]:
         if not self.workbench.has_vault:
