@@ -1,11 +1,15 @@
 """Searching the mirror as the local index is searched: bound by the query's time range first, then
 PostgreSQL full-text search and pgvector inside it, fused as the local default fuses (each side divided
-by its best, the semantic side weighted ``fusion_weight``: :func:`core.recall.scoring.fuse`).
+by its best, the semantic side weighted ``fusion_weight``: :func:`core.recall.scoring.fuse`; for a model
+whose cosines sit close together, semantic scores taken above the worst hit first).
 
 The query is read by the same time grammar as ``reverie search`` (:func:`core.recall.analyze`, called
-by the workbench with the home's languages and fiscal year). What the local recall adds on top —
-session neighbours, the named speakers' boost, the session prior, the rarity weighing — is not
-repeated here: tests/bench/bench_mirror_parity.py measures how far the two answers agree.
+by the workbench with the home's languages and fiscal year). People the query names as speakers are
+handled as the local recall handles them: their names are left out of the words searched and of the
+text embedded, and their turns and sessions are boosted. What the local recall adds beyond that —
+session neighbours, the answer after a question, the session prior, the rarity weighing, widening a
+range with no match — is not repeated here: tests/bench/bench_mirror_parity.py measures how far the
+two answers agree.
 
 Inside a range the nearest vectors are computed exactly over the range's rows (a materialized subquery
 keeps the planner off the HNSW index, which would filter after it found its neighbours and return
@@ -26,6 +30,7 @@ if TYPE_CHECKING:
 
     from core.embed.protocol import Embedder
     from core.recall.query import QueryPlan
+    from core.recall.scoring import Ranking
 
 MAX_TERMS = 8
 EXACT_POOL = 200
@@ -63,32 +68,35 @@ class MirrorSearch:
     """Searches one mirror (an open autocommit connection). ``embedder`` embeds the query with the
     model the mirror's vectors came from; None searches words only."""
 
-    def __init__(self, conn: psycopg.Connection[Any], embedder: Embedder | None, *, fusion_weight: float = 0.7,
+    def __init__(self, conn: psycopg.Connection[Any], embedder: Embedder | None, *, ranking: Ranking | None = None,
                  half_life_days: float = 30.0) -> None:
+        from core.recall.scoring import DEFAULT_RANKING
+
         self.conn = conn
         self.embedder = embedder
-        self.fusion_weight = fusion_weight
+        self.ranking = ranking or DEFAULT_RANKING
         self.half_life_days = half_life_days
 
     def search(self, plan: QueryPlan, now: datetime, limit: int = 10) -> MirrorAnswer:
+        from core.recall.query import named_actors
         from core.recall.scoring import fuse, ranked, recency
 
         terms = list(plan.terms) or (list(plan.words)[:MAX_TERMS] if plan.range is None else [])
         if not terms:
             return MirrorAnswer(plan, "latest", self._latest(plan, limit) if plan.range is not None else [])
         bounds = self._bounds(plan)
-        exact = self._exact(terms, bounds, max(EXACT_POOL, 2 * limit))
+        names = named_actors(plan, self._actors())
+        spoken = {word for key in names.values() for word in key.split()}
+        exact = self._exact([t for t in terms if t.casefold() not in spoken] or terms, bounds,
+                            max(EXACT_POOL, 2 * limit))
         mode = "exact"
-        scores = {key: value for key, value in exact.items()}
+        scores = dict(exact)
         if self.embedder is not None:
-            from core.embed.ensemble import query_vectors
-
-            vector = vector_literal(query_vectors(self.embedder, [plan.semantic_text()])[0])
-            semantic = self._nearest(vector, bounds, max(VECTOR_POOL, 2 * limit))
-            semantic.update(self._cosines(vector, [key for key in exact if key not in semantic]))
+            semantic = self._semantic(plan, names, exact, bounds, limit)
             if semantic:
-                scores, mode = fuse(exact, semantic, self.fusion_weight), "hybrid"
+                scores, mode = fuse(exact, semantic, self.ranking.fusion_weight), "hybrid"
         rows = self._rows(list(scores))
+        scores = self._speakers(scores, rows, names)
         if plan.range is None:
             memories = {key: row[1] for key, row in rows.items() if row[0] == "memory"}
             scores = recency(scores, memories, now, self.half_life_days)
@@ -97,6 +105,39 @@ class MirrorSearch:
         if plan.range is not None:
             best.sort(key=lambda key: (rows[key][1], key))
         return MirrorAnswer(plan, mode, [_hit(key, rows[key], scores[key]) for key in best])
+
+    def _semantic(self, plan: QueryPlan, names: dict[str, str], exact: dict[str, float],
+                  bounds: tuple[datetime | None, datetime | None], limit: int) -> dict[str, float]:
+        """Cosines of the nearest inside the bounds, and of every exact hit; above the worst of them
+        for a model whose cosines sit close together (``semantic_floor``, as the local recall)."""
+        from core.embed.ensemble import query_vectors
+
+        assert self.embedder is not None
+        vector = vector_literal(query_vectors(self.embedder, [plan.semantic_text(names.values())])[0])
+        semantic = self._nearest(vector, bounds, max(VECTOR_POOL, 2 * limit))
+        semantic.update(self._cosines(vector, [key for key in exact if key not in semantic]))
+        if self.ranking.semantic_floor and semantic:
+            floor = min(semantic.values())
+            semantic = {key: max(value - floor, 0.0) for key, value in semantic.items()}
+        return semantic
+
+    def _speakers(self, scores: dict[str, float], rows: dict[str, tuple[str, datetime, str, str, str]],
+                  names: dict[str, str]) -> dict[str, float]:
+        """The named people's turns × ``speaker_exact`` and the sessions they speak in × ``session_of_named``."""
+        if not names:
+            return scores
+        sessions = {rows[key][3] for key in scores if key in rows and rows[key][2] in names}
+        out = {}
+        for key, value in scores.items():
+            row = rows.get(key)
+            if row is not None and row[0] == "turn":
+                value *= self.ranking.session_of_named if row[3] in sessions else 1.0
+                value *= self.ranking.speaker_exact if row[2] in names else 1.0
+            out[key] = value
+        return out
+
+    def _actors(self) -> list[str]:
+        return [actor for (actor,) in self.conn.execute(f"SELECT DISTINCT actor FROM {SCHEMA}.turns").fetchall()]
 
     @staticmethod
     def _bounds(plan: QueryPlan) -> tuple[datetime | None, datetime | None]:

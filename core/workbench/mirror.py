@@ -69,7 +69,6 @@ class Mirror(Service):
             embedder = self.workbench.embedder()
             if embedder.name != model:
                 embedder = None  # another model's vectors: words only
-            weight = ranking_for(self.config.embedding.model).fusion_weight
-            searcher = MirrorSearch(conn, embedder, fusion_weight=weight,
+            searcher = MirrorSearch(conn, embedder, ranking=ranking_for(self.config.embedding.model),
                                     half_life_days=self.config.recall.half_life_days)
             return searcher.search(plan, now, limit)
