@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
 
 from core.errors import ConfigError, HomeError
+from core.fsutil import ensure_private_dir
 from core.workbench.service import Service
 
 if TYPE_CHECKING:
@@ -110,7 +111,7 @@ class RemoteService(Service):
         remotes.remotes[name] = remote
         if default or remotes.default is None:
             remotes.default = name
-        self.paths.ensure()
+        ensure_private_dir(self.paths.root)  # only the remotes file: a laptop keeps nothing else
         remotes.save()
         return remote
 

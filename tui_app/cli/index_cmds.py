@@ -112,6 +112,10 @@ def watch(state: CliState, interval: float, no_embed: bool, once: bool, follow: 
         for entry in report.quarantined:
             click.echo(visible(f"reverie watch: {entry} (quarantined)"), err=True)
 
+    if state.workbench.remote.is_laptop:  # no vault here and a default remote: spool and ship to the home
+        from tui_app.cli.remote_cmds import follow_on_laptop
+
+        return follow_on_laptop(state, [*state.config.watch.follow, *map(str, follow)], interval, once)
     follower = _follower(state, follow)
     workbench = state.workbench
     reindexer = workbench.reindexer(embed=not no_embed, memories=True)

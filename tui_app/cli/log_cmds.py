@@ -117,6 +117,10 @@ def ingest(state: CliState, fmt: str, embed: bool, as_json: bool, inputs: tuple[
     """
     workbench = state.workbench
     plan = workbench.log.plan_ingest(list(inputs), fmt)
+    if workbench.remote.is_laptop:  # no vault here and a default remote: spool and ship to the home
+        from tui_app.cli.remote_cmds import ingest_on_laptop
+
+        return ingest_on_laptop(state, plan, as_json)
     with _progress(plan.total_bytes) as progress:
         outcome = workbench.log.ingest(plan=plan, embed=embed, progress=progress,
                                    embed_progress=progress_printer() if embed else None)

@@ -62,6 +62,7 @@ def _register() -> None:
         log_cmds,
         mirror_cmds,
         passphrase_cmds,
+        remote_cmds,
         search_cmds,
         serve_cmds,
         session_cmds,
@@ -71,7 +72,7 @@ def _register() -> None:
     )
 
     for module in (app_cmds, vault_cmds, log_cmds, topic_cmds, index_cmds, curate_cmds, when_cmds, search_cmds,
-                   assist_cmds, serve_cmds, passphrase_cmds, session_cmds, backup_cmds,
+                   assist_cmds, serve_cmds, passphrase_cmds, session_cmds, remote_cmds, backup_cmds,
                    mirror_cmds):
         module.register(cli)
 
