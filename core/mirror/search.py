@@ -32,7 +32,11 @@ if TYPE_CHECKING:
     from core.recall.query import QueryPlan
     from core.recall.scoring import Ranking
 
+Row = tuple[str, datetime, str, str, str]  # kind, ts, actor, session, text
+Bounds = tuple[datetime | None, datetime | None]
+
 MAX_TERMS = 8
+NEIGHBOUR_REACH = 2  # session neighbours on each side of a turn (core.recall.pool)
 EXACT_POOL = 200
 VECTOR_POOL = 100
 
@@ -79,24 +83,32 @@ class MirrorSearch:
 
     def search(self, plan: QueryPlan, now: datetime, limit: int = 10) -> MirrorAnswer:
         from core.recall.query import named_actors
-        from core.recall.scoring import fuse, ranked, recency
+        from core.recall.scoring import fuse, ranked, recency, session_prior
 
         terms = list(plan.terms) or (list(plan.words)[:MAX_TERMS] if plan.range is None else [])
         if not terms:
             return MirrorAnswer(plan, "latest", self._latest(plan, limit) if plan.range is not None else [])
+        r = self.ranking
         bounds = self._bounds(plan)
+        asks = plan.is_question or not r.keywords_find_the_turn
         names = named_actors(plan, self._actors())
         spoken = {word for key in names.values() for word in key.split()}
         exact = self._exact([t for t in terms if t.casefold() not in spoken] or terms, bounds,
                             max(EXACT_POOL, 2 * limit))
-        mode = "exact"
-        scores = dict(exact)
+        rows = self._rows(list(exact))
+        exact = self._spread(exact, rows, bounds, r.spread_exact, r.answer_share if asks else 0.0)
+        scores, mode = self._speakers(exact, rows, names, r.speaker_exact), "exact"
         if self.embedder is not None:
-            semantic = self._semantic(plan, names, exact, bounds, limit)
+            semantic = self._semantic(plan, names, scores, bounds, limit)
+            rows.update(self._rows([key for key in semantic if key not in rows]))
+            semantic = self._spread(semantic, rows, bounds, r.spread_semantic,
+                                    r.answer_share_semantic if asks else 0.0)
+            semantic = self._speakers(semantic, rows, names, r.speaker_semantic)
             if semantic:
-                scores, mode = fuse(exact, semantic, self.ranking.fusion_weight), "hybrid"
-        rows = self._rows(list(scores))
-        scores = self._speakers(scores, rows, names)
+                scores, mode = fuse(scores, semantic, r.fusion_weight), "hybrid"
+        if r.session_prior > 0 and asks:
+            sessions = {key: rows[key][3] for key in scores if key in rows and rows[key][0] == "turn"}
+            scores = session_prior(scores, sessions, r.session_prior, r.session_prior_top)
         if plan.range is None:
             memories = {key: row[1] for key, row in rows.items() if row[0] == "memory"}
             scores = recency(scores, memories, now, self.half_life_days)
@@ -106,8 +118,35 @@ class MirrorSearch:
             best.sort(key=lambda key: (rows[key][1], key))
         return MirrorAnswer(plan, mode, [_hit(key, rows[key], scores[key]) for key in best])
 
+    def _spread(self, scores: dict[str, float], rows: dict[str, Row], bounds: Bounds, weights: tuple[float, ...],
+                answer_share: float) -> dict[str, float]:
+        """Session neighbours share the best turns' scores, the turn after a question most
+        (:func:`core.recall.scoring.spread`, with the local recall's reach and number of sources)."""
+        from core.recall.scoring import ranked, spread
+
+        sources = [key for key in ranked(scores) if rows.get(key, ("",))[0] == "turn"][: self.ranking.spread_sources]
+        if not sources:
+            return scores
+        near: dict[str, list[tuple[str, int]]] = {}
+        side = ("SELECT id, {sign} row_number() OVER (ORDER BY ts {order}, id {order}) FROM (SELECT id, ts "
+                f"FROM {SCHEMA}.turns t WHERE t.session = s.session AND (t.ts, t.id) {{cmp}} (s.ts, s.id) "
+                "AND (%(lo)s::timestamptz IS NULL OR t.ts >= %(lo)s) "
+                "AND (%(hi)s::timestamptz IS NULL OR t.ts < %(hi)s) "
+                "ORDER BY t.ts {order}, t.id {order} LIMIT %(reach)s) AS x")
+        before = side.format(sign="-", order="DESC", cmp="<")
+        after = side.format(sign="", order="ASC", cmp=">")
+        found = self.conn.execute(
+            f"SELECT s.id, n.id, n.d FROM (SELECT id, session, ts FROM {SCHEMA}.turns WHERE id = ANY(%(ids)s)) AS s "
+            f"CROSS JOIN LATERAL ({before} UNION ALL {after}) AS n(id, d)",
+            {"ids": sources, "lo": bounds[0], "hi": bounds[1], "reach": NEIGHBOUR_REACH}).fetchall()
+        for source, other, distance in found:
+            near.setdefault(source, []).append((other, int(distance)))
+        rows.update(self._rows([other for pairs in near.values() for other, _ in pairs if other not in rows]))
+        asking = {key for key in sources if "?" in rows[key][4] or "？" in rows[key][4]}
+        return spread(scores, near, weights, self.ranking.spread_after, asking, answer_share)
+
     def _semantic(self, plan: QueryPlan, names: dict[str, str], exact: dict[str, float],
-                  bounds: tuple[datetime | None, datetime | None], limit: int) -> dict[str, float]:
+                  bounds: Bounds, limit: int) -> dict[str, float]:
         """Cosines of the nearest inside the bounds, and of every exact hit; above the worst of them
         for a model whose cosines sit close together (``semantic_floor``, as the local recall)."""
         from core.embed.ensemble import query_vectors
@@ -121,9 +160,9 @@ class MirrorSearch:
             semantic = {key: max(value - floor, 0.0) for key, value in semantic.items()}
         return semantic
 
-    def _speakers(self, scores: dict[str, float], rows: dict[str, tuple[str, datetime, str, str, str]],
-                  names: dict[str, str]) -> dict[str, float]:
-        """The named people's turns × ``speaker_exact`` and the sessions they speak in × ``session_of_named``."""
+    def _speakers(self, scores: dict[str, float], rows: dict[str, Row], names: dict[str, str],
+                  factor: float) -> dict[str, float]:
+        """The named people's turns × ``factor`` and the sessions they speak in × ``session_of_named``."""
         if not names:
             return scores
         sessions = {rows[key][3] for key in scores if key in rows and rows[key][2] in names}
@@ -132,7 +171,7 @@ class MirrorSearch:
             row = rows.get(key)
             if row is not None and row[0] == "turn":
                 value *= self.ranking.session_of_named if row[3] in sessions else 1.0
-                value *= self.ranking.speaker_exact if row[2] in names else 1.0
+                value *= factor if row[2] in names else 1.0
             out[key] = value
         return out
 
@@ -140,10 +179,10 @@ class MirrorSearch:
         return [actor for (actor,) in self.conn.execute(f"SELECT DISTINCT actor FROM {SCHEMA}.turns").fetchall()]
 
     @staticmethod
-    def _bounds(plan: QueryPlan) -> tuple[datetime | None, datetime | None]:
+    def _bounds(plan: QueryPlan) -> Bounds:
         return (plan.range.start, plan.range.end) if plan.range is not None else (None, None)
 
-    def _exact(self, terms: list[str], bounds: tuple[datetime | None, datetime | None], k: int) -> dict[str, float]:
+    def _exact(self, terms: list[str], bounds: Bounds, k: int) -> dict[str, float]:
         query = " || ".join([f"plainto_tsquery('{TEXT_CONFIG}', %s)"] * len(terms))
         out: dict[str, float] = {}
         for table in ("turns", "memories"):
@@ -154,7 +193,7 @@ class MirrorSearch:
             out.update((key, float(score)) for key, score in self.conn.execute(sql, params).fetchall())
         return out
 
-    def _nearest(self, vector: str, bounds: tuple[datetime | None, datetime | None], k: int) -> dict[str, float]:
+    def _nearest(self, vector: str, bounds: Bounds, k: int) -> dict[str, float]:
         out: dict[str, float] = {}
         for table in ("turns", "memories"):
             if bounds == (None, None):
@@ -183,7 +222,7 @@ class MirrorSearch:
             out.update((key, max(float(score), 0.0)) for key, score in found)
         return out
 
-    def _rows(self, ids: list[str]) -> dict[str, tuple[str, datetime, str, str, str]]:
+    def _rows(self, ids: list[str]) -> dict[str, Row]:
         if not ids:
             return {}
         rows = self.conn.execute(
@@ -201,6 +240,6 @@ class MirrorSearch:
         return [_hit(row[1], (row[0], row[2], row[3], row[4], row[5]), 0.0) for row in reversed(rows)]
 
 
-def _hit(key: str, row: tuple[str, datetime, str, str, str], score: float) -> MirrorHit:
+def _hit(key: str, row: Row, score: float) -> MirrorHit:
     kind, ts, who, session, text = row
     return MirrorHit(kind, key, ts, who, session, text, score)
