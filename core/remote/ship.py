@@ -33,6 +33,7 @@ class Channel:
     process: subprocess.Popen[bytes]
     stderr: IO[bytes]
     describe: str
+    finished: tuple[int | None, str] | None = None
 
     @property
     def stdin(self) -> Any:
@@ -43,7 +44,9 @@ class Channel:
         return self.process.stdout
 
     def finish(self, timeout: float = 30.0) -> tuple[int | None, str]:
-        """Close our end, wait for the child, and return (exit code, last lines of its stderr)."""
+        """Close our end, wait for the child, and return (exit code, last lines of its stderr); once."""
+        if self.finished is not None:
+            return self.finished
         with contextlib.suppress(OSError, ValueError):
             self.process.stdin.close()  # type: ignore[union-attr]
         try:
@@ -55,7 +58,8 @@ class Channel:
         text = self.stderr.read().decode("utf-8", "replace")
         self.stderr.close()
         lines = [line.strip() for line in text.splitlines() if line.strip()]
-        return code, " / ".join(lines[-2:])[:400]
+        self.finished = (code, " / ".join(lines[-2:])[:400])
+        return self.finished
 
 
 @dataclass(frozen=True)
