@@ -85,13 +85,42 @@ def _as_user(argv: list[str]) -> list[str]:
     return [setpriv, f"--reuid={UNPRIVILEGED}", f"--regid={UNPRIVILEGED}", "--clear-groups", *argv]
 
 
+def _reachable(binaries: Path, folder: Path) -> Path:
+    """``binaries``, or a copy of its installation in ``folder`` when the unprivileged user cannot run
+    it (a virtual environment under /root, mode 0700): nothing outside the temporary folder is chmod'ed."""
+    if os.geteuid() != 0:
+        return binaries
+    probes = [[str(binaries / "initdb"), "--version"], ["test", "-r", str(binaries / "postgres")]]
+    if all(subprocess.run(_as_user(argv), capture_output=True, timeout=30).returncode == 0 for argv in probes):
+        return binaries
+    # the wheel's binaries find their libraries at $ORIGIN/../../../<package>.libs: the layout is kept
+    install = binaries.parent
+    package = install.parent
+    copy = folder / package.name / install.name
+    shutil.copytree(install, copy, ignore=shutil.ignore_patterns("include"), symlinks=True)
+    libs = package.parent / f"{package.name}.libs"
+    if libs.is_dir():
+        shutil.copytree(libs, folder / libs.name, symlinks=True)
+    for path in [folder / package.name, *(folder / package.name).rglob("*"), *(folder / libs.name).rglob("*")]:
+        if not path.is_symlink():
+            mode = path.stat().st_mode
+            path.chmod(mode | (0o555 if path.is_dir() or mode & 0o100 else 0o444))
+    return copy / binaries.name
+
+
 def start_server(bin_folder: Path | None = None, *, timeout: float = 30.0) -> PgServer:
     """initdb in a fresh temporary folder, then postgres on a free loopback port; ready when it returns."""
-    binaries = bin_folder or pgvector_bin()
-    folder = Path(tempfile.mkdtemp(prefix="reverie-pg-"))
+    top = Path(tempfile.mkdtemp(prefix="reverie-pg-"))
+    folder = top
     try:
-        if os.geteuid() == 0:
+        if os.geteuid() == 0:  # the server's own folder belongs to the user it runs as
+            top.chmod(0o755)
+            binaries = _reachable(bin_folder or pgvector_bin(), top)
+            folder = top / "run"
+            folder.mkdir(mode=0o700)
             os.chown(folder, UNPRIVILEGED, UNPRIVILEGED)
+        else:
+            binaries = bin_folder or pgvector_bin()
         data = folder / "data"
         init = subprocess.run(_as_user([str(binaries / "initdb"), "-D", str(data), "-U", "postgres", "-A", "trust",
                                         "-E", "UTF8", "--no-sync", "--locale=C"]),
@@ -104,13 +133,13 @@ def start_server(bin_folder: Path | None = None, *, timeout: float = 30.0) -> Pg
                 "-c", "listen_addresses=127.0.0.1", "-c", "fsync=off", "-c", "synchronous_commit=off",
                 "-c", "full_page_writes=off", "-c", "max_connections=40"]
         process = subprocess.Popen(_as_user(argv), stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
-        server = PgServer(folder, port, process.pid, process)
+        server = PgServer(top, port, process.pid, process)
         _wait_ready(server, timeout)
         return server
     except BaseException:
         if "server" in locals():
             server.stop()
-        shutil.rmtree(folder, ignore_errors=True)
+        shutil.rmtree(top, ignore_errors=True)
         raise
 
 
@@ -120,7 +149,7 @@ def _wait_ready(server: PgServer, timeout: float) -> None:
     deadline = time.monotonic() + timeout
     while True:
         if server.process.poll() is not None:
-            log = (server.folder / "server.log").read_text(errors="replace")
+            log = next(server.folder.rglob("server.log")).read_text(errors="replace")
             raise ServerUnavailable(f"postgres exited ({server.process.returncode}): {log.strip()[-300:]}")
         try:
             with psycopg.connect(server.dsn(), connect_timeout=2):
