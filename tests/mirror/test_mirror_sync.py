@@ -15,6 +15,7 @@ from core.mirror.connect import vector_literal
 from core.turns import day_file
 from core.workbench import Workbench
 from tests.helpers.sharing_world import NOW, PRIVATE_SECRETS, TURNS, make_turn, write_log
+from tests.helpers.vault import PASSPHRASE
 
 CC = "claude-code:/home/me/.claude/projects/p/cc2.jsonl"
 
@@ -151,3 +152,29 @@ def test_search_bounds_by_the_time_range_first(world: Workbench, pg_dsn: str) ->
     assert [hit.id for hit in bounded.hits] == [TURNS[2].id]
     assert {TURNS[0].id, TURNS[1].id, TURNS[2].id} <= {hit.id for hit in anytime.hits}
     assert anytime.mode == "hybrid" and {hit.kind for hit in anytime.hits} == {"turn", "memory"}
+
+
+def test_the_command_mirrors_and_searches_without_printing_the_password(world: Workbench, pg_dsn: str) -> None:
+    import json
+
+    from click.testing import CliRunner
+
+    from tui_app.cli.main import cli
+    from tui_app.cli.state import CliOptions
+
+    with_password = pg_dsn.replace("postgres@", "postgres:pw-never-shown@")  # trust auth ignores it
+    options = CliOptions(embedder=lambda: HashingEmbedder(dim=64))
+    env = {"REVERIE_PASSPHRASE": PASSPHRASE, "REVERIE_MIRROR_DSN": with_password}
+    home = ["--home", str(world.paths.root)]
+    runner = CliRunner()
+    mirrored = runner.invoke(cli, [*home, "mirror", "--profile", "claude", "--json"], obj=options, env=env)
+    again = runner.invoke(cli, [*home, "mirror", "--profile", "claude"], obj=options, env=env)
+    found = runner.invoke(cli, [*home, "mirror", "search", "Niseko", "--now", NOW.isoformat(), "--json"],
+                          obj=options, env=env)
+
+    assert (mirrored.exit_code, again.exit_code, found.exit_code) == (0, 0, 0), mirrored.output + found.output
+    report = json.loads(mirrored.output)
+    assert (report["turns_written"], report["turns_withheld"], report["memories_written"]) == (2, 1, 4)
+    assert "0 changed" in again.output and "pw-never-shown" not in mirrored.output + again.output
+    ids = [hit["id"] for hit in json.loads(found.output)["results"]]
+    assert TURNS[0].id in ids and TURNS[2].id not in ids  # the chatgpt turn was never mirrored
