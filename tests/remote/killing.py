@@ -1,6 +1,7 @@
 """A push or a receiver that SIGKILLs itself at a chosen point (for tests/remote/test_kills.py).
 
-``python killing.py push LAPTOP HOME EVENT N``: the laptop's push, killed at the Nth ``EVENT``
+``python killing.py push LAPTOP HOME EVENT N [ssh]``: the laptop's push (through its configured
+ssh remote with ``ssh``), killed at the Nth ``EVENT``
 ("connect": before anything is sent; "sent": after the home has stored the batch, before its ACK is
 read). ``python killing.py receive HOME MACHINE EVENT N``: the home's receiver, killed at the Nth
 ``EVENT`` ("read": a batch checked, not stored; "stored": stored, not acknowledged)."""
@@ -38,6 +39,7 @@ def killer(event: str, nth: int, before_kill: object = None) -> object:
 
 def main() -> None:
     mode, first, second, event, nth = sys.argv[1:6]
+    over_ssh = sys.argv[6:7] == ["ssh"]  # push through the laptop's configured remote, not a local process
     if mode == "push":
         laptop = Workbench(HomePaths.at(first))
         home = Path(second)
@@ -50,7 +52,8 @@ def main() -> None:
                 time.sleep(0.02)
 
         hook = killer(event, int(nth), wait_stored if event == "sent" else None)
-        laptop.remote.push(transport=receiver_transport(home), hook=hook)  # type: ignore[arg-type]
+        transport = None if over_ssh else receiver_transport(home)
+        laptop.remote.push(transport=transport, hook=hook)  # type: ignore[arg-type]
     else:
         home_bench = Workbench(HomePaths.at(first))
         home_bench.remote.receive(sys.stdin.buffer, sys.stdout.buffer, machine=second,
