@@ -7,6 +7,8 @@ and nothing else in Reverie needs it.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from core.errors import ReverieError
@@ -111,6 +113,28 @@ def ensure_vector(conn: psycopg.Connection[Any], where: str) -> None:
         if conn.execute("SELECT 1 FROM pg_extension WHERE extname = 'vector'").fetchone() is None:
             raise MirrorError(f"mirror: cannot create the vector extension in {where}: "
                               f"{' '.join(str(exc).split())[:200]}") from exc
+
+
+@contextmanager
+def reported(where: str, dsn: str) -> Iterator[None]:
+    """A database error during a run or a search as a one-line ``MirrorError`` naming the database
+    (the server went away, a disk filled up): what was committed before it stays, whole days only."""
+    import psycopg
+
+    try:
+        yield
+    except psycopg.Error as exc:
+        raise MirrorError(f"mirror: {where}: {_scrub(str(exc), dsn)}") from exc
+
+
+def pg_text(text: str) -> str:
+    """``text`` as PostgreSQL can store it: a NUL character (which ``text`` columns refuse) and a lone
+    surrogate (not UTF-8) become U+FFFD; anything else is kept as it is."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        text = "".join("\ufffd" if "\ud800" <= ch <= "\udfff" else ch for ch in text)
+    return text.replace("\x00", "\ufffd") if "\x00" in text else text
 
 
 def vector_literal(values: Any) -> str:

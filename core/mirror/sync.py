@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from core.mirror.connect import vector_literal
+from core.mirror.connect import pg_text, vector_literal
 from core.mirror.schema import SCHEMA, MirrorSettings, drop, prepare, take_lock
 from core.turns import Turn, TurnError, parse_ts
 
@@ -205,7 +205,8 @@ class Mirroring:
     def _turn_rows(self, day: str, turns: list[Turn]) -> list[tuple[Any, ...]]:
         embed = [t.text for t in turns if t.type in EMBED_TYPES]
         vectors = iter(self.embedder.embed(embed)) if embed else iter(())
-        return [(t.id, day, parse_ts(t.ts), t.actor, t.role, t.type, t.text, t.model, t.session, t.source,
+        return [(pg_text(t.id), day, parse_ts(t.ts), pg_text(t.actor), t.role, t.type, pg_text(t.text),
+                 pg_text(t.model) if t.model is not None else None, pg_text(t.session), pg_text(t.source),
                  getattr(t, "machine", None), vector_literal(next(vectors)) if t.type in EMBED_TYPES else None)
                 for t in turns]
 
@@ -251,7 +252,19 @@ def _memory_row(sealed: MirroredMemory, vector: str) -> tuple[Any, ...]:
         when = parse_ts(meta.occurred_at) if meta.occurred_at else created
     except TurnError:
         when = created  # a date the person wrote loosely stays in occurred_at as text
-    return (memory.memory_id, sealed.record_sha256, memory.content, list(meta.tags), meta.title, meta.location,
-            list(meta.people), meta.occurred_at, created, when, memory.reviewed,
+    optional = [pg_text(v) if v is not None else None for v in (meta.title, meta.location, meta.occurred_at)]
+    return (memory.memory_id, sealed.record_sha256, pg_text(memory.content), [pg_text(t) for t in meta.tags],
+            optional[0], optional[1], [pg_text(p) for p in meta.people], optional[2], created, when, memory.reviewed,
             review.get("approved_by") if review else None, review.get("approved_at") if review else None,
-            json.dumps(review, ensure_ascii=False, default=str) if review else None, vector)
+            json.dumps(_stored(review), ensure_ascii=False, default=str) if review else None, vector)
+
+
+def _stored(value: Any) -> Any:
+    """A JSON value with every string as PostgreSQL stores it (:func:`pg_text`; jsonb refuses ``\\u0000``)."""
+    if isinstance(value, str):
+        return pg_text(value)
+    if isinstance(value, dict):
+        return {pg_text(str(k)): _stored(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_stored(v) for v in value]
+    return value

@@ -29,7 +29,7 @@ class Mirror(Service):
         """Mirror what ``profile`` shares: new and changed days of the log, the shared memories (the
         passphrase is asked for when the home has a vault), with the home's embedding model's vectors.
         ``rebuild`` drops the mirror's tables first and writes everything again from the log."""
-        from core.mirror.connect import connect, describe_dsn, resolve_dsn
+        from core.mirror.connect import connect, describe_dsn, reported, resolve_dsn
         from core.mirror.sync import Mirroring, sealed_memories
         from core.sharing import SharePolicy
 
@@ -40,7 +40,7 @@ class Mirror(Service):
         if bench.has_vault:
             bench.unlock()
             memories = lambda: sealed_memories(bench.vault)  # noqa: E731
-        with connect(url) as conn:
+        with connect(url) as conn, reported(describe_dsn(url), url):
             run = Mirroring(conn, self.paths, policy, bench.embedder(), describe_dsn(url), memories, progress)
             return run.run(rebuild=rebuild)
 
@@ -49,7 +49,7 @@ class Mirror(Service):
         """``query`` over the mirror: its time range read as ``reverie search`` reads it, then words
         and vectors inside it, fused as the local default fuses (core.mirror.search). The query is
         embedded only when the home's model is the one the mirror's vectors came from."""
-        from core.mirror.connect import MirrorError, connect, describe_dsn, resolve_dsn
+        from core.mirror.connect import MirrorError, connect, describe_dsn, reported, resolve_dsn
         from core.mirror.schema import read_info
         from core.mirror.search import MirrorSearch
         from core.recall import analyze
@@ -60,7 +60,7 @@ class Mirror(Service):
         now = now or self.workbench.now(zone=zone)
         plan = analyze(query, now, zone, self.config.general.languages,
                        fiscal_year_start=self.config.timeparse.fiscal_year_start)
-        with connect(url) as conn:
+        with connect(url) as conn, reported(describe_dsn(url), url):
             info = read_info(conn)
             if info is None:
                 raise MirrorError(f"mirror: {describe_dsn(url)} holds no mirror yet: "

@@ -178,3 +178,20 @@ def test_the_command_mirrors_and_searches_without_printing_the_password(world: W
     assert "0 changed" in again.output and "pw-never-shown" not in mirrored.output + again.output
     ids = [hit["id"] for hit in json.loads(found.output)["results"]]
     assert TURNS[0].id in ids and TURNS[2].id not in ids  # the chatgpt turn was never mirrored
+
+
+def test_text_postgres_cannot_hold_is_stored_replaced_and_escapes_kept(world: Workbench, pg_dsn: str) -> None:
+    import json
+
+    odd = make_turn(NOW - timedelta(days=2), "nul\x00here, half \ud800 pair, \x1b[31mred\x1b[0m", session="cc3",
+                    source=CC)
+    path = day_file(world.paths.logs, odd.day)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("a", encoding="ascii") as handle:  # as an importer may have written it: \u escapes
+        handle.write(json.dumps(odd.__dict__, sort_keys=True) + "\n")
+
+    report = world.mirror.run("open", dsn=pg_dsn)
+
+    assert ("2026-11-27", "new", 1) in [(s.day, s.action, s.written) for s in report.steps]
+    assert rows(pg_dsn, "SELECT text FROM reverie.turns WHERE id = %s", (odd.id,)) == \
+        [("nul\ufffdhere, half \ufffd pair, \x1b[31mred\x1b[0m",)]
