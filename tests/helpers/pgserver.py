@@ -22,7 +22,15 @@ from dataclasses import dataclass
 from pathlib import Path
 
 UNPRIVILEGED = 65534  # nobody / nogroup
-DEBIAN_BIN = Path("/usr/lib/postgresql/15/bin")
+
+
+def _system_bin() -> Path:
+    """The distribution's PostgreSQL (Debian's layout, the newest major version), which has no pgvector."""
+    found = [p for p in Path("/usr/lib/postgresql").glob("*/bin") if p.parent.name.isdigit()]
+    return max(found, key=lambda p: int(p.parent.name), default=Path("/usr/lib/postgresql/15/bin"))
+
+
+DEBIAN_BIN = _system_bin()
 
 
 class ServerUnavailable(Exception):
