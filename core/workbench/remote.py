@@ -143,15 +143,15 @@ class RemoteService(Service):
         except RemoteUnreachable as exc:
             return LaptopCapture(report, None, str(exc))
 
-    def follower(self, roots: Sequence[Path | str], on_push: Callable[[PushReport | None, str | None], None]
-                 ) -> SpoolingFollower:
+    def follower(self, roots: Sequence[Path | str], on_push: Callable[[PushReport | None, str | None], None],
+                 *, transport: CommandTransport | None = None) -> SpoolingFollower:
         """``watch --follow`` on a laptop: each pass spools what is new, then ships the spool."""
         from core.remote.capture import SpoolingFollower
         from core.remote.ship import RemoteUnreachable
 
         def ship() -> None:
             try:
-                on_push(self.push(), None)
+                on_push(self.push(transport=transport), None)
             except RemoteUnreachable as exc:
                 on_push(None, str(exc))
 

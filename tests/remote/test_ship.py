@@ -101,3 +101,34 @@ def test_the_ssh_command_is_batch_mode_to_the_home_s_receiver(tmp_path: Path) ->
     assert argv[:5] == ["ssh", "-T", "-o", "BatchMode=yes", "-o"] and sys.executable not in argv
     assert argv[-3:] == ["--", "me@desk.lan", "/opt/reverie/bin/reverie remote receive --machine laptop"]
     assert argv[argv.index("-p"):argv.index("-p") + 2] == ["-p", "2222"] and "UserKnownHostsFile=/k/known" in argv
+
+
+def test_a_malformed_line_is_named_on_the_laptop_and_quarantined_on_the_home_only(tmp_path: Path) -> None:
+    root, home = tmp_path / "laptop", tmp_path / "home"
+    transcript = tmp_path / "s1.jsonl"
+    write_transcript(transcript, "s1", ["good words"])
+    with transcript.open("a", encoding="utf-8") as out:
+        out.write('{"type": "user", "uuid": "broken", "message": \n')
+    bench = laptop(root, home)
+    outcome = bench.remote.capture(bench.log.plan_ingest([transcript]), transport=receiver_transport(home))
+    assert [(e.file, e.line) for e in outcome.capture.rejected] == [(str(transcript), 2)]
+    assert outcome.push is not None and outcome.push.quarantined == 1
+    kept = "".join(p.read_text() for p in HomePaths.at(home).quarantine.glob("*.jsonl"))
+    assert '\\"uuid\\": \\"broken\\"' in kept and f"{MACHINE}:{transcript}" in kept
+    assert not (root / "quarantine").exists()
+
+
+def test_watch_follow_on_a_laptop_spools_each_pass_and_ships_it(tmp_path: Path) -> None:
+    root, home = tmp_path / "laptop", tmp_path / "home"
+    projects = tmp_path / "projects"
+    projects.mkdir()
+    write_transcript(projects / "s1.jsonl", "s1", ["first words", "first answer"])
+    bench = laptop(root, home)
+    shipped: list[tuple[int, str | None]] = []
+    follower = bench.remote.follower([projects], lambda r, e: shipped.append((r.added if r else -1, e)),
+                                     transport=receiver_transport(home))
+    assert follower.run_once().added == 3
+    write_transcript(projects / "s1.jsonl", "s1", ["second words"], first=2)
+    assert follower.run_once().added == 4  # the grown transcript, read again; the home adds only what is new
+    assert shipped == [(3, None), (1, None)]
+    assert len(counts(home)) == 4 and set(counts(home).values()) == {1}
