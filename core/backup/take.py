@@ -26,7 +26,7 @@ from core import clock
 from core.backup.entries import HOME_ENTRIES, is_backed_up, is_temporary
 from core.backup.manifest import DirEntry, FileEntry, Manifest
 from core.backup.repository import CHUNK_SIZE, Repository
-from core.errors import NotFound
+from core.errors import HomeError, NotFound
 from core.fsutil import file_lock
 from core.paths import HomePaths
 
@@ -56,10 +56,17 @@ def quiet_home(paths: HomePaths) -> Iterator[None]:
         yield
 
 
+def check_destination(paths: HomePaths, dest: Path) -> None:
+    """Refuse a repository inside the home (each backup would hold the ones before it)."""
+    if dest.absolute().resolve().is_relative_to(paths.root.absolute().resolve()):
+        raise HomeError(f"{dest}: inside the home it would back up; choose a folder outside {paths.root}")
+
+
 def take_backup(paths: HomePaths, repo: Repository) -> BackupResult:
     """A new snapshot of ``paths`` in ``repo``; returns what it held and what it had to write."""
     if not paths.root.is_dir():
         raise NotFound(f"{paths.root}: no data home here to back up")
+    check_destination(paths, repo.root)
     moment = clock.utc_now()
     manifest = Manifest(name=f"{moment:%Y%m%dT%H%M%SZ}-{secrets.token_hex(4)}",
                         time=moment.isoformat(timespec="seconds"), host=socket.gethostname(), home=str(paths.root))

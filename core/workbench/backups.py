@@ -40,8 +40,9 @@ class Backups(Service):
         """A new snapshot in the repository at ``dest``, created first when there is none (with the
         workbench's Argon2id parameters, the vault's defaults unless a test passed cheaper ones)."""
         from core.backup.repository import Repository
-        from core.backup.take import take_backup
+        from core.backup.take import check_destination, take_backup
 
+        check_destination(self.paths, dest)
         if Repository.exists(dest):
             repo = Repository.open(dest, passphrase)
         else:
