@@ -33,6 +33,16 @@ class ReviewError(ReverieError):
     """A review object would break one of its invariants (construction, load or transition)."""
 
 
+class InvalidReview(ReviewError, ValueError):
+    """A review object's value breaks an invariant. Also a ``ValueError``: the DiaryVault Memory Layer
+    API (``core.sdk``), which shares these objects, promises one."""
+
+
+class ReviewTypeError(ReviewError, TypeError):
+    """A review object got a value of the wrong type. Also a ``TypeError``, as the DiaryVault Memory
+    Layer API (``core.sdk``) promises."""
+
+
 class DraftChanged(ReviewError):
     """A draft changed on disk after it was read (an assistant added a suggestion, another window decided
     one); saving would drop that change, so nothing was written: read the draft again."""

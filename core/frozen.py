@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator, Mapping
+from types import MappingProxyType
 from typing import Any
 
 
@@ -137,4 +138,16 @@ def thaw(value: Any) -> Any:
         return {key: thaw(item) for key, item in value.items()}
     if isinstance(value, tuple | list):
         return [thaw(item) for item in value]
+    return value
+
+
+def freeze_view(value: Any) -> Any:
+    """A deeply read-only copy in the DiaryVault API's form: mappings become ``MappingProxyType`` views
+    of frozen values, lists and tuples become tuples, anything else is kept. Unlike :func:`freeze` it
+    does not check that the value is JSON: a suggestion is checked against its field where it is
+    stored (``core.vault.review``)."""
+    if isinstance(value, Mapping):
+        return MappingProxyType({key: freeze_view(item) for key, item in value.items()})
+    if isinstance(value, list | tuple):
+        return tuple(freeze_view(item) for item in value)
     return value

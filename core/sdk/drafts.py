@@ -26,7 +26,7 @@ from core.errors import ReverieError
 from core.frozen import thaw
 from core.fsutil import atomic_write_bytes
 from core.paths import HomePaths
-from core.sdk.review import DecisionOutcome, ReviewDecision, ReviewDraft, ReviewState, Suggestion
+from core.sdk.review import DecisionOutcome, ReviewDecision, ReviewDraft, ReviewState
 from core.vault.crypto import VaultKeys
 from core.vault.review import ReviewDraft as StoredDraft
 from core.vault.sealed import seal, unseal
@@ -82,7 +82,7 @@ def from_stored(stored: StoredDraft) -> ReviewDraft:
         draft_id=data["draft_id"],
         content=data["content"],
         tags=tuple(data["tags"]),
-        suggestions=tuple(Suggestion.from_dict(s) for s in data["suggestions"]),
+        suggestions=stored.suggestions,
         decisions=tuple(
             ReviewDecision(
                 suggestion_id=d["suggestion_id"],

@@ -13,6 +13,7 @@ construction and therefore on every load from JSON:
 Errors follow the upstream SDK: ``ValueError`` for a broken invariant or an empty text field,
 ``TypeError`` for a wrong type, ``KeyError`` for an unknown suggestion id.
 
+``Suggestion`` is the vault's own (:class:`core.vault.review.Suggestion`): one type for both doors.
 These objects are pure: :class:`core.sdk.vault.MemoryVault` stores them as Reverie drafts
 (``core.vault.review``) through :mod:`core.sdk.drafts`, so the TUI and CLI see the same drafts.
 """
@@ -21,15 +22,14 @@ from __future__ import annotations
 
 import json
 import uuid
-from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
-from types import MappingProxyType
 from typing import Any
 
 from core import clock
-from core.frozen import thaw
+from core.frozen import freeze_view, thaw
 from core.typed import convert_as_python, to_builtins
+from core.vault.review import Suggestion
 
 __all__ = ["DecisionOutcome", "ReviewDecision", "ReviewDraft", "ReviewState", "Revision", "Suggestion"]
 
@@ -43,16 +43,6 @@ def _new_id() -> str:
 def _text(value: Any, name: str) -> None:
     if not isinstance(value, str) or not value.strip():
         raise ValueError(f"{name} must not be empty")
-
-
-def _frozen(value: Any, name: str) -> Any:
-    """A deeply frozen copy: mappings become read-only ``MappingProxyType`` views of frozen values,
-    lists and tuples become tuples (``name`` is for the reader; anything else is kept as it is)."""
-    if isinstance(value, Mapping):
-        return MappingProxyType({key: _frozen(item, f"{name}.{key}") for key, item in value.items()})
-    if isinstance(value, list | tuple):
-        return tuple(_frozen(item, f"{name}[{i}]") for i, item in enumerate(value))
-    return value
 
 
 class ReviewState(StrEnum):
@@ -84,43 +74,10 @@ class Revision:
     def __post_init__(self) -> None:
         _text(self.action, "action")
         _text(self.occurred_at, "occurred_at")
-        object.__setattr__(self, "value", _frozen(self.value, "revision.value"))
+        object.__setattr__(self, "value", freeze_view(self.value))
 
     def to_dict(self) -> dict[str, Any]:
         return to_builtins(self)
-
-
-@dataclass(frozen=True)
-class Suggestion:
-    """A value an AI (or any ``source``) proposes for one field. Never confirmed by itself."""
-
-    field_name: str
-    value: Any
-    source: str
-    suggestion_id: str = field(default_factory=_new_id)
-    model: str | None = None
-    process_version: str | None = None
-    confidence: int | float | None = None  # a JSON 1 stays 1 through a load and a save
-    created_at: str = field(default_factory=clock.utc_now_iso)
-
-    def __post_init__(self) -> None:
-        _text(self.field_name, "field_name")
-        _text(self.source, "source")
-        _text(self.suggestion_id, "suggestion_id")
-        if self.confidence is not None:
-            if isinstance(self.confidence, bool) or not isinstance(self.confidence, int | float):
-                raise TypeError("confidence must be a number between 0 and 1")
-            if not 0 <= self.confidence <= 1:
-                raise ValueError("confidence must be between 0 and 1")
-        object.__setattr__(self, "value", _frozen(self.value, f"suggestion {self.suggestion_id!r} value"))
-
-    def to_dict(self) -> dict[str, Any]:
-        """The fields by msgspec, the id first (the upstream order)."""
-        return {"suggestion_id": self.suggestion_id, **to_builtins(self)}
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Suggestion:
-        return convert_as_python(data, cls, "suggestion", complete=True)
 
 
 @dataclass(frozen=True)
@@ -137,7 +94,7 @@ class ReviewDecision:
         _text(self.suggestion_id, "suggestion_id")
         _text(self.reviewer, "reviewer")
         object.__setattr__(self, "outcome", DecisionOutcome(self.outcome))
-        object.__setattr__(self, "accepted_value", _frozen(self.accepted_value, "accepted_value"))
+        object.__setattr__(self, "accepted_value", freeze_view(self.accepted_value))
         if self.outcome is DecisionOutcome.REJECTED and self.accepted_value is not None:
             raise ValueError("rejected decisions must not carry an accepted value")
 

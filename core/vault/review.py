@@ -25,6 +25,7 @@ from __future__ import annotations
 import functools
 import re
 import secrets
+import uuid
 from collections.abc import Iterable, Mapping
 from datetime import datetime
 from typing import Any
@@ -33,9 +34,9 @@ import msgspec
 from msgspec.structs import force_setattr, replace
 
 from core import clock
-from core.errors import ReviewError
-from core.frozen import FrozenDict, freeze, thaw
-from core.typed import to_builtins
+from core.errors import InvalidReview, ReviewError, ReviewTypeError
+from core.frozen import FrozenDict, freeze, freeze_view, thaw
+from core.typed import convert_as_python, to_builtins
 from core.vault.sealed import one_line
 
 DRAFT_STATES = ("open", "approved", "finalized")
@@ -121,12 +122,19 @@ class _Record(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 
 class Suggestion(_Record):
-    """A value an AI (or any ``source``) proposes for one field; never confirmed by itself."""
+    """A value an AI (or any ``source``) proposes for one field; never confirmed by itself.
 
-    suggestion_id: str
+    The one suggestion type: the vault's drafts and the DiaryVault API (``core.sdk``) both hold it, so
+    its positional order is that API's, ``(field_name, value, source)``, and its errors are both a
+    ``ReviewError`` and the ``ValueError``/``TypeError`` that API promises. It checks what every draft
+    needs (names, confidence in 0..1) and freezes its value (mappings as ``MappingProxyType``, lists as
+    tuples); a draft in the vault checks the rest: the id's form, the value against its field, the time
+    (:func:`check_suggestion`)."""
+
     field_name: str
     value: Any
     source: str
+    suggestion_id: str = msgspec.field(default_factory=lambda: str(uuid.uuid4()))
     model: str | None = None
     process_version: str | None = None
     confidence: float | None = None
@@ -134,23 +142,44 @@ class Suggestion(_Record):
 
     def __post_init__(self) -> None:
         where = f"suggestion {self.suggestion_id!r}"
-        _check_id(self.suggestion_id, "suggestion_id")
-        force_setattr(self, "value", check_field_value(self.field_name, self.value, where, ".value"))
-        _check_text(self.source, where, ".source")
-        if self.model is not None:
-            _check_text(self.model, where, ".model")
-        if self.process_version is not None:
-            _check_text(self.process_version, where, ".process_version")
+        for name in ("suggestion_id", "field_name", "source"):
+            text = getattr(self, name)
+            if not isinstance(text, str) or not text.strip():
+                raise InvalidReview(f"{where}: {name} must not be empty")
         confidence = self.confidence
         if confidence is not None:
             if type(confidence) is not float:
                 if isinstance(confidence, bool) or not isinstance(confidence, int | float):
-                    raise ReviewError(f"{where}.confidence: must be a number between 0 and 1")
+                    raise ReviewTypeError(f"{where}: confidence must be a number between 0 and 1")
                 confidence = float(confidence)
             if not 0.0 <= confidence <= 1.0:
-                raise ReviewError(f"{where}.confidence: {self.confidence} is outside 0..1")
+                raise InvalidReview(f"{where}: confidence must be between 0 and 1 (got {self.confidence})")
             force_setattr(self, "confidence", confidence)
-        _check_time(self.created_at, where, ".created_at")
+        value = self.value
+        if value is not None and type(value) is not str:  # strings and null are frozen already
+            force_setattr(self, "value", freeze_view(value))
+
+    def to_dict(self) -> dict[str, Any]:
+        """The stored (and DiaryVault) form by msgspec, the id first."""
+        return {"suggestion_id": self.suggestion_id, **to_builtins(self)}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Suggestion:
+        """The DiaryVault API's loader: a missing key is a ``KeyError``, a wrong type a ``TypeError``."""
+        return convert_as_python(data, cls, "suggestion", complete=True)
+
+
+def check_suggestion(s: Suggestion, where: str) -> None:
+    """What a draft in the vault requires of a suggestion beyond its own checks: an id that can name a
+    file, a value its field allows, non-empty model and process version when given, a time with a
+    timezone. ``ReviewError`` naming ``where`` (the suggestion) and the field."""
+    _check_id(s.suggestion_id, f"{where}.suggestion_id")
+    check_field_value(s.field_name, s.value, where, ".value")
+    if s.model is not None:
+        _check_text(s.model, where, ".model")
+    if s.process_version is not None:
+        _check_text(s.process_version, where, ".process_version")
+    _check_time(s.created_at, where, ".created_at")
 
 
 class Decision(_Record):
@@ -240,6 +269,7 @@ class ReviewDraft(_Record, kw_only=True):
         for s in self.suggestions:
             if not isinstance(s, Suggestion):
                 raise ReviewError(f"{where}.suggestions: {s!r} is not a Suggestion")
+            check_suggestion(s, f"suggestion {s.suggestion_id!r}")
             if s.suggestion_id in by_id:
                 raise ReviewError(f"{where}: duplicate suggestion id {s.suggestion_id!r}")
             by_id[s.suggestion_id] = s
@@ -273,6 +303,10 @@ class ReviewDraft(_Record, kw_only=True):
         if self.state == "finalized":
             _check_id(self.finalized_memory_id, f"{where}.finalized_memory_id")
             _check_time(self.finalized_at, where, ".finalized_at")
+
+    def to_dict(self) -> dict[str, Any]:
+        """The stored form (:meth:`_Record.to_dict`), each suggestion written id first."""
+        return {**to_builtins(self), "suggestions": [s.to_dict() for s in self.suggestions]}
 
     # --- reading ---------------------------------------------------------------------------------
 
@@ -348,8 +382,8 @@ class ReviewDraft(_Record, kw_only=True):
     ) -> ReviewDraft:
         self._require_open("add a suggestion")
         suggestion = Suggestion(
-            suggestion_id=suggestion_id or new_id("sug"),
             field_name=field_name,
+            suggestion_id=suggestion_id or new_id("sug"),
             value=value,
             source=source,
             model=model,
