@@ -6,10 +6,12 @@ whose cosines sit close together, semantic scores taken above the worst hit firs
 The query is read by the same time grammar as ``reverie search`` (:func:`core.recall.analyze`, called
 by the workbench with the home's languages and fiscal year). People the query names as speakers are
 handled as the local recall handles them: their names are left out of the words searched and of the
-text embedded, and their turns and sessions are boosted. What the local recall adds beyond that —
-session neighbours, the answer after a question, the session prior, the rarity weighing, widening a
-range with no match — is not repeated here: tests/bench/bench_mirror_parity.py measures how far the
-two answers agree.
+text embedded, and their turns and sessions are boosted. Session neighbours share scores (the turn
+after a question most), the session prior follows fusion, a question whose range matched none of its
+words is widened to other times and one whose named people say nothing in its range is ranked over
+any time, all as the local recall does. Not repeated here: the rarity weighing of the exact side, the
+coordination of several terms, turns said at another time about the range (core.index.mentions) and
+misspelt names; tests/bench/bench_mirror_parity.py measures how far the two answers agree.
 
 Inside a range the nearest vectors are computed exactly over the range's rows (a materialized subquery
 keeps the planner off the HNSW index, which would filter after it found its neighbours and return
@@ -83,18 +85,41 @@ class MirrorSearch:
 
     def search(self, plan: QueryPlan, now: datetime, limit: int = 10) -> MirrorAnswer:
         from core.recall.query import named_actors
-        from core.recall.scoring import fuse, ranked, recency, session_prior
+        from core.recall.scoring import ranked, recency
 
         terms = list(plan.terms) or (list(plan.words)[:MAX_TERMS] if plan.range is None else [])
         if not terms:
             return MirrorAnswer(plan, "latest", self._latest(plan, limit) if plan.range is not None else [])
         r = self.ranking
         bounds = self._bounds(plan)
-        asks = plan.is_question or not r.keywords_find_the_turn
         names = named_actors(plan, self._actors())
+        if plan.is_question and r.silent_named and names and not self._speak(names, bounds):
+            bounds = (None, None)  # the people it names say nothing in its range: any time (as recall)
+        scores, rows, mode, matched = self._scored(plan, terms, names, bounds, limit)
+        first = set(scores)
+        if bounds != (None, None) and plan.is_question and r.widen and matched == 0 \
+                and (len(scores) < limit or r.widen_unmatched):
+            scores, first = self._widened(plan, terms, names, limit, now, scores, rows)
+        elif bounds == (None, None):
+            memories = {key: row[1] for key, row in rows.items() if row[0] == "memory"}
+            scores = recency(scores, memories, now, self.half_life_days)
+        order = {key: row[1].isoformat() for key, row in rows.items()}
+        best = [key for key in ranked(scores, order) if key in rows][:limit]
+        if plan.range is not None:  # time order, the range's own first when it was widened
+            best.sort(key=lambda key: (key not in first, rows[key][1], key))
+        return MirrorAnswer(plan, mode, [_hit(key, rows[key], scores[key]) for key in best])
+
+    def _scored(self, plan: QueryPlan, terms: list[str], names: dict[str, str], bounds: Bounds,
+                limit: int) -> tuple[dict[str, float], dict[str, Row], str, int]:
+        """One ranked search inside ``bounds``: scores, the rows they need, the mode, how many matched words."""
+        from core.recall.scoring import fuse, session_prior
+
+        r = self.ranking
+        asks = plan.is_question or not r.keywords_find_the_turn
         spoken = {word for key in names.values() for word in key.split()}
         exact = self._exact([t for t in terms if t.casefold() not in spoken] or terms, bounds,
                             max(EXACT_POOL, 2 * limit))
+        matched = len(exact)
         rows = self._rows(list(exact))
         exact = self._spread(exact, rows, bounds, r.spread_exact, r.answer_share if asks else 0.0)
         scores, mode = self._speakers(exact, rows, names, r.speaker_exact), "exact"
@@ -109,14 +134,31 @@ class MirrorSearch:
         if r.session_prior > 0 and asks:
             sessions = {key: rows[key][3] for key in scores if key in rows and rows[key][0] == "turn"}
             scores = session_prior(scores, sessions, r.session_prior, r.session_prior_top)
-        if plan.range is None:
-            memories = {key: row[1] for key, row in rows.items() if row[0] == "memory"}
-            scores = recency(scores, memories, now, self.half_life_days)
-        order = {key: row[1].isoformat() for key, row in rows.items()}
-        best = [key for key in ranked(scores, order) if key in rows][:limit]
-        if plan.range is not None:
-            best.sort(key=lambda key: (rows[key][1], key))
-        return MirrorAnswer(plan, mode, [_hit(key, rows[key], scores[key]) for key in best])
+        return scores, rows, mode, matched
+
+    def _widened(self, plan: QueryPlan, terms: list[str], names: dict[str, str], limit: int, now: datetime,
+                 inside: dict[str, float], rows: dict[str, Row]) -> tuple[dict[str, float], set[str]]:
+        """A question whose range matched none of its words: the range's own first (its best half when it
+        holds ``limit`` or more), then the best of any time, each part divided by its best (as recall's
+        ``_widened``). Returns the merged scores and the keys that count as the range's."""
+        from core.recall.scoring import normalized, ranked, recency
+
+        wide, wide_rows, _, _ = self._scored(plan, terms, names, (None, None), limit)
+        rows.update(wide_rows)
+        outside = {key: value for key, value in wide.items() if key not in inside}
+        memories = {key: rows[key][1] for key in outside if key in rows and rows[key][0] == "memory"}
+        outside = recency(outside, memories, now, self.half_life_days)
+        first = set(ranked(inside)[: limit // 2]) if len(inside) >= limit else set(inside)
+        merged = {key: 1.0 + value if key in first else value for key, value in normalized(inside).items()}
+        merged.update(normalized(outside))
+        return merged, first
+
+    def _speak(self, names: dict[str, str], bounds: Bounds) -> bool:
+        found = self.conn.execute(
+            f"SELECT 1 FROM {SCHEMA}.turns WHERE actor = ANY(%s) AND (%s::timestamptz IS NULL OR ts >= %s) "
+            "AND (%s::timestamptz IS NULL OR ts < %s) LIMIT 1",
+            (sorted(names), bounds[0], bounds[0], bounds[1], bounds[1])).fetchone()
+        return found is not None
 
     def _spread(self, scores: dict[str, float], rows: dict[str, Row], bounds: Bounds, weights: tuple[float, ...],
                 answer_share: float) -> dict[str, float]:

@@ -195,3 +195,16 @@ def test_text_postgres_cannot_hold_is_stored_replaced_and_escapes_kept(world: Wo
     assert ("2026-11-27", "new", 1) in [(s.day, s.action, s.written) for s in report.steps]
     assert rows(pg_dsn, "SELECT text FROM reverie.turns WHERE id = %s", (odd.id,)) == \
         [("nul\ufffdhere, half \ufffd pair, \x1b[31mred\x1b[0m",)]
+
+
+def test_a_question_whose_range_matches_nothing_is_answered_from_other_times(world: Workbench, pg_dsn: str) -> None:
+    world.mirror.run("open", dsn=pg_dsn)
+
+    question = world.mirror.search("what did we say about the Niseko hotel yesterday?", dsn=pg_dsn, now=NOW)
+    keywords = world.mirror.search("Niseko hotel yesterday", dsn=pg_dsn, now=NOW)
+
+    span = question.plan.range
+    assert span is not None and question.hits  # nothing was said yesterday: a question is widened, as recall does
+    assert all(not span.start <= hit.ts < span.end for hit in question.hits)
+    assert TURNS[1].id in {hit.id for hit in question.hits}
+    assert keywords.plan.range is not None and keywords.hits == []  # keywords keep the range as a wall
