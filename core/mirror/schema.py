@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     import psycopg
 
 SCHEMA = "reverie"
-SCHEMA_VERSION = "1"
+SCHEMA_VERSION = "2"
 TEXT_CONFIG = "english"  # the text search configuration of the tsvector columns and the queries
 LOCK_KEY = 0x7265766D  # pg_advisory_lock key: one mirror writes to a database at a time
 
@@ -52,8 +52,8 @@ def _ddl(dim: int) -> list[str]:
         f"CREATE SCHEMA IF NOT EXISTS {s}",
         f"CREATE TABLE IF NOT EXISTS {s}.mirror_info (key text PRIMARY KEY, value text NOT NULL)",
         f"""CREATE TABLE IF NOT EXISTS {s}.days (
-            day date PRIMARY KEY, file text NOT NULL, size bigint NOT NULL, sha256 text NOT NULL,
-            turns integer NOT NULL, withheld integer NOT NULL, mirrored_at timestamptz NOT NULL DEFAULT now())""",
+            day date PRIMARY KEY, file text NOT NULL, size bigint NOT NULL, hmac text NOT NULL,
+            turns integer NOT NULL, mirrored_at timestamptz NOT NULL DEFAULT now())""",
         f"""CREATE TABLE IF NOT EXISTS {s}.turns (
             id text PRIMARY KEY, day date NOT NULL, ts timestamptz NOT NULL, actor text NOT NULL,
             role text NOT NULL, type text NOT NULL, text text NOT NULL, model text, session text NOT NULL,

@@ -1,13 +1,15 @@
 """Keeping the mirror in step with the home, through one sharing profile.
 
 The log is read day file by day file. ``days`` records, for each, how many bytes were mirrored and
-their SHA-256, so a run writes only what changed:
+their HMAC-SHA256 under a key kept in the home's cache folder (``mirror.key``; a plain hash of a day
+file would be a digest of the turns the profile withholds), so a run writes only what changed:
 
 - a day the mirror has not seen: its shared turns are inserted;
 - a day whose file still begins with the mirrored bytes and has grown (the log only appends): only
   the turns after them are inserted;
 - a day whose file no longer begins with them (rewritten, a turn removed) or is gone: the day's rows
-  are deleted and, if the file is there, written again from it.
+  are deleted and, if the file is there, written again from it. Without the key (the cache was
+  purged) a new one is made and every day counts as rewritten once.
 
 Each day is one transaction, its ``days`` row included: a run killed at any point leaves whole days,
 and the next run carries on from them. Memories are compared by their record's SHA-256 and synced
@@ -21,8 +23,11 @@ the home's embedding model's, for text turns (as the local index embeds them) an
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import hmac
 import json
+import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -93,6 +98,22 @@ class MirrorReport:
                 "bad_lines": self.bad_lines}
 
 
+def _state_key(paths: HomePaths) -> bytes:
+    """The key of the days' digests: ``mirror.key`` in the cache folder (0600), made on first use."""
+    from core.fsutil import atomic_write_bytes
+
+    path = paths.ensure_cache() / "mirror.key"
+    try:
+        key = path.read_bytes()
+    except FileNotFoundError:
+        key = b""
+    if len(key) != 32:
+        with contextlib.suppress(FileExistsError):  # another run made it first: use that one
+            atomic_write_bytes(path, os.urandom(32), exclusive=not key)
+        key = path.read_bytes()
+    return key
+
+
 def sealed_memories(vault: Any) -> list[MirroredMemory]:
     """The vault's memories whose record verifies and matches the ledger's latest entry for it; none
     while the ledger chain is damaged (the rule of ``MemoryVault.verified_ids``)."""
@@ -147,7 +168,8 @@ class Mirroring:
 
         files = scan_days(self.paths.logs)
         state = {day: (size, sha) for day, size, sha in
-                 self.conn.execute(f"SELECT day::text, size, sha256 FROM {SCHEMA}.days").fetchall()}
+                 self.conn.execute(f"SELECT day::text, size, hmac FROM {SCHEMA}.days").fetchall()}
+        self.key = _state_key(self.paths)
         self.report.days_seen = len(files)
         for done, (day, path, _, _) in enumerate(files, 1):
             self._day(day, Path(path), state.pop(day, None))
@@ -164,12 +186,11 @@ class Mirroring:
         except FileNotFoundError:
             return  # removed since it was listed: the next run deletes its rows
         data = data[: data.rfind(b"\n") + 1]  # an unterminated last line is picked up once complete
-        digest = hashlib.sha256(data).hexdigest()
+        digest = self._digest(data)
         if mirrored == (len(data), digest):
             return
         start, action = 0, "new" if mirrored is None else "rewritten"
-        if mirrored is not None and len(data) > mirrored[0] and \
-                hashlib.sha256(data[: mirrored[0]]).hexdigest() == mirrored[1]:
+        if mirrored is not None and len(data) > mirrored[0] and self._digest(data[: mirrored[0]]) == mirrored[1]:
             start, action = mirrored[0], "appended"
         turns = self._turns(path, data, start)
         shared = [t for t in turns if self.policy.turn_verdict(t.source) is None]
@@ -180,15 +201,15 @@ class Mirroring:
             values = ", ".join(["%s"] * 11 + ["%s::vector"])
             written = self._insert(f"INSERT INTO {SCHEMA}.turns ({_TURN_COLUMNS}) VALUES ({values}) "
                                    "ON CONFLICT (id) DO NOTHING", rows)
-            withheld = len(turns) - len(shared)
             self.conn.execute(
-                f"INSERT INTO {SCHEMA}.days (day, file, size, sha256, turns, withheld) VALUES (%s, %s, %s, %s, %s, %s) "
-                "ON CONFLICT (day) DO UPDATE SET size = EXCLUDED.size, sha256 = EXCLUDED.sha256, mirrored_at = now(), "
-                f"turns = CASE WHEN %s THEN {SCHEMA}.days.turns ELSE 0 END + EXCLUDED.turns, "
-                f"withheld = CASE WHEN %s THEN {SCHEMA}.days.withheld ELSE 0 END + EXCLUDED.withheld",
-                (day, str(path.relative_to(self.paths.root)), len(data), digest, written, withheld,
-                 action == "appended", action == "appended"))
-        self.report.steps.append(DayStep(day, action, written, withheld))
+                f"INSERT INTO {SCHEMA}.days (day, file, size, hmac, turns) VALUES (%s, %s, %s, %s, %s) "
+                "ON CONFLICT (day) DO UPDATE SET size = EXCLUDED.size, hmac = EXCLUDED.hmac, mirrored_at = now(), "
+                f"turns = CASE WHEN %s THEN {SCHEMA}.days.turns ELSE 0 END + EXCLUDED.turns",
+                (day, str(path.relative_to(self.paths.root)), len(data), digest, written, action == "appended"))
+        self.report.steps.append(DayStep(day, action, written, len(turns) - len(shared)))
+
+    def _digest(self, data: bytes) -> str:
+        return hmac.new(self.key, data, hashlib.sha256).hexdigest()
 
     def _turns(self, path: Path, data: bytes, start: int) -> list[Turn]:
         turns = []

@@ -48,7 +48,7 @@ def dump(dsn: str) -> dict[str, list[tuple[Any, ...]]]:
         return {
             "turns": conn.execute("SELECT id, day::text, ts, actor, role, type, text, model, session, source, "
                                   "machine, embedding::text FROM reverie.turns ORDER BY id").fetchall(),
-            "days": conn.execute("SELECT day::text, file, size, sha256, turns, withheld FROM reverie.days "
+            "days": conn.execute("SELECT day::text, file, size, hmac, turns FROM reverie.days "
                                  "ORDER BY day").fetchall(),
             "memories": conn.execute("SELECT id, record_sha256, content, tags, reviewed, review::text, "
                                      "embedding::text FROM reverie.memories ORDER BY id").fetchall(),
@@ -90,7 +90,7 @@ def test_kills_during_a_mirror_leave_whole_days_and_the_next_run_equals_a_rebuil
     wait_unlocked(pg_dsn)
     partial = dump(pg_dsn)
     assert 10 <= len(partial["days"]) < DAYS + 2
-    counted = {day: n for day, _, _, _, n, _ in partial["days"]}
+    counted = {day: n for day, _, _, _, n in partial["days"]}
     by_day: dict[str, int] = {}
     for row in partial["turns"]:
         by_day[row[1]] = by_day.get(row[1], 0) + 1

@@ -208,3 +208,20 @@ def test_a_question_whose_range_matches_nothing_is_answered_from_other_times(wor
     assert all(not span.start <= hit.ts < span.end for hit in question.hits)
     assert TURNS[1].id in {hit.id for hit in question.hits}
     assert keywords.plan.range is not None and keywords.hits == []  # keywords keep the range as a wall
+
+
+def test_the_days_digest_is_keyed_and_a_lost_key_rewrites_every_day_once(world: Workbench, pg_dsn: str) -> None:
+    import hashlib
+
+    world.mirror.run("open", dsn=pg_dsn)
+    before = rows(pg_dsn, "SELECT day::text, size, hmac, turns FROM reverie.days ORDER BY day")
+    plain = {hashlib.sha256(day_file(world.paths.logs, day).read_bytes()).hexdigest() for day, *_ in before}
+    assert not plain & {digest for _, _, digest, _ in before}  # no plain hash of a day's (withheld) turns
+    (world.paths.cache / "mirror.key").unlink()  # the cache folder was purged
+
+    again = world.mirror.run("open", dsn=pg_dsn)
+
+    assert [(s.day, s.action) for s in again.steps] == [("2026-11-24", "rewritten"), ("2026-11-26", "rewritten")]
+    after = rows(pg_dsn, "SELECT day::text, size, hmac, turns FROM reverie.days ORDER BY day")
+    assert [(d, n, t) for d, n, _, t in after] == [(d, n, t) for d, n, _, t in before]
+    assert world.mirror.run("open", dsn=pg_dsn).steps == []
