@@ -3,6 +3,7 @@ profile (docs/mirror.md), and ``reverie mirror search`` over it."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import click
@@ -33,7 +34,8 @@ def mirror(ctx: click.Context, profile: str | None, dsn: str | None, rebuild: bo
     emit(report.to_dict(), as_json, _plain_report(report))
 
 
-def _progress():  # type: ignore[no-untyped-def]
+def _progress() -> Callable[[str, int, int], None] | None:
+    """The day files done, on stderr when it is a terminal."""
     show = progress_printer()
     if show is None:
         return None
