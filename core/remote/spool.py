@@ -61,7 +61,7 @@ class SpoolFull(SpoolError):
 
 
 @dataclass(frozen=True)
-class Record:
+class SpoolRecord:
     """One batch in the spool, as read back (``payload`` checked against its SHA-256)."""
 
     segment: Path
@@ -93,8 +93,8 @@ class Damaged:
 
 
 @dataclass
-class Reading:
-    records: list[Record] = field(default_factory=list)
+class SpoolReading:
+    records: list[SpoolRecord] = field(default_factory=list)
     damaged: list[Damaged] = field(default_factory=list)
     torn: Damaged | None = None  # an unfinished last record (an append in progress or killed)
 
@@ -162,15 +162,15 @@ class Spool:
     def size(self) -> int:
         return sum(path.stat().st_size for path in self.segments())
 
-    def read(self) -> Reading:
+    def read(self) -> SpoolReading:
         """Every record of every segment, in batch order; damaged ones apart."""
-        reading = Reading()
+        reading = SpoolReading()
         segments = self.segments()
         for index, segment in enumerate(segments):
             _read_segment(segment, segment.read_bytes(), reading, last=index == len(segments) - 1)
         return reading
 
-    def waiting(self) -> Reading:
+    def waiting(self) -> SpoolReading:
         """The records not yet acknowledged (and every damaged one not yet copied aside)."""
         acked = self.state().acked
         reading = self.read()
@@ -185,7 +185,7 @@ class Spool:
         ensure_private_dir(self.folder)
         with self.append_lock():
             segments = self.segments()
-            reading = Reading()
+            reading = SpoolReading()
             if segments:
                 _read_segment(segments[-1], segments[-1].read_bytes(), reading, last=True)
                 if reading.torn is not None:
@@ -231,7 +231,7 @@ class Spool:
         with self.append_lock():
             acked = self.state().acked
             for segment in self.segments():
-                reading = Reading()
+                reading = SpoolReading()
                 _read_segment(segment, segment.read_bytes(), reading, last=False)
                 if reading.torn is not None:
                     continue
@@ -258,7 +258,7 @@ def _append(path: Path, record: bytes) -> None:
         raise SpoolError(f"{path}: cannot append: {exc.strerror or exc}; nothing of this capture is spooled") from exc
 
 
-def _read_segment(segment: Path, data: bytes, reading: Reading, *, last: bool) -> None:
+def _read_segment(segment: Path, data: bytes, reading: SpoolReading, *, last: bool) -> None:
     """Records of one segment into ``reading``. An unfinished record at the end of the ``last``
     segment is ``torn``; anywhere else a record that does not read back is damaged, and a damaged
     header makes the rest of its segment one damaged stretch (no record boundary can be trusted)."""
@@ -290,6 +290,7 @@ def _read_segment(segment: Path, data: bytes, reading: Reading, *, last: bool) -
             reading.damaged.append(Damaged(segment, number, reason, position, end + 1))
         else:
             oldest = match.group(5).decode()
-            reading.records.append(Record(segment, number, int(match.group(1)), payload, digest, int(match.group(4)),
-                                          None if oldest == "-" else oldest, match.group(6).decode()))
+            reading.records.append(SpoolRecord(segment, number, int(match.group(1)), payload, digest,
+                                               int(match.group(4)), None if oldest == "-" else oldest,
+                                               match.group(6).decode()))
         position = end + 1
