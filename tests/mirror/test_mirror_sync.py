@@ -225,3 +225,21 @@ def test_the_days_digest_is_keyed_and_a_lost_key_rewrites_every_day_once(world: 
     after = rows(pg_dsn, "SELECT day::text, size, hmac, turns FROM reverie.days ORDER BY day")
     assert [(d, n, t) for d, n, _, t in after] == [(d, n, t) for d, n, _, t in before]
     assert world.mirror.run("open", dsn=pg_dsn).steps == []
+
+
+def test_a_memory_that_leaves_the_vault_or_stops_verifying_leaves_the_mirror(world: Workbench,
+                                                                             pg_dsn: str) -> None:
+    world.mirror.run("open", dsn=pg_dsn)
+    memories = sorted(world.vault.list_memories(), key=lambda m: m.memory_id)
+    moved, tampered = memories[0], memories[1]
+    world.vault.memory_path(moved.memory_id).unlink()  # as if curated away to cold storage
+    record = world.vault.memory_path(tampered.memory_id)
+    data = bytearray(record.read_bytes())
+    data[len(data) // 2] ^= 1
+    record.write_bytes(bytes(data))
+
+    report = world.mirror.run("open", dsn=pg_dsn)
+
+    assert (report.memories_removed, report.memories_written) == (2, 0)
+    held = {memory_id for (memory_id,) in rows(pg_dsn, "SELECT id FROM reverie.memories")}
+    assert held == {m.memory_id for m in memories[2:]}
