@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 
 from core.paths import HomePaths
-from tests.e2e.remote import ROOT, SshServer, reverie_command
+from tests.e2e.remote import ROOT, SshServer, free_port, reverie_command
 from tests.remote.helpers import MACHINE, stored_turns, write_transcript
 
 pytestmark = pytest.mark.e2e
@@ -71,11 +71,19 @@ def test_a_laptop_ships_a_session_and_its_spool_to_the_home_over_ssh(tmp_path: P
     assert status["oldest_turn"] == "2026-03-02T09:00:00.000000Z" and "no reverie" in status["last_error"]
     assert len(stored_turns(home)) == 5  # nothing new reached the home
 
+    closed = free_port()  # sshd not listening there: as if the home machine were off
+    done = reverie(laptop, "remote", "add", "home", f"{sshd.user}@127.0.0.1", "--port", str(closed))
+    write_transcript(transcript, "s1", ["window or aisle?", "window"], first=6)
+    done = reverie(laptop, "watch", "--once", "--follow", str(transcript.parent))  # the follower spools too
+    assert done.returncode == 0 and "spooled +9 turns" in done.stdout and "cannot reach the home" in done.stderr, done
+    status = json.loads(reverie(laptop, "remote", "status", "--json").stdout)
+    assert (status["batches"], status["turns"]) == (2, 7 + 9) and "cannot reach the home" in status["last_error"]
+
     point_at_home(laptop, sshd, reverie_command(home, Path(os.environ["REVERIE_CACHE"])))
     done = reverie(laptop, "remote", "push")
-    assert done.returncode == 0 and "2 added, 5 already there" in done.stdout, done
+    assert done.returncode == 0 and "4 added, 12 already there" in done.stdout, done
     turns = stored_turns(home)
-    assert Counter(turn.id for turn in turns) == Counter(first | {"s1-u4:0", "s1-a5:0"})
+    assert Counter(turn.id for turn in turns) == Counter(first | {"s1-u4:0", "s1-a5:0", "s1-u6:0", "s1-a7:0"})
     assert {turn.machine for turn in turns} == {MACHINE} and "booked: seats 12A and 12B" in {t.text for t in turns}
     status = json.loads(reverie(laptop, "remote", "status", "--json").stdout)
     assert (status["turns"], status["bytes"]) == (0, 0) and status["last_ship"]
