@@ -1,6 +1,6 @@
 """Backups of the home: take one, check a repository, list its snapshots, restore one into an empty
 home and derive its index again. The repository's passphrase is the caller's to ask for (it is not
-the vault's, though a person may choose the same); :data:`PASSPHRASE_ENV` is where scripts put it."""
+the vault's, though a person may choose the same; the CLI reads ``REVERIE_BACKUP_PASSPHRASE``)."""
 
 from __future__ import annotations
 
@@ -16,9 +16,6 @@ if TYPE_CHECKING:
     from core.backup.restore import RestoreResult
     from core.backup.take import BackupResult
     from core.index.reindex import ReindexReport
-
-PASSPHRASE_ENV = "REVERIE_BACKUP_PASSPHRASE"
-
 
 @dataclass(frozen=True)
 class Restored:

@@ -16,8 +16,9 @@ from pathlib import Path
 import click
 
 from core.errors import VaultLocked
-from core.workbench.backups import PASSPHRASE_ENV
 from tui_app.cli.state import CliState, emit, pass_state
+
+PASSPHRASE_ENV = "REVERIE_BACKUP_PASSPHRASE"
 
 _DEST = click.argument("dest", type=click.Path(file_okay=False, path_type=Path))
 
