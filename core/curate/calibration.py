@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from core.curate.model import DAY, Record, Thresholds
+from core.curate.results import CalibrationPicture, HistogramBin
 from core.errors import RecordError
 from core.fsutil import atomic_write_text
 from core.paths import HomePaths
@@ -316,18 +317,21 @@ def shift_reason(entry: dict[str, Any], current: Measurement) -> str | None:
     return None
 
 
-def picture(entry: dict[str, Any] | None, bins: int = 24) -> dict[str, Any]:
-    """What a calibration view draws: a log-scale histogram of ages with the thresholds on it."""
+def picture(scope: str, entry: dict[str, Any] | None, bins: int = 24) -> CalibrationPicture:
+    """What a calibration view draws for ``scope``: a log-scale histogram of ages with the thresholds on it,
+    from its entry in calibration.json (None: not measured yet, the default thresholds)."""
     if not entry:
-        return {"measured": False, "bins": [], "thresholds": thresholds_of(None).to_dict(), "figures": {}}
+        return CalibrationPicture(scope=scope, measured=False, bins=[], thresholds=thresholds_of(None).to_dict(),
+                                  figures={})
     ages = entry.get("data", {}).get("age_days", [])
-    return {
-        "measured": bool(entry.get("measured")),
-        "measured_at": entry.get("measured_at"),
-        "n": entry.get("n", 0),
-        "bins": histogram(ages, bins=bins, log=True),
-        "thresholds": thresholds_of(entry).to_dict(),
-        "figures": entry.get("figures", {}),
-        "how": entry.get("how", {}),
-        "history": entry.get("history", []),
-    }
+    return CalibrationPicture(
+        scope=scope,
+        measured=bool(entry.get("measured")),
+        measured_at=entry.get("measured_at"),
+        n=entry.get("n", 0),
+        bins=[HistogramBin(b["lo"], b["hi"], b["count"]) for b in histogram(ages, bins=bins, log=True)],
+        thresholds=thresholds_of(entry).to_dict(),
+        figures=entry.get("figures", {}),
+        how=entry.get("how", {}),
+        history=entry.get("history", []),
+    )

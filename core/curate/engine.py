@@ -35,6 +35,7 @@ from core.curate.errors import CurationError
 from core.curate.judge import judge
 from core.curate.learning import last_restored, read_restores
 from core.curate.model import TIERS, Candidate, Thresholds, candidate_id
+from core.curate.results import Calibrated, CalibrationPicture, Decided
 from core.curate.rubric import Rubric, load_rubric
 from core.curate.runs import apply_runs, read_runs, record_run
 from core.curate.scopes import Scope, get_scope, select_scopes
@@ -463,7 +464,7 @@ def find_candidate(paths: HomePaths, spec: str) -> Candidate:
     raise NotFound(f"no candidate {spec!r} in the last scan (run `reverie curate scan` to list them)")
 
 
-def decide_candidate(paths: HomePaths, spec: str, decision: str, now: datetime | None = None) -> dict[str, Any]:
+def decide_candidate(paths: HomePaths, spec: str, decision: str, now: datetime | None = None) -> Decided:
     """Approve or reject one candidate, bound to its current content. Idempotent."""
     now = _now(now)
     with curation_lock(paths):
@@ -474,8 +475,8 @@ def decide_candidate(paths: HomePaths, spec: str, decision: str, now: datetime |
         if current != c.sha256:
             raise CurationError(f"{c.path}: changed since the last scan; scan again before deciding")
         entry, changed = decide(paths, c.to_dict(), decision, now.isoformat(timespec="seconds"))
-    return {"id": c.id, "scope": c.scope, "path": str(c.path), "decision": decision, "changed": changed,
-            "tier": c.tier, "signals": list(c.signals), "guards": list(c.guards), "at": entry["at"]}
+    return Decided(id=c.id, scope=c.scope, path=str(c.path), decision=decision, changed=changed, tier=c.tier,
+                   signals=list(c.signals), guards=list(c.guards), at=entry["at"])
 
 
 # ------------------------------------------------------------------------------------- restore
@@ -528,7 +529,7 @@ def recover(paths: HomePaths, config: Config, *, unlock: Unlock, now: datetime |
 
 
 def calibrate_scope(paths: HomePaths, config: Config, scope_name: str, *, unlock: Unlock = _no_keys,
-                    now: datetime | None = None) -> dict[str, Any]:
+                    now: datetime | None = None) -> Calibrated:
     """Measure ``scope_name`` now and record it; says whether the distribution had shifted since the
     last measurement and what the thresholds were before."""
     now = _now(now)
@@ -540,13 +541,12 @@ def calibrate_scope(paths: HomePaths, config: Config, scope_name: str, *, unlock
         shifted = cal.shift_reason(previous, measurement) if previous else None
         entry = cal.calibrate(paths, scope.name, measurement, now.timestamp(),
                               f"requested; shifted: {shifted}" if shifted else "requested")
-    return {"scope": scope.name, "measured": entry["measured"], "measured_at": entry["measured_at"],
-            "n": entry["n"], "thresholds": entry["thresholds"], "how": entry["how"], "figures": entry["figures"],
-            "previous": previous["thresholds"] if previous else None, "shifted": shifted,
-            "source": entry["source"]}
+    return Calibrated(scope=scope.name, measured=entry["measured"], measured_at=entry["measured_at"], n=entry["n"],
+                      thresholds=entry["thresholds"], how=entry["how"], figures=entry["figures"],
+                      previous=previous["thresholds"] if previous else None, shifted=shifted,
+                      source=entry["source"])
 
 
-def calibration_picture(paths: HomePaths, scope_name: str, bins: int = 24) -> dict[str, Any]:
+def calibration_picture(paths: HomePaths, scope_name: str, bins: int = 24) -> CalibrationPicture:
     """The recorded distribution of ``scope_name`` as histogram bins (log scale) with its thresholds."""
-    entry = cal.load_calibration(paths)["scopes"].get(scope_name)
-    return {"scope": scope_name, **cal.picture(entry, bins)}
+    return cal.picture(scope_name, cal.load_calibration(paths)["scopes"].get(scope_name), bins)

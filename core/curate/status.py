@@ -14,12 +14,13 @@ from core.curate.decisions import is_open, load_decisions
 from core.curate.engine import load_candidates_file
 from core.curate.learning import read_restores
 from core.curate.model import TIERS
+from core.curate.results import CurationEvent, CurationStatus, ScopeStatus, StatusCounts, TierCounts
 from core.curate.rubric import load_rubric
 from core.curate.runs import apply_runs, last_run_by_scope, notice_text, overdue_scopes, read_runs
 from core.paths import HomePaths
 
 
-def status(paths: HomePaths, config: Config, now: datetime | None = None) -> dict[str, Any]:
+def status(paths: HomePaths, config: Config, now: datetime | None = None) -> CurationStatus:
     """Last run, overdue or not, rubric version and counts, overall and per scope."""
     now = now or clock.utc_now()
     runs = read_runs(paths)
@@ -37,32 +38,32 @@ def status(paths: HomePaths, config: Config, now: datetime | None = None) -> dic
         found = candidates.get(item.name, {}).get("candidates", [])
         done = apply_runs(runs, item.name)
         measured = calibration.get(item.name)
-        scopes.append({
-            "name": item.name, "kind": item.kind, "path": item.path or str(paths.vault),
-            "last_run": run["ts"] if run else None, "last_run_kind": run.get("kind") if run else None,
-            "overdue": item.name in late,
-            "days_since_run": None if item.name not in late else late[item.name].days,
-            "apply_runs": done, "report_only_runs_left": max(0, cur.report_only_runs - done),
-            "counts": {tier: sum(1 for c in found if c["tier"] == tier) for tier in TIERS},
-            "approved": _count(decisions, item.name, "approved"),
-            "rejected": _count(decisions, item.name, "rejected"),
-            "cold": sum(1 for c in cold_items if c.stone.scope == item.name),
-            "calibrated_at": measured.get("measured_at") if measured else None,
-            "thresholds": measured.get("thresholds") if measured else None,
-        })
-    totals = {tier: sum(s["counts"][tier] for s in scopes) for tier in TIERS}
-    return {
-        "rubric_version": load_rubric(paths).version,
-        "last_run": max((r["ts"] for r in runs), default=None),
-        "overdue": bool(late_list),
-        "notice": notice_text(config, late_list),
-        "review_interval_days": cur.review_interval_days,
-        "counts": {**totals, "approved": sum(s["approved"] for s in scopes),
-                   "rejected": sum(s["rejected"] for s in scopes), "cold": len(cold_items),
-                   "restores": len(read_restores(paths))},
-        "pending_operations": len(pending_operations(paths)),
-        "scopes": scopes,
-    }
+        scopes.append(ScopeStatus(
+            name=item.name, kind=item.kind, path=item.path or str(paths.vault),
+            last_run=run["ts"] if run else None, last_run_kind=run.get("kind") if run else None,
+            overdue=item.name in late,
+            days_since_run=None if item.name not in late else late[item.name].days,
+            apply_runs=done, report_only_runs_left=max(0, cur.report_only_runs - done),
+            counts=TierCounts(**{tier: sum(1 for c in found if c["tier"] == tier) for tier in TIERS}),
+            approved=_count(decisions, item.name, "approved"),
+            rejected=_count(decisions, item.name, "rejected"),
+            cold=sum(1 for c in cold_items if c.stone.scope == item.name),
+            calibrated_at=measured.get("measured_at") if measured else None,
+            thresholds=measured.get("thresholds") if measured else None,
+        ))
+    totals = {tier: sum(getattr(s.counts, tier) for s in scopes) for tier in TIERS}
+    return CurationStatus(
+        rubric_version=load_rubric(paths).version,
+        last_run=max((r["ts"] for r in runs), default=None),
+        overdue=bool(late_list),
+        notice=notice_text(config, late_list),
+        review_interval_days=cur.review_interval_days,
+        counts=StatusCounts(**totals, approved=sum(s.approved for s in scopes),
+                            rejected=sum(s.rejected for s in scopes), cold=len(cold_items),
+                            restores=len(read_restores(paths))),
+        pending_operations=len(pending_operations(paths)),
+        scopes=scopes,
+    )
 
 
 def _count(decisions: dict[str, dict[str, Any]], scope: str, decision: str) -> int:
@@ -79,26 +80,27 @@ def _run_text(run: dict[str, Any]) -> str:
     return f"{verb}: moved {moved}, would move {run.get('would_move', 0)} ({judged})"
 
 
-def log(paths: HomePaths, limit: int = 50) -> list[dict[str, Any]]:
+def log(paths: HomePaths, limit: int = 50) -> list[CurationEvent]:
     """Curation's history, newest first: runs, moves, restores, decisions and rubric changes."""
-    events: list[dict[str, Any]] = []
+    events: list[CurationEvent] = []
     for run in read_runs(paths):
-        events.append({"ts": run["ts"], "event": run.get("kind", "run"), "scope": run["scope"],
-                       "text": _run_text(run), "rubric_version": run.get("rubric_version")})
+        events.append(CurationEvent(ts=run["ts"], event=run.get("kind", "run"), scope=run["scope"],
+                                    text=_run_text(run), rubric_version=run.get("rubric_version")))
         for moved in run.get("moved") or []:
             how = "approved by you" if moved.get("approved") else f"{moved.get('tier')} tier"
-            events.append({"ts": run["ts"], "event": "moved", "scope": run["scope"], "path": moved.get("rel"),
-                           "move_id": moved.get("move_id"), "text": f"moved {moved.get('rel')} ({how})"})
+            events.append(CurationEvent(ts=run["ts"], event="moved", scope=run["scope"], path=moved.get("rel"),
+                                        move_id=moved.get("move_id"), text=f"moved {moved.get('rel')} ({how})"))
     for item in read_restores(paths):
-        events.append({"ts": item.get("ts", ""), "event": "restored", "scope": item.get("scope"),
-                       "path": item.get("path"), "move_id": item.get("move_id"),
-                       "text": f"restored {item.get('path')} (signals: {', '.join(item.get('signals', []))})"})
+        events.append(CurationEvent(
+            ts=item.get("ts", ""), event="restored", scope=item.get("scope"), path=item.get("path"),
+            move_id=item.get("move_id"),
+            text=f"restored {item.get('path')} (signals: {', '.join(item.get('signals', []))})"))
     for candidate_id, entry in load_decisions(paths).items():
-        events.append({"ts": entry.get("at", ""), "event": entry["decision"], "scope": entry.get("scope"),
-                       "path": entry.get("rel"), "id": candidate_id,
-                       "text": f"{entry['decision']} {entry.get('rel')}"})
+        events.append(CurationEvent(ts=entry.get("at", ""), event=entry["decision"], scope=entry.get("scope"),
+                                    path=entry.get("rel"), id=candidate_id,
+                                    text=f"{entry['decision']} {entry.get('rel')}"))
     for change in load_rubric(paths).changes:
         text = f"rubric v{change.version}: {change.signal} tightened after {len(change.restores)} restores"
-        events.append({"ts": change.at, "event": "rubric", "scope": None, "text": text})
-    events.sort(key=lambda e: str(e["ts"]), reverse=True)
+        events.append(CurationEvent(ts=change.at, event="rubric", scope=None, text=text))
+    events.sort(key=lambda e: str(e.ts), reverse=True)
     return events[:limit] if limit else events

@@ -14,11 +14,19 @@ import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-import msgspec
-from msgspec import UNSET, UnsetType
-
+from core.curate.results import (
+    Calibrated,
+    CalibrationPicture,
+    CurationEvent,
+    CurationStatus,
+    Decided,
+    HistogramBin,
+    ScopeStatus,
+    StatusCounts,
+    TierCounts,
+)
 from core.workbench.service import Service
 
 if TYPE_CHECKING:
@@ -32,41 +40,11 @@ if TYPE_CHECKING:
     from core.vault.crypto import VaultKeys
     from core.workbench.curation_views import CurationViews
 
+__all__ = ["Calibrated", "CalibrationPicture", "Curation", "CurationEvent", "CurationStatus", "Decided",
+           "HistogramBin", "SchedulePlan", "ScopeStatus", "StatusCounts", "TierCounts"]
+
 Progress = Callable[..., None]
 ShouldStop = Callable[[], bool]
-
-
-@dataclass(frozen=True)
-class Decided:
-    """A candidate approved or rejected, bound to the content it had (``changed``: False when it
-    already had that decision)."""
-
-    id: str
-    scope: str
-    path: str
-    decision: str
-    changed: bool
-    tier: str
-    signals: list[str]
-    guards: list[str]
-    at: str
-
-
-@dataclass(frozen=True)
-class Calibrated:
-    """A scope measured now: its thresholds at the natural breaks, how they were placed, the figures
-    they came from, the thresholds before and why the distribution counts as shifted (None: it did not)."""
-
-    scope: str
-    measured: bool
-    measured_at: Any
-    n: int
-    thresholds: dict[str, float]
-    how: dict[str, Any]
-    figures: dict[str, Any]
-    previous: dict[str, float] | None
-    shifted: str | None
-    source: str
 
 
 @dataclass(frozen=True)
@@ -78,96 +56,6 @@ class SchedulePlan:
     cron: str
     unit_dir: str
     unit: str
-
-
-Number = int | float  # as stored: a whole number stays whole in the printed JSON
-
-
-class TierCounts(msgspec.Struct, frozen=True):
-    high: int
-    medium: int
-    low: int
-
-
-class StatusCounts(msgspec.Struct, frozen=True):
-    """Candidates by tier, open decisions, records in cold storage and restores."""
-
-    high: int
-    medium: int
-    low: int
-    approved: int
-    rejected: int
-    cold: int
-    restores: int
-
-
-class ScopeStatus(msgspec.Struct, frozen=True):
-    """One scope in ``curate status``: its last run, whether it is overdue, its counts and calibration."""
-
-    name: str
-    kind: str
-    path: str
-    last_run: str | None
-    last_run_kind: str | None
-    overdue: bool
-    days_since_run: float | None  # None: not overdue
-    apply_runs: int
-    report_only_runs_left: int
-    counts: TierCounts
-    approved: int
-    rejected: int
-    cold: int
-    calibrated_at: Number | str | None
-    thresholds: dict[str, Any] | None  # as calibrated: the thresholds, whether measured
-
-
-class CurationStatus(msgspec.Struct, frozen=True):
-    """What ``curate status`` reports; ``msgspec.to_builtins`` gives its JSON form, fields in this order."""
-
-    rubric_version: int
-    last_run: str | None
-    overdue: bool
-    notice: str | None
-    review_interval_days: int
-    counts: StatusCounts
-    pending_operations: int
-    scopes: list[ScopeStatus]
-
-
-class CurationEvent(msgspec.Struct, frozen=True, kw_only=True):
-    """One line of ``curate log``. Which fields an event has depends on its kind (a run has
-    ``rubric_version``, a move or restore ``path`` and ``move_id``, a decision ``path`` and ``id``): an
-    absent one stays UNSET and is left out of the JSON form, as the log has always printed it."""
-
-    ts: str
-    event: str
-    scope: str | None
-    path: str | UnsetType | None = UNSET
-    move_id: str | UnsetType | None = UNSET
-    id: str | UnsetType = UNSET
-    text: str
-    rubric_version: int | UnsetType | None = UNSET
-
-
-class HistogramBin(msgspec.Struct, frozen=True):
-    lo: float
-    hi: float
-    count: int
-
-
-class CalibrationPicture(msgspec.Struct, frozen=True, kw_only=True):
-    """What a scope's calibration was measured from: age histogram (log scale), thresholds, the figures
-    and how they were placed, and the calibration's history. ``measured`` False: nothing recorded yet."""
-
-    scope: str
-    measured: bool
-    measured_at: Number | str | None = None
-    n: int = 0
-    bins: list[HistogramBin]
-    thresholds: dict[str, Any]  # the day thresholds, and whether they were measured
-    figures: dict[str, Any]
-    how: dict[str, Any] = msgspec.field(default_factory=dict)
-    history: list[Any] = msgspec.field(default_factory=list)
 
 
 class Curation(Service):
@@ -258,7 +146,7 @@ class Curation(Service):
         """Approve or reject a medium-tier candidate (by id or path)."""
         from core.curate import engine
 
-        return Decided(**engine.decide_candidate(self.workbench.paths, candidate, decision, now=now))
+        return engine.decide_candidate(self.workbench.paths, candidate, decision, now=now)
 
     # --- cold storage ------------------------------------------------------------------------------
 
@@ -293,27 +181,26 @@ class Curation(Service):
         """Thresholds measured from the scope's own distribution (natural breaks)."""
         from core.curate import engine
 
-        return Calibrated(**engine.calibrate_scope(self.workbench.paths, config or self.workbench.config, scope,
-                                                   unlock=self._unlock(), now=now))
+        return engine.calibrate_scope(self.workbench.paths, config or self.workbench.config, scope,
+                                      unlock=self._unlock(), now=now)
 
     def picture(self, scope: str, bins: int = 24) -> CalibrationPicture:
         """What the scope's calibration was measured from: a histogram, thresholds, figures, history."""
         from core.curate import engine
 
-        return msgspec.convert(engine.calibration_picture(self.workbench.paths, scope, bins=bins),
-                               CalibrationPicture)
+        return engine.calibration_picture(self.workbench.paths, scope, bins=bins)
 
     def status(self, now: datetime | None = None) -> CurationStatus:
         """Last run, overdue or not, rubric version and counts, overall and per scope (``curate status``)."""
         from core.curate.status import status
 
-        return msgspec.convert(status(self.workbench.paths, self.workbench.config, now), CurationStatus)
+        return status(self.workbench.paths, self.workbench.config, now)
 
     def history(self, limit: int = 50) -> list[CurationEvent]:
         """Runs, moves, restores, decisions and rubric changes, newest first (``curate log``)."""
         from core.curate.status import log
 
-        return msgspec.convert(log(self.workbench.paths, limit), list[CurationEvent])
+        return log(self.workbench.paths, limit)
 
     def schedule_plan(self, method: str | None = None) -> SchedulePlan:
         """The weekly run for ``method`` (systemd when it runs here, else cron), to print."""

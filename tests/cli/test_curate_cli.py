@@ -204,8 +204,8 @@ def test_ctrl_c_before_the_moves_or_twice_interrupts_as_usual(capsys: pytest.Cap
 
 
 def test_status_log_and_picture_keep_the_engine_s_json_form(cli_home: tuple[HomePaths, Path]) -> None:
-    """The curation service returns typed results; what `--json` prints from them is, byte for byte, the
-    engine's own form: every key, its order, absent keys absent (a run has no path, a move no id)."""
+    """The engine returns typed results; what `--json` prints from them is their msgspec form, byte for
+    byte, with every key in its order and absent keys absent (a run has no path, a move no id)."""
     import msgspec
 
     from core.curate.engine import calibration_picture
@@ -224,17 +224,33 @@ def test_status_log_and_picture_keep_the_engine_s_json_form(cli_home: tuple[Home
     curate("calibrate", "notes")
 
     def printed(data: Any) -> str:
-        return json.dumps(data, ensure_ascii=False, indent=2, default=str) + "\n"
+        return json.dumps(msgspec.to_builtins(data), ensure_ascii=False, indent=2, default=str) + "\n"
 
     config = load_config(paths.config)
-    assert curate("status", "--json", ok=False).stdout == printed(status(paths, config))
+    shown = curate("status", "--json", ok=False).stdout
+    assert shown == printed(status(paths, config))
+    data = json.loads(shown)
+    assert list(data) == ["rubric_version", "last_run", "overdue", "notice", "review_interval_days", "counts",
+                          "pending_operations", "scopes"]
+    assert list(data["counts"]) == ["high", "medium", "low", "approved", "rejected", "cold", "restores"]
+    assert list(data["scopes"][0]) == ["name", "kind", "path", "last_run", "last_run_kind", "overdue",
+                                       "days_since_run", "apply_runs", "report_only_runs_left", "counts", "approved",
+                                       "rejected", "cold", "calibrated_at", "thresholds"]
+    assert data["counts"]["restores"] == 1 and data["scopes"][0]["name"] == "notes"
     engine_log = log(paths, 50)
-    assert {"restored", "moved", "approved", "rejected", "apply", "scan"} <= {e["event"] for e in engine_log}
-    assert curate("log", "--json", ok=False).stdout == printed({"events": engine_log})
+    assert {"restored", "moved", "approved", "rejected", "apply", "scan"} <= {e.event for e in engine_log}
+    shown = curate("log", "--json", ok=False).stdout
+    assert shown == printed({"events": engine_log})
+    keys = {e["event"]: list(e) for e in json.loads(shown)["events"]}
+    assert keys["scan"] == ["ts", "event", "scope", "text", "rubric_version"]
+    assert keys["moved"] == keys["restored"] == ["ts", "event", "scope", "path", "move_id", "text"]
+    assert keys["approved"] == ["ts", "event", "scope", "path", "id", "text"]
     service = Workbench(paths).curation
     assert isinstance(service.status(), CurationStatus)
     assert all(isinstance(e, CurationEvent) for e in service.history())
     picture = service.picture("notes", bins=12)
     assert isinstance(picture, CalibrationPicture) and picture.measured and len(picture.bins) == 12
-    assert msgspec.to_builtins(picture) == calibration_picture(paths, "notes", bins=12)
+    assert list(msgspec.to_builtins(picture)) == ["scope", "measured", "measured_at", "n", "bins", "thresholds",
+                                                  "figures", "how", "history"]
+    assert picture == calibration_picture(paths, "notes", bins=12)
     assert service.picture("").measured is False  # no scope: defaults, not an error

@@ -7,6 +7,7 @@ import json
 import math
 import os
 import random
+from dataclasses import asdict
 from datetime import timedelta
 from pathlib import Path
 
@@ -56,7 +57,7 @@ def test_jenks_is_exact_against_brute_force() -> None:
 def test_calibrate_a_skewed_scope_places_thresholds_at_the_natural_break(paths: HomePaths, tmp_path: Path) -> None:
     root = skewed_scope(tmp_path)
     config = configure(paths, ("skewed", "markdown", root))
-    data = engine.calibrate_scope(paths, config, "skewed", now=NOW)
+    data = asdict(engine.calibrate_scope(paths, config, "skewed", now=NOW))  # the form `curate calibrate --json` prints
     ages = [(NOW.timestamp() - p.stat().st_mtime) / 86400 for p in root.rglob("*.md")]
     young, old = sorted(a for a in ages if a < 200), sorted(a for a in ages if a >= 200)
     unused, clearly_old = data["thresholds"]["unused_days"], data["thresholds"]["clearly_old_days"]
@@ -83,7 +84,7 @@ def test_too_few_records_means_defaults_and_says_so(paths: HomePaths, tmp_path: 
     for i in range(3):
         put(root, f"{i}.md", "x", 100 * i)
     config = configure(paths, ("tiny", "markdown", root))
-    data = engine.calibrate_scope(paths, config, "tiny", now=NOW)
+    data = asdict(engine.calibrate_scope(paths, config, "tiny", now=NOW))  # the form `curate calibrate --json` prints
     assert not data["measured"] and "only 3 records" in data["source"]
     defaults = {"unused_days": cal.DEFAULT_UNUSED_DAYS, "clearly_old_days": cal.DEFAULT_CLEARLY_OLD_DAYS}
     assert data["thresholds"] == defaults
@@ -94,7 +95,7 @@ def test_uniform_ages_have_a_weak_break_and_it_is_said(paths: HomePaths, tmp_pat
     for i in range(60):
         put(root, f"{i}.md", "x", math.expm1(i / 10))
     config = configure(paths, ("flat", "markdown", root))
-    data = engine.calibrate_scope(paths, config, "flat", now=NOW)
+    data = asdict(engine.calibrate_scope(paths, config, "flat", now=NOW))  # the form `curate calibrate --json` prints
     assert data["measured"] and data["how"]["gvf_2_classes"] < 0.8
     assert "median" in data["how"]["clearly_old"]
 
@@ -131,9 +132,9 @@ def test_a_changed_age_distribution_with_the_same_count_is_a_shift(paths: HomePa
 def test_picture_has_bins_and_thresholds(paths: HomePaths, tmp_path: Path) -> None:
     root = skewed_scope(tmp_path)
     config = configure(paths, ("skewed", "markdown", root))
-    assert engine.calibration_picture(paths, "skewed")["measured"] is False
+    assert engine.calibration_picture(paths, "skewed").measured is False
     engine.calibrate_scope(paths, config, "skewed", now=NOW)
     picture = engine.calibration_picture(paths, "skewed", bins=12)
-    assert len(picture["bins"]) == 12 and sum(b["count"] for b in picture["bins"]) == 230
-    assert all(a["hi"] == pytest.approx(b["lo"]) for a, b in zip(picture["bins"], picture["bins"][1:], strict=False))
-    assert picture["thresholds"]["measured"] and picture["figures"]["age_days"]["n"] == 230
+    assert len(picture.bins) == 12 and sum(b.count for b in picture.bins) == 230
+    assert all(a.hi == pytest.approx(b.lo) for a, b in zip(picture.bins, picture.bins[1:], strict=False))
+    assert picture.thresholds["measured"] and picture.figures["age_days"]["n"] == 230

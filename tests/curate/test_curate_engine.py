@@ -141,9 +141,9 @@ def test_approve_and_reject(paths: HomePaths, keys: VaultKeys, notes: Path) -> N
     maybe = next(c for c in scan.candidates if c.rel == "old/maybe.md")
     n0 = next(c for c in scan.candidates if c.rel == "old/n0.md")
     assert maybe.tier == "medium" and n0.tier == "high"
-    assert engine.decide_candidate(paths, maybe.id, "approved", now=NOW)["changed"] is True
-    assert engine.decide_candidate(paths, f"notes:{maybe.rel}", "approved", now=NOW)["changed"] is False
-    assert engine.decide_candidate(paths, str(n0.path), "rejected", now=NOW)["decision"] == "rejected"
+    assert engine.decide_candidate(paths, maybe.id, "approved", now=NOW).changed is True
+    assert engine.decide_candidate(paths, f"notes:{maybe.rel}", "approved", now=NOW).changed is False
+    assert engine.decide_candidate(paths, str(n0.path), "rejected", now=NOW).decision == "rejected"
     assert set(load_decisions(paths)) == {maybe.id, n0.id}
     rescan = {c.rel: c for c in engine.scan(paths, config, now=NOW).candidates}
     assert rescan["old/n0.md"].tier == "low" and "rejected" in rescan["old/n0.md"].guards
@@ -221,16 +221,16 @@ def test_status_overdue_notice_and_log(paths: HomePaths, keys: VaultKeys, notes:
         overdue_notice(paths, config, NOW + timedelta(days=30))
     assert tree(notes) == before  # reminding never moves anything
     data = status(paths, config, NOW + timedelta(days=9))
-    assert data["overdue"] and data["notice"] == late and data["rubric_version"] == 1
-    assert data["counts"]["high"] == 5 and data["counts"]["cold"] == 0
-    notes_status = data["scopes"][0]
-    assert notes_status["apply_runs"] == 1 and notes_status["report_only_runs_left"] == 0
-    assert notes_status["last_run_kind"] == "apply" and notes_status["calibrated_at"]
+    assert data.overdue and data.notice == late and data.rubric_version == 1
+    assert data.counts.high == 5 and data.counts.cold == 0
+    notes_status = data.scopes[0]
+    assert notes_status.apply_runs == 1 and notes_status.report_only_runs_left == 0
+    assert notes_status.last_run_kind == "apply" and notes_status.calibrated_at
     moved = run(paths, config, keys).moved
     engine.restore(paths, config, moved[0].stone.move_id, unlock=unlocker(keys), now=NOW)
     data = status(paths, config, NOW)
-    assert data["counts"]["cold"] == 4 and data["counts"]["restores"] == 1 and not data["overdue"]
-    events = [e["event"] for e in log(paths)]
+    assert data.counts.cold == 4 and data.counts.restores == 1 and not data.overdue
+    events = [e.event for e in log(paths)]
     assert events.count("moved") == 5 and "restored" in events and "scan" in events and "apply" in events
 
 

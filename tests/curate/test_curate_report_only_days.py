@@ -22,7 +22,7 @@ def test_applying_again_the_same_day_does_not_use_up_the_report_only_runs(paths:
         report = engine.apply(paths, config, unlock=unlocker(keys), now=NOW + timedelta(minutes=minutes))
         assert report.moved == [] and len(report.would_move) == 5
     assert tree(notes) == before
-    assert status(paths, config, now=NOW)["scopes"][0]["report_only_runs_left"] == 1
+    assert status(paths, config, now=NOW).scopes[0].report_only_runs_left == 1
     report = engine.apply(paths, config, unlock=unlocker(keys), now=NOW + timedelta(days=1))
     assert report.moved == []  # the second day is the second report-only run
     assert len(engine.apply(paths, config, unlock=unlocker(keys), now=NOW + timedelta(days=2)).moved) == 5
