@@ -37,6 +37,8 @@ HOME_ENTRIES: dict[str, Entry] = {
     "sdk": Entry("backed up", "drafts rejected through the SDK"),
     "api-token": Entry("backed up", "the REST API's bearer token, which tools are configured with"),
     "claude": Entry("backed up", "the demo home's agent memory folder (a curation scope)"),
+    "remotes.json": Entry("backed up", "the home machines this one ships its turns to"),
+    "spool": Entry("backed up", "turns captured here and not yet shipped to the home machine"),
     ".cache": Entry("derived", "the search index and other caches: `reverie reindex` rebuilds them"),
     ".locks": Entry("derived", "lock files, meaningful only to running processes"),
 }

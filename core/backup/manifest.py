@@ -15,7 +15,7 @@ from core.errors import ReverieError
 
 MANIFEST_FORMAT = "reverie.backup-snapshot"
 MANIFEST_VERSION = 1
-SNAPSHOT_NAME = re.compile(r"^\d{8}T\d{6}Z-[0-9a-f]{8}$")
+SNAPSHOT_NAME = re.compile(r"^\d{8}T\d{6}\.\d{6}Z-[0-9a-f]{8}$")  # UTC time to the microsecond: sorts by time
 BLOB_ID = re.compile(r"^[0-9a-f]{64}$")
 _SHA256 = BLOB_ID
 

@@ -58,7 +58,8 @@ def restore_snapshot(repo: Repository, manifest: Manifest, target: Path) -> Rest
     where = f"snapshot {manifest.name}"
     dirs = [(safe_relpath(d.path, where), d.mode) for d in manifest.dirs]
     files = [(safe_relpath(f.path, where), f) for f in manifest.files]  # every path checked before any write
-    ensure_private_dir(target.parent)
+    if not target.parent.exists():
+        ensure_private_dir(target.parent)  # only what is missing: an existing parent keeps its mode
     staging = target.parent / f".{target.name}.restoring-{secrets.token_hex(4)}"
     staging.mkdir(mode=PRIVATE_DIR_MODE)
     try:

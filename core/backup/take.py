@@ -57,18 +57,19 @@ def quiet_home(paths: HomePaths) -> Iterator[None]:
 
 
 def check_destination(paths: HomePaths, dest: Path) -> None:
-    """Refuse a repository inside the home (each backup would hold the ones before it)."""
+    """Refuse a missing home, and a repository inside the home (each backup would hold the ones before
+    it), before a repository is created."""
+    if not paths.root.is_dir():
+        raise NotFound(f"{paths.root}: no data home here to back up")
     if dest.absolute().resolve().is_relative_to(paths.root.absolute().resolve()):
         raise HomeError(f"{dest}: inside the home it would back up; choose a folder outside {paths.root}")
 
 
 def take_backup(paths: HomePaths, repo: Repository) -> BackupResult:
     """A new snapshot of ``paths`` in ``repo``; returns what it held and what it had to write."""
-    if not paths.root.is_dir():
-        raise NotFound(f"{paths.root}: no data home here to back up")
     check_destination(paths, repo.root)
     moment = clock.utc_now()
-    manifest = Manifest(name=f"{moment:%Y%m%dT%H%M%SZ}-{secrets.token_hex(4)}",
+    manifest = Manifest(name=f"{moment:%Y%m%dT%H%M%S.%fZ}-{secrets.token_hex(4)}",
                         time=moment.isoformat(timespec="seconds"), host=socket.gethostname(), home=str(paths.root))
     result = BackupResult(manifest.name)
     with repo.writing():

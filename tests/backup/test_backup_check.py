@@ -110,7 +110,7 @@ def test_a_manifest_path_cannot_leave_the_home(rich_home: RichHome, repo: Path, 
     import hashlib
 
     entry = FileEntry(evil, 0o600, len(data), hashlib.sha256(data).hexdigest(), 0, (blob_id,))
-    manifest = Manifest("20990101T000000Z-0badc0de", "2099-01-01T00:00:00+00:00", "h", "/h", files=[entry])
+    manifest = Manifest("20990101T000000.000000Z-0badc0de", "2099-01-01T00:00:00+00:00", "h", "/h", files=[entry])
     repository.write_snapshot(manifest)  # authenticated: sealed with the repository's own key
     target = tmp_path / "t" / "home"
     with pytest.raises(BackupDamaged, match=r"path .* (leaves the home|not relative)"):
@@ -118,4 +118,4 @@ def test_a_manifest_path_cannot_leave_the_home(rich_home: RichHome, repo: Path, 
     assert not target.exists() and not (tmp_path / "t" / "escaped.txt").exists()
     assert not (tmp_path / "escaped.txt").exists() and not Path("/tmp/absolute-escape.txt").exists()
     code, out, _ = cli("check", str(repo))
-    assert code == 1 and "snapshot 20990101T000000Z-0badc0de: path" in out
+    assert code == 1 and "snapshot 20990101T000000.000000Z-0badc0de: path" in out

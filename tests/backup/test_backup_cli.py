@@ -66,3 +66,10 @@ def test_errors_are_one_line_with_their_exit_code(repo: Path, tmp_path: Path, ri
     monkeypatch.setenv("REVERIE_BACKUP_PASSPHRASE", BACKUP_PASSPHRASE)
     damaged = reverie("backup", "check", str(repo))
     assert damaged.returncode == 1 and f"blob {blob.name}: missing; needed by" in damaged.stdout
+
+
+def test_no_home_no_repository(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("REVERIE_BACKUP_PASSPHRASE", BACKUP_PASSPHRASE)
+    gone = reverie("--home", str(tmp_path / "no-home"), "backup", str(tmp_path / "repo"))
+    assert gone.returncode == 3 and "no data home here" in gone.stderr
+    assert not (tmp_path / "repo").exists()

@@ -101,3 +101,7 @@ def test_restore_refuses_a_non_empty_home(rich_home: RichHome, tmp_path: Path) -
     empty = tmp_path / "empty"
     empty.mkdir()
     assert backups.restore(repo, BACKUP_PASSPHRASE, empty, reindex=False).result.files > 20
+    os.chmod(tmp_path, 0o755)
+    backups.restore(repo, BACKUP_PASSPHRASE, tmp_path / "fresh", reindex=False)
+    assert tmp_path.stat().st_mode & 0o777 == 0o755  # a parent that existed keeps its mode
+    assert (tmp_path / "fresh").stat().st_mode & 0o777 == 0o700
