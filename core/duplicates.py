@@ -84,9 +84,6 @@ class DuplicateDecision:
     keep_new: bool
     supersedes: str | None  # the memory the new one replaces (to be archived by the caller), if any
 
-    def to_dict(self) -> dict[str, Any]:
-        return to_builtins(self)
-
 
 def _cosines(embedder: Embedder, text: str, others: Sequence[str]) -> np.ndarray:
     vectors = np.asarray(embedder.embed([text, *others]), dtype=np.float32)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
 # The kinds a problem can be. ``verify`` names every damaged record with one of these.
 PROBLEM_KINDS = (
@@ -26,6 +26,3 @@ class Problem:
 
     def __str__(self) -> str:
         return f"{self.kind}: {self.subject}: {self.detail}"
-
-    def to_dict(self) -> dict[str, str]:
-        return asdict(self)

@@ -226,9 +226,6 @@ class SealReport:
     refused: list[Problem] = field(default_factory=list)  # sealed days that changed otherwise
     not_sealed: list[Problem] = field(default_factory=list)  # closed days Reverie cannot vouch it wrote
 
-    def to_dict(self) -> dict[str, Any]:
-        return to_builtins(self)
-
 
 def seal_closed_days_locked(paths: HomePaths, keys: VaultKeys, now: datetime | None = None,
                             accept_unsigned: Collection[str] = (),
@@ -354,9 +351,6 @@ class DaySummary:
     last: str | None
     sessions: dict[str, int]  # session → turns
     sealed: bool
-
-    def to_dict(self) -> dict[str, Any]:
-        return to_builtins(self)
 
 
 def describe_day(paths: HomePaths, day: str, reading: LedgerReading) -> DaySummary | None:

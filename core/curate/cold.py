@@ -695,9 +695,6 @@ class Recovery:
     outcome: str  # "finished" / "rolled back" / "left for a person"
     detail: str
 
-    def to_dict(self) -> dict[str, str]:
-        return to_builtins(self)
-
 
 def pending_operations(paths: HomePaths) -> list[Path]:
     folder = pending_dir(paths)

@@ -43,6 +43,7 @@ from core.curate.signals import ScopeContext
 from core.errors import NotFound, RecordError, VaultLocked
 from core.fsutil import atomic_write_text, file_lock
 from core.paths import HomePaths
+from core.typed import to_builtins
 from core.vault.crypto import VaultKeys
 from core.vault.ledger import Ledger
 
@@ -299,7 +300,7 @@ class ApplyReport:
         """A view: each move, plan and recovery in its own form, the scan only as its rubric version."""
         return {"dry_run": self.dry_run, "moved": [m.to_dict() for m in self.moved],
                 "would_move": [p.to_dict() for p in self.would_move],
-                "recovered": [r.to_dict() for r in self.recovered], "errors": self.errors, "notes": self.notes,
+                "recovered": [to_builtins(r) for r in self.recovered], "errors": self.errors, "notes": self.notes,
                 "rubric_version": self.scan.rubric_version if self.scan else None,
                 "stopped": self.stopped, "planned": self.planned}
 

@@ -22,7 +22,6 @@ from pathlib import Path
 
 from core.curate.errors import CurationError
 from core.paths import HomePaths
-from core.typed import to_builtins
 
 UNIT = "reverie-curate"
 CRON_MARK = "# reverie weekly curation"
@@ -84,9 +83,6 @@ class Installed:
     written: list[str]
     commands: list[str]
     already: bool
-
-    def to_dict(self) -> dict[str, object]:
-        return to_builtins(self)
 
 
 def install(paths: HomePaths, method: str, *, executable: str | None = None, unit_dir: Path | None = None,

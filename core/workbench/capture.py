@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
+from core.typed import to_builtins
+
 if TYPE_CHECKING:
     from core.duplicates import DuplicateCheck, DuplicateDecision, DuplicateMatch
     from core.vault.review import ReviewDraft, Suggestion
@@ -48,7 +50,7 @@ class CaptureOutcome:
         return {
             "draft_id": self.draft.draft_id if self.draft is not None else None,
             "suggestions": [s.to_dict() for s in self.suggestions],
-            "duplicate": self.decision.to_dict() if self.decision is not None else None,
+            "duplicate": to_builtins(self.decision) if self.decision is not None else None,
             "near_duplicate": self.duplicate.to_dict() if self.duplicate is not None else None,
             "needs_choice": self.needs_choice,
             "notes": list(self.notes),

@@ -35,6 +35,7 @@ from core.curate.tombstone import TOMBSTONE_SUFFIX
 from core.fsutil import file_lock
 from core.integrity import Problem
 from core.paths import HomePaths
+from core.typed import to_builtins
 from core.vault.canonical import sha256_hex
 from core.vault.crypto import VaultKeys
 from core.vault.ledger import Checkpoint, LedgerReading
@@ -61,7 +62,7 @@ class VerifyReport:
             "ok": self.ok,
             "head": str(self.head) if self.head else None,
             "counts": self.counts,
-            "problems": [p.to_dict() for p in self.problems],
+            "problems": [to_builtins(p) for p in self.problems],
         }
 
 

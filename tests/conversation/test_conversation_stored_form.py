@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from dataclasses import asdict
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -29,6 +30,7 @@ from core.integrity import Problem
 from core.paths import HomePaths
 from core.topics import Marker
 from core.turns import Turn
+from core.typed import to_builtins
 from core.vault.crypto import VaultKeys
 
 QUARANTINE_FILE = (
@@ -154,10 +156,13 @@ def test_reseal_intents_and_their_mac_are_unchanged(paths: HomePaths) -> None:
 
 def test_the_reports_keep_their_keys() -> None:
     problem = Problem("modified", "logs/2026/11/2026-11-01.jsonl", "changed")
-    assert problem.to_dict() == {"kind": "modified", "subject": "logs/2026/11/2026-11-01.jsonl", "detail": "changed"}
+    assert to_builtins(problem) == {"kind": "modified", "subject": "logs/2026/11/2026-11-01.jsonl",
+                                    "detail": "changed"}
     seal = SealReport(sealed=["2026-11-01"], resealed=[], refused=[problem])
-    assert seal.to_dict() == {"sealed": ["2026-11-01"], "resealed": [], "refused": [problem.to_dict()],
-                              "not_sealed": []}
+    # `reverie seal --json` prints it by dataclasses.asdict
+    assert json.dumps(asdict(seal)) == ('{"sealed": ["2026-11-01"], "resealed": [], "refused": [{"kind": "modified", '
+                                        '"subject": "logs/2026/11/2026-11-01.jsonl", "detail": "changed"}], '
+                                        '"not_sealed": []}')
     report = IngestReport(files=2, added=5, duplicates=1,
                           quarantined=[QuarantineEntry("a.jsonl", 3, "bad", already=False)],
                           already_quarantined=[QuarantineEntry("a.jsonl", 9, "old", already=True)],

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from dataclasses import asdict
 from pathlib import Path
 
 import pytest
@@ -267,10 +268,11 @@ def test_the_curation_reports_keep_their_keys(tmp_path: Path) -> None:
     assert restored.to_dict() == {"restored": str(tmp_path / "a.md"), "sha256": "ab" * 32, "scope": "notes",
                                   "rel": "a.md", "move_id": "m-1", "already_restored": True}
     assert next(iter(restored.to_dict())) == "restored"
-    assert Recovery("m-1", "move", "finished", "done").to_dict() == {
-        "move_id": "m-1", "op": "move", "outcome": "finished", "detail": "done"}
-    assert Installed("cron", [], ["crontab -"], False).to_dict() == {
-        "method": "cron", "written": [], "commands": ["crontab -"], "already": False}
+    # `curate recover --json` and `curate schedule --install --json` print them by dataclasses.asdict
+    assert json.dumps(asdict(Recovery("m-1", "move", "finished", "done"))) == (
+        '{"move_id": "m-1", "op": "move", "outcome": "finished", "detail": "done"}')
+    assert json.dumps(asdict(Installed("cron", [], ["crontab -"], False))) == (
+        '{"method": "cron", "written": [], "commands": ["crontab -"], "already": false}')
 
 
 ARCHIVE_ENTRY_DATA = (

@@ -10,6 +10,7 @@ import pytest
 from core.duplicates import DuplicateCheck, DuplicateError, check_duplicate, decide
 from core.index import HomeDayLogs, MemoryDoc, Reindexer, SearchIndex
 from core.recall import sync_vault
+from core.typed import to_builtins
 from tests.helpers.recall import NOW, ConceptEmbedder, indexed, turn
 from tests.helpers.vault import make_vault
 
@@ -59,7 +60,7 @@ def test_decisions_delete_nothing():
     check = check_duplicate("new", emb, memories=docs(("mem_old", "old")))
     replace = decide(check, "replace")
     assert (replace.keep_new, replace.supersedes) == (True, "mem_old")
-    assert decide(check, "keep_both").to_dict() == {"choice": "keep_both", "keep_new": True, "supersedes": None}
+    assert to_builtins(decide(check, "keep_both")) == {"choice": "keep_both", "keep_new": True, "supersedes": None}
     assert decide(check, "cancel").keep_new is False
     with pytest.raises(DuplicateError, match="choice"):
         decide(check, "delete")

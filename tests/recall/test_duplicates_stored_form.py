@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from core.duplicates import CHOICES, DuplicateCheck, DuplicateDecision, DuplicateMatch
+from core.typed import to_builtins
 
 NEAR = DuplicateMatch("m-1", "Kate skis in Niseko", 0.9712345, True, "2026-11-03T10:00:00Z")
 FAR = DuplicateMatch("m-2", "The report is due Friday", 0.41, False, "2026-11-01T09:00:00Z")
@@ -23,6 +24,6 @@ def test_a_check_names_the_nearest_duplicate_and_the_choices() -> None:
 
 
 def test_a_decision_keeps_its_keys() -> None:
-    assert DuplicateDecision("replace", True, "m-1").to_dict() == {"choice": "replace", "keep_new": True,
-                                                                    "supersedes": "m-1"}
-    assert list(DuplicateDecision("cancel", False, None).to_dict()) == ["choice", "keep_new", "supersedes"]
+    assert to_builtins(DuplicateDecision("replace", True, "m-1")) == {"choice": "replace", "keep_new": True,
+                                                                       "supersedes": "m-1"}
+    assert list(to_builtins(DuplicateDecision("cancel", False, None))) == ["choice", "keep_new", "supersedes"]

@@ -271,7 +271,7 @@ def restore(state: CliState, target: str, as_json: bool) -> None:
 def recover(state: CliState, as_json: bool) -> None:
     """Finish or roll back moves and restores that were interrupted (apply and restore do this too)."""
 
-    results = [r.to_dict() for r in state.workbench.curation.recover()]
+    results = [asdict(r) for r in state.workbench.curation.recover()]
     text = "\n".join(f"{r['op']} {r['move_id']}: {r['outcome']} ({r['detail']})" for r in results)
     emit({"recovered": results}, as_json, text or "Nothing was interrupted.")
 
@@ -376,7 +376,7 @@ def schedule(state: CliState, install: bool, method: str | None, as_json: bool) 
         done = curation.install_schedule(method)
         verb = "Already installed (refreshed)" if done.already else "Installed"
         text = f"{verb} the weekly run ({done.method}): " + "; ".join(done.written + done.commands)
-        emit(done.to_dict(), as_json, text)
+        emit(asdict(done), as_json, text)
         return
     plan = curation.schedule_plan(method)
     data = {"method": plan.method, "systemd": plan.systemd, "cron": plan.cron, "unit_dir": plan.unit_dir}

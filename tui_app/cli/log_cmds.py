@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import sys
 from collections.abc import Callable, Iterator
+from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -203,7 +204,7 @@ def seal(state: CliState, as_json: bool, accept_unsigned: tuple[str, ...], adopt
     not Reverie's."""
     adopted = _adoptions(state, adopt, yes)
     report = state.workbench.log.seal(accept_unsigned=set(accept_unsigned), adopt=adopted)
-    emit(report.to_dict(), as_json, _seal_text(report))
+    emit(asdict(report), as_json, _seal_text(report))
     foreign = [problem for problem in report.not_sealed if problem.kind != "incomplete"]
     click.get_current_context().exit(1 if report.refused or foreign else 0)
 
