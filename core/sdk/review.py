@@ -13,7 +13,7 @@ construction and therefore on every load from JSON:
 Errors follow the upstream SDK: ``ValueError`` for a broken invariant or an empty text field,
 ``TypeError`` for a wrong type, ``KeyError`` for an unknown suggestion id.
 
-``Suggestion`` is the vault's own (:class:`core.vault.review.Suggestion`): one type for both doors.
+``Suggestion`` and ``Revision`` are the vault's own (``core.vault.review``): one type for both doors.
 These objects are pure: :class:`core.sdk.vault.MemoryVault` stores them as Reverie drafts
 (``core.vault.review``) through :mod:`core.sdk.drafts`, so the TUI and CLI see the same drafts.
 """
@@ -29,7 +29,7 @@ from typing import Any
 from core import clock
 from core.frozen import freeze_view, thaw
 from core.typed import convert_as_python, to_builtins
-from core.vault.review import Suggestion
+from core.vault.review import Revision, Suggestion
 
 __all__ = ["DecisionOutcome", "ReviewDecision", "ReviewDraft", "ReviewState", "Revision", "Suggestion"]
 
@@ -58,26 +58,6 @@ class DecisionOutcome(StrEnum):
 
     ACCEPTED = "accepted"
     REJECTED = "rejected"
-
-
-@dataclass(frozen=True)
-class Revision:
-    """One derived step of a draft's history (never stored: computed from the draft's timestamps)."""
-
-    action: str
-    occurred_at: str
-    actor: str | None = None
-    field_name: str | None = None
-    value: Any = None
-    suggestion_id: str | None = None
-
-    def __post_init__(self) -> None:
-        _text(self.action, "action")
-        _text(self.occurred_at, "occurred_at")
-        object.__setattr__(self, "value", freeze_view(self.value))
-
-    def to_dict(self) -> dict[str, Any]:
-        return to_builtins(self)
 
 
 @dataclass(frozen=True)

@@ -224,12 +224,26 @@ class Approval(_Record):
 
 
 class Revision(_Record):
-    """One step of a draft's derived history (never stored: derived from the draft's timestamps)."""
+    """One step of a draft's history, derived from the timestamps already in the draft (never stored).
 
+    The one revision type: the vault's drafts and the DiaryVault API's (``core.sdk``) derive their
+    histories as these, in that API's positional order and form. The line the TUI and CLI show beside a
+    step is :meth:`ReviewDraft.revision_detail` (it needs the draft: whether an acceptance was an edit)."""
+
+    action: str  # draft_created, suggestion_added, suggestion_accepted/rejected, draft_approved/rejected/finalized
     occurred_at: str
-    action: str  # draft_created, suggestion_added, suggestion_accepted/rejected, draft_approved, draft_finalized
-    actor: str
-    detail: str = ""
+    actor: str | None = None
+    field_name: str | None = None
+    value: Any = None  # the suggested or confirmed value; the memory id of draft_finalized
+    suggestion_id: str | None = None
+
+    def __post_init__(self) -> None:
+        for name in ("action", "occurred_at"):
+            text = getattr(self, name)
+            if not isinstance(text, str) or not text.strip():
+                raise InvalidReview(f"revision: {name} must not be empty")
+        if self.value is not None and type(self.value) is not str:
+            force_setattr(self, "value", freeze_view(self.value))
 
 
 class ReviewDraft(_Record, kw_only=True):
@@ -332,22 +346,19 @@ class ReviewDraft(_Record, kw_only=True):
 
     def revision_history(self) -> tuple[Revision, ...]:
         """Derived from the timestamps already in the draft, in time order."""
-        steps = [Revision(self.created_at, "draft_created", self.created_by)]
+        steps = [Revision("draft_created", self.created_at, self.created_by)]
         for s in self.suggestions:
-            actor = s.model or s.source
-            steps.append(Revision(s.created_at, "suggestion_added", actor, f"{s.field_name} = {thaw(s.value)!r}"))
+            steps.append(Revision("suggestion_added", s.created_at, s.model or s.source, s.field_name, s.value,
+                                  s.suggestion_id))
         by_id = {s.suggestion_id: s for s in self.suggestions}
         for d in self.decisions:
             name = by_id[d.suggestion_id].field_name
-            if d.action == "accepted":
-                detail = f"{name} = {thaw(d.value)!r}" + (" (edited)" if d.edited else "")
-                steps.append(Revision(d.decided_at, "suggestion_accepted", d.reviewer, detail))
-            else:
-                steps.append(Revision(d.decided_at, "suggestion_rejected", d.reviewer, name))
+            action = "suggestion_accepted" if d.action == "accepted" else "suggestion_rejected"
+            steps.append(Revision(action, d.decided_at, d.reviewer, name, d.value, d.suggestion_id))
         if self.approval:
-            steps.append(Revision(self.approval.approved_at, "draft_approved", self.approval.reviewer))
+            steps.append(Revision("draft_approved", self.approval.approved_at, self.approval.reviewer))
         if self.state == "finalized" and self.finalized_at:
-            steps.append(Revision(self.finalized_at, "draft_finalized", "vault", str(self.finalized_memory_id)))
+            steps.append(Revision("draft_finalized", self.finalized_at, "vault", value=self.finalized_memory_id))
         order = {
             name: i
             for i, name in enumerate(
@@ -362,6 +373,20 @@ class ReviewDraft(_Record, kw_only=True):
             )
         }
         return tuple(sorted(steps, key=lambda r: (_sort_key(r.occurred_at), order[r.action])))
+
+    def revision_detail(self, step: Revision) -> str:
+        """The line shown beside a step of :meth:`revision_history`: ``field = value`` for a suggestion
+        and an acceptance (``(edited)`` when the person changed the value), the field of a rejection,
+        the memory a finalized draft became; empty for the other steps."""
+        if step.action in ("suggestion_added", "suggestion_accepted"):
+            decision = self.decision_for(str(step.suggestion_id)) if step.action == "suggestion_accepted" else None
+            edited = " (edited)" if decision is not None and decision.edited else ""
+            return f"{step.field_name} = {thaw(step.value)!r}{edited}"
+        if step.action == "suggestion_rejected":
+            return str(step.field_name)
+        if step.action == "draft_finalized":
+            return str(step.value)
+        return ""
 
     # --- transitions (each returns a new draft) ---------------------------------------------------
 

@@ -22,7 +22,7 @@ from core.demo.conversations import (
     schedule,
 )
 from core.timeparse import parse_time
-from core.vault.review import Revision
+from core.vault.review import Approval, Decision, ReviewDraft, Suggestion
 from core.workbench.search import term_pattern
 from tui_app.screens.search_filters import parse_tags
 from tui_app.screens.search_view import assemble, exact_time, highlighted
@@ -49,16 +49,16 @@ def test_assemble_moves_leading_spaces_out_of_styled_spans() -> None:
 
 
 def test_revision_history_keeps_a_space_between_actor_and_detail() -> None:
-    revisions = [
-        Revision("2026-11-09T15:30:00+00:00", "suggestion_added", "llama3.1:8b", "mood = 'relieved'"),
-        Revision("2026-11-10T10:30:00+00:00", "suggestion_rejected", "me", "mood"),
-        Revision("2026-11-10T11:00:00+00:00", "draft_approved", "me"),
-    ]
-    content = history_text(revisions, UTC)
-    lines = content.plain.splitlines()
-    assert lines[0].endswith("suggested llama3.1:8b mood = 'relieved'")
-    assert lines[1].endswith("rejected  me mood") and lines[2].endswith("approved  me")
-    assert no_span_starts_with_a_space(content)
+    mood = Suggestion("mood", "relieved", "local", suggestion_id="s1", model="llama3.1:8b",
+                      created_at="2026-11-09T15:30:00+00:00")
+    draft = ReviewDraft(draft_id="d1", content="x", created_at="2026-11-09T15:00:00+00:00", suggestions=(mood,),
+                        decisions=(Decision("s1", "rejected", "me", "2026-11-10T10:30:00+00:00"),), state="approved",
+                        approval=Approval("me", "2026-11-10T11:00:00+00:00"))
+    content = history_text(draft, UTC)
+    lines = content.plain.splitlines()  # newest first
+    assert lines[0].endswith("approved  me") and lines[1].endswith("rejected  me mood")
+    assert lines[2].endswith("suggested llama3.1:8b mood = 'relieved'") and lines[3].endswith("captured  me")
+    assert all(no_span_starts_with_a_space(line) for line in content.split("\n")[:3])  # the steps with a detail
 
 
 @pytest.mark.parametrize(

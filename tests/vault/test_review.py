@@ -295,5 +295,5 @@ def test_the_stored_form_keeps_its_fixed_layout() -> None:
     assert type(stored["suggestions"][0]["confidence"]) is float
     assert canonical_json(stored) == canonical_json(expected)
     assert ReviewDraft.from_dict(stored) == draft
-    assert draft.revision_history()[0].to_dict() == {"occurred_at": at, "action": "draft_created", "actor": "me",
-                                                     "detail": ""}
+    assert draft.revision_history()[0].to_dict() == {"action": "draft_created", "occurred_at": at, "actor": "me",
+                                                     "field_name": None, "value": None, "suggestion_id": None}

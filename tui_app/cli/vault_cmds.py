@@ -82,7 +82,7 @@ def _draft_text(d: Any, history: bool = False) -> str:
         lines.append(f"  finalized as {d.finalized_memory_id} at {d.finalized_at}")
     if history:
         lines.append("  history:")
-        lines.extend(f"    {r.occurred_at}  {r.action:<20} {field_line(r.actor)}  {field_line(r.detail)}"
+        lines.extend(f"    {r.occurred_at}  {r.action:<20} {field_line(r.actor)}  {field_line(d.revision_detail(r))}"
                      for r in d.revision_history())
     return "\n".join(lines)
 
@@ -285,7 +285,7 @@ def draft_show(state: CliState, draft_id: str, as_json: bool) -> None:
     d = state.workbench.review.draft(draft_id)
     data = {
         **d.to_dict(),
-        "revision_history": [r.to_dict() for r in d.revision_history()],
+        "revision_history": [{**r.to_dict(), "detail": d.revision_detail(r)} for r in d.revision_history()],
         "resolved_fields": json.loads(json.dumps(dict(d.resolved_fields()), default=list)),
     }
     emit(data, as_json, _draft_text(d, history=True))

@@ -257,7 +257,7 @@ class DraftReviewScreen(ReverieScreen):
             self.query_one("#draft-content-box").focus()  # nothing to decide: the arrows read the content
         self.fill_suggestions(draft)
         self.query_one("#draft-history-text", Static).update(
-            history_text(reversed(draft.revision_history()), self.session.zone)
+            history_text(draft, self.session.zone)
         )
         self.refresh_bindings()
 

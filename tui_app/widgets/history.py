@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from datetime import tzinfo
 
 from textual.content import Content
 
 from core.textsafe import field_line
-from core.workbench.types import Revision
+from core.workbench.types import ReviewDraft
 from tui_app.widgets.format import local_time
 
 ACTION_WORDS = {
@@ -21,9 +20,11 @@ ACTION_WORDS = {
 }
 
 
-def history_text(revisions: Iterable[Revision], zone: tzinfo) -> Content:
+def history_text(draft: ReviewDraft, zone: tzinfo) -> Content:
+    """The draft's revision history, newest first, one step a line: time, what, who, and the detail."""
     lines: list[Content | tuple[str, str] | str] = []
-    for revision in revisions:
+    for revision in reversed(draft.revision_history()):
+        detail = draft.revision_detail(revision)
         word, style = ACTION_WORDS.get(revision.action, (revision.action, ""))
         if lines:
             lines.append("\n")
@@ -34,8 +35,8 @@ def history_text(revisions: Iterable[Revision], zone: tzinfo) -> Content:
             " ",
             # The space after the actor stays inside the actor's span: a span that starts with a space
             # loses it in SVG renderers (librsvg), which showed "memood" for "me mood".
-            (f"{field_line(revision.actor)} " if revision.detail else field_line(revision.actor), "bold"),
+            (f"{field_line(revision.actor)} " if detail else field_line(revision.actor), "bold"),
         ]
-        if revision.detail:
-            lines.append(field_line(revision.detail))  # names an assistant gave are one line of data
+        if detail:
+            lines.append(field_line(detail))  # names an assistant gave are one line of data
     return Content.assemble(*lines) if lines else Content("No history yet.")
