@@ -41,7 +41,7 @@ from core import clock
 from core.backup.entries import is_temporary
 from core.backup.manifest import BLOB_ID, SNAPSHOT_NAME, BackupDamaged, Manifest
 from core.errors import HomeError, NotFound, RecordError, WrongPassphrase
-from core.fsutil import PRIVATE_FILE_MODE, atomic_write_bytes, ensure_private_dir, file_lock, fsync_dir
+from core.fsutil import PRIVATE_FILE_MODE, atomic_write_bytes, ensure_private_dir, file_lock
 from core.vault.crypto import KdfParams, b64d, b64e, derive_keys
 
 REPO_FORMAT = "reverie.backup-repository"
@@ -182,12 +182,18 @@ class Repository:
     def blob_path(self, blob_id: str) -> Path:
         return self.blobs / blob_id[:2] / blob_id
 
-    def has_blob(self, blob_id: str) -> bool:
-        return self.blob_path(blob_id).is_file()
+    def has_blob(self, blob_id: str, size: int) -> bool:
+        """Whether the blob of a ``size``-byte chunk is stored whole (its sealed size is checked, so a
+        blob cut short by a crash before :meth:`sync` is written again)."""
+        try:
+            return self.blob_path(blob_id).stat().st_size == size + OVERHEAD
+        except FileNotFoundError:
+            return False
 
     def put_blob(self, blob_id: str, plaintext: bytes) -> None:
-        """Write one blob: a temporary file, fsync, rename. Its folder is fsynced by :meth:`sync`,
-        before any manifest that names the blob is written."""
+        """Write one blob: a temporary file renamed to its name. Not yet durable: :meth:`sync` makes
+        every blob written so far durable, before a manifest names them (one sync of the filesystem
+        instead of one fsync per blob: a home holds thousands of small files)."""
         path = self.blob_path(blob_id)
         folder = path.parent
         if folder not in self._touched:
@@ -198,8 +204,6 @@ class Repository:
         try:
             with os.fdopen(fd, "wb") as handle:
                 handle.write(sealed)
-                handle.flush()
-                os.fsync(handle.fileno())
             os.chmod(tmp, PRIVATE_FILE_MODE)
             os.replace(tmp, path)
         except BaseException:
@@ -208,10 +212,10 @@ class Repository:
             raise
 
     def sync(self) -> None:
-        """Make every blob written so far durable (their folders' entries)."""
-        for folder in sorted(self._touched):
-            fsync_dir(folder)
-        fsync_dir(self.blobs)
+        """Make every blob written so far durable, contents and names (``sync(2)``: it returns once the
+        data is on disk)."""
+        if self._touched:
+            os.sync()
         self._touched.clear()
 
     def get_blob(self, blob_id: str) -> bytes:

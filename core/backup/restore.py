@@ -1,8 +1,8 @@
 """Restoring a snapshot into an empty (or new) home.
 
 Everything is written into a staging folder beside the target (``.<name>.restoring-<random>``),
-each file checked against its size and SHA-256, with the modes the snapshot recorded; only then is
-the staging folder renamed to the target. A damaged blob, a manifest path that would leave the home,
+each file checked against its size and SHA-256, with the modes the snapshot recorded; only then (after
+one ``sync(2)``) is the staging folder renamed to the target. A damaged blob, a manifest path that would leave the home,
 or a kill leaves the target as it was (a kill leaves the staging folder, which can be deleted).
 """
 
@@ -68,9 +68,8 @@ def restore_snapshot(repo: Repository, manifest: Manifest, target: Path) -> Rest
         for rel, entry in files:
             _restore_file(repo, staging, rel.as_posix(), entry, where)
         for rel, mode in sorted(dirs, key=lambda d: len(d[0].parts), reverse=True):
-            fsync_dir(staging / rel)
             os.chmod(staging / rel, mode | 0o700)  # the owner keeps access, as the home's writers assume
-        fsync_dir(staging)
+        os.sync()  # every file and folder durable before the rename makes them the home
         if target.is_dir():
             target.rmdir()  # empty, checked above
         os.rename(staging, target)
@@ -101,8 +100,6 @@ def _restore_file(repo: Repository, staging: Path, rel: str, entry: FileEntry, w
             digest.update(chunk)
             size += len(chunk)
             handle.write(chunk)
-        handle.flush()
-        os.fsync(handle.fileno())
         os.fchmod(handle.fileno(), entry.mode)
     if size != entry.size or digest.hexdigest() != entry.sha256:
         raise BackupDamaged(f"{where}: {rel}: restored bytes do not match the recorded SHA-256; nothing was restored")

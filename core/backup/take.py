@@ -7,7 +7,8 @@ takes all of them, in one fixed order that nests the way the writers nest them, 
 while it holds them: the snapshot is one moment the home was in (the vault with the ledger that
 vouches for it, each day log with its seal). Writers wait meanwhile and go on after; nothing of
 theirs is lost. Only new content is encrypted and written (:class:`~core.backup.repository.Repository`
-skips a blob it already holds), then the manifest is written last, outside the locks.
+skips a blob it already holds); once the locks are released the blobs are made durable (one
+``sync(2)``, the slow part on a disk with slow fsyncs), then the manifest is written last.
 """
 
 from __future__ import annotations
@@ -75,7 +76,7 @@ def take_backup(paths: HomePaths, repo: Repository) -> BackupResult:
     with repo.writing():
         with quiet_home(paths):
             _copy_home(paths.root, repo, manifest, result)
-        repo.sync()  # every blob durable before the manifest that names them
+        repo.sync()  # every blob durable before the manifest that names them (the home's writers go on)
         repo.write_snapshot(manifest)
     result.files, result.size, result.unclassified = len(manifest.files), manifest.size, manifest.unclassified
     return result
@@ -130,7 +131,7 @@ def _store_file(path: Path, rel: str, repo: Repository, result: BackupResult) ->
             size += len(chunk)
             blob_id = repo.keys.blob_id(chunk)
             blobs.append(blob_id)
-            if repo.has_blob(blob_id):
+            if repo.has_blob(blob_id, len(chunk)):
                 result.reused_blobs += 1
             else:
                 repo.put_blob(blob_id, chunk)

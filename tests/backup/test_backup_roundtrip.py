@@ -105,3 +105,16 @@ def test_restore_refuses_a_non_empty_home(rich_home: RichHome, tmp_path: Path) -
     backups.restore(repo, BACKUP_PASSPHRASE, tmp_path / "fresh", reindex=False)
     assert tmp_path.stat().st_mode & 0o777 == 0o755  # a parent that existed keeps its mode
     assert (tmp_path / "fresh").stat().st_mode & 0o777 == 0o700
+
+
+def test_a_blob_cut_short_is_written_again(rich_home: RichHome, tmp_path: Path) -> None:
+    """A blob renamed into place but cut short (a crash before the sync) is not taken as stored."""
+    repo = tmp_path / "repo"
+    backups = rich_home.workbench.backups
+    backups.backup(repo, BACKUP_PASSPHRASE)
+    blob = max(_blob_files(repo), key=lambda p: p.stat().st_size)
+    blob.write_bytes(b"")
+    assert not backups.check(repo, BACKUP_PASSPHRASE).ok
+    again = backups.backup(repo, BACKUP_PASSPHRASE)
+    assert again.new_blobs == 1 and blob.stat().st_size > 0
+    assert backups.check(repo, BACKUP_PASSPHRASE, read_data=True).ok
