@@ -115,3 +115,25 @@ def test_snapshots_taken_while_another_process_ingests_restore_to_verified_homes
         logs = sorted((target / "logs").rglob("*.jsonl"))
         sizes.add(sum(len(p.read_bytes().splitlines()) for p in logs))
     assert len(taken) >= 2 and len(sizes) >= 2, "the backups ran while the log grew"
+
+
+def test_a_killed_restore_leaves_no_home_behind(rich_home: RichHome, tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    big = rich_home.paths.root / "exports" / "big.bin"
+    big.parent.mkdir(mode=0o700, exist_ok=True)
+    big.write_bytes(os.urandom(48 * 1024 * 1024))
+    rich_home.workbench.backups.backup(repo, BACKUP_PASSPHRASE)
+    target = tmp_path / "restored"
+    proc = subprocess.Popen([sys.executable, "-m", "tui_app.cli.main", "backup", "restore", str(repo), str(target),
+                             "--no-embed"], env=_env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    staging = []
+    deadline = time.monotonic() + 60
+    while proc.poll() is None and time.monotonic() < deadline and not staging:
+        staging = [p for p in tmp_path.iterdir() if p.name.startswith(".restored.restoring-")
+                   and (p / "exports").exists()]
+        time.sleep(0.002)
+    proc.send_signal(signal.SIGKILL)
+    assert proc.wait(timeout=30) == -signal.SIGKILL and staging
+    assert not target.exists()  # only the staging folder beside it, which names itself
+    done = rich_home.workbench.backups.restore(repo, BACKUP_PASSPHRASE, target, reindex=False)
+    assert (done.result.target / "exports" / "big.bin").read_bytes() == big.read_bytes()
