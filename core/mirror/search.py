@@ -63,11 +63,12 @@ class MirrorAnswer:
     plan: QueryPlan
     mode: str  # "exact" | "hybrid" | "latest"
     hits: list[MirrorHit]
+    note: str | None = None  # why the answer is words only, when it is
 
     def to_dict(self) -> dict[str, Any]:
         span = self.plan.range
         return {"range": span.to_dict() if span is not None else None, "expression": self.plan.expression,
-                "mode": self.mode, "results": [hit.to_dict() for hit in self.hits]}
+                "mode": self.mode, "note": self.note, "results": [hit.to_dict() for hit in self.hits]}
 
 
 class MirrorSearch:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import datetime, tzinfo
 from typing import TYPE_CHECKING
 
@@ -67,8 +68,11 @@ class Mirror(Service):
                                   "run `reverie mirror --profile NAME`")
             model = info.get("embedding_model", "")
             embedder = self.workbench.embedder()
-            if embedder.name != model:
-                embedder = None  # another model's vectors: words only
+            note = None
+            if embedder.name != model:  # another model's vectors: words only
+                note = f"the mirror's vectors are {model}'s, not {embedder.name}'s: words only (--rebuild)"
+                embedder = None
             searcher = MirrorSearch(conn, embedder, ranking=ranking_for(self.config.embedding.model),
                                     half_life_days=self.config.recall.half_life_days)
-            return searcher.search(plan, now, limit)
+            answer = searcher.search(plan, now, limit)
+            return replace(answer, note=note) if note else answer

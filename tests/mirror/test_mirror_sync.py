@@ -243,3 +243,13 @@ def test_a_memory_that_leaves_the_vault_or_stops_verifying_leaves_the_mirror(wor
     assert (report.memories_removed, report.memories_written) == (2, 0)
     held = {memory_id for (memory_id,) in rows(pg_dsn, "SELECT id FROM reverie.memories")}
     assert held == {m.memory_id for m in memories[2:]}
+
+
+def test_a_mirror_of_another_model_is_searched_by_words_and_says_so(world: Workbench, pg_dsn: str) -> None:
+    world.mirror.run("open", dsn=pg_dsn)
+    other = Workbench(world.paths, world.config, embedder=lambda: HashingEmbedder(dim=32))
+
+    answer = other.mirror.search("Niseko", dsn=pg_dsn, now=NOW)
+
+    assert answer.mode == "exact" and answer.hits
+    assert answer.note is not None and "hashing-64" in answer.note and "words only" in answer.note

@@ -83,6 +83,8 @@ def _plain_answer(answer: MirrorAnswer) -> str:
         lines.append(f"range  {answer.plan.range.start:%Y-%m-%d %H:%M} – {answer.plan.range.end:%Y-%m-%d %H:%M} "
                      f"from “{answer.plan.expression}”")
     lines.append(f"mode   {answer.mode}")
+    if answer.note:
+        lines.append(f"note   {answer.note}")
     for hit in answer.hits:
         who = hit.who or "memory"
         lines.append(f"{hit.ts:%Y-%m-%d %H:%M}  {who}: {' '.join(hit.text.split())[:160]}")
