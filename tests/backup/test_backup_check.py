@@ -119,3 +119,28 @@ def test_a_manifest_path_cannot_leave_the_home(rich_home: RichHome, repo: Path, 
     assert not (tmp_path / "escaped.txt").exists() and not Path("/tmp/absolute-escape.txt").exists()
     code, out, _ = cli("check", str(repo))
     assert code == 1 and "snapshot 20990101T000000.000000Z-0badc0de: path" in out
+
+
+def test_names_with_terminal_controls_are_shown_escaped(rich_home: RichHome, tmp_path: Path, cli) -> None:
+    exports = rich_home.paths.root / "exports"
+    exports.mkdir(mode=0o700, exist_ok=True)
+    (exports / "evil\x1b[2Jname.txt").write_text("x" * 100)
+    dest = tmp_path / "repo2"
+    rich_home.workbench.backups.backup(dest, BACKUP_PASSPHRASE)
+    _blob_of(dest, "exports/evil\x1b[2Jname.txt")[1].unlink()
+    code, out, _ = cli("check", str(dest))
+    assert code == 1 and "exports/evil\\x1b[2Jname.txt (snapshot" in out and "\x1b" not in out
+
+
+def test_a_config_asking_for_absurd_key_derivation_is_refused(repo: Path) -> None:
+    import json
+
+    from core.backup import repository as format_
+
+    config = repo / "config.json"
+    body = json.loads(config.read_text())
+    body["kdf"]["memory_cost_kib"] = 64 * 1024 * 1024  # 64 GiB: would exhaust the machine before failing
+    body["checksum"] = format_._checksum(body)  # an attacker can recompute an unkeyed checksum
+    config.write_text(json.dumps(body))
+    with pytest.raises(BackupDamaged, match="Argon2id parameters out of range"):
+        Repository.open(repo, BACKUP_PASSPHRASE)

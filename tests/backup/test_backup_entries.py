@@ -49,11 +49,14 @@ def test_a_real_home_holds_only_classified_entries_and_an_unknown_one_is_kept(ri
     assert {p.name for p in root.iterdir()} <= set(HOME_ENTRIES)
     (root / "notes-by-hand.txt").write_text("kept\n", encoding="utf-8")
     (root / ".locks" / "extra.lock").write_text("", encoding="utf-8")
+    (root / "exports").mkdir(mode=0o700, exist_ok=True)
+    (root / "exports" / "link").symlink_to(tmp_path)  # never followed out of the home
     result = rich_home.workbench.backups.backup(tmp_path / "repo", BACKUP_PASSPHRASE)
-    assert result.unclassified == ["notes-by-hand.txt"]
+    assert result.unclassified == ["notes-by-hand.txt"] and result.skipped == ["exports/link"]
     repo_manifest = rich_home.workbench.backups.snapshots(tmp_path / "repo", BACKUP_PASSPHRASE)
     assert repo_manifest[0].files == result.files
     restored = rich_home.workbench.backups.restore(tmp_path / "repo", BACKUP_PASSPHRASE, tmp_path / "again",
                                                    reindex=False)
     assert (restored.result.target / "notes-by-hand.txt").read_text(encoding="utf-8") == "kept\n"
     assert not (restored.result.target / ".locks").exists()
+    assert not (restored.result.target / "exports" / "link").exists()
