@@ -18,7 +18,9 @@ or that left the vault, are not in the database afterwards.
 
 What the profile withholds (:mod:`core.sharing`: a turn from a source it does not share, a memory with
 a denied tag or not reviewed) is never sent: not its text, not its vector, not its id. Vectors are
-the home's embedding model's, for text turns (as the local index embeds them) and memories.
+the home's embedding model's, for text turns (as the local index embeds them) and memories: read back
+from the local index when it holds that model's vector for the same text (core.index.stored), so a
+first mirror of a large home does not embed a year of conversations again; embedded otherwise.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ import hashlib
 import hmac
 import json
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -45,6 +47,7 @@ if TYPE_CHECKING:
     from core.sharing import SharePolicy
     from core.vault.records import Memory
 
+StoredVectors = Callable[[Mapping[str, str]], Mapping[str, Any]]  # id → text to id → the index's vector
 EMBED_TYPES = ("text",)  # as core.index.vectors: tool calls and meta lines get no vector
 _TURN_COLUMNS = "id, day, ts, actor, role, type, text, model, session, source, machine, embedding"
 _MEMORY_COLUMNS = ("id, record_sha256, content, tags, title, location, people, occurred_at, created_at, ts, "
@@ -79,6 +82,8 @@ class MirrorReport:
     memories_written: int = 0
     memories_removed: int = 0
     memories_withheld: int = 0
+    vectors_reused: int = 0  # read from the local index (same model, same text)
+    vectors_embedded: int = 0
     bad_lines: list[str] = field(default_factory=list)
 
     @property
@@ -95,6 +100,7 @@ class MirrorReport:
                 "days_changed": [step.__dict__ for step in self.steps], "turns_written": self.turns_written,
                 "turns_withheld": self.turns_withheld, "memories_written": self.memories_written,
                 "memories_removed": self.memories_removed, "memories_withheld": self.memories_withheld,
+                "vectors_reused": self.vectors_reused, "vectors_embedded": self.vectors_embedded,
                 "bad_lines": self.bad_lines}
 
 
@@ -137,7 +143,7 @@ class Mirroring:
 
     def __init__(self, conn: psycopg.Connection[Any], paths: HomePaths, policy: SharePolicy, embedder: Embedder,
                  where: str, memories: Callable[[], Sequence[MirroredMemory]] | None = None,
-                 progress: Callable[[str, int, int], None] | None = None) -> None:
+                 progress: Callable[[str, int, int], None] | None = None, stored: StoredVectors | None = None) -> None:
         from core.mirror.schema import profile_digest
 
         self.conn = conn
@@ -145,6 +151,7 @@ class Mirroring:
         self.policy = policy
         self.embedder = embedder
         self.memories = memories
+        self.stored = stored
         self.progress = progress or (lambda phase, done, total: None)
         self.settings = MirrorSettings(policy.name, profile_digest(policy.profile), embedder.name, embedder.dim)
         self.report = MirrorReport(where, policy.name, embedder.name, embedder.dim)
@@ -224,12 +231,21 @@ class Mirroring:
         return turns
 
     def _turn_rows(self, day: str, turns: list[Turn]) -> list[tuple[Any, ...]]:
-        embed = [t.text for t in turns if t.type in EMBED_TYPES]
-        vectors = iter(self.embedder.embed(embed)) if embed else iter(())
+        vectors = self._vectors({t.id: t.text for t in turns if t.type in EMBED_TYPES})
         return [(pg_text(t.id), day, parse_ts(t.ts), pg_text(t.actor), t.role, t.type, pg_text(t.text),
                  pg_text(t.model) if t.model is not None else None, pg_text(t.session), pg_text(t.source),
-                 getattr(t, "machine", None), vector_literal(next(vectors)) if t.type in EMBED_TYPES else None)
+                 getattr(t, "machine", None), vector_literal(vectors[t.id]) if t.id in vectors else None)
                 for t in turns]
+
+    def _vectors(self, texts: dict[str, str]) -> dict[str, Any]:
+        """id → vector: the local index's when it holds this model's for the same text, else embedded now."""
+        found = dict(self.stored(texts)) if self.stored is not None and texts else {}
+        missing = [key for key in texts if key not in found]
+        if missing:
+            found.update(zip(missing, self.embedder.embed([texts[key] for key in missing]), strict=True))
+        self.report.vectors_reused += len(texts) - len(missing)
+        self.report.vectors_embedded += len(missing)
+        return found
 
     def _insert(self, sql: str, rows: list[tuple[Any, ...]]) -> int:
         if not rows:
@@ -249,8 +265,8 @@ class Mirroring:
         changed = [s for key, s in sorted(shared.items()) if held.get(key) != s.record_sha256]
         if not gone and not changed:
             return
-        vectors = self.embedder.embed([s.memory.content for s in changed]) if changed else []
-        rows = [_memory_row(s, vector_literal(v)) for s, v in zip(changed, vectors, strict=True)]
+        vectors = self._vectors({s.memory.memory_id: s.memory.content for s in changed})
+        rows = [_memory_row(s, vector_literal(vectors[s.memory.memory_id])) for s in changed]
         updates = ", ".join(f"{c} = EXCLUDED.{c}" for c in _MEMORY_COLUMNS.split(", ")[1:])
         with self.conn.transaction():
             if gone:

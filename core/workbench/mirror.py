@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from datetime import datetime, tzinfo
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from core.workbench.service import Service
 
@@ -37,12 +37,18 @@ class Mirror(Service):
         policy = SharePolicy.from_config(self.config, profile)  # an unknown profile fails before anything
         url = resolve_dsn(dsn, self.config.mirror.dsn)
         bench = self.workbench
-        memories = None
-        if bench.has_vault:
-            bench.unlock()
-            memories = lambda: sealed_memories(bench.vault)  # noqa: E731
-        with connect(url) as conn, reported(describe_dsn(url), url):
-            run = Mirroring(conn, self.paths, policy, bench.embedder(), describe_dsn(url), memories, progress)
+
+        def stored(texts: Mapping[str, str]) -> Mapping[str, Any]:
+            from core.index.stored import stored_vectors
+
+            return stored_vectors(bench.index.conn, texts, bench.embedder().name)
+
+        with connect(url) as conn, reported(describe_dsn(url), url):  # the database first, then keys and model
+            memories = None
+            if bench.has_vault:
+                bench.unlock()
+                memories = lambda: sealed_memories(bench.vault)  # noqa: E731
+            run = Mirroring(conn, self.paths, policy, bench.embedder(), describe_dsn(url), memories, progress, stored)
             return run.run(rebuild=rebuild)
 
     def search(self, query: str, *, dsn: str | None = None, now: datetime | None = None,

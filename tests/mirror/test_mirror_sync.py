@@ -3,6 +3,7 @@ never reaches the database, changed days rewritten, a second profile refused unt
 
 from __future__ import annotations
 
+import json
 from datetime import timedelta
 from typing import Any
 
@@ -155,7 +156,6 @@ def test_search_bounds_by_the_time_range_first(world: Workbench, pg_dsn: str) ->
 
 
 def test_the_command_mirrors_and_searches_without_printing_the_password(world: Workbench, pg_dsn: str) -> None:
-    import json
 
     from click.testing import CliRunner
 
@@ -181,7 +181,6 @@ def test_the_command_mirrors_and_searches_without_printing_the_password(world: W
 
 
 def test_text_postgres_cannot_hold_is_stored_replaced_and_escapes_kept(world: Workbench, pg_dsn: str) -> None:
-    import json
 
     odd = make_turn(NOW - timedelta(days=2), "nul\x00here, half \ud800 pair, \x1b[31mred\x1b[0m", session="cc3",
                     source=CC)
@@ -253,3 +252,28 @@ def test_a_mirror_of_another_model_is_searched_by_words_and_says_so(world: Workb
 
     assert answer.mode == "exact" and answer.hits
     assert answer.note is not None and "hashing-64" in answer.note and "words only" in answer.note
+
+
+def test_vectors_the_index_holds_for_the_same_text_are_reused_not_embedded(tmp_path: Any, pg_dsn: str) -> None:
+    import numpy as np
+
+    from core.config import load_config
+    from core.paths import HomePaths
+    from tests.helpers.sharing_world import build_world
+
+    paths = HomePaths(tmp_path / "indexed", tmp_path / "indexed-cache")
+    build_world(paths, embed=True)  # the index holds HashingEmbedder()'s vectors of every turn and memory
+    path = day_file(paths.logs, "2026-11-24")
+    first, second = path.read_bytes().splitlines(keepends=True)
+    path.write_bytes(first + second.replace(b"powder hotel", b"onsen hotel"))  # the index is now stale for it
+    embedder = HashingEmbedder()
+    bench = Workbench(paths, load_config(paths.config), embedder=lambda: embedder, ask_passphrase=lambda: PASSPHRASE)
+
+    report = bench.mirror.run("open", dsn=pg_dsn)
+
+    assert (report.vectors_reused, report.vectors_embedded) == (2 + 7, 1)  # the changed turn is embedded
+    for turn in TURNS:
+        (text, stored), = rows(pg_dsn, "SELECT text, embedding::text FROM reverie.turns WHERE id = %s", (turn.id,))
+        fresh = embedder.embed([text])[0]
+        got = np.array(json.loads(stored), dtype=np.float32)
+        assert float(got @ fresh / np.linalg.norm(got)) > 0.99
