@@ -156,6 +156,7 @@ class Mirroring:
         self.settings = MirrorSettings(policy.name, profile_digest(policy.profile), embedder.name, embedder.dim)
         self.report = MirrorReport(where, policy.name, embedder.name, embedder.dim)
         self.where = where
+        self.key = b""  # the days' digest key, read when the run starts (:func:`_state_key`)
 
     def run(self, *, rebuild: bool = False) -> MirrorReport:
         take_lock(self.conn, self.where)
