@@ -277,3 +277,13 @@ def test_vectors_the_index_holds_for_the_same_text_are_reused_not_embedded(tmp_p
         fresh = embedder.embed([text])[0]
         got = np.array(json.loads(stored), dtype=np.float32)
         assert float(got @ fresh / np.linalg.norm(got)) > 0.99
+
+
+def test_a_second_mirror_at_the_same_time_is_refused(world: Workbench, pg_dsn: str) -> None:
+    from core.mirror.schema import LOCK_KEY
+
+    with psycopg.connect(pg_dsn, autocommit=True) as other:  # another run holds the writer's lock
+        other.execute("SELECT pg_advisory_lock(%s)", (LOCK_KEY,))
+        with pytest.raises(ReverieError, match="another reverie mirror is writing to postgresql://"):
+            world.mirror.run("open", dsn=pg_dsn)
+    assert world.mirror.run("open", dsn=pg_dsn).turns_written == 3
