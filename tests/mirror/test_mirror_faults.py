@@ -4,6 +4,7 @@ profile, each one line naming the thing (never the password), exit code 2."""
 from __future__ import annotations
 
 import os
+import random
 import signal
 import subprocess
 import sys
@@ -28,6 +29,7 @@ DAYS, PER_DAY = 60, 25
 # One mirror run in its own process, printing a line after each day is done.
 RUN = """
 import sys
+import time
 from pathlib import Path
 from core.config import load_config
 from core.embed.hashing import HashingEmbedder
@@ -37,7 +39,14 @@ from core.workbench import Workbench
 paths = HomePaths(Path(sys.argv[1]), Path(sys.argv[2]))
 bench = Workbench(paths, load_config(paths.config), embedder=lambda: HashingEmbedder(dim=64),
                   ask_passphrase=lambda: sys.argv[4])
-bench.mirror.run("open", dsn=sys.argv[3], progress=lambda phase, done, total: print(done, flush=True))
+
+
+def done(phase, n, total):
+    print(n, flush=True)
+    time.sleep(0.02)  # the parent reads each line before many more days pass, however loaded the machine
+
+
+bench.mirror.run("open", dsn=sys.argv[3], progress=done)
 print("finished", flush=True)
 """
 
@@ -64,6 +73,7 @@ def kill_after(paths: HomePaths, dsn: str, days_done: int) -> None:
     for seen, line in enumerate(process.stdout, 1):
         assert line.strip() != "finished", "the run ended before it could be killed"
         if seen >= days_done:
+            time.sleep(random.uniform(0, 0.03))  # during the sleep after a day, or inside the next day's transaction
             os.kill(process.pid, signal.SIGKILL)
             break
     process.wait(timeout=30)
