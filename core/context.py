@@ -26,14 +26,16 @@ from dataclasses import dataclass, field
 from datetime import datetime, tzinfo
 from typing import Any
 
+import msgspec
+
 from core.config import ContextConfig, SharingProfile
 from core.index import Filters
 from core.recall import Recaller, RecallItem
+from core.recall.model import ItemForm
 from core.recall.text import search_terms
 from core.textsafe import field_line
 from core.topics import Marker
 from core.turns import parse_ts
-from core.typed import to_builtins
 
 ELLIPSIS = "…"
 MIN_CUT_TOKENS = 12  # a cut item shorter than this is left out instead
@@ -98,10 +100,26 @@ class ContextBlock:
     left_out: int = 0  # items (markers included) that did not fit
     mode: str | None = None  # the recall mode behind the turns and memories (None without a query)
 
-    def to_dict(self) -> dict[str, Any]:
-        """The fields by msgspec (markers as ``ts, text, id``); memories and turns in recall's form."""
-        return {**to_builtins(self), "memories": [item.to_dict() for item in self.memories],
-                "turns": [item.to_dict() for item in self.turns]}
+    def form(self) -> ContextForm:
+        """The published form (``reverie context --json``): the fields in this order, memories and turns
+        in recall's form."""
+        return ContextForm(self.text, self.tokens, self.budget, self.markers,
+                           [item.form() for item in self.memories], [item.form() for item in self.turns],
+                           self.cut, self.left_out, self.mode)
+
+
+class ContextForm(msgspec.Struct, frozen=True):
+    """A context block as ``reverie context --json`` prints it (markers as ``ts, text, id``)."""
+
+    text: str
+    tokens: int
+    budget: int
+    markers: list[Marker]
+    memories: list[ItemForm]
+    turns: list[ItemForm]
+    cut: int
+    left_out: int
+    mode: str | None
 
 
 class _Budget:

@@ -46,6 +46,8 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, tzinfo
 from typing import TYPE_CHECKING, Any
 
+import msgspec
+
 from core.config import Config, ContextConfig, SharingProfile
 from core.tags import normalize_tag
 
@@ -54,6 +56,7 @@ if TYPE_CHECKING:
     from core.export import VaultExporter
     from core.index import Filters
     from core.recall import Recaller, RecallItem, RecallResult
+    from core.recall.model import ItemForm
     from core.topics import Marker
     from core.vault.records import Memory
     from core.vault.store import MemoryVault
@@ -151,25 +154,32 @@ class SharedRecall:
     cut: int = 0
     tokens: int = 0
 
-    def to_dict(self) -> dict[str, Any]:
-        """``{"range", "expression", "mode", "note", "results"}``; each result says whether it is
-        reviewed (turns never are: they are the raw conversation). A view of the recall answer (which of
-        its fields an assistant may see, each result through the profile's form), so written out: what
-        is withheld and cut is for the person only, never in this form."""
+    def form(self) -> SharedForm:
+        """What an assistant is answered: the range, the expression, the mode, the note and each result
+        through the profile's form (turns are never reviewed: they are the raw conversation). What is
+        withheld and cut is for the person only, never in this form."""
         answer = self.result
-        return {
-            "range": answer.range.to_dict() if answer.range is not None else None,
-            "expression": answer.expression,
-            "mode": answer.mode,
-            "note": answer.note,
-            "results": [shared_item_dict(item) for item in answer.results],
-        }
+        return SharedForm(answer.range.to_dict() if answer.range is not None else None, answer.expression,
+                          answer.mode, answer.note, [shared_item(item) for item in answer.results])
+
+    def to_dict(self) -> dict[str, Any]:
+        """:meth:`form` as JSON values (``reverie share check --json`` prints it)."""
+        return msgspec.to_builtins(self.form())
 
 
-def shared_item_dict(item: RecallItem) -> dict[str, Any]:
-    out = item.to_dict()
-    out["reviewed"] = bool(item.reviewed) if item.kind == "memory" else False
-    return out
+class SharedForm(msgspec.Struct, frozen=True):
+    """A recall answer as an assistant sees it: ``{"range", "expression", "mode", "note", "results"}``."""
+
+    range: dict[str, str] | None
+    expression: str | None
+    mode: str
+    note: str | None
+    results: list[ItemForm]
+
+
+def shared_item(item: RecallItem) -> ItemForm:
+    """``item`` in the published form, saying whether it is reviewed (a turn never is)."""
+    return msgspec.structs.replace(item.form(), reviewed=bool(item.reviewed) if item.kind == "memory" else False)
 
 
 def _best(items: Sequence[RecallItem], limit: int) -> list[RecallItem]:

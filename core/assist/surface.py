@@ -27,14 +27,17 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+import msgspec
+
 from core import clock
 from core.assist import schemas
+from core.assist.answers import ContextAnswer, Markers, Proposed, RecallAnswer, Suggested
 from core.assist.proposal_limits import LimitReached, ProposalCounter
 from core.assist.schemas import ArgumentError
 from core.config import AssistantsConfig, Config
 from core.errors import NotFound, ReverieError, ReviewError
 from core.paths import HomePaths
-from core.sharing import SharePolicy, shared_item_dict
+from core.sharing import SharePolicy, shared_item
 
 if TYPE_CHECKING:
     from core.vault.store import MemoryVault
@@ -153,14 +156,17 @@ class AssistantSurface:
         self.workbench.close()
 
     def call(self, tool: str, arguments: Any, caller: Caller) -> dict[str, Any]:
-        """Run ``tool`` with ``arguments``; :class:`SurfaceError` (one line, with an HTTP status) on failure."""
+        """Run ``tool`` with ``arguments``: its answer as the JSON object MCP and REST send (the typed
+        answer's msgspec form, which :data:`OUTPUTS` describes); :class:`SurfaceError` (one line, with an
+        HTTP status) on failure."""
         handler = {"recall": self.recall, "where_are_we": self.where_are_we, "context": self.context,
                    "propose_memory": self.propose_memory, "suggest": self.suggest}.get(tool)
         if handler is None:
             raise SurfaceError(f"tool: unknown {tool!r} (known: {', '.join(TOOLS)})", 404)
         try:
             with self._lock:
-                return handler(schemas.check(INPUTS[tool], arguments), caller)
+                answer: msgspec.Struct = handler(schemas.check(INPUTS[tool], arguments), caller)
+                return msgspec.to_builtins(answer)  # stored text may hold a lone surrogate: no JSON round trip
         except SurfaceError:
             raise
         except LimitReached as exc:
@@ -172,34 +178,29 @@ class AssistantSurface:
 
     # -- reads -----------------------------------------------------------------------------------
 
-    def recall(self, args: dict[str, Any], caller: Caller) -> dict[str, Any]:
+    def recall(self, args: dict[str, Any], caller: Caller) -> RecallAnswer:
         now = parse_now(args.get("now"), self.config)
         answer = self.workbench.search(args["query"], now=now, limit=args.get("limit"), share=self.policy)
         self._say(answer.freshness.memory_note)
         assert answer.shared is not None
-        return {"profile": self.policy.name, **answer.shared.to_dict()}
+        shared = answer.shared.form()
+        return RecallAnswer(self.policy.name, shared.range, shared.expression, shared.mode, shared.note,
+                            shared.results)
 
-    def where_are_we(self, args: dict[str, Any], caller: Caller) -> dict[str, Any]:
-        return {"markers": [{"ts": m.ts, "text": m.text, "id": m.id} for m in self.workbench.topics.latest()]}
+    def where_are_we(self, args: dict[str, Any], caller: Caller) -> Markers:
+        return Markers(self.workbench.topics.latest())
 
-    def context(self, args: dict[str, Any], caller: Caller) -> dict[str, Any]:
+    def context(self, args: dict[str, Any], caller: Caller) -> ContextAnswer:
         self._refreshed()
         block = self.workbench.context(args.get("query") or None, now=parse_now(None, self.config),
                                        budget=args.get("budget"), profile=self.policy, refresh=False)
-        return {
-            "profile": self.policy.name,
-            "text": block.text,
-            "tokens": block.tokens,
-            "budget": block.budget,
-            "markers": [{"ts": m.ts, "text": m.text, "id": m.id} for m in block.markers],
-            "memories": [shared_item_dict(item) for item in block.memories],
-            "turns": [shared_item_dict(item) for item in block.turns],
-            "mode": block.mode,
-        }
+        return ContextAnswer(self.policy.name, block.text, block.tokens, block.budget, block.markers,
+                             [shared_item(item) for item in block.memories],
+                             [shared_item(item) for item in block.turns], block.mode)
 
     # -- proposals -------------------------------------------------------------------------------
 
-    def propose_memory(self, args: dict[str, Any], caller: Caller) -> dict[str, Any]:
+    def propose_memory(self, args: dict[str, Any], caller: Caller) -> Proposed:
         content = args["content"]
         if not content.strip():
             raise ArgumentError("content: must not be blank")
@@ -218,10 +219,9 @@ class AssistantSurface:
         with self.limits.exclusive():  # count and write with no other server in between
             self.limits.check_proposal(caller.source, len(draft.suggestions), clock.utc_now())
             self.vault.save_draft(draft)
-        return {"draft_id": draft.draft_id, "state": draft.state, "created_by": draft.created_by,
-                "suggestions": [s.suggestion_id for s in draft.suggestions]}
+        return Proposed(draft.draft_id, draft.state, draft.created_by, [s.suggestion_id for s in draft.suggestions])
 
-    def suggest(self, args: dict[str, Any], caller: Caller) -> dict[str, Any]:
+    def suggest(self, args: dict[str, Any], caller: Caller) -> Suggested:
         from core.frozen import thaw
 
         _check_value("value", args["field"], args["value"], "field")
@@ -242,9 +242,8 @@ class AssistantSurface:
             except ReviewError as exc:
                 raise SurfaceError(" ".join(str(exc).split()), 409) from exc
         added = draft.suggestions[-1]
-        return {"draft_id": draft.draft_id, "suggestion_id": added.suggestion_id, "field": added.field_name,
-                "value": thaw(added.value), "source": added.source, "model": added.model,
-                "process_version": added.process_version, "confidence": added.confidence}
+        return Suggested(draft.draft_id, added.suggestion_id, added.field_name, thaw(added.value), added.source,
+                         added.model, added.process_version, added.confidence)
 
 
 def _check_value(where: str, field_name: str, value: Any, field_where: str) -> None:

@@ -4,7 +4,7 @@
     with Recaller.open(paths, config) as recaller:
         answer = recaller.search("what did Kate say about skiing last Tuesday night", now=now, zone=zone,
                                  limit=10, mode="auto", filters=Filters(roles=("user",)))
-    answer.range, answer.mode, answer.results, answer.note, answer.to_dict()
+    answer.range, answer.mode, answer.results, answer.note, answer.form()
 
 Parse time (core.timeparse) → bound the range → rank inside it (core.recall.engine) → the original
 sentences. Modules: ``text`` (cleaning, terms per language, word forms), ``query`` (analysis, names),

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Literal
+
+import msgspec
 
 from core.errors import ReverieError
 from core.timeparse import TimeRange
@@ -14,6 +16,29 @@ MODES: tuple[str, ...] = ("auto", "exact", "semantic", "hybrid")
 
 class RecallError(ReverieError):
     """A search that cannot be run as asked (unknown mode, no vectors for semantic search…)."""
+
+
+class ItemForm(msgspec.Struct, frozen=True):
+    """One result as every interface publishes it (``search --json``, ``context --json``, MCP, REST),
+    keys in this order; ``reviewed`` is None for a turn except through a sharing profile (False)."""
+
+    id: str
+    ts: str
+    text: str
+    session: str | None
+    actor: str | None
+    role: str | None
+    kind: str
+    reviewed: bool | None
+    score: float
+
+
+class ResultForm(msgspec.Struct, frozen=True):
+    """A recall answer as published: ``{"range": {start, end, grain} | null, "mode", "results"}``."""
+
+    range: dict[str, str] | None
+    mode: str
+    results: list[ItemForm]
 
 
 @dataclass(frozen=True)
@@ -32,21 +57,10 @@ class RecallItem:
     tags: tuple[str, ...] = ()  # memories only (not part of the JSON answer)
     source: str | None = None  # turns only (not part of the JSON answer)
 
-    def to_dict(self) -> dict[str, Any]:
-        """The published form, written out: its key order (``id, ts, text, session, actor, role,
-        kind, reviewed, score``, which interfaces and tests fix) is not the fields' order, which the
-        ranking's constructors follow, and ``tags`` and ``source`` are left out."""
-        return {
-            "id": self.id,
-            "ts": self.ts,
-            "text": self.text,
-            "session": self.session,
-            "actor": self.actor,
-            "role": self.role,
-            "kind": self.kind,
-            "reviewed": self.reviewed,
-            "score": round(self.score, 6),
-        }
+    def form(self) -> ItemForm:
+        """The published form (score rounded to six places, no ``tags`` or ``source``)."""
+        return ItemForm(self.id, self.ts, self.text, self.session, self.actor, self.role, self.kind, self.reviewed,
+                        round(self.score, 6))
 
 
 @dataclass(frozen=True)
@@ -66,11 +80,8 @@ class RecallResult:
     exact_hits: int = 0  # documents the exact index matched (before neighbours were added)
     notes: tuple[str, ...] = ()  # the time parser's notes on the query, in order
 
-    def to_dict(self) -> dict[str, Any]:
-        """Exactly ``{"range": {start, end, grain} | null, "mode": ..., "results": [...]}``: a view of
-        three of the fields (the rest reach interfaces through ``notes`` and the search answer)."""
-        return {
-            "range": self.range.to_dict() if self.range is not None else None,
-            "mode": self.mode,
-            "results": [item.to_dict() for item in self.results],
-        }
+    def form(self) -> ResultForm:
+        """The published form: the range, the mode and the results (the rest reach interfaces through
+        ``notes`` and the search answer)."""
+        return ResultForm(self.range.to_dict() if self.range is not None else None, self.mode,
+                          [item.form() for item in self.results])

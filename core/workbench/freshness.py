@@ -28,7 +28,9 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict
+
+import msgspec
 
 if TYPE_CHECKING:
     from core.index import IndexStatus, SearchIndex
@@ -87,10 +89,36 @@ def vault_fingerprint(paths: HomePaths) -> str:
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()
 
 
-def shadow_of(status: IndexStatus) -> dict[str, Any]:
-    """The shadow set's fields of an index status, as :class:`Freshness` takes them."""
+class ShadowFields(TypedDict):
+    shadow_model: str | None
+    shadow_vectors: int
+    shadow_pending: int
+
+
+def shadow_of(status: IndexStatus) -> ShadowFields:
+    """The shadow set's fields of an index status, as :class:`Freshness` takes them (keyword arguments)."""
     return {"shadow_model": status.shadow_model, "shadow_vectors": status.shadow_vectors,
             "shadow_pending": status.shadow_pending}
+
+
+class IndexForm(msgspec.Struct, frozen=True):
+    """What the index held for an answer, as ``reverie search --json`` prints it under ``index``."""
+
+    turns: int
+    memories: int
+    vectors: int  # the coverage: at most the documents
+    documents: int
+    pending_vectors: int
+    embeddable: int
+    caught_up_turns: int
+    behind_bytes: int
+    behind_days: int
+    removed_days: int
+    memories_synced: bool | None
+    busy: bool
+    shadow_model: str | None
+    shadow_vectors: int
+    shadow_pending: int
 
 
 @dataclass
@@ -177,24 +205,10 @@ class Freshness:
             lines.append(coverage)
         return lines
 
-    def to_dict(self) -> dict[str, Any]:
-        """A view, written out: vectors as the coverage (at most the documents) with the document
-        count, the log's lag flattened (``behind_bytes``…), the memory note left to ``notes``."""
+    def form(self) -> IndexForm:
+        """The published form: vectors as the coverage (at most the documents) with the document count,
+        the log's lag flattened (``behind_bytes``…), the memory note left to ``notes``."""
         covered, total = self.vector_coverage
-        return {
-            "turns": self.turns,
-            "memories": self.memories,
-            "vectors": covered,
-            "documents": total,
-            "pending_vectors": self.pending_vectors,
-            "embeddable": self.embeddable,
-            "caught_up_turns": self.caught_up_turns,
-            "behind_bytes": self.lag.bytes,
-            "behind_days": self.lag.days,
-            "removed_days": self.lag.removed_days,
-            "memories_synced": self.memories_synced,
-            "busy": self.busy,
-            "shadow_model": self.shadow_model,
-            "shadow_vectors": self.shadow_vectors,
-            "shadow_pending": self.shadow_pending,
-        }
+        return IndexForm(self.turns, self.memories, covered, total, self.pending_vectors, self.embeddable,
+                         self.caught_up_turns, self.lag.bytes, self.lag.days, self.lag.removed_days,
+                         self.memories_synced, self.busy, self.shadow_model, self.shadow_vectors, self.shadow_pending)

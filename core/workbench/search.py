@@ -4,15 +4,17 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from core.recall.model import MODES
+import msgspec
+
+from core.recall.model import MODES, ItemForm
 from core.recall.text import search_terms, stem
 
 if TYPE_CHECKING:
     from core.recall import RecallResult
     from core.sharing import SharedRecall
-    from core.workbench.freshness import Freshness
+    from core.workbench.freshness import Freshness, IndexForm
 
 SEARCH_MODES: tuple[str, ...] = tuple(MODES)  # the one list of modes; interfaces offer exactly these
 USES_VECTORS = ("semantic", "hybrid")
@@ -35,9 +37,21 @@ class SearchAnswer:
         """The recall note (fallbacks, the time parser's readings) and the index's completeness."""
         return ([self.result.note] if self.result.note else []) + self.index_notes
 
-    def to_dict(self) -> dict[str, Any]:
-        """The recall answer's JSON (``range``, ``mode``, ``results``), with ``notes`` and ``index``."""
-        return {**self.result.to_dict(), "notes": self.notes, "index": self.freshness.to_dict()}
+    def form(self) -> SearchForm:
+        """The published form (``reverie search --json``): the recall answer's, with ``notes`` and ``index``."""
+        result = self.result.form()
+        return SearchForm(result.range, result.mode, result.results, self.notes, self.freshness.form())
+
+
+class SearchForm(msgspec.Struct, frozen=True):
+    """A search answer as ``reverie search --json`` prints it: recall's ``range``, ``mode`` and
+    ``results``, then the notes and what the index held."""
+
+    range: dict[str, str] | None
+    mode: str
+    results: list[ItemForm]
+    notes: list[str]
+    index: IndexForm
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,7 @@ import json
 import os
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -35,7 +35,6 @@ from core.curate.tombstone import TOMBSTONE_SUFFIX
 from core.fsutil import file_lock
 from core.integrity import Problem
 from core.paths import HomePaths
-from core.typed import to_builtins
 from core.vault.canonical import sha256_hex
 from core.vault.crypto import VaultKeys
 from core.vault.ledger import Checkpoint, LedgerReading
@@ -62,7 +61,7 @@ class VerifyReport:
             "ok": self.ok,
             "head": str(self.head) if self.head else None,
             "counts": self.counts,
-            "problems": [to_builtins(p) for p in self.problems],
+            "problems": [asdict(p) for p in self.problems],  # a path may hold a lone surrogate: no msgspec
         }
 
 

@@ -52,6 +52,10 @@ def test_json_shape_exactly(home):
     assert [r["text"] for r in data["results"]] == ["we decided to move the garden party to Sunday",
                                                      "Noted: the garden party is on Sunday"]
     assert all(list(r) == RESULT_KEYS and r["kind"] == "turn" for r in data["results"])
+    assert list(data["index"]) == ["turns", "memories", "vectors", "documents", "pending_vectors", "embeddable",
+                                   "caught_up_turns", "behind_bytes", "behind_days", "removed_days", "memories_synced",
+                                   "busy", "shadow_model", "shadow_vectors", "shadow_pending"]
+    assert data["index"]["turns"] == 4 and data["index"]["behind_bytes"] == 0 and data["index"]["busy"] is False
 
 
 def test_unscoped_filters_and_limit(home):
@@ -166,6 +170,10 @@ def test_context_block(home):
     code, out = run("context", "--now", NOW_ISO, "--tz", "UTC", "--json")
     data = json.loads(out)
     assert data["tokens"] <= data["budget"] == 2000 and data["markers"][0]["text"] == "planning the garden party"
+    assert list(data) == ["text", "tokens", "budget", "markers", "memories", "turns", "cut", "left_out", "mode"]
+    assert list(data["markers"][0]) == ["ts", "text", "id"]
+    code, out = run("context", "garden", "--now", NOW_ISO, "--tz", "UTC", "--json")
+    assert [list(item) for item in json.loads(out)["turns"]][:1] == [RESULT_KEYS]
     proc = subprocess.run([sys.executable, "-m", "tui_app.cli.main", "context", "garden", "--profile", "nobody"],
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 2 and "no sharing profile 'nobody'" in proc.stderr

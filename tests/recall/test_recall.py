@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+import msgspec
 import pytest
 
 from core.index import Filters
@@ -90,12 +91,12 @@ def test_nothing_to_search_for_gives_an_empty_answer(garden):
 
 
 def test_json_shape_is_exact(garden):
-    data = garden.search("garden yesterday", now=NOW, zone=UTC).to_dict()
+    data = msgspec.to_builtins(garden.search("garden yesterday", now=NOW, zone=UTC).form())
     assert list(data) == ["range", "mode", "results"]
     assert list(data["range"]) == ["start", "end", "grain"]
     assert all(list(item) == RESULT_KEYS for item in data["results"])
     assert data["results"][0]["kind"] == "turn" and data["results"][0]["reviewed"] is None
-    assert garden.search("garden", now=NOW, zone=UTC).to_dict()["range"] is None
+    assert garden.search("garden", now=NOW, zone=UTC).form().range is None
 
 
 # -- modes ------------------------------------------------------------------------------------------
@@ -305,7 +306,7 @@ def test_korean_speaker_name_with_particle(cjk):
 def test_odd_queries_give_an_answer(garden, query):
     answer = garden.search(query, now=NOW, zone=UTC)
     assert isinstance(answer, RecallResult)
-    assert list(answer.to_dict()) == ["range", "mode", "results"]
+    assert list(msgspec.to_builtins(answer.form())) == ["range", "mode", "results"]
 
 
 def test_too_long_query_is_one_clear_line(garden):

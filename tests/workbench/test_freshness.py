@@ -69,7 +69,7 @@ def test_a_large_lag_is_answered_from_the_index_and_said(paths: HomePaths, keys:
     assert answer.result.results == []
     assert answer.freshness.lag.days == 1 and answer.freshness.lag.bytes > 0
     assert any("the index is behind the log" in note and "`reverie reindex`" in note for note in answer.notes)
-    assert answer.to_dict()["index"]["behind_days"] == 1
+    assert answer.form().index.behind_days == 1
     bench.log.reindex(embed=False)
     assert [r.id for r in bench.search(RARE).result.results] == ["behind"]
 

@@ -9,6 +9,7 @@ from datetime import datetime, tzinfo
 from typing import IO, TYPE_CHECKING, Any
 
 import click
+import msgspec
 
 from core.errors import ReverieError
 from core.textsafe import field_line
@@ -16,6 +17,7 @@ from tui_app.cli.state import CliState, LazyChoice, bad_time_input, emit, pass_s
 
 if TYPE_CHECKING:
     from core.workbench import SearchAnswer
+    from core.workbench.search import SearchForm
     from core.workbench.types import Filters
 
 def _modes() -> tuple[str, ...]:
@@ -129,7 +131,7 @@ def search(state: CliState, query: tuple[str, ...], now_text: str | None, tz_nam
         sealed = None
         if not as_json and workbench.can_unlock_quietly():  # memories as their sealed records say
             sealed = workbench.as_sealed(answer.result.results)
-    emit(answer.to_dict(), as_json, _plain(answer, now, zone, sealed))
+    emit(msgspec.to_builtins(answer.form()), as_json, _plain(answer, now, zone, sealed))
 
 
 def _batch_lines(handle: IO[bytes]) -> Iterator[tuple[int, str | ReverieError]]:
@@ -154,7 +156,7 @@ def _batch_lines(handle: IO[bytes]) -> Iterator[tuple[int, str | ReverieError]]:
 
 
 def _batch_item(state: CliState, line: str | ReverieError, filters: Filters,
-                defaults: dict[str, Any]) -> dict[str, Any]:
+                defaults: dict[str, Any]) -> SearchForm:
     if isinstance(line, ReverieError):
         raise line
     if not line.strip():
@@ -183,7 +185,7 @@ def _batch_item(state: CliState, line: str | ReverieError, filters: Filters,
         raise ReverieError(exc.format_message().replace("'--", "'")) from exc
     answer = state.workbench.search(item["query"], now=now, zone=zone, limit=limit,
                                     mode=merged.get("mode") or "auto", filters=filters, refresh=False)
-    return answer.to_dict()
+    return answer.form()
 
 
 def _run_batch(state: CliState, handle: IO[bytes], filters: Filters, now_text: str | None,
@@ -192,18 +194,26 @@ def _run_batch(state: CliState, handle: IO[bytes], filters: Filters, now_text: s
     batch goes on. The embedding model, if needed, loads once."""
     defaults = {"now": now_text, "tz": tz_name, "limit": limit, "mode": mode}
     for number, line in _batch_lines(handle):
+        out: SearchForm | BatchError
         try:
             out = _batch_item(state, line, filters, defaults)
         except ReverieError as exc:
             out = _batch_error(number, str(exc))
         except Exception as exc:  # a failure on one line must not end the batch: report it and go on
             out = _batch_error(number, f"{type(exc).__name__}: {exc}")
-        sys.stdout.write(json.dumps(out, ensure_ascii=False) + "\n")
+        sys.stdout.write(json.dumps(msgspec.to_builtins(out), ensure_ascii=False) + "\n")
         sys.stdout.flush()
 
 
-def _batch_error(number: int, message: str) -> dict[str, Any]:
-    return {"line": number, "error": f"line {number}: {' '.join(message.split())}"}
+class BatchError(msgspec.Struct, frozen=True):
+    """The answer of a batch line that could not be searched: its number and why, in one line."""
+
+    line: int
+    error: str
+
+
+def _batch_error(number: int, message: str) -> BatchError:
+    return BatchError(number, f"line {number}: {' '.join(message.split())}")
 
 
 @click.command()
@@ -224,4 +234,4 @@ def context(state: CliState, query: tuple[str, ...], budget: int | None, now_tex
     with state.workbench as workbench:
         block = workbench.context(" ".join(query) or None, now=now, zone=zone, budget=budget, profile=profile,
                                   refresh=sync)
-    emit(block.to_dict(), as_json, block.text or "(nothing to put in the context yet)")
+    emit(msgspec.to_builtins(block.form()), as_json, block.text or "(nothing to put in the context yet)")
