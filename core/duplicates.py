@@ -47,7 +47,8 @@ class DuplicateMatch:
     ts: str
 
     def to_dict(self) -> dict[str, Any]:
-        """The fields by msgspec, the similarity rounded to four places."""
+        """The fields by msgspec, the similarity rounded to four places: a float32 measurement shown as
+        far as it means something, a rounding msgspec does not do (pinned in test_duplicates_stored_form)."""
         return {**to_builtins(self), "similarity": round(self.similarity, 4)}
 
 

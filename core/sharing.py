@@ -323,9 +323,10 @@ class SealedRecords:
 
     def __init__(self, vault: Callable[[], MemoryVault]) -> None:
         self._vault = vault
-        self._latest: tuple[int, dict[str, Any]] | None = None
+        self._latest: tuple[int, dict[str, str]] | None = None  # (the ledger reading, memory id → sha256)
 
-    def _signed(self, vault: MemoryVault) -> dict[str, Any] | None:
+    def _signed(self, vault: MemoryVault) -> dict[str, str] | None:
+        """Memory id → SHA-256 of the record the ledger signed last (None: the chain is damaged)."""
         from core.vault.store import MEMORY_KINDS
 
         reading = vault.ledger.read(full=False)

@@ -262,6 +262,7 @@ _VALIDATORS: dict[int, tuple[dict[str, Any], Any]] = {}
 
 
 def _at(schema: dict[str, Any], steps: list[Any]) -> dict[str, Any]:
+    """The part of a JSON Schema (a JSON document, published as it is) at ``steps``."""
     for step in steps:
         schema = schema[step]
     return schema
@@ -341,7 +342,7 @@ def _integers(schema: dict[str, Any], value: Any) -> Any:
 
 def check(schema: dict[str, Any], arguments: Any) -> dict[str, Any]:
     """``arguments`` checked against ``schema`` (integers given as 5.0 become 5); one-line
-    :class:`ArgumentError` otherwise."""
+    :class:`ArgumentError` otherwise. The arguments stay a JSON object: each tool reads its own."""
     if not isinstance(arguments, dict):
         raise ArgumentError(f"arguments: must be a JSON object, got {_show(arguments)}")
     _check_strings(arguments, "")

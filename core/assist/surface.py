@@ -20,6 +20,7 @@ limit the person set to 0 a 403. Nothing is written when a limit is reached.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import sys
 import threading
@@ -86,11 +87,9 @@ class Caller:
         return f"{self.name} {self.version}" if self.version else self.name
 
 
-def limit_figures(limits: AssistantsConfig | None = None) -> dict[str, Any]:
-    """The proposal limits in force by name (the defaults without ``limits``), for tool descriptions."""
-    import dataclasses
-
-
+def limit_figures(limits: AssistantsConfig | None = None) -> dict[str, int]:
+    """The proposal limits in force by name (the defaults without ``limits``), the keyword arguments of
+    the tool descriptions' ``str.format``."""
     return dataclasses.asdict(limits or AssistantsConfig())
 
 

@@ -85,7 +85,8 @@ class IngestReport:
 
     def to_dict(self) -> dict[str, Any]:
         """The fields in declared order (by msgspec); the quarantine entries in their own form, the
-        reasons skipped and the days sorted."""
+        reasons skipped and the days sorted, so ``ingest --json`` prints the same bytes for the same
+        ingest whatever order the files were read in (pinned in test_conversation_stored_form)."""
         return {**to_builtins(self), "quarantined": [entry.to_dict() for entry in self.quarantined],
                 "already_quarantined": [entry.to_dict() for entry in self.already_quarantined],
                 "skipped": dict(sorted(self.skipped.items())), "days": sorted(self.days)}

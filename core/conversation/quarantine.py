@@ -55,7 +55,8 @@ class QuarantineEntry:
         return f"{self.file}:{self.line}: {self.reason}"
 
     def to_dict(self) -> dict[str, object]:
-        """``file``, ``line``, ``reason`` (whether it was ``already`` there is the report's business)."""
+        """``file``, ``line``, ``reason``: whether it was ``already`` there is the report's business (it
+        says so by the list it puts the entry in), so that field is left out of this published form."""
         return to_builtins(self, omit=("already",))
 
 

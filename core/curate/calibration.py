@@ -226,6 +226,9 @@ def _size_break(sizes: Sequence[int]) -> float | None:
 
 
 def load_calibration(paths: HomePaths) -> dict[str, Any]:
+    """``calibration.json`` as a JSON document: each scope's entry (figures, how the thresholds were
+    placed, the measured data and its history) is read and rewritten whole, so an entry keeps the
+    fields an older version wrote; :func:`thresholds_of` and :func:`picture` read typed values from it."""
     path = calibration_path(paths)
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
@@ -252,7 +255,8 @@ def thresholds_of(entry: dict[str, Any] | None) -> Thresholds:
 
 def calibrate(paths: HomePaths, scope: str, measurement: Measurement, now: float, reason: str) -> dict[str, Any]:
     """Measure ``scope`` from ``measurement``, record it in calibration.json (keeping the earlier
-    figures as history) and return the new entry. The caller holds the curation lock."""
+    figures as history) and return the new entry as stored (see :func:`load_calibration`). The caller
+    holds the curation lock."""
     data = load_calibration(paths)
     previous = data["scopes"].get(scope)
     when = datetime.fromtimestamp(now, UTC).isoformat(timespec="seconds")

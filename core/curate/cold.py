@@ -219,7 +219,8 @@ def _ledger_id(kind: str, scope: str, rel: str) -> str:
 
 
 def _ledger_data(stone: Tombstone) -> dict[str, Any]:
-    """What every ledger entry about a move records besides the record's SHA-256."""
+    """What every ledger entry about a move records besides the record's SHA-256: signed bytes (the
+    entry's canonical JSON is hashed into the chain), so its keys are fixed here, not by a type."""
     return {"scope": stone.scope, "path": stone.path, "cold_path": stone.cold_path, "tombstone": stone.tombstone,
             "move_id": stone.move_id, "signals": list(stone.signals), "tier": stone.tier,
             "rubric_version": stone.rubric_version, "approved": stone.approved}
@@ -407,7 +408,8 @@ class Restored:
     already: bool = False  # it was already back (an idempotent second restore)
 
     def to_dict(self) -> dict[str, Any]:
-        """The fields by msgspec; ``path`` is reported as ``restored``, ``already`` as ``already_restored``."""
+        """The fields by msgspec; ``path`` is reported as ``restored``, ``already`` as ``already_restored``
+        (renamed keys ``curate restore --json`` has always printed, which a dataclass cannot declare)."""
         return {"restored": str(self.path), **to_builtins(self, omit=("path", "already")),
                 "already_restored": self.already}
 

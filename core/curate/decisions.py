@@ -76,7 +76,8 @@ def is_open(entry: dict[str, Any]) -> bool:
 
 
 def valid_decision(entry: dict[str, Any] | None, sha256: str, restored_at: float | None) -> dict[str, Any] | None:
-    """``entry`` if it still applies to the record with ``sha256`` (and was made after its last restore)."""
+    """``entry`` if it still applies to the record with ``sha256`` (and was made after its last restore).
+    An entry of ``decisions.json`` as stored, returned as it is: it is written back whole when consumed."""
     if not entry or entry.get("sha256") != sha256 or not is_open(entry):
         return None
     if restored_at is not None:

@@ -85,8 +85,8 @@ class ScopeScan:
         return {tier: sum(1 for c in self.candidates if c.tier == tier) for tier in TIERS}
 
     def to_dict(self) -> dict[str, Any]:
-        """A view: the scope's own form, the counts per tier instead of the candidates (the report
-        lists those once), so written out; each part it holds converts itself."""
+        """A view printed by ``curate scan --json``: the scope's own form, the counts per tier instead
+        of the candidates (the report lists those once), so written out; each part converts itself."""
         return {**self.scope.to_dict(), "records": self.records, "counts": self.counts(),
                 "thresholds": self.thresholds.to_dict() if self.thresholds else None,
                 "calibration": self.calibration, "problem": self.problem}
@@ -106,7 +106,8 @@ class ScanReport:
         return sorted(found, key=lambda c: (order[c.tier], -c.age_days, c.scope, c.rel))
 
     def to_dict(self) -> dict[str, Any]:
-        """A view: every scope's candidates in one list in tier order, then the scopes without them."""
+        """A view printed by ``curate scan --json``: every scope's candidates in one list in tier order
+        (a property, not a field, so written out), then the scopes without them."""
         return {"candidates": [c.to_dict() for c in self.candidates], "rubric_version": self.rubric_version,
                 "scanned_at": self.scanned_at, "scopes": [s.to_dict() for s in self.scopes],
                 "pending_operations": self.pending_operations}
@@ -217,8 +218,9 @@ def _candidates_path(paths: HomePaths) -> Path:
 
 
 def stored_form(candidate: Candidate) -> dict[str, Any]:
-    """A candidate as written to disk. A vault memory's content and metadata are secret outside its
-    ciphertext: its title, preview and the reasons quoting its text or tags are left out."""
+    """A candidate as written to disk (:meth:`Candidate.to_dict`, the bytes pinned in
+    test_curate_stored_form). A vault memory's content and metadata are secret outside its ciphertext:
+    its title, preview and the reasons quoting its text or tags are left out."""
     data = candidate.to_dict()
     if candidate.kind == "vault":
         data.update(title="", preview="", details={key: "(vault memory: see the scan)" for key in data["details"]})
@@ -246,6 +248,9 @@ def _forget_moved(paths: HomePaths, ids: set[str]) -> None:
 
 
 def load_candidates_file(paths: HomePaths) -> dict[str, Any]:
+    """``candidates.json`` as a JSON document: read, changed in place (a scope's entry replaced, moved
+    records dropped) and written back whole, so a scope this run did not scan keeps its bytes; its
+    candidates become :class:`Candidate` through :meth:`Candidate.from_dict` where they are used."""
     path = _candidates_path(paths)
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
@@ -276,7 +281,8 @@ class PlannedMove:
     approved: bool
 
     def to_dict(self) -> dict[str, Any]:
-        """A view: the candidate's fields a plan shows (flat, age rounded) beside the plan's own."""
+        """A view printed by ``curate apply --json``: the candidate's fields a plan shows (flat, age
+        rounded to 0.01 day, which msgspec does not do) beside the plan's own."""
         c = self.candidate
         return {"path": str(c.path), "scope": c.scope, "id": c.id, "rel": c.rel, "tier": c.tier,
                 "signals": list(c.signals), "guards": list(c.guards), "sha256": c.sha256,
@@ -297,7 +303,8 @@ class ApplyReport:
     notes: list[str] = field(default_factory=list)  # said once for the run (the report-only explanation)
 
     def to_dict(self) -> dict[str, Any]:
-        """A view: each move, plan and recovery in its own form, the scan only as its rubric version."""
+        """A view printed by ``curate apply --json``: each move, plan and recovery in its own form, the
+        scan only as its rubric version (a field of another object, so written out)."""
         return {"dry_run": self.dry_run, "moved": [m.to_dict() for m in self.moved],
                 "would_move": [p.to_dict() for p in self.would_move],
                 "recovered": [to_builtins(r) for r in self.recovered], "errors": self.errors, "notes": self.notes,

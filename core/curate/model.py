@@ -81,7 +81,9 @@ class Thresholds:
     source: str  # "measured 2026-03-01 (n=412, jenks)" or why defaults are in use
 
     def to_dict(self) -> dict[str, Any]:
-        """The fields by msgspec; the ages are written rounded to 0.01 day (the stored form)."""
+        """The fields by msgspec; the ages are written rounded to 0.01 day (the stored form). Kept written
+        out: msgspec writes a float as it is, and candidates.json's bytes (pinned in
+        tests/curate/test_curate_stored_form.py) hold the rounded measurement."""
         return {**to_builtins(self), "unused_days": round(self.unused_days, 2),
                 "clearly_old_days": round(self.clearly_old_days, 2)}
 
@@ -113,11 +115,13 @@ class Candidate:
     thresholds: Mapping[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        """The fields by msgspec, in declared order; the age is written rounded to 0.01 day."""
+        """The fields by msgspec, in declared order; the age is written rounded to 0.01 day. Kept written
+        out for that rounding, which msgspec does not do (candidates.json's bytes are pinned)."""
         return {**to_builtins(self), "age_days": round(self.age_days, 2)}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Candidate:
-        """A stored candidate; a field of the wrong JSON type is a ``RecordError`` naming it."""
+        """A stored candidate by msgspec; a field of the wrong JSON type is a ``RecordError`` naming the
+        candidate and the field (the one thing this adds to ``msgspec.convert``)."""
         where = f"candidate {data.get('id')!r}" if isinstance(data, Mapping) else "candidate"
         return convert(data, cls, where, RecordError)

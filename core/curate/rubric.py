@@ -141,6 +141,8 @@ def load_rubric(paths: HomePaths) -> Rubric:
 
 
 def rubric_to_dict(rubric: Rubric) -> dict[str, Any]:
+    """The TOML document ``rubric.toml`` holds (tomli_w writes it; msgspec has no TOML writer, and the
+    file's key order is what people have read and edited), checked again by ``_parse`` before writing."""
     return {
         "version": rubric.version,
         "high_min_score": rubric.high_min_score,

@@ -67,7 +67,9 @@ class Tombstone:
     details: Mapping[str, str] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        """The stored form: the fields (by msgspec, in declared order) between the format and the note."""
+        """The stored form: the fields (by msgspec, in declared order) between the format and the note.
+        Kept written out for a fixed byte layout: :meth:`to_bytes` sorts these keys, and the SHA-256 of
+        those bytes is recorded in the signed ledger entry of the move."""
         return {"format": FORMAT, "format_version": FORMAT_VERSION, **to_builtins(self), "note": NOTE}
 
     def to_bytes(self) -> bytes:

@@ -145,6 +145,7 @@ class TimeMatch:
     end: int
 
     def to_dict(self) -> dict[str, Any]:
+        """The fields by msgspec, the range in :meth:`TimeRange.to_dict`'s form (``isoformat`` times)."""
         return {**to_builtins(self), "range": self.range.to_dict()}
 
 
@@ -163,4 +164,6 @@ class TimeParse:
     notes: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
+        """The fields by msgspec, the range in :meth:`TimeRange.to_dict`'s form: ``reverie when --json``
+        prints ``+00:00`` where msgspec would write ``Z`` (pinned in tests/timeparse/test_timeparse_stored_form.py)."""
         return {**to_builtins(self), "range": self.range.to_dict() if self.range is not None else None}

@@ -57,6 +57,8 @@ class VerifyReport:
         return not [p for p in self.problems if p.kind != "incomplete"]
 
     def to_dict(self) -> dict[str, Any]:
+        """What ``reverie verify --json`` prints: ``ok`` (a property) and the checkpoint as its one-line
+        text beside the counts and problems, so written out."""
         return {
             "ok": self.ok,
             "head": str(self.head) if self.head else None,

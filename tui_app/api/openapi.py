@@ -44,6 +44,7 @@ LIMITED = frozenset({"403", "429"})  # answered with a LimitError body
 
 
 def _error(description: str, code: str = "") -> dict[str, Any]:
+    """A response object of the OpenAPI document (a JSON document, kept byte for byte in the repository)."""
     schema = "LimitError" if code in LIMITED else "Error"
     answer: dict[str, Any] = {"description": description,
                               "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{schema}"}}}}
@@ -55,6 +56,7 @@ def _error(description: str, code: str = "") -> dict[str, Any]:
 
 
 def _operation(tool: str, summary: str, status: int, method: str) -> dict[str, Any]:
+    """An operation object of the OpenAPI document (a JSON document, kept byte for byte in the repository)."""
     codes = ["400", "401"] if method == "get" else ["400", "401", "413", "415"]
     if tool == "suggest":
         codes += ["403", "404", "409"]
@@ -81,6 +83,7 @@ def _operation(tool: str, summary: str, status: int, method: str) -> dict[str, A
 
 
 def openapi_document() -> dict[str, Any]:
+    """The OpenAPI document: a JSON document served and kept byte for byte in the repository."""
     paths: dict[str, Any] = {}
     for path, method, tool, summary, status in ROUTES:
         paths.setdefault(path, {})[method] = _operation(tool, summary, status, method)

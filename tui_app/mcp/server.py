@@ -211,7 +211,8 @@ async def _serve_screened(server: Server[Any], stdio_server: Any) -> None:
         async def answer_refused() -> None:
             async with errors_out:
                 async for refused in errors_out:
-                    message = types.JSONRPCError.model_validate(refused.to_dict())
+                    message = types.JSONRPCError(jsonrpc="2.0", id=refused.id,
+                                                 error=types.ErrorData(code=refused.code, message=refused.message))
                     try:
                         await write_stream.send(SessionMessage(message))
                     except (anyio.ClosedResourceError, anyio.BrokenResourceError):

@@ -41,9 +41,6 @@ class WireError:
     code: int
     message: str
 
-    def to_dict(self) -> dict[str, Any]:
-        return {"jsonrpc": "2.0", "id": self.id, "error": {"code": self.code, "message": self.message}}
-
 
 def _request_id(line: str, at: int) -> int | str | None:
     """The value after the ``"id"`` key ending at ``at``, if it is a JSON-RPC id (a string or an integer)."""
