@@ -28,7 +28,6 @@ if TYPE_CHECKING:
     import numpy as np
 
 SEPARATOR = "+"
-FEW = 8  # up to this many texts, the parts embed at once
 # a part's share of the cosine; parts not listed share what is left equally. The weights shape every
 # stored vector, and the index knows vectors by the model's name only: a change here needs a new name.
 PART_WEIGHTS = {"multilingual-e5-small": 0.8, "all-MiniLM-L6-v2": 0.2}
@@ -77,7 +76,7 @@ class EnsembleEmbedder:
         self._parts = list(parts)
         self._names = list(names)
         self._weights = weights_for(self._names)
-        self.parallel = True  # a few texts embedded by the parts at once (:meth:`_part_vectors`)
+        self.parallel = True  # the parts embed at once (:meth:`_part_vectors`); False exists to measure it
         self._pool: ThreadPoolExecutor | None = None
         self._pool_lock = threading.Lock()
 
@@ -118,9 +117,10 @@ class EnsembleEmbedder:
         return normalize_rows(np.concatenate(blocks, axis=1))
 
     def _part_vectors(self, texts: list[str]) -> list[np.ndarray]:
-        """Each part's vectors. A few texts (a search's query) are embedded by the parts at once, in
-        threads (the runtimes release the GIL): a query waits for the slower model, not for both."""
-        if len(texts) > FEW or not self.parallel:
+        """Each part's vectors, the parts embedding at once in threads (the runtimes release the GIL): a
+        query waits for the slower model, not for both, and in bulk the cores one model leaves idle (a
+        load, tokenizing, the last batch of a call) run the other's batches."""
+        if not self.parallel:
             return [part.embed(texts) for part in self._parts]
         with self._pool_lock:
             if self._pool is None:

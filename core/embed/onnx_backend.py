@@ -60,12 +60,16 @@ class OnnxEmbedder:
         sort_by_length: bool = True,
         streams: int | None = None,
         spinning: bool = False,
+        token_budget: int = 0,
     ) -> None:
         """``threads``: cores to use (0: all). ``streams``: batches run at once, each on
         ``threads // streams`` intra-op threads (default: one stream per thread, see the module's
-        docstring). ``sort_by_length=False`` and ``spinning=True`` (intra-op threads busy-wait between
+        docstring). ``token_budget``: when positive, a batch also ends before its rows × padded width
+        would pass it (long texts run in smaller batches; 0: ``batch_size`` rows whatever their length).
+        ``sort_by_length=False`` and ``spinning=True`` (intra-op threads busy-wait between
         operators, ONNX Runtime's default) exist only to measure what the defaults buy."""
         self._model_name = model
+        self.token_budget = token_budget
         self.sort_by_length = sort_by_length
         self.threads = resolve_threads(threads)
         self.streams = max(1, min(self.threads, streams if streams is not None else self.threads))
@@ -239,9 +243,23 @@ class OnnxEmbedder:
                 batch["token_type_ids"] = np.zeros_like(ids)
             return batch
 
-        batches = [order[start : start + self.batch_size] for start in range(0, len(order), self.batch_size)]
-        self._run_batches(session, batches, feeds, out)
+        self._run_batches(session, self._batches(order, lengths), feeds, out)
         return normalize_rows(out)
+
+    def _batches(self, order: np.ndarray, lengths: np.ndarray) -> list[np.ndarray]:
+        """``order`` cut into batches of at most ``batch_size`` rows and, with a ``token_budget``, at most
+        that many tokens once padded to the batch's longest text (a text longer than the budget runs
+        alone). Padding is masked, so the cut changes no vector beyond rounding."""
+        if self.token_budget <= 0:
+            return [order[start : start + self.batch_size] for start in range(0, len(order), self.batch_size)]
+        cuts, start, width = [], 0, 0
+        for end, row in enumerate(order.tolist()):
+            width = max(width, int(lengths[row]))
+            if end > start and ((end - start + 1) * width > self.token_budget or end - start == self.batch_size):
+                cuts.append(order[start:end])
+                start, width = end, int(lengths[row])
+        cuts.append(order[start:])
+        return cuts
 
     def _run_batches(
         self,

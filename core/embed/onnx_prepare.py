@@ -29,6 +29,7 @@ import json
 import os
 import shutil
 import tempfile
+import threading
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -272,6 +273,10 @@ def write_optimized(prepared: Prepared, onnxruntime: Any) -> Path:
             old.unlink(missing_ok=True)
     return target
 
+# torch's ONNX exporter and transformers' lazy imports are not safe in two threads at once
+# ("cannot import name 'AutoModel'" when the default's two models were prepared together)
+_EXPORTING = threading.Lock()
+
 
 def prepare(source: SourceModel, root: Path, *, notice: Notice | None = None, rebuild_reason: str = "") -> Prepared:
     """The prepared model for ``source``, exporting it first if it is absent or damaged.
@@ -285,10 +290,11 @@ def prepare(source: SourceModel, root: Path, *, notice: Notice | None = None, re
         if found is not None:
             return found
     ensure_private_dir(root)
-    with file_lock(root / f".{folder.name}.lock"):
+    # an ensemble's parts load in threads: one export at a time in a process, then in the machine
+    with _EXPORTING, file_lock(root / f".{folder.name}.lock"):
         found, why = check_prepared(folder, source)
         if found is not None and not rebuild_reason:
-            return found  # another process prepared it while this one waited
+            return found  # another thread or process prepared it while this one waited
         if not rebuild_reason and why.endswith(f"expected {FORMAT!r}") and ": format is " in why:
             _say(notice, "the prepared embedding model is from an older Reverie; rebuilding it")
         elif rebuild_reason or why != "absent":

@@ -86,6 +86,6 @@ def test_a_few_texts_are_embedded_by_the_parts_at_once_with_the_same_vectors() -
     together = ensemble.embed_query(["서울숲 산책", "leaking faucet"])
     ensemble.parallel = False
     assert np.array_equal(together, ensemble.embed_query(["서울숲 산책", "leaking faucet"]))
-    many = [f"text {i}" for i in range(20)]  # more than a few: one part after the other
+    many = [f"text {i}" for i in range(20)]  # bulk too: the parts at once
     ensemble.parallel = True
     assert np.array_equal(ensemble.embed(many), EnsembleEmbedder(ensemble.parts, [E5, MINI]).embed(many))
