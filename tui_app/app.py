@@ -61,6 +61,7 @@ UNLOCK_PRELOAD = ("tui_app.screens.home", "tui_app.views.data", "core.vault.stor
                   "core.workbench.curation", "tui_app.screens.curation_notice", "tui_app.views.imports")
 VERIFY_PRELOAD = ("core.workbench.verify", "core.conversation.seals", "core.curate.integrity")
 HOME = section_named(HOME_SECTION)
+HOME_WAIT = 0.3  # seconds the gate stays at most after unlocking while Home composed ahead loads
 PREPARE_PAUSE = 0.05  # seconds between two sections composed ahead: a key pressed meanwhile goes first
 
 
@@ -180,6 +181,7 @@ class ReverieApp(App[None], inherit_bindings=False):
         self.last_input = time.monotonic()
         self._initial_keys = keys
         self._initial_passphrase = passphrase
+        self.unlocked_waiting: messages.Unlocked | None = None  # keys that came while Home was composed ahead
         self.resume_section = HOME_SECTION  # where unlocking returns: the section shown when the app locked
         self.sections_warm = False
         self.prepare_ahead = prepare_sections
@@ -297,13 +299,58 @@ class ReverieApp(App[None], inherit_bindings=False):
             self.add_mode(section.name, self.section_factory(section))
             self.open_sections.append(section.name)
         resume, self.resume_section = self.resume_section, HOME_SECTION
-        self.switch_mode(resume if resume in self.open_sections else HOME_SECTION)
-        if self.gate_open:
-            self.remove_mode(GATE_MODE)
-            self.gate_open = False
+        target = resume if resume in self.open_sections else HOME_SECTION
+        home = self.ready_screens.get(HOME_SECTION)
+        if target == HOME_SECTION and self.gate_open and home is not None:
+            self.show_home_when_loaded(home)
+        else:
+            self.show_section(target)
         self.touch()
         if self.vectors_in_background:
             self.call_after_refresh(self.build_vectors, self.session)  # Home first, then the model
+
+    def show_section(self, name: str) -> None:
+        """Show the section ``name``, and drop the gate if it was showing."""
+        self.switch_mode(name)
+        if self.gate_open:
+            self.remove_mode(GATE_MODE)
+            self.gate_open = False
+
+    def show_home_when_loaded(self, home: ReverieScreen) -> None:
+        """Unlocked, with Home composed ahead: Home loads off-screen while the gate stays ("Unlocking…"),
+        and is shown once it has everything it shows, or after ``HOME_WAIT`` seconds with whatever it
+        has then (its loading indicator at worst), whichever comes first. Shown whole, it is laid out
+        and painted once rather than once empty and again as each part lands. Meanwhile the section
+        keys wait (``action_section``). Its footer, composed while the app was locked (the section keys
+        greyed), is composed again before it is shown, not after (one more layout and paint)."""
+        session = self.session
+        started = False
+
+        async def show() -> None:
+            nonlocal started
+            if started or self.session is not session or self.current_mode != GATE_MODE:
+                return
+            started = True
+            await home.refresh_footer()
+            if self.session is session and self.current_mode == GATE_MODE:
+                self.show_section(HOME_SECTION)
+                self.call_after_refresh(self.warm_up_sections_if_verified)
+
+        def start() -> None:  # a worker: the app's own messages are not held while the footer is composed
+            self.run_worker(show(), group="show-home", exit_on_error=False, description="show Home")
+
+        when_whole = getattr(home, "when_whole", None)
+        if when_whole is not None:
+            when_whole(start)
+        self.set_timer(HOME_WAIT, start)
+        home.prepare()
+
+    def warm_up_sections_if_verified(self) -> None:
+        """After Home, verified before it was shown, is painted: the sections' warm-up it could not start
+        itself (``HomeScreen.on_home_verified`` starts it only on screen)."""
+        summary = getattr(self.screen, "summary", None)
+        if summary is not None and summary.verification is not None:
+            self.warm_up_sections()
 
     def new_session(self) -> Session:
         """What the section screens work with; it holds no keys (the workbench has them once unlocked)."""
@@ -314,13 +361,21 @@ class ReverieApp(App[None], inherit_bindings=False):
 
     async def compose_home_ahead(self) -> None:
         """While the keys are derived: compose Home off-screen and lay it out, for the session the keys
-        will open (``next_session``), so that unlocking only shows it and loads its data. Home reads
-        nothing stored before it is shown; a screen finished after the unlock is dropped."""
+        will open (``next_session``), so that unlocking only loads its data and shows it. Home reads
+        nothing stored before the keys; keys that come while it is composed wait for it (``on_unlocked``)."""
+        try:
+            await self.compose_home(self.next_session or self.new_session())
+        finally:
+            waiting, self.unlocked_waiting = self.unlocked_waiting, None
+            if waiting is not None:  # the keys came while Home was composed (``on_unlocked``)
+                self.finish_unlock(waiting)
+
+    async def compose_home(self, session: Session) -> None:
         from tui_app.offscreen import compose_offscreen, lay_out_offscreen
 
         if not self.locked or HOME_SECTION in self.ready_screens or not self.prepare_ahead:
             return
-        session = self.next_session = self.next_session or self.new_session()
+        self.next_session = session
         screen = HOME.load()(session)
         if not await compose_offscreen(self, screen):
             return
@@ -530,6 +585,14 @@ class ReverieApp(App[None], inherit_bindings=False):
                 importlib.import_module(name)
 
     def on_unlocked(self, message: messages.Unlocked) -> None:
+        """Start the session on the keys; if Home is being composed ahead, once it is (sooner than
+        composing it again: ``compose_home_ahead`` calls :meth:`finish_unlock`)."""
+        if any(w.group == "prepare-home" and w.is_running for w in self.workers):
+            self.unlocked_waiting = message
+            return
+        self.finish_unlock(message)
+
+    def finish_unlock(self, message: messages.Unlocked) -> None:
         self.start_session(message.vault.keys)
         if message.created:
             self.notify("Vault created. Capture a first draft with n.", title="Welcome")
@@ -597,8 +660,9 @@ class ReverieApp(App[None], inherit_bindings=False):
             super().delay_update(delay)
 
     async def action_section(self, name: str) -> None:
-        """Go to a section; pressed again inside it, go back to its first screen."""
-        if self.locked or name not in self.open_sections:
+        """Go to a section; pressed again inside it, go back to its first screen. Not while the gate still
+        shows after unlocking (``show_home_when_loaded``)."""
+        if self.locked or name not in self.open_sections or self.current_mode == GATE_MODE:
             return
         if self.current_mode != name:
             await self.switch_mode(name)
@@ -607,7 +671,8 @@ class ReverieApp(App[None], inherit_bindings=False):
             await self.pop_screen()
 
     def action_lock(self) -> None:
-        self.lock()
+        if self.current_mode != GATE_MODE:
+            self.lock()
 
     def action_passphrase(self) -> None:
         """The passphrase screen: change it, or make a recovery key (p on the home screen, or the palette)."""

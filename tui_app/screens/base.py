@@ -9,6 +9,7 @@ that binds ``capture``).
 
 from __future__ import annotations
 
+import contextlib
 from typing import TYPE_CHECKING, ClassVar
 
 from textual import work
@@ -26,6 +27,9 @@ if TYPE_CHECKING:
     from tui_app import messages
     from tui_app.screens.capture import Capture
     from tui_app.screens.session import Session
+
+
+FOOTER_WAIT = 1.0  # seconds ``refresh_footer`` waits at most for a footer composed again
 
 
 class WorkerScreen(Screen[None]):
@@ -114,6 +118,26 @@ class ReverieScreen(WorkerScreen):
             from tui_app.offscreen import lay_out_offscreen
 
             lay_out_offscreen(self, self.app.size)
+
+    async def refresh_footer(self) -> None:
+        """Compose the footer again now if its keys changed since it was (composed ahead while locked,
+        the section keys greyed): before the screen is first shown rather than after."""
+        import asyncio
+
+        for footer in self.query(WrappingFooter):
+            if footer.composed_keys is None or footer.keys_on_show() == footer.composed_keys:
+                continue
+            done = asyncio.Event()
+
+            async def recompose(footer: WrappingFooter = footer, done: asyncio.Event = done) -> None:
+                try:
+                    await footer.recompose()
+                finally:
+                    done.set()
+
+            if footer.call_later(recompose):  # in the footer's own message loop, as Textual composes it
+                with contextlib.suppress(TimeoutError):  # a footer removed meanwhile never answers
+                    await asyncio.wait_for(done.wait(), FOOTER_WAIT)
 
     def failed_unseen(self, worker: Worker[object]) -> bool:
         if self.shown_once or not self.composed_ahead:

@@ -6,6 +6,7 @@ problems, and later an overdue curation review): providers listed in ``registry.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, ClassVar
 
 from textual import work
@@ -122,7 +123,28 @@ class HomeScreen(ReverieScreen):
         super().__init__(session)
         self.summary: HomeSummary | None = None
         self.interrupted_checked = False
+        self.activity_loaded = False
+        self.on_whole: Callable[[], None] | None = None  # see :meth:`when_whole`
 
+    def when_whole(self, callback: Callable[[], None]) -> None:
+        """Call ``callback`` once the first load has everything Home shows (the counts, the verification
+        and the activity): the app shows Home composed ahead then, so that it is painted once, whole,
+        instead of once empty and again for each part (``ReverieApp.show_home_when_loaded``)."""
+        self.on_whole = callback
+        self.check_whole()
+
+    def check_whole(self) -> None:
+        summary = self.summary
+        if self.on_whole is not None and summary is not None and summary.verification is not None \
+                and self.activity_loaded:
+            callback, self.on_whole = self.on_whole, None
+            callback()
+
+    def on_screen_resume(self) -> None:
+        """Shown while its first load, started off-screen, still runs: the loading indicator now (it is
+        not mounted on a screen nobody sees). ``ReverieScreen.on_screen_resume`` runs after this."""
+        if self.summary is None and self.loading_now():
+            self.set_busy(True, self.query_one("#home-panels"))
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="finish", description="finish interrupted work")
     def complete_interrupted(self) -> None:
@@ -155,7 +177,7 @@ class HomeScreen(ReverieScreen):
         if first:
             self.interrupted_checked = True
             self.complete_interrupted()
-        if self.summary is None:  # a loading indicator only while there is nothing to show yet
+        if self.summary is None and self.is_current:  # an indicator only while there is nothing to show yet
             self.set_busy(True, self.query_one("#home-panels"))
         self.load_summary(stamp_first=first and self.loaded_stamp is None)
 
@@ -201,7 +223,9 @@ class HomeScreen(ReverieScreen):
         if message.base is not self.summary:  # counted again since: that count's verification follows
             return
         self.show_summary(message.summary)
-        self.app.warm_up_sections()  # type: ignore[attr-defined]
+        self.check_whole()
+        if self.is_current:  # else the app starts it once Home is shown
+            self.app.warm_up_sections()  # type: ignore[attr-defined]
 
     def show_summary(self, summary: HomeSummary) -> None:
         self.summary = summary
@@ -236,3 +260,5 @@ class HomeScreen(ReverieScreen):
         self.query_one("#activity-spark").display = self.query_one("#activity-caption").display = not turns
         panel = self.query_one("#home-activity")
         panel.border_title = "Activity · turns per day" if turns else f"Activity · last {ACTIVITY_WEEKS} weeks"
+        self.activity_loaded = True
+        self.check_whole()
