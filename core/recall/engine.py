@@ -37,9 +37,11 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import replace
 from datetime import UTC, datetime, tzinfo
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from core import clock
 from core.config import Config, RecallConfig, SharingProfile
@@ -70,11 +72,29 @@ from core.recall.text import EN_STOPWORDS, MAX_TERMS, stem, stems
 from core.timeparse import LANGUAGES
 from core.turns import format_ts, parse_ts
 
+if TYPE_CHECKING:
+    import numpy as np
+
 MAX_LIMIT = 1000
 NAME_COMMON = 2  # a word the log holds in more documents than this is a word, never read as a misspelt name
 
 EmbedderSource = Embedder | Callable[[], Embedder]
 Found = tuple[tuple[str, ...], tuple[str, ...]]  # the terms exact search used, the documents it matched
+
+
+def _row(rows: Future[np.ndarray], row: int) -> Future[np.ndarray]:
+    """A future of one row of ``rows``' result (its error, if it fails)."""
+    out: Future[np.ndarray] = Future()
+
+    def done(whole: Future[np.ndarray]) -> None:
+        error = whole.exception()
+        if error is not None:
+            out.set_exception(error)
+        else:
+            out.set_result(whole.result()[row])
+
+    rows.add_done_callback(done)
+    return out
 
 
 class Recaller:
@@ -97,6 +117,9 @@ class Recaller:
         self._embedder_lock = threading.Lock()  # TUI workers may search at once: load the model once
         self._model_named = model_named
         self._older: dict[str, Embedder | str] = {}  # name → the older model, or why it cannot be built
+        self.embed_ahead = True  # the query embedded while exact search runs (:meth:`_ahead`); False to measure
+        self._ahead_pool: ThreadPoolExecutor | None = None
+        self._search = threading.local()  # this thread's search: its query vectors by (model, text)
 
     @classmethod
     def open(cls, paths: HomePaths, config: Config, *, embedder: EmbedderSource | None = None,
@@ -118,6 +141,8 @@ class Recaller:
                    model_named=_same_settings(config))
 
     def close(self) -> None:
+        if self._ahead_pool is not None:
+            self._ahead_pool.shutdown(wait=True)
         self.index.close()
 
     def __enter__(self) -> Recaller:
@@ -196,6 +221,56 @@ class Recaller:
 
     def _ranked(self, plan: QueryPlan, terms: list[str], gate: Gate, mode: str, limit: int,
                 now: datetime) -> RecallResult:
+        """A ranked search with its query vectors kept for its length (:meth:`_query_vector`), the
+        likely one started at once (:meth:`_ahead`)."""
+        if getattr(self._search, "vectors", None) is not None:  # inside a search already
+            return self._ranked_in(plan, terms, gate, mode, limit, now)
+        self._search.vectors = {}
+        try:
+            self._ahead(plan, mode)
+            return self._ranked_in(plan, terms, gate, mode, limit, now)
+        finally:
+            self._search.vectors = None
+
+    def _ahead(self, plan: QueryPlan, mode: str) -> None:
+        """Start embedding the query in a thread when the search will rank by meaning, so that the
+        models run while exact search, time and names are worked out (the runtimes release the GIL).
+        :meth:`_semantic` leaves out of the text the people the query names who speak among the exact
+        matches: both texts it may ask for when one or all of them do (or none) are embedded, in one
+        call (two short texts cost about one); another one is embedded when asked for."""
+        r = self.ranking
+        fuses = r.auto_fuse and (plan.is_question or r.auto_fuse_keywords)
+        if not self.embed_ahead or mode == "exact" or (mode == "auto" and not fuses):
+            return
+        try:
+            embedder = self._vector_model()  # here: the thread must not touch the index's connection
+        except ReverieError:
+            return  # no vectors or no model: the search says so where it needs them
+        texts = list(dict.fromkeys([plan.semantic_text(named_actors(plan, self.index.actors()).values()),
+                                    plan.semantic_text()]))
+        with self._embedder_lock:
+            if self._ahead_pool is None:
+                self._ahead_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="recall-query")
+        both = self._ahead_pool.submit(query_vectors, embedder, texts)
+        for row, text in enumerate(texts):
+            self._search.vectors[(embedder.name, text)] = _row(both, row)
+
+    def _query_vector(self, embedder: Embedder, text: str) -> np.ndarray:
+        """``text``'s query vector by ``embedder``: the one started ahead or embedded earlier in this
+        search if there is one (an embedding error is raised here, in the searching thread)."""
+        vectors: dict[tuple[str, str], Future[np.ndarray]] | None = getattr(self._search, "vectors", None)
+        known = vectors.get((embedder.name, text)) if vectors is not None else None
+        if known is not None:
+            return known.result()
+        vector = query_vectors(embedder, [text])[0]
+        if vectors is not None:
+            done: Future[np.ndarray] = Future()
+            done.set_result(vector)
+            vectors[(embedder.name, text)] = done
+        return vector
+
+    def _ranked_in(self, plan: QueryPlan, terms: list[str], gate: Gate, mode: str, limit: int,
+                   now: datetime) -> RecallResult:
         """Ranked inside the range; turns told of it (``gate.told``) rank with the range's own unless
         the range itself left too little, when the best of all times follow (:meth:`_widened`)."""
         proper = replace(gate, told=frozenset(), told_docs=()) if gate.told else gate
@@ -395,7 +470,7 @@ class Recaller:
         Not alone, every candidate already in the pool (exact hits and their neighbours) is scored
         too (``fill_semantic``)."""
         embedder = self._vector_model()
-        vector = query_vectors(embedder, [plan.semantic_text(names.values())])[0]
+        vector = self._query_vector(embedder, plan.semantic_text(names.values()))
         hits = self.index.vector_search(vector, gate.start, gate.end, k=max(self.ranking.vector_pool, 2 * limit),
                                         filters=gate.filters, also=gate.told_docs,
                                         model=embedder.name)  # a swap since _vector_model raises, never misranks
