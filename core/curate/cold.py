@@ -42,6 +42,7 @@ from core.curate.errors import ChecksumMismatch, CurationError, PathEscape, Woul
 from core.curate.kinds import TOMBSTONE_SUFFIX, read_file
 from core.curate.model import Candidate
 from core.curate.relpath import contained, safe_rel
+from core.curate.results import ColdItemForm, MovedForm, RestoredForm
 from core.curate.scopes import SCOPE_NAME, Scope, get_scope
 from core.curate.tombstone import (
     MIRROR_NAME,
@@ -55,7 +56,6 @@ from core.curate.tombstone import (
 from core.errors import NotFound, RecordError
 from core.fsutil import PRIVATE_DIR_MODE, atomic_write_text, fsync_dir
 from core.paths import HomePaths
-from core.typed import to_builtins
 from core.vault.ledger import Ledger, LedgerEntry
 
 StepHook = Callable[[str], None]
@@ -253,13 +253,11 @@ class Moved:
     stone: Tombstone
     places: Places
 
-    def to_dict(self) -> dict[str, Any]:
-        """A view over the tombstone and its places (which of their fields, under the names a move
-        report uses), so written out: msgspec serialises a type's own fields, and these are others'."""
-        return {"path": str(self.places.target), "cold_path": str(self.places.cold),
-                "tombstone": str(self.places.tombstone), "sha256": self.stone.sha256, "scope": self.stone.scope,
-                "rel": self.stone.path, "move_id": self.stone.move_id, "tier": self.stone.tier,
-                "approved": self.stone.approved, "signals": list(self.stone.signals)}
+    def form(self) -> MovedForm:
+        """The move as a report shows it: the places' paths and the tombstone's facts."""
+        return MovedForm(str(self.places.target), str(self.places.cold), str(self.places.tombstone),
+                         self.stone.sha256, self.stone.scope, self.stone.path, self.stone.move_id, self.stone.tier,
+                         self.stone.approved, list(self.stone.signals))
 
 
 def _tombstone_details(scope: Scope, candidate: Candidate) -> dict[str, str]:
@@ -407,11 +405,9 @@ class Restored:
     move_id: str
     already: bool = False  # it was already back (an idempotent second restore)
 
-    def to_dict(self) -> dict[str, Any]:
-        """The fields by msgspec; ``path`` is reported as ``restored``, ``already`` as ``already_restored``
-        (renamed keys ``curate restore --json`` has always printed, which a dataclass cannot declare)."""
-        return {"restored": str(self.path), **to_builtins(self, omit=("path", "already")),
-                "already_restored": self.already}
+    def form(self) -> RestoredForm:
+        """``curate restore --json``: ``path`` as ``restored``, ``already`` as ``already_restored``."""
+        return RestoredForm(str(self.path), self.sha256, self.scope, self.rel, self.move_id, self.already)
 
 
 def _read_stone(path: Path) -> Tombstone:
@@ -805,19 +801,17 @@ class ColdItem:
     tombstone_present: bool
     intact: bool | None  # checksum of the cold copy, when asked for
 
-    def to_dict(self) -> dict[str, Any]:
-        """A view over the tombstone and its places (the places' paths when its scope still validates,
-        else the tombstone's own), so written out: msgspec serialises a type's own fields."""
+    def form(self) -> ColdItemForm:
+        """``curate cold --json``: the tombstone's facts, the places' paths when its scope still
+        validates (else the tombstone's own)."""
         s = self.stone
-        return {
-            "move_id": s.move_id, "scope": s.scope, "rel": s.path,
-            "path": str(self.places.target) if self.places else None,
-            "cold_path": str(self.places.cold) if self.places else s.cold_path,
-            "tombstone": str(self.places.tombstone) if self.places else s.tombstone,
-            "sha256": s.sha256, "size": s.size, "moved_at": s.moved_at, "rubric_version": s.rubric_version,
-            "tier": s.tier, "approved": s.approved, "signals": list(s.signals), "details": dict(s.details),
-            "tombstone_present": self.tombstone_present, "intact": self.intact,
-        }
+        return ColdItemForm(
+            s.move_id, s.scope, s.path, str(self.places.target) if self.places else None,
+            str(self.places.cold) if self.places else s.cold_path,
+            str(self.places.tombstone) if self.places else s.tombstone,
+            s.sha256, s.size, s.moved_at, s.rubric_version, s.tier, s.approved, list(s.signals), dict(s.details),
+            self.tombstone_present, self.intact,
+        )
 
 
 def list_cold(paths: HomePaths, config: Config, scope: str | None = None, verify: bool = False) -> list[ColdItem]:

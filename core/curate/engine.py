@@ -35,7 +35,15 @@ from core.curate.errors import CurationError
 from core.curate.judge import judge
 from core.curate.learning import last_restored, read_restores
 from core.curate.model import TIERS, Candidate, Thresholds, candidate_id
-from core.curate.results import Calibrated, CalibrationPicture, Decided
+from core.curate.results import (
+    ApplyForm,
+    Calibrated,
+    CalibrationPicture,
+    Decided,
+    PlanForm,
+    ScanForm,
+    ScopeScanForm,
+)
 from core.curate.rubric import Rubric, load_rubric
 from core.curate.runs import apply_runs, read_runs, record_run
 from core.curate.scopes import Scope, get_scope, select_scopes
@@ -43,7 +51,6 @@ from core.curate.signals import ScopeContext
 from core.errors import NotFound, RecordError, VaultLocked
 from core.fsutil import atomic_write_text, file_lock
 from core.paths import HomePaths
-from core.typed import to_builtins
 from core.vault.crypto import VaultKeys
 from core.vault.ledger import Ledger
 
@@ -84,12 +91,10 @@ class ScopeScan:
     def counts(self) -> dict[str, int]:
         return {tier: sum(1 for c in self.candidates if c.tier == tier) for tier in TIERS}
 
-    def to_dict(self) -> dict[str, Any]:
-        """A view printed by ``curate scan --json``: the scope's own form, the counts per tier instead
-        of the candidates (the report lists those once), so written out; each part converts itself."""
-        return {**self.scope.to_dict(), "records": self.records, "counts": self.counts(),
-                "thresholds": self.thresholds.to_dict() if self.thresholds else None,
-                "calibration": self.calibration, "problem": self.problem}
+    def form(self) -> ScopeScanForm:
+        """The scope in a scan's published form (its counts, not its candidates: the report lists those)."""
+        return ScopeScanForm(self.scope.name, self.scope.kind.name, str(self.scope.root), self.records, self.counts(),
+                             self.thresholds.to_dict() if self.thresholds else None, self.calibration, self.problem)
 
 
 @dataclass
@@ -105,12 +110,10 @@ class ScanReport:
         found = [c for s in self.scopes for c in s.candidates]
         return sorted(found, key=lambda c: (order[c.tier], -c.age_days, c.scope, c.rel))
 
-    def to_dict(self) -> dict[str, Any]:
-        """A view printed by ``curate scan --json``: every scope's candidates in one list in tier order
-        (a property, not a field, so written out), then the scopes without them."""
-        return {"candidates": [c.to_dict() for c in self.candidates], "rubric_version": self.rubric_version,
-                "scanned_at": self.scanned_at, "scopes": [s.to_dict() for s in self.scopes],
-                "pending_operations": self.pending_operations}
+    def form(self) -> ScanForm:
+        """``curate scan --json``: every scope's candidates in one list in tier order, then the scopes."""
+        return ScanForm([c.to_dict() for c in self.candidates], self.rubric_version, self.scanned_at,
+                        [s.form() for s in self.scopes], self.pending_operations)
 
 
 def _scope_keys(scope: Scope, unlock: Unlock) -> VaultKeys | None:
@@ -280,14 +283,11 @@ class PlannedMove:
     will_move: bool  # a real apply run now would move it
     approved: bool
 
-    def to_dict(self) -> dict[str, Any]:
-        """A view printed by ``curate apply --json``: the candidate's fields a plan shows (flat, age
-        rounded to 0.01 day, which msgspec does not do) beside the plan's own."""
+    def form(self) -> PlanForm:
+        """The plan as ``curate apply --json`` prints it (the candidate's age rounded to 0.01 day)."""
         c = self.candidate
-        return {"path": str(c.path), "scope": c.scope, "id": c.id, "rel": c.rel, "tier": c.tier,
-                "signals": list(c.signals), "guards": list(c.guards), "sha256": c.sha256,
-                "rubric_version": c.rubric_version, "age_days": round(c.age_days, 2), "reason": self.reason,
-                "will_move": self.will_move, "approved": self.approved}
+        return PlanForm(str(c.path), c.scope, c.id, c.rel, c.tier, list(c.signals), list(c.guards), c.sha256,
+                        c.rubric_version, round(c.age_days, 2), self.reason, self.will_move, self.approved)
 
 
 @dataclass
@@ -302,14 +302,11 @@ class ApplyReport:
     planned: int = 0  # how many records this run set out to move
     notes: list[str] = field(default_factory=list)  # said once for the run (the report-only explanation)
 
-    def to_dict(self) -> dict[str, Any]:
-        """A view printed by ``curate apply --json``: each move, plan and recovery in its own form, the
-        scan only as its rubric version (a field of another object, so written out)."""
-        return {"dry_run": self.dry_run, "moved": [m.to_dict() for m in self.moved],
-                "would_move": [p.to_dict() for p in self.would_move],
-                "recovered": [to_builtins(r) for r in self.recovered], "errors": self.errors, "notes": self.notes,
-                "rubric_version": self.scan.rubric_version if self.scan else None,
-                "stopped": self.stopped, "planned": self.planned}
+    def form(self) -> ApplyForm:
+        """``curate apply --json``: each move, plan and recovery, the scan only as its rubric version."""
+        return ApplyForm(self.dry_run, [m.form() for m in self.moved], [p.form() for p in self.would_move],
+                         list(self.recovered), self.errors, self.notes,
+                         self.scan.rubric_version if self.scan else None, self.stopped, self.planned)
 
 
 def report_only_reason(scope: str, done: int, runs: int) -> str:

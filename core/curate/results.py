@@ -1,14 +1,18 @@
 """What curation's operations answer, as typed results: a decision, a calibration, the status, the
-history and the calibration picture. ``msgspec.to_builtins`` (or ``dataclasses.asdict`` for the two
-dataclasses) gives the JSON form ``reverie curate … --json`` prints, fields in declared order."""
+history and the calibration picture, and the published forms of scans, moves, restores and cold
+storage. ``msgspec.to_builtins`` (or ``dataclasses.asdict`` for the two dataclasses) gives the JSON form
+``reverie curate … --json`` prints, fields in declared order."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 from msgspec import UNSET, UnsetType
+
+if TYPE_CHECKING:
+    from core.curate.cold import Recovery
 
 
 @dataclass(frozen=True)
@@ -132,3 +136,113 @@ class CalibrationPicture(msgspec.Struct, frozen=True, kw_only=True):
     figures: dict[str, Any]
     how: dict[str, Any] = msgspec.field(default_factory=dict)
     history: list[Any] = msgspec.field(default_factory=list)
+
+
+# --- the published forms of scans, moves, restores and cold storage (``curate … --json``) -------------
+
+
+class ScopeScanForm(msgspec.Struct, frozen=True):
+    """One scope of a scan: the scope's configured form, then its counts per tier (the report lists
+    the candidates once, across scopes), its thresholds and what happened to its calibration."""
+
+    name: str
+    kind: str
+    path: str
+    records: int
+    counts: dict[str, int]
+    thresholds: dict[str, Any] | None
+    calibration: str | None
+    problem: str | None
+
+
+class ScanForm(msgspec.Struct, frozen=True):
+    """``curate scan --json``: every scope's candidates in tier order, each in its stored form (ages
+    rounded), then the scopes."""
+
+    candidates: list[dict[str, Any]]
+    rubric_version: int
+    scanned_at: str
+    scopes: list[ScopeScanForm]
+    pending_operations: int
+
+
+class MovedForm(msgspec.Struct, frozen=True):
+    """A record moved to cold storage: where it was, its cold copy and tombstone, and why it moved."""
+
+    path: str
+    cold_path: str
+    tombstone: str
+    sha256: str
+    scope: str
+    rel: str
+    move_id: str
+    tier: str
+    approved: bool
+    signals: list[str]
+
+
+class PlanForm(msgspec.Struct, frozen=True):
+    """A record an apply run would move: the candidate's fields a plan shows (age rounded to 0.01 day)
+    beside the plan's own."""
+
+    path: str
+    scope: str
+    id: str
+    rel: str
+    tier: str
+    signals: list[str]
+    guards: list[str]
+    sha256: str
+    rubric_version: int
+    age_days: float
+    reason: str
+    will_move: bool
+    approved: bool
+
+
+class ApplyForm(msgspec.Struct, frozen=True):
+    """``curate apply --json``: what moved, what would, what an interrupted run left and was finished,
+    the errors and notes, and the scan's rubric version."""
+
+    dry_run: bool
+    moved: list[MovedForm]
+    would_move: list[PlanForm]
+    recovered: list[Recovery]
+    errors: list[str]
+    notes: list[str]
+    rubric_version: int | None
+    stopped: bool
+    planned: int
+
+
+class RestoredForm(msgspec.Struct, frozen=True):
+    """``curate restore --json``: the path the record is back at, and whether it already was."""
+
+    restored: str
+    sha256: str
+    scope: str
+    rel: str
+    move_id: str
+    already_restored: bool
+
+
+class ColdItemForm(msgspec.Struct, frozen=True):
+    """One record in cold storage (``curate cold --json``): its tombstone's facts, the places' paths
+    when its scope still validates (else the tombstone's own), and whether its copies are intact."""
+
+    move_id: str
+    scope: str
+    rel: str
+    path: str | None
+    cold_path: str
+    tombstone: str
+    sha256: str
+    size: int
+    moved_at: str
+    rubric_version: int
+    tier: str
+    approved: bool
+    signals: list[str]
+    details: dict[str, str]
+    tombstone_present: bool
+    intact: bool | None

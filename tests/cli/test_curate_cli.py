@@ -63,8 +63,15 @@ def test_scan_apply_restore_json_shapes(cli_home: tuple[HomePaths, Path]) -> Non
         assert {"id", "scope", "path", "tier", "signals", "guards", "rubric_version"} <= set(c)
         assert c["tier"] in ("high", "medium", "low") and isinstance(c["signals"], list)
     assert {c["tier"] for c in scan["candidates"]} >= {"high", "medium"}
+    assert list(scan) == ["candidates", "rubric_version", "scanned_at", "scopes", "pending_operations"]
+    assert list(scan["scopes"][0]) == ["name", "kind", "path", "records", "counts", "thresholds", "calibration",
+                                       "problem"]
     dry = curate("apply", "--dry-run", "--json")
     assert dry["dry_run"] is True and dry["moved"] == [] and dry["would_move"]
+    assert list(dry) == ["dry_run", "moved", "would_move", "recovered", "errors", "notes", "rubric_version",
+                         "stopped", "planned"]
+    assert list(dry["would_move"][0]) == ["path", "scope", "id", "rel", "tier", "signals", "guards", "sha256",
+                                          "rubric_version", "age_days", "reason", "will_move", "approved"]
     reported = curate("apply", "--json")  # the first run of a scope only reports
     assert reported["dry_run"] is False and reported["moved"] == [] and reported["would_move"]
     set_curation(paths, report_only_runs=0)
@@ -74,13 +81,19 @@ def test_scan_apply_restore_json_shapes(cli_home: tuple[HomePaths, Path]) -> Non
         assert {"path", "cold_path", "tombstone", "sha256"} <= set(m)
         assert not Path(m["path"]).exists() and Path(m["tombstone"]).is_file() and Path(m["cold_path"]).is_file()
     first = applied["moved"][0]
+    assert list(first) == ["path", "cold_path", "tombstone", "sha256", "scope", "rel", "move_id", "tier",
+                           "approved", "signals"]
     restored = curate("restore", first["tombstone"], "--json")
+    assert list(restored) == ["restored", "sha256", "scope", "rel", "move_id", "already_restored"]
     assert restored["restored"] == first["path"] and restored["sha256"] == first["sha256"]
     assert Path(first["path"]).is_file()
     again = curate("restore", first["tombstone"], "--json")
     assert again["already_restored"] is True
     cold = curate("cold", "--verify", "--json")["cold"]
     assert len(cold) == len(applied["moved"]) - 1 and all(item["intact"] for item in cold)
+    assert list(cold[0]) == ["move_id", "scope", "rel", "path", "cold_path", "tombstone", "sha256", "size",
+                             "moved_at", "rubric_version", "tier", "approved", "signals", "details",
+                             "tombstone_present", "intact"]
     assert "intact" in curate("cold", "--verify").output
     text = curate("scan").output
     assert "HIGH (" in text and "MEDIUM (" in text and "rubric v1" in text

@@ -7,6 +7,7 @@ import threading
 from datetime import timedelta
 from pathlib import Path
 
+import msgspec
 import pytest
 
 from core.config import Config, load_config
@@ -70,7 +71,7 @@ def test_dry_run_shows_exactly_what_would_move(paths: HomePaths, keys: VaultKeys
     will = sorted(p.candidate.rel for p in dry.would_move if p.will_move)
     assert will == ["old/n2.md", "old/n3.md", "old/n4.md"]
     assert tree(notes) == before and not list(paths.cold.iterdir())
-    data = dry.to_dict()
+    data = msgspec.to_builtins(dry.form())
     assert data["dry_run"] is True and data["moved"] == []
     assert {"path", "scope", "id", "tier", "signals", "reason", "will_move"} <= set(data["would_move"][0])
     assert cold_before.keys() <= tree(paths.root).keys()
@@ -84,7 +85,7 @@ def test_apply_reports_progress_record_by_record(paths: HomePaths, keys: VaultKe
     report = run(paths, config, keys, progress=lambda done, total: calls.append((done, total)))
     assert len(report.moved) == 5 and report.planned == 5 and not report.stopped
     assert calls == [(0, 5), (1, 5), (2, 5), (3, 5), (4, 5), (5, 5)]
-    assert report.to_dict()["stopped"] is False
+    assert report.form().stopped is False
     calls.clear()
     assert run(paths, config, keys, progress=lambda done, total: calls.append((done, total))).moved == []
     assert calls == []  # nothing to move: never called
@@ -120,7 +121,7 @@ def test_apply_stops_between_records_and_the_next_apply_moves_the_rest(
     assert verify_home(paths, keys).problems == []
     last = read_runs(paths)[-1]
     assert last["kind"] == "apply" and last["stopped"] is True and len(last["moved"]) == 2
-    data = report.to_dict()
+    data = msgspec.to_builtins(report.form())
     assert data["stopped"] is True and data["planned"] == 5 and len(data["moved"]) == 2
     after = run(paths, config, keys)
     assert sorted(m.stone.path for m in after.moved) == sorted(p.candidate.rel for p in rest)

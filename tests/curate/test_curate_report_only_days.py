@@ -38,4 +38,4 @@ def test_the_report_only_explanation_is_said_once_per_run(paths: HomePaths, keys
     assert "curation.report_only_runs" in report.notes[0]
     reasons = {p.reason for p in report.would_move}
     assert reasons == {"report-only run 1 of 3: reported, not moved"}
-    assert report.to_dict()["notes"] == report.notes
+    assert report.form().notes == report.notes

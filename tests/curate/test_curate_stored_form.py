@@ -10,6 +10,7 @@ import json
 from dataclasses import asdict
 from pathlib import Path
 
+import msgspec
 import pytest
 
 from core.curate.cold import _journal
@@ -265,9 +266,10 @@ def test_the_curation_reports_keep_their_keys(tmp_path: Path) -> None:
     from core.curate.schedule import Installed
 
     restored = Restored(tmp_path / "a.md", "ab" * 32, "notes", "a.md", "m-1", already=True)
-    assert restored.to_dict() == {"restored": str(tmp_path / "a.md"), "sha256": "ab" * 32, "scope": "notes",
-                                  "rel": "a.md", "move_id": "m-1", "already_restored": True}
-    assert next(iter(restored.to_dict())) == "restored"
+    assert msgspec.to_builtins(restored.form()) == {
+        "restored": str(tmp_path / "a.md"), "sha256": "ab" * 32, "scope": "notes", "rel": "a.md", "move_id": "m-1",
+        "already_restored": True}
+    assert next(iter(msgspec.to_builtins(restored.form()))) == "restored"
     # `curate recover --json` and `curate schedule --install --json` print them by dataclasses.asdict
     assert json.dumps(asdict(Recovery("m-1", "move", "finished", "done"))) == (
         '{"move_id": "m-1", "op": "move", "outcome": "finished", "detail": "done"}')

@@ -132,7 +132,7 @@ def scan(state: CliState, scope_name: str | None, as_json: bool) -> None:
     """List candidates by tier, with the signals and guards that fired. Moves nothing."""
 
     report = state.workbench.curation.scan(scope_name)
-    data = report.to_dict()
+    data = msgspec.to_builtins(report.form())
     emit(data, as_json, _scan_text(data))
 
 
@@ -218,7 +218,7 @@ def apply(state: CliState, scope_name: str | None, dry_run: bool, scheduled: boo
     with _move_controls() as controls:
         report = state.workbench.curation.apply(scope_name, dry_run=dry_run, quiet=scheduled,
                                                 progress=controls.progress, should_stop=controls.stop.is_set)
-    data = report.to_dict()
+    data = msgspec.to_builtins(report.form())
     emit(data, as_json, _apply_text(data))
     for error in data["errors"] if as_json else []:
         click.echo(visible(f"reverie: {error}"), err=True)
@@ -260,7 +260,7 @@ def restore(state: CliState, target: str, as_json: bool) -> None:
     or a move id)."""
 
     done = state.workbench.curation.restore(target)
-    data = done.to_dict()
+    data = msgspec.to_builtins(done.form())
     verb = "Already restored:" if done.already else "Restored"
     emit(data, as_json, f"{verb} {done.path} (sha256 {done.sha256}, verified)")
 
@@ -286,7 +286,7 @@ def recover(state: CliState, as_json: bool) -> None:
 @pass_state
 def cold_cmd(state: CliState, scope_name: str | None, verify: bool, as_json: bool) -> None:
     """What was moved, when and why; restore with `reverie curate restore PATH`."""
-    items = [i.to_dict() for i in state.workbench.curation.cold(scope_name, verify=verify)]
+    items = msgspec.to_builtins([i.form() for i in state.workbench.curation.cold(scope_name, verify=verify)])
     lines = []
     for i in items:
         check = {True: "  intact", False: "  CHECKSUM MISMATCH", None: ""}[i["intact"]]
