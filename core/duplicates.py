@@ -69,13 +69,6 @@ class DuplicateCheck:
         found = self.duplicates
         return found[0] if found else None
 
-    def to_dict(self) -> dict[str, Any]:
-        """A view: the threshold, the nearest duplicate (a property) and the choices it opens, beside
-        the matches; written out because two of its four keys are no fields."""
-        best = self.duplicate
-        return {"threshold": self.threshold, "duplicate": best.to_dict() if best else None,
-                "matches": [m.to_dict() for m in self.matches], "choices": list(CHOICES) if best else []}
-
 
 @dataclass(frozen=True)
 class DuplicateDecision:

@@ -16,11 +16,10 @@ def test_a_match_rounds_its_similarity_and_keeps_its_order() -> None:
     assert list(data) == ["memory_id", "text", "similarity", "reviewed", "ts"]
 
 
-def test_a_check_names_the_nearest_duplicate_and_the_choices() -> None:
-    data = DuplicateCheck(0.95, [NEAR, FAR]).to_dict()
-    assert data == {"threshold": 0.95, "duplicate": NEAR.to_dict(), "matches": [NEAR.to_dict(), FAR.to_dict()],
-                    "choices": list(CHOICES)}
-    assert DuplicateCheck(0.99, [NEAR]).to_dict()["choices"] == []
+def test_a_check_names_the_nearest_duplicate() -> None:
+    assert DuplicateCheck(0.95, [NEAR, FAR]).duplicate == NEAR
+    assert DuplicateCheck(0.99, [NEAR]).duplicate is None
+    assert CHOICES == ("replace", "keep_both", "cancel")
 
 
 def test_a_decision_keeps_its_keys() -> None:
