@@ -144,10 +144,6 @@ class TimeMatch:
     start: int
     end: int
 
-    def to_dict(self) -> dict[str, Any]:
-        """The fields by msgspec, the range in :meth:`TimeRange.to_dict`'s form (``isoformat`` times)."""
-        return {**to_builtins(self), "range": self.range.to_dict()}
-
 
 @dataclass(frozen=True)
 class TimeParse:

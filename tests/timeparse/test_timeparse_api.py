@@ -62,7 +62,7 @@ def test_the_first_expression_wins_and_find_returns_all_in_order() -> None:
     assert all(text[m.start : m.end] == m.expression for m in found)
     assert found[1].range.start == datetime(2026, 11, 27, 18, tzinfo=SEOUL)
     assert parse_time(text, SEOUL_NOW, SEOUL).expression == "Yesterday"
-    assert found[0].to_dict()["start"] == 0
+    assert found[0].start == 0
 
 
 def test_find_uses_the_same_guards() -> None:

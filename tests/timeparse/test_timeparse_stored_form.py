@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from zoneinfo import ZoneInfo
 
-from core.timeparse.model import TimeMatch, TimeParse, TimeRange
+from core.timeparse.model import TimeParse, TimeRange
 
 SEOUL = ZoneInfo("Asia/Seoul")
 NIGHT = TimeRange(datetime(2026, 11, 24, 18, tzinfo=SEOUL), datetime(2026, 11, 25, 4, tzinfo=SEOUL), "part_of_day")
@@ -22,10 +22,7 @@ def test_a_range_keeps_isoformat_also_in_utc() -> None:
     }
 
 
-def test_a_match_and_a_parse_keep_their_keys_in_order() -> None:
-    match = TimeMatch(NIGHT, "지난주 화요일 밤", 0, 9).to_dict()
-    assert match == {"range": NIGHT.to_dict(), "expression": "지난주 화요일 밤", "start": 0, "end": 9}
-    assert list(match) == ["range", "expression", "start", "end"]
+def test_a_parse_keeps_its_keys_in_order() -> None:
     parsed = TimeParse(NIGHT, "last Tuesday night", "skiing", ("read 'tuesdy' as Tuesday",)).to_dict()
     assert parsed == {
         "range": NIGHT.to_dict(),
