@@ -63,3 +63,15 @@ class Suggested(msgspec.Struct, frozen=True):
     model: str | None
     process_version: str | None
     confidence: float | None
+
+
+class LimitError(msgspec.Struct, frozen=True):
+    """The body of a refusal because a proposal limit was reached: the message, which limit, the
+    count and the maximum, when it frees up (UTC) and the seconds to wait (None: waiting does not help)."""
+
+    error: str
+    limit: str
+    count: int
+    max: int
+    resets_at: str | None
+    retry_after: int | None

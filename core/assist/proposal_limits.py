@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
 
+from core.assist.answers import LimitError
 from core.errors import NotFound, RecordError, ReverieError, ReviewError
 from core.fsutil import file_lock
 
@@ -63,11 +64,10 @@ class LimitReached(ReverieError):
         self.resets_at = resets_at
         self.retry_after = retry_after
 
-    def to_dict(self) -> dict[str, object]:
-        """The error body the assistant surface answers with. Written out: this is an exception (its
-        message is ``error``), not a typed record msgspec could walk."""
-        return {"error": str(self), "limit": self.limit, "count": self.count, "max": self.maximum,
-                "resets_at": _iso(self.resets_at) if self.resets_at else None, "retry_after": self.retry_after}
+    def form(self) -> LimitError:
+        """The error body the assistant surface answers with (its message is ``error``)."""
+        return LimitError(str(self), self.limit, self.count, self.maximum,
+                          _iso(self.resets_at) if self.resets_at else None, self.retry_after)
 
 
 @dataclass(frozen=True)

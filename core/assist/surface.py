@@ -60,7 +60,7 @@ class SurfaceError(ReverieError):
     def limit(cls, exc: LimitReached) -> SurfaceError:
         # 429: frees with time or review; 403: the person turned it off; 409: the per-draft cap, for good
         status = 429 if exc.retry_after is not None else 403 if exc.maximum == 0 else 409
-        return cls(str(exc), status, retry_after=exc.retry_after, detail=exc.to_dict())
+        return cls(str(exc), status, retry_after=exc.retry_after, detail=msgspec.to_builtins(exc.form()))
 
 
 @dataclass(frozen=True)

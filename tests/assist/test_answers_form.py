@@ -70,3 +70,20 @@ def test_a_lone_surrogate_in_stored_text_still_answers() -> None:
     item = shared_item(RecallItem("t-1", "2026-11-01T00:00:00Z", "broken \udcff text", "turn", 0.5))
     form = msgspec.to_builtins(answers.RecallAnswer("default", None, None, "exact", None, [item]))
     assert form["results"][0]["text"] == "broken \udcff text" and form["results"][0]["reviewed"] is False
+
+
+def test_a_limit_refusal_keeps_its_body() -> None:
+    from datetime import UTC, datetime
+
+    from core.assist.proposal_limits import LimitReached
+    from core.assist.schemas import LIMIT_ERROR_OUTPUT
+    from core.assist.surface import SurfaceError
+
+    reached = LimitReached("proposals_per_hour", 2, 2, "proposals_per_hour limit: at most 2",
+                           resets_at=datetime(2026, 11, 29, 15, 30, tzinfo=UTC), retry_after=1800)
+    refused = SurfaceError.limit(reached)
+    assert refused.status == 429 and refused.retry_after == 1800
+    assert json.dumps(refused.detail) == (
+        '{"error": "proposals_per_hour limit: at most 2", "limit": "proposals_per_hour", "count": 2, "max": 2, '
+        '"resets_at": "2026-11-29T15:30:00Z", "retry_after": 1800}')
+    assert list(refused.detail or {}) == list(LIMIT_ERROR_OUTPUT["properties"])

@@ -188,6 +188,7 @@ def test_over_a_limit_the_answer_is_429_with_retry_after(world: World, monkeypat
         assert {k: answer[k] for k in ("limit", "count", "max")} == {"limit": "proposals_per_hour", "count": 2,
                                                                      "max": 2}
         assert answer["retry_after"] == int(headers["retry-after"]) and answer["resets_at"].endswith("Z")
+        assert list(answer) == ["error", "limit", "count", "max", "resets_at", "retry_after"]
         assert sorted(p.name for p in world.paths.drafts.iterdir()) == before  # nothing written
         assert api.call("POST", "/v1/drafts", {"content": "another client"})[0] == 201  # per assistant
 
