@@ -13,6 +13,7 @@ would be hidden, and the app would outlive the connection (:func:`require_termin
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import gc
 import os
@@ -322,27 +323,23 @@ class ReverieApp(App[None], inherit_bindings=False):
         has then (its loading indicator at worst), whichever comes first. Shown whole, it is laid out
         and painted once rather than once empty and again as each part lands. Meanwhile the section
         keys wait (``action_section``). Its footer, composed while the app was locked (the section keys
-        greyed), is composed again before it is shown, not after (one more layout and paint)."""
+        greyed), is composed again meanwhile, not after it shows (one more layout and paint)."""
         session = self.session
-        started = False
+        whole = asyncio.Event()
 
         async def show() -> None:
-            nonlocal started
-            if started or self.session is not session or self.current_mode != GATE_MODE:
-                return
-            started = True
-            await home.refresh_footer()
+            await home.refresh_footer()  # while Home loads in its workers
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(whole.wait(), HOME_WAIT)
             if self.session is session and self.current_mode == GATE_MODE:
                 self.show_section(HOME_SECTION)
                 self.call_after_refresh(self.warm_up_sections_if_verified)
 
-        def start() -> None:  # a worker: the app's own messages are not held while the footer is composed
-            self.run_worker(show(), group="show-home", exit_on_error=False, description="show Home")
-
         when_whole = getattr(home, "when_whole", None)
         if when_whole is not None:
-            when_whole(start)
-        self.set_timer(HOME_WAIT, start)
+            when_whole(whole.set)
+        # A worker: the app's own messages are not held while the footer is composed and Home loads.
+        self.run_worker(show(), group="show-home", exit_on_error=False, description="show Home")
         home.prepare()
 
     def warm_up_sections_if_verified(self) -> None:

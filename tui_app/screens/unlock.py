@@ -110,17 +110,19 @@ class UnlockScreen(WorkerScreen):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="unlock", description="unlock the vault")
     def unlock_vault(self, passphrase: str, at_hand: bool = False) -> None:
-        from tui_app import messages  # loaded in the worker, after the first frame
-
+        """The key derivation first: the messages load after it (the app preloads them meanwhile)."""
+        failure: str | None = None
         try:
             self.app.workbench.unlock(passphrase)  # type: ignore[attr-defined]
         except WrongPassphrase:
-            self.post_message(messages.UnlockFailed(
-                "The passphrase from REVERIE_PASSPHRASE or the keyring is wrong. Nothing was changed; type it."
-                if at_hand else "Wrong passphrase. Nothing was changed; try again."))
-            return
+            failure = ("The passphrase from REVERIE_PASSPHRASE or the keyring is wrong. Nothing was changed; "
+                       "type it." if at_hand else "Wrong passphrase. Nothing was changed; try again.")
         except HomeError as exc:
-            self.post_message(messages.UnlockFailed(str(exc)))
+            failure = str(exc)
+        from tui_app import messages  # after the first frame, and after the derivation started
+
+        if failure is not None:
+            self.post_message(messages.UnlockFailed(failure))
             return
         self.post_message(messages.Unlocked(self.app.workbench.vault))  # type: ignore[attr-defined]
 
