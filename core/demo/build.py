@@ -29,7 +29,7 @@ from core.config import Config, save_config
 from core.errors import HomeError
 from core.paths import HomePaths
 from core.vault.crypto import KdfParams, VaultKeys, create_header
-from core.vault.review import Approval, Decision, ReviewDraft, Suggestion
+from core.vault.review import Approval, ReviewDecision, ReviewDraft, Suggestion
 from core.vault.store import MemoryVault
 
 DEMO_PASSPHRASE = "reverie-demo"
@@ -161,9 +161,9 @@ def _sample_draft(
         if s.decision == "accepted":
             edited = s.edited_to is not None
             value = s.edited_to if edited else _plain(suggestion.value)
-            decisions.append(Decision(s.sid, "accepted", DEMO_REVIEWER, decided_at, value=value, edited=edited))
+            decisions.append(ReviewDecision(s.sid, "accepted", DEMO_REVIEWER, value, decided_at, edited=edited))
         elif s.decision == "rejected":
-            decisions.append(Decision(s.sid, "rejected", DEMO_REVIEWER, decided_at))
+            decisions.append(ReviewDecision(s.sid, "rejected", DEMO_REVIEWER, decided_at=decided_at))
     approval = None
     if approved_hours_ago is not None:
         approval = Approval(DEMO_REVIEWER, approved_at=ctx.iso_ago(hours=approved_hours_ago))

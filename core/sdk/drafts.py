@@ -1,16 +1,16 @@
 """Where the SDK's review drafts live: in the data home's own draft store, as Reverie drafts.
 
-An SDK :class:`~core.sdk.review.ReviewDraft` and a Reverie :class:`core.vault.review.ReviewDraft`
-describe the same thing in two shapes. The conversion goes through Reverie's serialised form (the
-on-disk contract), so the TUI and CLI list, review and finalize drafts an application made through the
-SDK, and the SDK reads drafts made in the TUI:
+An SDK :class:`~core.sdk.review.ReviewDraft` holds the vault's own suggestions and decisions
+(``core.vault.review``); what differs is the draft around them, mapped here both ways so the TUI and
+CLI list, review and finalize drafts an application made through the SDK, and the SDK reads drafts
+made in the TUI:
 
-* a decision's ``outcome``/``accepted_value`` is Reverie's ``action``/``value`` (``edited`` when the
-  confirmed value differs from the suggestion's);
 * ``completed_by``/``completed_at`` of an approved draft is Reverie's ``approval``;
 * a Reverie draft marked ``finalized`` reads as ``approved`` (the upstream SDK has no finalized state;
   ``MemoryVault.finalized_memory_id`` says it was finalized);
-* Reverie's ``created_by`` and ``supersedes``, which the SDK shape lacks, are kept from the stored draft.
+* Reverie's ``created_by`` and ``supersedes``, which the SDK shape lacks, are kept from the stored draft;
+* a decision's ``edited`` (Reverie's flag, which upstream drafts lack) is worked out from its suggestion
+  when the draft is stored and left false in the SDK's view.
 
 Reverie drafts have no *rejected* state. A draft rejected as a whole (``draft.reject``) is terminal,
 so it leaves the review queue: it is sealed (encrypted and signed like every draft) under
@@ -20,14 +20,15 @@ so it leaves the review queue: it is sealed (encrypted and signed like every dra
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+
+from msgspec.structs import replace
 
 from core.errors import ReverieError
-from core.frozen import thaw
 from core.fsutil import atomic_write_bytes
 from core.paths import HomePaths
-from core.sdk.review import DecisionOutcome, ReviewDecision, ReviewDraft, ReviewState
+from core.sdk.review import DecisionOutcome, ReviewDraft, ReviewState
 from core.vault.crypto import VaultKeys
+from core.vault.review import Approval
 from core.vault.review import ReviewDraft as StoredDraft
 from core.vault.sealed import seal, unseal
 
@@ -40,63 +41,42 @@ def to_stored(draft: ReviewDraft, stored: StoredDraft | None) -> StoredDraft:
     if draft.state is ReviewState.REJECTED:
         raise ValueError(f"draft {draft.draft_id!r}: a rejected draft is not stored in the review queue")
     suggestions = {s.suggestion_id: s for s in draft.suggestions}
-    decisions = []
-    for d in draft.decisions:
-        accepted = d.outcome is DecisionOutcome.ACCEPTED
-        decisions.append({
-            "suggestion_id": d.suggestion_id,
-            "action": d.outcome.value,
-            "reviewer": d.reviewer,
-            "decided_at": d.decided_at,
-            "value": thaw(d.accepted_value) if accepted else None,
-            "edited": accepted and d.accepted_value != suggestions[d.suggestion_id].value,
-        })
+    decisions = tuple(  # an edit is known from the suggestion (a draft loaded from upstream JSON has no flag)
+        replace(d, edited=d.outcome is DecisionOutcome.ACCEPTED
+                and d.accepted_value != suggestions[d.suggestion_id].value)
+        for d in draft.decisions
+    )
     approved = draft.state is ReviewState.APPROVED
-    before = stored.to_dict() if stored is not None else {}
-    data: dict[str, Any] = {
-        "draft_id": draft.draft_id,
-        "content": draft.content,
-        "tags": list(draft.tags),
-        "created_at": draft.created_at,
-        "created_by": before.get("created_by", "me"),
-        "suggestions": [s.to_dict() for s in draft.suggestions],
-        "decisions": decisions,
-        "state": "approved" if approved else "open",
-        "approval": {"reviewer": draft.completed_by, "approved_at": draft.completed_at} if approved else None,
-        "finalized_memory_id": None,
-        "finalized_at": None,
-        "supersedes": list(before.get("supersedes", [])),
-    }
     try:
-        return StoredDraft.from_dict(data)
+        return StoredDraft(
+            draft_id=draft.draft_id,
+            content=draft.content,
+            tags=draft.tags,
+            created_at=draft.created_at,
+            created_by=stored.created_by if stored is not None else "me",
+            suggestions=draft.suggestions,
+            decisions=decisions,
+            state="approved" if approved else "open",
+            approval=Approval(str(draft.completed_by), str(draft.completed_at)) if approved else None,
+            supersedes=stored.supersedes if stored is not None else (),
+        )
     except ReverieError as exc:
         raise ValueError(str(exc)) from exc
 
 
 def from_stored(stored: StoredDraft) -> ReviewDraft:
     """The SDK view of a Reverie draft (``finalized`` reads as ``approved``)."""
-    data = stored.to_dict()
-    approval = data.get("approval") or {}
-    state = ReviewState.OPEN if data["state"] == "open" else ReviewState.APPROVED
+    approved = stored.approval if stored.state != "open" else None
     return ReviewDraft(
-        draft_id=data["draft_id"],
-        content=data["content"],
-        tags=tuple(data["tags"]),
+        draft_id=stored.draft_id,
+        content=stored.content,
+        tags=stored.tags,
         suggestions=stored.suggestions,
-        decisions=tuple(
-            ReviewDecision(
-                suggestion_id=d["suggestion_id"],
-                outcome=DecisionOutcome(d["action"]),
-                reviewer=d["reviewer"],
-                accepted_value=d["value"] if d["action"] == "accepted" else None,
-                decided_at=d["decided_at"],
-            )
-            for d in data["decisions"]
-        ),
-        state=state,
-        completed_by=approval.get("reviewer") if state is ReviewState.APPROVED else None,
-        completed_at=approval.get("approved_at") if state is ReviewState.APPROVED else None,
-        created_at=data["created_at"],
+        decisions=tuple(replace(d, edited=False) for d in stored.decisions),  # upstream drafts have no such flag
+        state=ReviewState.APPROVED if approved is not None else ReviewState.OPEN,
+        completed_by=approved.reviewer if approved is not None else None,
+        completed_at=approved.approved_at if approved is not None else None,
+        created_at=stored.created_at,
     )
 
 

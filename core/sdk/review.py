@@ -13,7 +13,8 @@ construction and therefore on every load from JSON:
 Errors follow the upstream SDK: ``ValueError`` for a broken invariant or an empty text field,
 ``TypeError`` for a wrong type, ``KeyError`` for an unknown suggestion id.
 
-``Suggestion`` and ``Revision`` are the vault's own (``core.vault.review``): one type for both doors.
+``Suggestion``, ``ReviewDecision``, ``DecisionOutcome`` and ``Revision`` are the vault's own
+(``core.vault.review``): one type for both doors.
 These objects are pure: :class:`core.sdk.vault.MemoryVault` stores them as Reverie drafts
 (``core.vault.review``) through :mod:`core.sdk.drafts`, so the TUI and CLI see the same drafts.
 """
@@ -27,9 +28,9 @@ from enum import StrEnum
 from typing import Any
 
 from core import clock
-from core.frozen import freeze_view, thaw
+from core.frozen import thaw
 from core.typed import convert_as_python, to_builtins
-from core.vault.review import Revision, Suggestion
+from core.vault.review import DecisionOutcome, ReviewDecision, Revision, Suggestion, decision_fields
 
 __all__ = ["DecisionOutcome", "ReviewDecision", "ReviewDraft", "ReviewState", "Revision", "Suggestion"]
 
@@ -51,39 +52,6 @@ class ReviewState(StrEnum):
     OPEN = "open"
     APPROVED = "approved"
     REJECTED = "rejected"
-
-
-class DecisionOutcome(StrEnum):
-    """What the person decided about one suggestion."""
-
-    ACCEPTED = "accepted"
-    REJECTED = "rejected"
-
-
-@dataclass(frozen=True)
-class ReviewDecision:
-    """The person's decision on one suggestion; an accepted one carries the confirmed value."""
-
-    suggestion_id: str
-    outcome: DecisionOutcome
-    reviewer: str
-    accepted_value: Any = None
-    decided_at: str = field(default_factory=clock.utc_now_iso)
-
-    def __post_init__(self) -> None:
-        _text(self.suggestion_id, "suggestion_id")
-        _text(self.reviewer, "reviewer")
-        object.__setattr__(self, "outcome", DecisionOutcome(self.outcome))
-        object.__setattr__(self, "accepted_value", freeze_view(self.accepted_value))
-        if self.outcome is DecisionOutcome.REJECTED and self.accepted_value is not None:
-            raise ValueError("rejected decisions must not carry an accepted value")
-
-    def to_dict(self) -> dict[str, Any]:
-        return to_builtins(self)
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> ReviewDecision:
-        return convert_as_python(data, cls, "decision", complete=True)
 
 
 @dataclass(frozen=True)
@@ -231,7 +199,7 @@ class ReviewDraft:
                     self._suggestion(decision.suggestion_id).field_name == suggestion.field_name:
                 raise ValueError(f"another suggestion is already accepted for field {suggestion.field_name!r}")
         confirmed = suggestion.value if value is _UNSET else value
-        decision = ReviewDecision(suggestion_id, DecisionOutcome.ACCEPTED, reviewer, accepted_value=confirmed)
+        decision = ReviewDecision(suggestion_id, DecisionOutcome.ACCEPTED, reviewer, accepted_value=thaw(confirmed))
         return replace(self, decisions=(*self.decisions, decision))
 
     def reject_suggestion(self, suggestion_id: str, reviewer: str) -> ReviewDraft:
@@ -260,8 +228,9 @@ class ReviewDraft:
     # -- serialisation ------------------------------------------------------------------------------
 
     def to_dict(self) -> dict[str, Any]:
-        """The fields by msgspec, the id first and each suggestion in its own form (the upstream order)."""
-        return {"draft_id": self.draft_id, **to_builtins(self), "suggestions": [s.to_dict() for s in self.suggestions]}
+        """The fields by msgspec, the id first and each suggestion and decision in the upstream form."""
+        return {"draft_id": self.draft_id, **to_builtins(self), "suggestions": [s.to_dict() for s in self.suggestions],
+                "decisions": [d.to_dict() for d in self.decisions]}
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), ensure_ascii=False, indent=2)
@@ -271,6 +240,8 @@ class ReviewDraft:
         """Rebuild a draft by msgspec; the same invariants as construction apply. A missing key is a
         ``KeyError`` (only the empty ones may be left out: tags, suggestions, decisions, completion),
         a wrong type a ``TypeError``, as upstream."""
+        if isinstance(data, dict) and isinstance(data.get("decisions"), list):
+            data = {**data, "decisions": [decision_fields(d) for d in data["decisions"]]}
         return convert_as_python(data, cls, "draft", complete=True)
 
     @classmethod

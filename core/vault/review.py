@@ -28,6 +28,7 @@ import secrets
 import uuid
 from collections.abc import Iterable, Mapping
 from datetime import datetime
+from enum import StrEnum
 from typing import Any
 
 import msgspec
@@ -40,7 +41,6 @@ from core.typed import convert_as_python, to_builtins
 from core.vault.sealed import one_line
 
 DRAFT_STATES = ("open", "approved", "finalized")
-DECISION_ACTIONS = ("accepted", "rejected")
 FIELD_NAME = re.compile(r"^[a-z][a-z0-9_]{0,63}\Z")
 RESERVED_FIELDS = frozenset({"review", "draft_id", "memory_id", "content_sha256"})
 LIST_FIELDS = frozenset({"tags", "people"})
@@ -182,34 +182,92 @@ def check_suggestion(s: Suggestion, where: str) -> None:
     _check_time(s.created_at, where, ".created_at")
 
 
-class Decision(_Record):
-    """The person's decision on one suggestion."""
+class DecisionOutcome(StrEnum):
+    """What the person decided about one suggestion (a ``str``: ``outcome == "accepted"`` works)."""
+
+    ACCEPTED = "accepted"
+    REJECTED = "rejected"
+
+
+class ReviewDecision(_Record, rename={"outcome": "action", "accepted_value": "value"}):
+    """The person's decision on one suggestion; an accepted one carries the confirmed value (the
+    suggestion's, or the person's edit, then ``edited``).
+
+    The one decision type, named and ordered as the DiaryVault API names it (``outcome``,
+    ``accepted_value``); its stored form, the msgspec encoding, keeps the vault's keys (``action``,
+    ``value``), so stored drafts and review provenance read as before. :meth:`to_dict` is that API's form.
+    A draft in the vault checks the rest (:func:`check_decision`)."""
 
     suggestion_id: str
-    action: str  # accepted | rejected
+    outcome: DecisionOutcome
     reviewer: str
+    accepted_value: Any = None
     decided_at: str = msgspec.field(default_factory=clock.utc_now_iso)
-    value: Any = None  # the confirmed value when accepted (the suggestion's, or the person's edit)
     edited: bool = False
 
     def __post_init__(self) -> None:
         where = f"decision on {self.suggestion_id!r}"
-        if not isinstance(self.suggestion_id, str) or not _ID.match(self.suggestion_id):
-            _check_id(self.suggestion_id, f"{where}.suggestion_id")  # raises, naming the field
-        if self.action not in DECISION_ACTIONS:
-            raise ReviewError(f"{where}.action: must be accepted or rejected, got {self.action!r}")
-        _check_text(self.reviewer, where, ".reviewer")
-        _check_time(self.decided_at, where, ".decided_at")
-        if self.action == "rejected" and (self.value is not None or self.edited):
-            raise ReviewError(f"{where}: a rejected decision cannot carry an accepted value")
+        for name in ("suggestion_id", "reviewer"):
+            text = getattr(self, name)
+            if not isinstance(text, str) or not text.strip():
+                raise InvalidReview(f"{where}: {name} must not be empty")
+        try:
+            force_setattr(self, "outcome", DecisionOutcome(self.outcome))
+        except ValueError as exc:
+            raise InvalidReview(f"{where}.action: must be accepted or rejected, got {self.outcome!r}") from exc
         if not isinstance(self.edited, bool):
-            raise ReviewError(f"{where}.edited: must be true or false")
-        value = self.value
+            raise ReviewTypeError(f"{where}.edited: must be true or false")
+        if self.outcome is DecisionOutcome.REJECTED and (self.accepted_value is not None or self.edited):
+            raise InvalidReview(f"{where}: a rejected decision cannot carry an accepted value")
+        value = self.accepted_value
         if value is not None and type(value) is not str:  # strings and null are frozen already
             try:
-                force_setattr(self, "value", freeze(value, f"{where}.value"))
+                force_setattr(self, "accepted_value", freeze(value, f"{where}.value"))
             except ValueError as exc:
-                raise ReviewError(one_line(str(exc))) from exc
+                raise InvalidReview(one_line(str(exc))) from exc
+
+    @property
+    def action(self) -> str:
+        """``accepted`` or ``rejected``, as the stored form names the outcome."""
+        return self.outcome.value
+
+    @property
+    def value(self) -> Any:
+        """The confirmed value (None for a rejection), as the stored form names it."""
+        return self.accepted_value
+
+    def to_dict(self) -> dict[str, Any]:
+        """The DiaryVault API's form (``outcome``, ``accepted_value``, no ``edited``); the stored form is
+        the msgspec encoding (:func:`core.typed.to_builtins`)."""
+        return {"suggestion_id": self.suggestion_id, "outcome": self.action, "reviewer": self.reviewer,
+                "accepted_value": thaw(self.accepted_value), "decided_at": self.decided_at}
+
+    @classmethod
+    def from_dict(cls, data: Any) -> ReviewDecision:
+        """Load the DiaryVault API's form: a missing key is a ``KeyError``, a wrong type a ``TypeError``."""
+        return convert_as_python(decision_fields(data), cls, "decision", complete=True)
+
+
+def decision_fields(data: Any) -> Any:
+    """A decision in the DiaryVault API's form (``outcome``, ``accepted_value``, no ``edited``) with the
+    stored form's keys, which msgspec reads; anything but a mapping is returned as it is."""
+    if not isinstance(data, Mapping):
+        return data
+    if "outcome" not in data:
+        raise KeyError("decision: field 'outcome' missing")
+    renamed = {_STORED_NAME.get(key, key): value for key, value in data.items()}
+    renamed.setdefault("edited", False)  # that form has no flag: the draft knows an edit from its suggestion
+    return renamed
+
+
+_STORED_NAME = {"outcome": "action", "accepted_value": "value"}
+
+
+def check_decision(d: ReviewDecision, where: str) -> None:
+    """What a draft in the vault requires of a decision beyond its own checks: an id that names a
+    suggestion, a time with a timezone. ``ReviewError`` naming ``where`` and the field."""
+    _check_id(d.suggestion_id, f"{where}.suggestion_id")
+    _check_time(d.decided_at, where, ".decided_at")
 
 
 class Approval(_Record):
@@ -256,7 +314,7 @@ class ReviewDraft(_Record, kw_only=True):
     created_at: str
     created_by: str = "me"
     suggestions: tuple[Suggestion, ...] = ()
-    decisions: tuple[Decision, ...] = ()
+    decisions: tuple[ReviewDecision, ...] = ()
     state: str = "open"
     approval: Approval | None = None
     finalized_memory_id: str | None = None
@@ -290,8 +348,9 @@ class ReviewDraft(_Record, kw_only=True):
         decided: set[str] = set()
         accepted_fields: set[str] = set()
         for d in self.decisions:
-            if not isinstance(d, Decision):
-                raise ReviewError(f"{where}.decisions: {d!r} is not a Decision")
+            if not isinstance(d, ReviewDecision):
+                raise ReviewError(f"{where}.decisions: {d!r} is not a ReviewDecision")
+            check_decision(d, f"decision on {d.suggestion_id!r}")
             if d.suggestion_id not in by_id:
                 raise ReviewError(f"{where}: decision refers to unknown suggestion {d.suggestion_id!r}")
             if d.suggestion_id in decided:
@@ -330,7 +389,7 @@ class ReviewDraft(_Record, kw_only=True):
                 return s
         raise ReviewError(f"draft {self.draft_id!r}: no suggestion {suggestion_id!r}")
 
-    def decision_for(self, suggestion_id: str) -> Decision | None:
+    def decision_for(self, suggestion_id: str) -> ReviewDecision | None:
         return next((d for d in self.decisions if d.suggestion_id == suggestion_id), None)
 
     def pending_suggestions(self) -> tuple[Suggestion, ...]:
@@ -428,7 +487,8 @@ class ReviewDraft(_Record, kw_only=True):
         confirmed = (
             check_field_value(suggestion.field_name, thaw(value), "accepted value") if edited else suggestion.value
         )
-        decision = Decision(suggestion_id, "accepted", reviewer, value=thaw(confirmed), edited=edited)
+        decision = ReviewDecision(suggestion_id, DecisionOutcome.ACCEPTED, reviewer, accepted_value=thaw(confirmed),
+                                  edited=edited)
         return replace(self, decisions=(*self.decisions, decision))
 
     def reject_suggestion(self, suggestion_id: str, *, reviewer: str) -> ReviewDraft:
@@ -436,7 +496,8 @@ class ReviewDraft(_Record, kw_only=True):
         self.suggestion(suggestion_id)
         if self.decision_for(suggestion_id):
             raise ReviewError(f"draft {self.draft_id!r}: suggestion {suggestion_id!r} is already decided")
-        return replace(self, decisions=(*self.decisions, Decision(suggestion_id, "rejected", reviewer)))
+        decision = ReviewDecision(suggestion_id, DecisionOutcome.REJECTED, reviewer)
+        return replace(self, decisions=(*self.decisions, decision))
 
     def approve(self, *, reviewer: str) -> ReviewDraft:
         self._require_open("approve")
@@ -500,7 +561,7 @@ def review_record(draft: ReviewDraft) -> dict[str, Any]:
         "created_at": draft.created_at,
         "created_by": draft.created_by,
         "suggestions": [s.to_dict() for s in draft.suggestions],
-        "decisions": [d.to_dict() for d in draft.decisions],
+        "decisions": [to_builtins(d) for d in draft.decisions],  # the stored form
         "approved_by": draft.approval.reviewer,
         "approved_at": draft.approval.approved_at,
         "confirmed_fields": sorted(draft.resolved_fields()),

@@ -187,11 +187,11 @@ def test_the_stored_shapes_have_the_fields_of_the_objects_in_order() -> None:
                                                                                         reviewer="p")
     draft = draft.approve(reviewer="p")
     for cls, stored in ((review.Suggestion, draft.to_dict()["suggestions"][0]),
-                        (review.Decision, draft.to_dict()["decisions"][0]),
+                        (review.ReviewDecision, draft.to_dict()["decisions"][0]),
                         (review.Approval, draft.to_dict()["approval"]), (ReviewDraft, draft.to_dict())):
         assert issubclass(cls, msgspec.Struct), cls.__name__
         # a suggestion's stored form names its id first; its fields keep the DiaryVault API's positional order
-        fields = cls.__struct_fields__
+        fields = cls.__struct_encode_fields__  # a decision is stored as action/value (outcome/accepted_value)
         if cls is review.Suggestion:
             fields = ("suggestion_id", *(f for f in fields if f != "suggestion_id"))
         assert tuple(stored) == fields, cls.__name__
@@ -259,7 +259,7 @@ def test_the_stored_form_keeps_its_fixed_layout() -> None:
     """Drafts and review provenance are signed records: their stored form, now written by msgspec, is
     the written-out form it always was (keys in this order, lists not tuples, frozen values thawed)."""
     from core.vault.canonical import canonical_json
-    from core.vault.review import Approval, Decision, Suggestion
+    from core.vault.review import Approval, ReviewDecision, Suggestion
 
     at = "2026-11-03T10:00:00+00:00"
     scene = Suggestion("scene", {"people": ["Mina"], "sky": {"clear": True}}, "vision", suggestion_id="s1",
@@ -267,8 +267,8 @@ def test_the_stored_form_keeps_its_fixed_layout() -> None:
     title = Suggestion("title", "A title", "echo", suggestion_id="s2", created_at=at)
     draft = ReviewDraft(draft_id="draft_x", content="Picnic.", tags=("family",), created_at=at, created_by="me",
                         suggestions=(scene, title),
-                        decisions=(Decision("s1", "accepted", "p", at, value={"people": ["Mina", "Jun"]}, edited=True),
-                                   Decision("s2", "rejected", "p", at)),
+                        decisions=(ReviewDecision("s1", "accepted", "p", {"people": ["Mina", "Jun"]}, at, edited=True),
+                                   ReviewDecision("s2", "rejected", "p", decided_at=at)),
                         state="finalized", approval=Approval("p", at), finalized_memory_id="mem_0123456789abcdef",
                         finalized_at=at, supersedes=("mem_00aa",))
     expected = {
