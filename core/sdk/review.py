@@ -30,7 +30,7 @@ from typing import Any
 from core import clock
 from core.frozen import thaw
 from core.typed import convert_as_python, to_builtins
-from core.vault.review import DecisionOutcome, ReviewDecision, Revision, Suggestion, decision_fields
+from core.vault.review import DecisionOutcome, ReviewDecision, Revision, Suggestion, check_decided, decision_fields
 
 __all__ = ["DecisionOutcome", "ReviewDecision", "ReviewDraft", "ReviewState", "Revision", "Suggestion"]
 
@@ -83,35 +83,14 @@ class ReviewDraft:
         self._check()
 
     def _check(self) -> None:
-        by_id: dict[str, Suggestion] = {}
-        for suggestion in self.suggestions:
-            if not isinstance(suggestion, Suggestion):
-                raise TypeError(f"suggestions must hold Suggestion objects, got {type(suggestion).__name__}")
-            if suggestion.suggestion_id in by_id:
-                raise ValueError(f"duplicate suggestion_id: {suggestion.suggestion_id}")
-            by_id[suggestion.suggestion_id] = suggestion
-        decided: set[str] = set()
-        accepted_fields: set[str] = set()
-        for decision in self.decisions:
-            if not isinstance(decision, ReviewDecision):
-                raise TypeError(f"decisions must hold ReviewDecision objects, got {type(decision).__name__}")
-            suggestion = by_id.get(decision.suggestion_id)
-            if suggestion is None:
-                raise ValueError(f"decision references unknown suggestion: {decision.suggestion_id}")
-            if decision.suggestion_id in decided:
-                raise ValueError(f"suggestion has more than one decision: {decision.suggestion_id}")
-            decided.add(decision.suggestion_id)
-            if decision.outcome is DecisionOutcome.ACCEPTED:
-                if suggestion.field_name in accepted_fields:
-                    raise ValueError(f"multiple accepted suggestions for field {suggestion.field_name!r}")
-                accepted_fields.add(suggestion.field_name)
+        pending = check_decided(self.suggestions, self.decisions, f"draft {self.draft_id!r}")
         if self.state is ReviewState.OPEN:
             if self.completed_by is not None or self.completed_at is not None:
                 raise ValueError("open drafts must not carry completion metadata")
         else:
             _text(self.completed_by, "completed_by")
             _text(self.completed_at, "completed_at")
-        if self.state is ReviewState.APPROVED and self.pending_suggestion_ids:
+        if self.state is ReviewState.APPROVED and pending:
             raise ValueError("approved drafts must have every suggestion reviewed")
 
     # -- reading ------------------------------------------------------------------------------------

@@ -304,6 +304,45 @@ class Revision(_Record):
             force_setattr(self, "value", freeze_view(self.value))
 
 
+def check_decided(suggestions: tuple[Any, ...], decisions: tuple[Any, ...], where: str, *,
+                  stored: bool = False) -> list[str]:
+    """The review workflow's invariants over a draft's suggestions and decisions, for the vault's
+    drafts and the SDK's alike: suggestion ids are unique, each decision is on a known suggestion and
+    at most one is, at most one value is accepted per field. ``stored``: also what a draft in the vault
+    needs (:func:`check_suggestion`, :func:`check_decision`, accepted values that fit their fields).
+    Returns the ids of the suggestions still pending, in order. ``InvalidReview`` / ``ReviewTypeError``
+    (``ReviewError`` in the vault's checks) naming ``where``."""
+    by_id: dict[str, Suggestion] = {}
+    for s in suggestions:
+        if not isinstance(s, Suggestion):
+            raise ReviewTypeError(f"{where}.suggestions: {type(s).__name__} {s!r} is not a Suggestion")
+        if stored:
+            check_suggestion(s, f"suggestion {s.suggestion_id!r}")
+        if s.suggestion_id in by_id:
+            raise InvalidReview(f"{where}: duplicate suggestion id {s.suggestion_id!r}")
+        by_id[s.suggestion_id] = s
+    decided: set[str] = set()
+    accepted_fields: set[str] = set()
+    for d in decisions:
+        if not isinstance(d, ReviewDecision):
+            raise ReviewTypeError(f"{where}.decisions: {type(d).__name__} {d!r} is not a ReviewDecision")
+        if stored:
+            check_decision(d, f"decision on {d.suggestion_id!r}")
+        if d.suggestion_id not in by_id:
+            raise InvalidReview(f"{where}: decision refers to unknown suggestion {d.suggestion_id!r}")
+        if d.suggestion_id in decided:
+            raise InvalidReview(f"{where}: more than one decision for suggestion {d.suggestion_id!r}")
+        decided.add(d.suggestion_id)
+        if d.outcome is DecisionOutcome.ACCEPTED:
+            name = by_id[d.suggestion_id].field_name
+            if name in accepted_fields:
+                raise InvalidReview(f"{where}: multiple accepted suggestions for field {name!r}")
+            accepted_fields.add(name)
+            if stored:
+                check_field_value(name, d.accepted_value, f"{where}: accepted value of {d.suggestion_id!r}")
+    return [s.suggestion_id for s in suggestions if s.suggestion_id not in decided]
+
+
 class ReviewDraft(_Record, kw_only=True):
     """A proposed memory under review (keyword arguments only; ``created_at`` is required, so a stored
     draft without it is an error, never stamped with the time it was read)."""
@@ -337,32 +376,7 @@ class ReviewDraft(_Record, kw_only=True):
         force_setattr(self, "decisions", tuple(self.decisions))
         if self.state not in DRAFT_STATES:
             raise ReviewError(f"{where}.state: must be one of {', '.join(DRAFT_STATES)}, got {self.state!r}")
-        by_id: dict[str, Suggestion] = {}
-        for s in self.suggestions:
-            if not isinstance(s, Suggestion):
-                raise ReviewError(f"{where}.suggestions: {s!r} is not a Suggestion")
-            check_suggestion(s, f"suggestion {s.suggestion_id!r}")
-            if s.suggestion_id in by_id:
-                raise ReviewError(f"{where}: duplicate suggestion id {s.suggestion_id!r}")
-            by_id[s.suggestion_id] = s
-        decided: set[str] = set()
-        accepted_fields: set[str] = set()
-        for d in self.decisions:
-            if not isinstance(d, ReviewDecision):
-                raise ReviewError(f"{where}.decisions: {d!r} is not a ReviewDecision")
-            check_decision(d, f"decision on {d.suggestion_id!r}")
-            if d.suggestion_id not in by_id:
-                raise ReviewError(f"{where}: decision refers to unknown suggestion {d.suggestion_id!r}")
-            if d.suggestion_id in decided:
-                raise ReviewError(f"{where}: more than one decision for suggestion {d.suggestion_id!r}")
-            decided.add(d.suggestion_id)
-            if d.action == "accepted":
-                name = by_id[d.suggestion_id].field_name
-                if name in accepted_fields:
-                    raise ReviewError(f"{where}: more than one accepted value for field {name!r}")
-                accepted_fields.add(name)
-                check_field_value(name, d.value, f"{where}: accepted value of {d.suggestion_id!r}")
-        pending = [s.suggestion_id for s in self.suggestions if s.suggestion_id not in decided]
+        pending = check_decided(self.suggestions, self.decisions, where, stored=True)
         if self.state == "open":
             if self.approval or self.finalized_memory_id or self.finalized_at:
                 raise ReviewError(f"{where}: an open draft cannot carry approval or finalization")
