@@ -23,6 +23,7 @@ import msgspec
 from core.errors import RecordError
 from core.frozen import FrozenDict, adopt_decoded, freeze, thaw
 from core.turns import TurnError, parse_ts
+from core.typed import to_builtins
 from core.vault.canonical import sha256_hex
 from core.vault.crypto import VaultKeys
 from core.vault.review import ReviewDraft, draft_from_json, review_summary
@@ -111,23 +112,8 @@ class MemoryMetadata:
     custom: FrozenDict = field(default_factory=FrozenDict)  # custom["review"]: the full review record
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "tags": list(self.tags),
-            "occurred_at": self.occurred_at,
-            "location": self.location,
-            "title": self.title,
-            "people": list(self.people),
-            "confirmed_fields": thaw(self.confirmed_fields),
-            "custom": thaw(self.custom),
-        }
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any], where: str) -> MemoryMetadata:
-        try:
-            shape = msgspec.convert(data, _MetadataData)
-        except msgspec.ValidationError as exc:
-            raise RecordError(f"{where}: metadata malformed: {one_line(str(exc))}") from exc
-        return shape.build(where)
+        """The stored form by msgspec: the fields in order, frozen values as plain JSON values."""
+        return to_builtins(self)
 
 
 @dataclass(frozen=True)
@@ -166,13 +152,9 @@ class Memory:
         return self.metadata.occurred_at or self.created_at
 
     def payload(self) -> dict[str, Any]:
-        return {
-            "memory_id": self.memory_id,
-            "content": self.content,
-            "content_sha256": self.content_sha256,
-            "created_at": self.created_at,
-            "metadata": self.metadata.to_dict(),
-        }
+        """What a record seals: every field but the record version (the envelope carries it), by msgspec.
+        Sealing writes it as canonical JSON (sorted keys), so the signed bytes do not follow this order."""
+        return to_builtins(self, omit=("record_version",))
 
 
 def seal_memory(memory: Memory, keys: VaultKeys) -> bytes:
