@@ -111,6 +111,22 @@ def check_field_value(field_name: str, value: Any, where: str, suffix: str = "")
         raise ReviewError(one_line(str(exc))) from exc
 
 
+def _texts(*values: Any) -> bool:
+    """Whether every value is a string with something besides whitespace (the common case, cheaply: a
+    loop, which costs a third of ``all`` over a generator on the 10,000-draft load of bench_typed)."""
+    for value in values:  # noqa: SIM110
+        if type(value) is not str or not value or value.isspace():
+            return False
+    return True
+
+
+def _refuse_empty(where: str, **fields: Any) -> None:
+    """``InvalidReview`` naming the first of ``fields`` that is not a non-empty string."""
+    for name, value in fields.items():
+        if not _texts(value):
+            raise InvalidReview(f"{where}: {name} must not be empty")
+
+
 class _Record(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """A review object: frozen, its stored form its own fields in order (unknown keys refused)."""
 
@@ -141,13 +157,12 @@ class Suggestion(_Record):
     created_at: str = msgspec.field(default_factory=clock.utc_now_iso)
 
     def __post_init__(self) -> None:
-        where = f"suggestion {self.suggestion_id!r}"
-        for name in ("suggestion_id", "field_name", "source"):
-            text = getattr(self, name)
-            if not isinstance(text, str) or not text.strip():
-                raise InvalidReview(f"{where}: {name} must not be empty")
+        if not _texts(self.suggestion_id, self.field_name, self.source):
+            _refuse_empty(f"suggestion {self.suggestion_id!r}", suggestion_id=self.suggestion_id,
+                          field_name=self.field_name, source=self.source)
         confidence = self.confidence
         if confidence is not None:
+            where = f"suggestion {self.suggestion_id!r}"
             if type(confidence) is not float:
                 if isinstance(confidence, bool) or not isinstance(confidence, int | float):
                     raise ReviewTypeError(f"{where}: confidence must be a number between 0 and 1")
@@ -206,23 +221,23 @@ class ReviewDecision(_Record, rename={"outcome": "action", "accepted_value": "va
     edited: bool = False
 
     def __post_init__(self) -> None:
-        where = f"decision on {self.suggestion_id!r}"
-        for name in ("suggestion_id", "reviewer"):
-            text = getattr(self, name)
-            if not isinstance(text, str) or not text.strip():
-                raise InvalidReview(f"{where}: {name} must not be empty")
-        try:
-            force_setattr(self, "outcome", DecisionOutcome(self.outcome))
-        except ValueError as exc:
-            raise InvalidReview(f"{where}.action: must be accepted or rejected, got {self.outcome!r}") from exc
-        if not isinstance(self.edited, bool):
-            raise ReviewTypeError(f"{where}.edited: must be true or false")
-        if self.outcome is DecisionOutcome.REJECTED and (self.accepted_value is not None or self.edited):
-            raise InvalidReview(f"{where}: a rejected decision cannot carry an accepted value")
+        where = "decision on "  # the id is added only for an error
+        if not _texts(self.suggestion_id, self.reviewer):
+            _refuse_empty(where + repr(self.suggestion_id), suggestion_id=self.suggestion_id, reviewer=self.reviewer)
+        if type(self.outcome) is not DecisionOutcome:  # decoded ones are already
+            try:
+                force_setattr(self, "outcome", DecisionOutcome(self.outcome))
+            except ValueError as exc:
+                raise InvalidReview(f"{where}{self.suggestion_id!r}.action: must be accepted or rejected, "
+                                    f"got {self.outcome!r}") from exc
+        if type(self.edited) is not bool:
+            raise ReviewTypeError(f"{where}{self.suggestion_id!r}.edited: must be true or false")
         value = self.accepted_value
+        if self.outcome is DecisionOutcome.REJECTED and (value is not None or self.edited):
+            raise InvalidReview(f"{where}{self.suggestion_id!r}: a rejected decision cannot carry an accepted value")
         if value is not None and type(value) is not str:  # strings and null are frozen already
             try:
-                force_setattr(self, "accepted_value", freeze(value, f"{where}.value"))
+                force_setattr(self, "accepted_value", freeze(value, f"{where}{self.suggestion_id!r}.value"))
             except ValueError as exc:
                 raise InvalidReview(one_line(str(exc))) from exc
 
