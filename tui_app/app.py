@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import events, work
 from textual.app import App, AutopilotCallbackType, SystemCommand
+from textual.await_complete import AwaitComplete
 from textual.binding import Binding, BindingType
 from textual.screen import ModalScreen, Screen
 from textual.widget import Widget
@@ -310,12 +311,13 @@ class ReverieApp(App[None], inherit_bindings=False):
         if self.vectors_in_background:
             self.call_after_refresh(self.build_vectors, self.session)  # Home first, then the model
 
-    def show_section(self, name: str) -> None:
-        """Show the section ``name``, and drop the gate if it was showing."""
+    def show_section(self, name: str) -> AwaitComplete:
+        """Show the section ``name``, and drop the gate if it was showing (awaitable: the gate removed)."""
         self.switch_mode(name)
-        if self.gate_open:
-            self.remove_mode(GATE_MODE)
-            self.gate_open = False
+        if not self.gate_open:
+            return AwaitComplete.nothing()
+        self.gate_open = False
+        return self.remove_mode(GATE_MODE)
 
     def show_home_when_loaded(self, home: ReverieScreen) -> None:
         """Unlocked, with Home composed ahead: Home loads off-screen while the gate stays ("Unlocking…"),
@@ -332,7 +334,8 @@ class ReverieApp(App[None], inherit_bindings=False):
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(whole.wait(), HOME_WAIT)
             if self.session is session and self.current_mode == GATE_MODE:
-                self.show_section(HOME_SECTION)
+                with self.batch_update():  # Home and the gate's removal in one paint
+                    await self.show_section(HOME_SECTION)
                 self.call_after_refresh(self.warm_up_sections_if_verified)
 
         when_whole = getattr(home, "when_whole", None)
