@@ -31,7 +31,7 @@ VERSION = 1
 TURN_FIELDS = ("id", "ts", "actor", "role", "type", "text", "model", "session", "source")
 
 
-class BatchError(ReverieError):
+class BadBatch(ReverieError):
     """A batch payload that is not a batch; nothing of it is stored."""
 
 
@@ -78,14 +78,14 @@ def decode(payload: bytes, *, machine: str, latest: str) -> Decoded:
     try:
         body = json.loads(payload.decode("utf-8"))
     except (UnicodeDecodeError, ValueError) as exc:
-        raise BatchError(f"payload is not UTF-8 JSON ({exc})") from exc
+        raise BadBatch(f"payload is not UTF-8 JSON ({exc})") from exc
     if not isinstance(body, dict) or body.get("format") != FORMAT:
-        raise BatchError(f"payload: format: not {FORMAT!r}")
+        raise BadBatch(f"payload: format: not {FORMAT!r}")
     if body.get("version") != VERSION:
-        raise BatchError(f"payload: version {body.get('version')!r}, this reverie reads {VERSION}")
+        raise BadBatch(f"payload: version {body.get('version')!r}, this reverie reads {VERSION}")
     groups = body.get("groups")
     if not isinstance(groups, list):
-        raise BatchError("payload: groups: missing or not a list")
+        raise BadBatch("payload: groups: missing or not a list")
     decoded = Decoded([], {}, 0)
     for index, group in enumerate(groups):
         where = f"payload: groups[{index}]"
@@ -110,18 +110,18 @@ def decode(payload: bytes, *, machine: str, latest: str) -> Decoded:
 
 def _group_parts(group: Any, where: str) -> tuple[str, list[Any], list[Any], dict[str, int]]:
     if not isinstance(group, dict):
-        raise BatchError(f"{where}: not an object")
+        raise BadBatch(f"{where}: not an object")
     origin, turns = group.get("origin"), group.get("turns")
     rejected, skipped = group.get("rejected", []), group.get("skipped", {})
     if not isinstance(origin, str) or not origin:
-        raise BatchError(f"{where}.origin: missing or not a string")
+        raise BadBatch(f"{where}.origin: missing or not a string")
     if not isinstance(turns, list):
-        raise BatchError(f"{where}.turns: missing or not a list")
+        raise BadBatch(f"{where}.turns: missing or not a list")
     if not isinstance(rejected, list):
-        raise BatchError(f"{where}.rejected: not a list")
+        raise BadBatch(f"{where}.rejected: not a list")
     if not isinstance(skipped, dict) or not all(
             isinstance(k, str) and type(v) is int and v >= 0 for k, v in skipped.items()):
-        raise BatchError(f"{where}.skipped: not a table of counts")
+        raise BadBatch(f"{where}.skipped: not a table of counts")
     return origin, turns, rejected, skipped
 
 
@@ -129,10 +129,10 @@ def _rejected(entry: Any, where: str) -> Any:
     from core.conversation.items import Rejected
 
     if not isinstance(entry, dict) or type(entry.get("line")) is not int or not isinstance(entry.get("reason"), str):
-        raise BatchError(f"{where}.rejected: an entry without line and reason")
+        raise BadBatch(f"{where}.rejected: an entry without line and reason")
     raw_text = entry.get("raw_base64")
     try:
         raw = b"" if raw_text is None else base64.b64decode(raw_text, validate=True)
     except (binascii.Error, TypeError, ValueError) as exc:
-        raise BatchError(f"{where}.rejected: line {entry['line']}: raw_base64 is not base64") from exc
+        raise BadBatch(f"{where}.rejected: line {entry['line']}: raw_base64 is not base64") from exc
     return Rejected(entry["line"], entry["reason"], raw=raw)

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, BinaryIO
 
-from core.remote.batch import BatchError, Decoded, decode
+from core.remote.batch import BadBatch, Decoded, decode
 from core.remote.protocol import BATCH_LINE, BATCH_MAX, HELLO, ProtocolError, check_hello, read_line, write_line
 
 if TYPE_CHECKING:
@@ -85,7 +85,7 @@ def _read_batch(stdin: BinaryIO, line: str) -> tuple[str, bytes]:
 def _decode(batch_id: str, payload: bytes, machine: str, latest: str) -> Decoded:
     try:
         return decode(payload, machine=machine, latest=latest)
-    except BatchError as exc:
+    except BadBatch as exc:
         raise ProtocolError(f"batch {batch_id}: {exc}; nothing of it stored") from exc
 
 

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from core.index.reindex import ReindexReport
 
 @dataclass(frozen=True)
-class Restored:
+class HomeRestored:
     result: RestoreResult
     reindex: ReindexReport | None  # None when the index was not derived (``reindex=False``)
     note: str | None = None  # what the reindex could not do (the memories, when the vault stayed locked)
@@ -59,12 +59,12 @@ class Backups(Service):
         return list_snapshots(Repository.open(dest, passphrase))
 
     def restore(self, dest: Path, passphrase: str, target: Path, *, snapshot: str | None = None,
-                reindex: bool = True, embed: bool = True, vault_passphrase: str | None = None) -> Restored:
+                reindex: bool = True, embed: bool = True, vault_passphrase: str | None = None) -> HomeRestored:
         """Restore ``snapshot`` (default: the latest) into ``target``, an empty or new folder, then
         derive its index (:meth:`core.workbench.log.Log.reindex` on a workbench opened there, with this
         one's settings for the embedder and the passphrase prompt). The memories are indexed too when
         the restored vault opens (``vault_passphrase``, else the one at hand, else the prompt); when it
-        does not, :attr:`Restored.note` says so and the next search with the vault open indexes them."""
+        does not, :attr:`HomeRestored.note` says so and the next search with the vault open indexes them."""
         from core.backup.repository import Repository
         from core.backup.restore import check_empty_target, pick_snapshot, restore_snapshot
         from core.errors import ReverieError
@@ -75,7 +75,7 @@ class Backups(Service):
         repo = Repository.open(dest, passphrase)
         result = restore_snapshot(repo, pick_snapshot(repo, snapshot), target)
         if not reindex:
-            return Restored(result, None)
+            return HomeRestored(result, None)
         source, note = self.workbench, None
         with type(source)(HomePaths.at(target), kdf=source.kdf, embedder=source._embedder_factory,
                           ask_passphrase=source.ask_passphrase, notice=source.notice) as restored:
@@ -85,4 +85,4 @@ class Backups(Service):
                 except ReverieError as exc:
                     note = f"memories not indexed yet ({exc}); the next search with the vault open indexes them"
             report = restored.log.reindex(embed=embed)
-        return Restored(result, report, note)
+        return HomeRestored(result, report, note)

@@ -1,4 +1,4 @@
-"""One model of each thing: no class name is defined twice across ``core``.
+"""One model of each thing: no class name is defined twice across ``core`` and ``tui_app``.
 
 Two classes with one name are two models of one thing that drift apart (the SDK's review objects and
 the vault's did: different states, field names, argument order and errors). The SDK is a facade over
@@ -14,7 +14,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 
-# name -> why two classes still carry it; remove the entry with the pair. All but the last are pairs that
+# name -> why two classes still carry it; remove the entry with the pair. Each is a pair that
 # tests/sdk (the DiaryVault Memory Layer v0.4.0 API, byte for byte) holds apart from the vault's type.
 ALLOWED_TWICE = {
     # The DiaryVault draft publishes its own JSON form (``outcome``/``accepted_value``/``completed_by``),
@@ -30,10 +30,6 @@ ALLOWED_TWICE = {
     # Upstream's export formats (RAGChunk, KnowledgeNode with node_type, stats) beside Reverie's files.
     "VaultExporter": "core/sdk/export.py (upstream formats) beside core/export.py (Reverie's files)",
     "KnowledgeGraph": "core/sdk/export.py (nodes with node_type, stats) beside core/export.py (type)",
-    # Different things under one word: a record put back from cold storage (path, sha256, scope) and
-    # a backup restored into a home (the restore's result and its reindex). A clearer name for either
-    # removes the entry.
-    "Restored": "core/curate/cold.py (one record back from cold) beside core/workbench/backups.py (backup)",
 }
 
 
@@ -48,14 +44,22 @@ def _classes(root: Path) -> dict[str, list[str]]:
     return found
 
 
-def test_no_class_name_is_defined_twice_in_core() -> None:
-    twice = {name: where for name, where in _classes(ROOT / "core").items() if len(where) > 1}
+def _defined_twice() -> dict[str, list[str]]:
+    found: dict[str, list[str]] = defaultdict(list)
+    for package in ("core", "tui_app"):
+        for name, where in _classes(ROOT / package).items():
+            found[name] += [f"{package}/{path}" for path in where]
+    return {name: where for name, where in found.items() if len(where) > 1}
+
+
+def test_no_class_name_is_defined_twice_in_core_or_the_interfaces() -> None:
+    twice = _defined_twice()
     new = {name: where for name, where in twice.items() if name not in ALLOWED_TWICE}
     assert not new, f"defined more than once (one model of each thing): {new}"
 
 
 def test_the_allow_list_names_only_pairs_that_still_exist() -> None:
-    twice = {name for name, where in _classes(ROOT / "core").items() if len(where) > 1}
+    twice = set(_defined_twice())
     gone = sorted(set(ALLOWED_TWICE) - twice)
     assert not gone, f"no longer defined twice: remove {gone} from ALLOWED_TWICE"
 
