@@ -303,13 +303,17 @@ class ReverieApp(App[None], inherit_bindings=False):
         resume, self.resume_section = self.resume_section, HOME_SECTION
         target = resume if resume in self.open_sections else HOME_SECTION
         home = self.ready_screens.get(HOME_SECTION)
-        if target == HOME_SECTION and self.gate_open and home is not None:
-            self.show_home_when_loaded(home)
-        else:
-            self.show_section(target)
         self.touch()
+        if target == HOME_SECTION and self.gate_open and home is not None:
+            self.show_home_when_loaded(home)  # builds the vectors once Home shows
+            return
+        self.show_section(target)
+        self.after_shown()
+
+    def after_shown(self) -> None:
+        """Once the first section is on screen: the demo's vectors (Home first, then the model)."""
         if self.vectors_in_background:
-            self.call_after_refresh(self.build_vectors, self.session)  # Home first, then the model
+            self.call_after_refresh(self.build_vectors, self.session)
 
     def show_section(self, name: str) -> AwaitComplete:
         """Show the section ``name``, and drop the gate if it was showing (awaitable: the gate removed)."""
@@ -337,6 +341,7 @@ class ReverieApp(App[None], inherit_bindings=False):
                 with self.batch_update():  # Home and the gate's removal in one paint
                     await self.show_section(HOME_SECTION)
                 self.call_after_refresh(self.warm_up_sections_if_verified)
+                self.after_shown()
 
         when_whole = getattr(home, "when_whole", None)
         if when_whole is not None:
@@ -587,7 +592,7 @@ class ReverieApp(App[None], inherit_bindings=False):
     def on_unlocked(self, message: messages.Unlocked) -> None:
         """Start the session on the keys; if Home is being composed ahead, once it is (sooner than
         composing it again: ``compose_home_ahead`` calls :meth:`finish_unlock`)."""
-        if any(w.group == "prepare-home" and w.is_running for w in self.workers):
+        if any(w.group == "prepare-home" and not w.is_finished for w in self.workers):  # pending or running
             self.unlocked_waiting = message
             return
         self.finish_unlock(message)
