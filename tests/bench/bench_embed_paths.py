@@ -17,7 +17,8 @@ on the same first ``--turns`` LoCoMo turns written as one generic JSONL file:
 The models' prepared copies are made before (untimed, in a models cache shared by the rows, as a
 person's is after the first use). Rounds run every row once in turn, so a change of the machine's
 load touches all rows alike; the table shows the median and ``x torch``, the ratio of turns per
-second to the torch row's in the same run.
+second to the torch row's in the same run, and each process's CPU seconds (user + system, steadier
+than wall time when other work shares the cores) against the torch process's.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -71,31 +73,43 @@ def environment(folder: Path, models: Path, model: str) -> dict[str, str]:
                   "REVERIE_MODEL_CACHE": str(models), "PYTHONPATH": str(ROOT)}
 
 
-def run(command: list[str], env: dict[str, str]) -> float:
-    started = time.perf_counter()
+def children_cpu() -> float:
+    """CPU seconds (user + system) of the finished child processes so far."""
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
+
+
+def run(command: list[str], env: dict[str, str], cpu: dict[str, float] | None = None, label: str = "") -> float:
+    """Wall seconds of ``command``; its CPU seconds go to ``cpu[label]`` when given."""
+    started, before = time.perf_counter(), children_cpu()
     done = subprocess.run(command, env=env, cwd=ROOT, capture_output=True, text=True, stdin=subprocess.DEVNULL)
     seconds = time.perf_counter() - started
     if done.returncode != 0:
         raise SystemExit(f"{' '.join(command[2:])} exited {done.returncode}: {done.stderr.strip()[-400:]}")
+    if cpu is not None:
+        cpu[label] = children_cpu() - before
     return seconds
 
 
-def rows(data: Path, texts: Path, models: Path, names: list[str], scratch: Path) -> dict[str, float]:
-    """One round: every row once, seconds each."""
+def rows(data: Path, texts: Path, models: Path, names: list[str], scratch: Path,
+         cpu: dict[str, float]) -> dict[str, float]:
+    """One round: every row once, wall seconds each (the processes' CPU seconds into ``cpu``)."""
     out: dict[str, float] = {}
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    started = time.perf_counter()
+    started, before = time.perf_counter(), children_cpu()
     done = subprocess.run([sys.executable, "-c", TORCH, str(texts)], env=env, cwd=ROOT, capture_output=True,
                           text=True, check=True)
     out["torch raw (process)"] = time.perf_counter() - started
+    cpu["torch raw (process)"] = children_cpu() - before
     out["torch raw (encode call)"] = float(done.stdout.strip().splitlines()[-1])
     for model in names:
         folder = Path(tempfile.mkdtemp(dir=scratch))
-        out[f"ingest --embed, {model}"] = run([*REVERIE, "ingest", "--embed", "--json", str(data)],
-                                              environment(folder / "a", models, model))
+        label = f"ingest --embed, {model}"
+        out[label] = run([*REVERIE, "ingest", "--embed", "--json", str(data)],
+                         environment(folder / "a", models, model), cpu, label)
         env_b = environment(folder / "b", models, model)
         run([*REVERIE, "ingest", "--no-embed", "--json", str(data)], env_b)
-        out[f"reindex, {model}"] = run([*REVERIE, "reindex", "--json"], env_b)
+        out[f"reindex, {model}"] = run([*REVERIE, "reindex", "--json"], env_b, cpu, f"reindex, {model}")
     return out
 
 
@@ -120,25 +134,36 @@ def main() -> None:
             run([*REVERIE, "ingest", "--embed", "--json", str(data)],
                 environment(Path(tempfile.mkdtemp(dir=scratch)), models, model))
         seen: dict[str, list[float]] = {}
+        cpu_seen: dict[str, list[float]] = {}
         for _ in range(args.rounds):
             load = os.getloadavg()[0]
-            for label, seconds in rows(data, texts, models, names, scratch).items():
+            cpu: dict[str, float] = {}
+            for label, seconds in rows(data, texts, models, names, scratch, cpu).items():
                 seen.setdefault(label, []).append(seconds)
+            for label, seconds in cpu.items():
+                cpu_seen.setdefault(label, []).append(seconds)
             seen.setdefault("load average", []).append(load)
-    report({k: statistics.median(v) for k, v in seen.items()}, len(turns), args.json)
+    report({k: statistics.median(v) for k, v in seen.items()}, {k: statistics.median(v) for k, v in cpu_seen.items()},
+           len(turns), args.json)
 
 
-def report(medians: dict[str, float], n: int, as_json: bool) -> None:
+def report(medians: dict[str, float], cpu: dict[str, float], n: int, as_json: bool) -> None:
+    """The table: wall seconds, turns a second and its ratio to the torch process, and the processes'
+    CPU seconds (user + system; steadier than wall time on a shared machine) with the torch process's
+    CPU seconds over each row's."""
     load = medians.pop("load average")
     torch = n / medians["torch raw (process)"]
     if as_json:
-        print(json.dumps({"turns": n, "load": load, "seconds": medians}, indent=2))
+        print(json.dumps({"turns": n, "load": load, "seconds": medians, "cpu_seconds": cpu}, indent=2))
         return
     print(f"{n} turns, median of the rounds, 1-min load before a round ≈ {load:.1f}")
-    print("| row | seconds | turns/s | x torch raw (process) |")
-    print("|---|---|---|---|")
+    print("| row | seconds | turns/s | x torch raw (process) | CPU s | torch CPU s / row's |")
+    print("|---|---|---|---|---|---|")
     for label, seconds in medians.items():
-        print(f"| {label} | {seconds:.1f} | {n / seconds:.1f} | {n / seconds / torch:.2f} |")
+        used = cpu.get(label)
+        ratio = f"{cpu['torch raw (process)'] / used:.2f}" if used else ""
+        print(f"| {label} | {seconds:.1f} | {n / seconds:.1f} | {n / seconds / torch:.2f} | "
+              f"{used or 0:.1f} | {ratio} |")
 
 
 if __name__ == "__main__":
