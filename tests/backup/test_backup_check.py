@@ -40,7 +40,7 @@ def _blob_of(dest: Path, rel: str) -> tuple[str, Path]:
 
 def test_a_clean_repository_checks_ok(repo: Path, cli) -> None:
     code, out, err = cli("check", str(repo), "--read-data")
-    assert code == 0 and out.startswith("ok: 1 snapshots,") and "read and authenticated" in out, err
+    assert code == 0 and out.startswith("ok: 1 snapshot,") and "read and authenticated" in out, err
 
 
 def test_a_flipped_byte_is_named_with_its_file(repo: Path, cli) -> None:
