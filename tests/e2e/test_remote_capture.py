@@ -58,7 +58,7 @@ def test_a_laptop_ships_a_session_and_its_spool_to_the_home_over_ssh(tmp_path: P
     transcript.parent.mkdir(parents=True)
     write_transcript(transcript, "s1", ["which ferry tomorrow?", "the 9:40 from the pier", "and back?", "17:10"])
     done = reverie(laptop, "ingest", str(transcript))
-    assert done.returncode == 0 and "shipped 5 turns in 1 batches to home: 5 added" in done.stdout, done
+    assert done.returncode == 0 and "shipped 5 turns in 1 batch to home: 5 added" in done.stdout, done
     first = {turn.id for turn in stored_turns(home)}
     assert len(first) == 5
 
