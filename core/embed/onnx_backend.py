@@ -41,6 +41,12 @@ from core.embed.threads import resolve_threads
 if TYPE_CHECKING:
     import numpy as np
 
+# One model loads at a time in a process. The runtimes set the process's C locale and put it back
+# while they load, so two loads in threads (an ensemble's parts) could leave it at "C": Python's
+# default text encoding then turns ASCII, and every text-mode subprocess or open() without an
+# encoding fails on the first non-ASCII byte.
+_LOADING = threading.RLock()
+
 
 class OnnxEmbedder:
     """An :class:`~core.embed.protocol.Embedder` on ONNX Runtime. Nothing loads until the first
@@ -123,7 +129,7 @@ class OnnxEmbedder:
         return onnxruntime
 
     def _load(self) -> Any:
-        with self._lock:
+        with self._lock, _LOADING:
             if self._session is not None:
                 return self._session
             runtime = self._import_runtime()
