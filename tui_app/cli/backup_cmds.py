@@ -16,7 +16,7 @@ from pathlib import Path
 import click
 
 from core.errors import VaultLocked
-from tui_app.cli.state import CliState, emit, pass_state
+from tui_app.cli.state import CliState, counted, emit, pass_state
 
 PASSPHRASE_ENV = "REVERIE_BACKUP_PASSPHRASE"
 
@@ -80,16 +80,12 @@ def check(state: CliState, dest: Path, read_data: bool, as_json: bool) -> None:
     """Verify the repository DEST without restoring it; exit 1 when anything is damaged."""
     report = state.workbench.backups.check(dest, _passphrase(new=False), read_data=read_data)
     read = f", {report.blobs_read} read and authenticated" if read_data else ""
-    held = f"{_count(report.snapshots, 'snapshot')}, {_count(report.blobs, 'blob')}"
+    held = f"{counted(report.snapshots, 'snapshot')}, {counted(report.blobs, 'blob')}"
     lines = [f"{'ok' if report.ok else 'DAMAGED'}: {held}{read}",
              *(f"problem: {p}" for p in report.problems), *(f"note: {n}" for n in report.notes)]
     emit({**asdict(report), "ok": report.ok}, as_json, "\n".join(lines))
     if not report.ok:
         sys.exit(1)
-
-
-def _count(number: int, word: str) -> str:
-    return f"{number:,} {word}{'' if number == 1 else 's'}"
 
 
 @backup.command("list")

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 import click
 
 from core.textsafe import field_line, visible
-from tui_app.cli.state import CliState, LazyChoice, emit, pass_state, progress_printer
+from tui_app.cli.state import CliState, LazyChoice, counted, emit, pass_state, progress_printer
 
 if TYPE_CHECKING:
     from core.conversation import SealReport
@@ -28,10 +28,6 @@ def _formats() -> list[str]:
 PROGRESS_MIN_BYTES = 4 * 1024 * 1024  # smaller imports finish before a bar would help
 
 
-def _plural(count: int, word: str) -> str:
-    return f"{count:,} {word}{'' if count == 1 else 's'}"
-
-
 @contextlib.contextmanager
 def _progress(total: int) -> Iterator[Callable[[int], None] | None]:
     if total < PROGRESS_MIN_BYTES or not sys.stderr.isatty():
@@ -44,8 +40,8 @@ def _progress(total: int) -> Iterator[Callable[[int], None] | None]:
 def _summary(outcome: IngestOutcome, quarantine_dir: Path) -> str:
     report = outcome.report
     lines = [
-        f"Read {_plural(report.files, 'file')}: {_plural(report.added, 'turn')} added, "
-        f"{_plural(report.duplicates, 'duplicate')}, {len(report.quarantined)} quarantined."
+        f"Read {counted(report.files, 'file')}: {counted(report.added, 'turn')} added, "
+        f"{counted(report.duplicates, 'duplicate')}, {len(report.quarantined)} quarantined."
     ]
     if report.quarantine_note:
         lines.append(f"{report.quarantine_note} by an earlier ingest (not new; see {quarantine_dir}).")
@@ -58,11 +54,11 @@ def _summary(outcome: IngestOutcome, quarantine_dir: Path) -> str:
         lines.append("Repaired interrupted writes:")
         lines += [f"  {repair}" for repair in report.repaired]
     if report.sealed:
-        lines.append(f"Sealed {_plural(len(report.sealed), 'day')}: {', '.join(report.sealed)}")
+        lines.append(f"Sealed {counted(len(report.sealed), 'day')}: {', '.join(report.sealed)}")
     if report.resealed:
-        lines.append(f"Resealed {_plural(len(report.resealed), 'day')} that grew: {', '.join(report.resealed)}")
+        lines.append(f"Resealed {counted(len(report.resealed), 'day')} that grew: {', '.join(report.resealed)}")
     if report.unsealed:
-        lines.append(f"Left {_plural(len(report.unsealed), 'closed day')} unsealed: {report.unsealed_reason}")
+        lines.append(f"Left {counted(len(report.unsealed), 'closed day')} unsealed: {report.unsealed_reason}")
     lines += [f"Not resealed: {problem}" for problem in report.seal_problems]
     lines += [f"Not sealed: {problem}" for problem in report.not_sealed]
     if report.quarantined:
@@ -75,12 +71,12 @@ def _index_line(outcome: IngestOutcome) -> str:
     """What the index did before the command returned: searchable now, and how many wait for vectors."""
     if outcome.index is None:
         return f"Search index: not updated ({outcome.index_note})."
-    line = f"Search index: up to date ({_plural(outcome.index.turns_added, 'new turn')} searchable now)"
+    line = f"Search index: up to date ({counted(outcome.index.turns_added, 'new turn')} searchable now)"
     if outcome.vectors:
-        line += f"; {_plural(outcome.vectors, 'vector')} embedded"
+        line += f"; {counted(outcome.vectors, 'vector')} embedded"
     if outcome.pending_vectors:
         how = "stopped; " if outcome.stopped else ""
-        line += (f"; {how}{_plural(outcome.pending_vectors, 'turn')} "
+        line += (f"; {how}{counted(outcome.pending_vectors, 'turn')} "
                  f"{'waits' if outcome.pending_vectors == 1 else 'wait'} for vectors: exact search finds them "
                  "now, semantic search once `reverie reindex` or a running `reverie watch` embeds them")
     return line + "."
@@ -130,7 +126,7 @@ def ingest(state: CliState, fmt: str, embed: bool, as_json: bool, inputs: tuple[
     if report.quarantined and not as_json:
         for entry in report.quarantined:
             click.echo(visible(f"{entry}"), err=True)
-        count = _plural(len(report.quarantined), "line")
+        count = counted(len(report.quarantined), "line")
         click.echo(f"reverie: warning: {count} quarantined; the rest was imported" if outcome.exit_code == 0
                    else f"reverie: {count} quarantined and no turn imported", err=True)
     click.get_current_context().exit(outcome.exit_code)
@@ -139,9 +135,9 @@ def ingest(state: CliState, fmt: str, embed: bool, as_json: bool, inputs: tuple[
 def _seal_text(report: SealReport) -> str:
     lines = []
     if report.sealed:
-        lines.append(f"Sealed {_plural(len(report.sealed), 'day')}: {', '.join(report.sealed)}")
+        lines.append(f"Sealed {counted(len(report.sealed), 'day')}: {', '.join(report.sealed)}")
     if report.resealed:
-        lines.append(f"Resealed {_plural(len(report.resealed), 'day')} that grew: {', '.join(report.resealed)}")
+        lines.append(f"Resealed {counted(len(report.resealed), 'day')} that grew: {', '.join(report.resealed)}")
     lines += [f"Not resealed: {problem}" for problem in report.refused]
     lines += [f"Not sealed: {problem}" for problem in report.not_sealed]
     return "\n".join(lines) or "Every closed day is already sealed."
@@ -152,11 +148,11 @@ def _day_text(summary: DaySummary) -> str:
     sessions = ", ".join(f"{field_line(name, 60)} ({count})" for name, count in list(summary.sessions.items())[:8])
     more = len(summary.sessions) - 8
     return "\n".join([
-        f"{summary.record_id}: {_plural(summary.turns, 'turn')}, {summary.size:,} bytes"
-        + (f", {_plural(summary.bad_lines, 'malformed line')}" if summary.bad_lines else ""),
+        f"{summary.record_id}: {counted(summary.turns, 'turn')}, {summary.size:,} bytes"
+        + (f", {counted(summary.bad_lines, 'malformed line')}" if summary.bad_lines else ""),
         f"  first  {summary.first or '-'}",
         f"  last   {summary.last or '-'}",
-        f"  {_plural(len(summary.sessions), 'session')}: {sessions or '-'}"
+        f"  {counted(len(summary.sessions), 'session')}: {sessions or '-'}"
         + (f" and {more:,} more" if more > 0 else ""),
         f"  sha256 {summary.sha256}",
     ])

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 import click
 
 from core.textsafe import visible
-from tui_app.cli.state import CliState, emit, pass_state
+from tui_app.cli.state import CliState, counted, emit, pass_state
 
 if TYPE_CHECKING:
     from core.conversation.detect import SourcePlan
@@ -78,16 +78,10 @@ def remove(state: CliState, name: str) -> None:
     click.echo(visible(f"remote {name} removed"))
 
 
-def _n(count: int, word: str) -> str:
-    """"1 batch", "3 batches", "1,204 turns"."""
-    if count == 1:
-        return f"1 {word}"
-    return f"{count:,} {word}es" if word.endswith(("ch", "sh", "s", "x")) else f"{count:,} {word}s"
-
-
 def _status_text(status: SpoolStatus) -> str:
     lines = [f"remote: {status.remote or '-'} ({status.target or 'none'}); this machine: {status.machine}",
-             f"spool: {_n(status.turns, 'turn')} in {_n(status.batches, 'batch')} waiting, {status.bytes:,} of "
+             f"spool: {counted(status.turns, 'turn')} in {counted(status.batches, 'batch', 'batches')} waiting, "
+             f"{status.bytes:,} of "
              f"{status.limit:,} bytes ({status.folder})",
              f"oldest waiting turn: {status.oldest_turn or '-'}" + (
                  f" (spooled {status.oldest_spooled})" if status.oldest_spooled else ""),
@@ -107,9 +101,10 @@ def status(state: CliState, as_json: bool) -> None:
 
 
 def push_text(report: PushReport) -> str:
-    text = (f"shipped {_n(report.turns, 'turn')} in {_n(report.batches, 'batch')} to {report.remote}: "
+    text = (f"shipped {counted(report.turns, 'turn')} in {counted(report.batches, 'batch', 'batches')} "
+            f"to {report.remote}: "
             f"{report.added:,} added, {report.duplicates:,} already there, {report.quarantined:,} quarantined; "
-            f"{_n(report.waiting, 'batch')} waiting")
+            f"{counted(report.waiting, 'batch', 'batches')} waiting")
     return "\n".join([text, *(f"damaged: {entry}" for entry in report.damaged)])
 
 
@@ -131,7 +126,8 @@ def push(state: CliState, name: str | None, as_json: bool) -> None:
 def receive(state: CliState, machine: str) -> None:
     """The home's side of `remote push`, run by ssh: batches on stdin, acknowledgements on stdout."""
     report = state.workbench.remote.receive(sys.stdin.buffer, sys.stdout.buffer, machine=machine)
-    click.echo(f"reverie: received {_n(report.batches, 'batch')} from {machine}: {report.added} turns added, "
+    click.echo(f"reverie: received {counted(report.batches, 'batch', 'batches')} from {machine}: "
+               f"{report.added} turns added, "
                f"{report.duplicates} already there, {report.quarantined} quarantined", err=True)
 
 
@@ -140,8 +136,8 @@ def receive(state: CliState, machine: str) -> None:
 
 def capture_text(outcome: LaptopCapture) -> str:
     capture = outcome.capture
-    lines = [f"Read {_n(capture.files, 'file')}: {_n(capture.spooled, 'turn')} spooled, "
-             f"{_n(len(capture.rejected), 'malformed line')} sent on for the home's quarantine."]
+    lines = [f"Read {counted(capture.files, 'file')}: {counted(capture.spooled, 'turn')} spooled, "
+             f"{counted(len(capture.rejected), 'malformed line')} sent on for the home's quarantine."]
     lines += [f"Not read: {entry}" for entry in capture.not_read]
     if outcome.push is not None:
         lines.append(push_text(outcome.push))

@@ -97,6 +97,11 @@ class CliState:
 pass_state = click.make_pass_decorator(CliState)
 
 
+def counted(count: int, word: str, many: str | None = None) -> str:
+    """"1 batch", "1,204 turns" (``many``: the plural when it is not ``word`` + "s")."""
+    return f"{count:,} {word if count == 1 else (many or word + 's')}"
+
+
 def emit(data: Any, as_json: bool, text: str | None = None) -> None:
     """Print ``data`` as JSON for scripts, or ``text`` (default: str(data)) for people."""
     if as_json:
