@@ -11,6 +11,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import msgspec
+
 from core import clock
 from core.conversation.follow import Follower
 from core.conversation.pipeline import READERS, IngestReport
@@ -43,10 +45,22 @@ class CaptureReport:
         report.not_read = list(self.not_read)
         return report
 
-    def to_dict(self) -> dict[str, Any]:
-        return {"files": self.files, "spooled": self.spooled, "batches": self.batches,
-                "rejected": [entry.to_dict() for entry in self.rejected], "skipped": dict(sorted(self.skipped.items())),
-                "not_read": self.not_read}
+    def form(self) -> CaptureForm:
+        """The published form (``ingest --json`` on a laptop): the reasons skipped sorted, each rejected
+        line in the quarantine's own form."""
+        return CaptureForm(self.files, self.spooled, list(self.batches), [entry.to_dict() for entry in self.rejected],
+                           dict(sorted(self.skipped.items())), list(self.not_read))
+
+
+class CaptureForm(msgspec.Struct, frozen=True):
+    """A capture as ``ingest --json`` prints it on a laptop."""
+
+    files: int
+    spooled: int
+    batches: list[int]
+    rejected: list[dict[str, object]]
+    skipped: dict[str, int]
+    not_read: list[str]
 
 
 def capture(spool: Spool, plan: SourcePlan, *, now: datetime | None = None) -> CaptureReport:

@@ -15,12 +15,14 @@ from __future__ import annotations
 import json
 import re
 import shlex
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+
+import msgspec
 
 from core.errors import ConfigError, NotFound
 from core.fsutil import atomic_write_text
+from core.typed import convert
 
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}\Z")
 _TARGET = re.compile(r"^(?:[A-Za-z0-9._-]{1,64}@)?[A-Za-z0-9._:\[\]-]{1,253}\Z")
@@ -75,11 +77,20 @@ class Remote:
         """The line the home's shell runs: ``COMMAND remote receive --machine MACHINE``."""
         return f"{self.command} remote receive --machine {shlex.quote(machine)}"
 
-    def to_dict(self) -> dict[str, Any]:
-        data = asdict(self)
-        data["ssh_options"] = list(self.ssh_options)
-        del data["name"]
-        return data
+    def entry(self) -> RemoteEntry:
+        """The remote as ``remotes.json`` holds it, under its name."""
+        return RemoteEntry(self.target, self.port, self.identity, self.command, list(self.ssh_options))
+
+
+class RemoteEntry(msgspec.Struct):
+    """One remote in ``remotes.json`` (its name is the key it is stored under). A missing or empty
+    ``command`` is the default one."""
+
+    target: str
+    port: int | None = None
+    identity: str | None = None
+    command: str | None = DEFAULT_COMMAND
+    ssh_options: list[str] | None = None
 
 
 @dataclass
@@ -102,13 +113,11 @@ class Remotes:
         for name, entry in data["remotes"].items():
             if not isinstance(entry, dict):
                 raise ConfigError(f"{path}: remotes.{name}: not a table")
+            stored = convert(entry, RemoteEntry, f"{path}: remotes.{name}", ConfigError)
             try:
-                remotes[name] = Remote(name=name, target=entry["target"], port=entry.get("port"),
-                                       identity=entry.get("identity"),
-                                       command=entry.get("command") or DEFAULT_COMMAND,
-                                       ssh_options=tuple(entry.get("ssh_options") or ()))
-            except (KeyError, TypeError) as exc:
-                raise ConfigError(f"{path}: remotes.{name}: missing or wrong field {exc}") from exc
+                remotes[name] = Remote(name=name, target=stored.target, port=stored.port, identity=stored.identity,
+                                       command=stored.command or DEFAULT_COMMAND,
+                                       ssh_options=tuple(stored.ssh_options or ()))
             except ConfigError as exc:
                 raise ConfigError(f"{path}: {exc}") from exc
         default = data.get("default")
@@ -117,7 +126,8 @@ class Remotes:
         return cls(path, remotes, default)
 
     def save(self) -> None:
-        body = {"default": self.default, "remotes": {n: r.to_dict() for n, r in sorted(self.remotes.items())}}
+        body = {"default": self.default,
+                "remotes": {n: msgspec.to_builtins(r.entry()) for n, r in sorted(self.remotes.items())}}
         atomic_write_text(self.path, json.dumps(body, ensure_ascii=False, indent=2) + "\n")
 
     def get(self, name: str | None = None) -> Remote:

@@ -79,6 +79,8 @@ class CommandTransport:
 
 @dataclass
 class PushReport:
+    """What a push shipped; its JSON form (``remote push --json``) is its fields in declared order."""
+
     remote: str
     batches: int = 0
     turns: int = 0
@@ -87,9 +89,6 @@ class PushReport:
     quarantined: int = 0
     damaged: list[str] = field(default_factory=list)  # spool records named and set aside, never shipped
     waiting: int = 0  # batches still in the spool after this push
-
-    def to_dict(self) -> dict[str, Any]:
-        return dict(self.__dict__)
 
 
 def push(spool: Spool, transport: CommandTransport, remote: str, *, hook: Hook | None = None) -> PushReport:

@@ -30,7 +30,8 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+
+import msgspec
 
 from core import clock
 from core.errors import ReverieError
@@ -43,6 +44,7 @@ from core.fsutil import (
     fsync_dir,
 )
 from core.turns import format_ts
+from core.typed import convert
 
 MAGIC = b"R1"
 SEGMENT_BYTES = 4 * 1024 * 1024  # a new segment starts after this many bytes
@@ -99,16 +101,13 @@ class SpoolReading:
     torn: Damaged | None = None  # an unfinished last record (an append in progress or killed)
 
 
-@dataclass
-class SpoolState:
+class SpoolState(msgspec.Struct):
+    """``state.json``: the highest acknowledged batch, the last shipment and the last error."""
+
     acked: int = 0
     last_ship: str | None = None
     last_error: str | None = None
     last_error_at: str | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"acked": self.acked, "last_ship": self.last_ship, "last_error": self.last_error,
-                "last_error_at": self.last_error_at}
 
 
 class Spool:
@@ -145,12 +144,11 @@ class Spool:
             raise SpoolError(f"{self.state_file}: cannot be read ({exc}); the spooled batches are untouched") from exc
         if not isinstance(data, dict) or not isinstance(data.get("acked"), int):
             raise SpoolError(f"{self.state_file}: acked: missing or not an integer; the spooled batches are untouched")
-        return SpoolState(acked=data["acked"], last_ship=data.get("last_ship"), last_error=data.get("last_error"),
-                          last_error_at=data.get("last_error_at"))
+        return convert(data, SpoolState, f"{self.state_file}", SpoolError)
 
     def save_state(self, state: SpoolState) -> None:
         ensure_private_dir(self.folder)
-        atomic_write_text(self.state_file, json.dumps(state.to_dict(), ensure_ascii=False))
+        atomic_write_text(self.state_file, json.dumps(msgspec.to_builtins(state), ensure_ascii=False))
 
     # -- segments ------------------------------------------------------------------------------------
 

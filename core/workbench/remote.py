@@ -14,6 +14,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
 
+import msgspec
+
 from core.errors import ConfigError, HomeError
 from core.fsutil import ensure_private_dir
 from core.workbench.service import Service
@@ -60,7 +62,8 @@ class LaptopCapture:
     push_error: str | None
 
     def to_dict(self) -> dict[str, Any]:
-        return {**self.capture.to_dict(), "push": None if self.push is None else self.push.to_dict(),
+        return {**msgspec.to_builtins(self.capture.form()),
+                "push": None if self.push is None else msgspec.to_builtins(self.push),
                 "push_error": self.push_error}
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
+import msgspec
 
 from core.textsafe import visible
 from tui_app.cli.state import CliState, counted, emit, pass_state
@@ -63,7 +64,8 @@ def list_remotes(state: CliState, as_json: bool) -> None:
     """The remotes of this home, the default first."""
     remotes = state.workbench.remote.remotes()
     names = sorted(remotes.remotes, key=lambda name: (name != remotes.default, name))
-    data = [{"name": name, "default": name == remotes.default, **remotes.remotes[name].to_dict()} for name in names]
+    data = [{"name": name, "default": name == remotes.default, **msgspec.to_builtins(remotes.remotes[name].entry())}
+            for name in names]
     lines = [f"{'*' if item['default'] else ' '} {item['name']}  {item['target']}"
              + (f"  port {item['port']}" if item["port"] else "") + f"  command {item['command']}" for item in data]
     emit(data, as_json, "\n".join(lines) or "no remotes (`reverie remote add NAME USER@HOST`)")
@@ -116,7 +118,7 @@ def push(state: CliState, name: str | None, as_json: bool) -> None:
     """Ship the spool to the home now (the default remote, or NAME). Exit code 2 when the home cannot be
     reached (the turns stay spooled), 1 when a damaged spool record was set aside."""
     report = state.workbench.remote.push(name)
-    emit(report.to_dict(), as_json, push_text(report))
+    emit(msgspec.to_builtins(report), as_json, push_text(report))
     click.get_current_context().exit(1 if report.damaged else 0)
 
 
