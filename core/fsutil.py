@@ -14,6 +14,7 @@ import contextlib
 import fcntl
 import os
 import tempfile
+import time
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
@@ -98,8 +99,6 @@ def _is_temp_name(name: str) -> bool:
 def stale_temps(folder: Path, *, min_age: float = STALE_AFTER) -> list[Path]:
     """Temporary files of :func:`atomic_write_bytes` in ``folder`` that a killed writer left: named as
     it names them, regular files, older than ``min_age`` seconds and locked by no process."""
-    import time
-
     found: list[Path] = []
     try:
         entries = list(os.scandir(folder))

@@ -83,7 +83,7 @@ def make_embedder(
             config.model, threads=config.threads, batch_size=config.batch_size, notice=notice
         )
     if config.backend == "openai-compatible":
-        from core.embed.openai_compatible import OpenAICompatibleEmbedder  # imports numpy at its top
+        from core.embed.openai_compatible import OpenAICompatibleEmbedder  # heavy: numpy at its top
 
         if not config.endpoint:
             raise EmbeddingError("config.toml: embedding.endpoint is required for the openai-compatible backend")

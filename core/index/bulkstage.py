@@ -36,6 +36,7 @@ from typing import IO, TYPE_CHECKING
 
 import apsw
 
+from core.conversation import read_day
 from core.index.catalog import TURN_COLUMNS, TURN_FIELDS
 from core.index.logsource import read_records
 from core.index.rowids import DAY_SLOTS, day_block
@@ -302,8 +303,6 @@ def _stage_files(
 
 def _general_read(path: Path) -> Sequence[TurnRecord]:
     """The turns the writer will read from a file the fast reader refused (the store's ``read_day``)."""
-    from core.conversation import read_day  # its package loads every importer: only for refused files
-
     return read_day(path, 0).turns
 
 

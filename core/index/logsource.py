@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING, Protocol
 
 import msgspec
 
+from core.conversation import DayFileChanged, read_day
+from core.conversation.logline import LOG_LINES, stamps_ok
 from core.paths import HomePaths
 from core.turns import DAY_FILE_NAME
 
@@ -49,10 +51,6 @@ def read_records(path: Path) -> DayChunk | None:
     (a missing file included), which the caller reads the general way: through the store's
     ``read_day``, so a file reads the same either way, the same turns and for a faulty line the same
     "PATH:LINE: reason" (``tests/index/test_lean_read.py``)."""
-    # Imported here: core.conversation's package loads its importers, which `import core.index` (a
-    # search's freshness check) does not need.
-    from core.conversation.logline import LOG_LINES, stamps_ok
-
     try:
         data = path.read_bytes()
     except FileNotFoundError:
@@ -139,8 +137,6 @@ class HomeDayLogs:
     def read(self, path: Path, offset: int) -> DayChunk:
         """A whole file as lean records when it is clean (:func:`read_records`); a tail, or a file
         with anything the fast reader refuses, through the store's ``read_day``."""
-        from core.conversation import DayFileChanged, read_day
-
         if offset == 0:
             fast = read_records(path)
             if fast is not None:

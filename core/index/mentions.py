@@ -39,7 +39,7 @@ def _minutes(moment: datetime, up: bool) -> int:
 def spans_of(text: str, said: datetime, zone: tzinfo, languages: Sequence[str] | None = None) -> list[tuple[int, int]]:
     """The ranges ``text`` speaks of, counted from ``said``, as [start, end) in whole minutes
     (``languages``: the time grammar's, all of them by default)."""
-    # the grammar compiles its rules at import (~80 ms): loaded by the first reindex that reads a turn
+    # lazy: the grammar compiles its rules at import (~80 ms); opening the index loads none of it
     from core.timeparse import LANGUAGES, TimeParseError, find_time_expressions
 
     try:

@@ -213,9 +213,9 @@ class SearchIndex:
         model's geometry. An empty list when nothing is embedded yet. ``also``: turn docs ranked with
         the range's although outside it (:meth:`told_of`).
         """
-        import numpy as np
+        import numpy as np  # heavy: numpy, ~50 ms; `import core.index` loads none
 
-        from core.index import vecsearch
+        from core.index import vecsearch  # heavy: numpy at its top
 
         filters = filters or NO_FILTERS
         start, end = bounds(start_ts, end_ts)
@@ -244,9 +244,9 @@ class SearchIndex:
         """The cosine of ``vector`` with each turn or memory of ``ids`` that holds a vector, by id (the
         same scores :meth:`vector_search` gives): for candidates that a keyword search found but that
         are not among the nearest. ``vector`` must come from the index's model (:meth:`vector_model`)."""
-        import numpy as np
+        import numpy as np  # heavy: numpy, ~50 ms; `import core.index` loads none
 
-        from core.index import vecsearch
+        from core.index import vecsearch  # heavy: numpy at its top
 
         query = np.asarray(vector, dtype=np.float32).ravel()
         with self._lock:
@@ -287,10 +287,10 @@ class SearchIndex:
         filters: Filters,
         also: Sequence[int] = (),
     ) -> list[tuple[int, float]]:
-        import numpy as np
+        import numpy as np  # heavy: numpy, ~50 ms; `import core.index` loads none
 
-        from core.index import vecsearch
-        from core.index.vecsearch import Band
+        from core.index import vecsearch  # heavy: numpy at its top
+        from core.index.vecsearch import Band  # heavy: numpy at its top
 
         span = catalog.doc_range(self.conn, start, end) if (start or end) else (0, TURN_MAX)
         fields = filters.turn_fields
@@ -328,9 +328,9 @@ class SearchIndex:
         return [doc for (doc,) in rows]
 
     def _memory_band(self, start: str | None, end: str | None, filters: Filters) -> Band | None:
-        import numpy as np
+        import numpy as np  # heavy: numpy, ~50 ms; `import core.index` loads none
 
-        from core.index.vecsearch import Band
+        from core.index.vecsearch import Band  # heavy: numpy at its top
 
         if not (filters.filters_memories or start or end):
             return Band(MEMORY_BASE, MEMORY_MAX)
@@ -341,7 +341,7 @@ class SearchIndex:
 
     def vector_view(self) -> VectorView:
         """This process's view of the vectors, brought up to date (for search; tests and benches)."""
-        from core.index.vecview import VectorView
+        from core.index.vecview import VectorView  # heavy: numpy at its top
 
         with self._lock:
             if self._view is None:

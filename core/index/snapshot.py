@@ -51,7 +51,7 @@ class Snapshot:
 
 def load_latest(root: Path, epoch: int, max_gen: int) -> Snapshot | None:
     """The newest complete snapshot of ``epoch`` no newer than ``max_gen``, memory-mapped."""
-    import numpy as np
+    import numpy as np  # heavy: numpy, ~50 ms; `import core.index` loads none
 
     candidates = sorted((gen, path) for e, gen, path in complete(root) if e == epoch and gen <= max_gen)
     for gen, path in reversed(candidates):
@@ -95,9 +95,9 @@ def write(conn: apsw.Connection, root: Path) -> Path | None:
 
 
 def _fill(conn: apsw.Connection, folder: Path, rows: int, dim: int) -> None:
-    import numpy as np
+    import numpy as np  # heavy: numpy, ~50 ms; `import core.index` loads none
 
-    from core.index.quantize import int8_norms, sign_words, words_per_vector
+    from core.index.quantize import int8_norms, sign_words, words_per_vector  # heavy: numpy at its top
 
     open_memmap = np.lib.format.open_memmap
     docs = open_memmap(folder / "docs.npy", mode="w+", dtype=np.int64, shape=(rows,))

@@ -99,7 +99,7 @@ def put(conn: apsw.Connection, docs: Sequence[int], vectors: np.ndarray) -> None
             f"index.db: vectors of shape {vectors.shape} for {len(docs)} docs; "
             f"the index holds {model.dim}-d ({model.name})"
         )
-    from core.index.quantize import to_int8  # numpy: not loaded by `import core.index`
+    from core.index.quantize import to_int8  # heavy: numpy at its top; `import core.index` loads none
 
     put_int8(conn, docs, to_int8(vectors))
 
@@ -140,7 +140,7 @@ def put_shadow(conn: apsw.Connection, docs: Sequence[int], vectors: np.ndarray) 
             f"index.db: vectors of shape {vectors.shape} for {len(docs)} docs; "
             f"the shadow set holds {model.dim}-d ({model.name})"
         )
-    from core.index.quantize import to_int8
+    from core.index.quantize import to_int8  # heavy: numpy at its top
 
     conn.executemany(
         "INSERT OR REPLACE INTO shadow_vectors(doc, v) VALUES (?, ?)",
