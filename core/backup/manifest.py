@@ -12,6 +12,7 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from core.errors import ReverieError
+from core.typed import to_builtins
 
 MANIFEST_FORMAT = "reverie.backup-snapshot"
 MANIFEST_VERSION = 1
@@ -50,10 +51,6 @@ class FileEntry:
     mtime_ns: int
     blobs: tuple[str, ...]
 
-    def to_dict(self) -> dict[str, Any]:
-        return {"path": self.path, "mode": self.mode, "size": self.size, "sha256": self.sha256,
-                "mtime_ns": self.mtime_ns, "blobs": list(self.blobs)}
-
 
 @dataclass(frozen=True)
 class DirEntry:
@@ -81,8 +78,7 @@ class Manifest:
         body = {
             "format": MANIFEST_FORMAT, "version": MANIFEST_VERSION, "name": self.name, "time": self.time,
             "host": self.host, "home": self.home,
-            "dirs": [{"path": d.path, "mode": d.mode} for d in self.dirs],
-            "files": [f.to_dict() for f in self.files],
+            "dirs": to_builtins(self.dirs), "files": to_builtins(self.files),
             "unclassified": self.unclassified,
         }
         return json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
