@@ -17,6 +17,7 @@ The demo home uses the fixed passphrase :data:`DEMO_PASSPHRASE` and cheap Argon2
 
 from __future__ import annotations
 
+import os
 import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
@@ -25,9 +26,15 @@ from pathlib import Path
 from typing import Any
 
 from core import clock
-from core.config import Config, save_config
+from core.config import Config, ScopeConfig, load_config, save_config
+from core.curate import engine
+from core.curate.model import candidate_id
+from core.demo.conversations import decision_nights, write_conversations
 from core.errors import HomeError
+from core.fsutil import file_lock
 from core.paths import HomePaths
+from core.suggest.dates import DateSuggester
+from core.suggest.suggester import SuggestContext
 from core.vault.crypto import KdfParams, VaultKeys, create_header
 from core.vault.review import Approval, ReviewDecision, ReviewDraft, Suggestion
 from core.vault.store import MemoryVault
@@ -192,10 +199,6 @@ def _local_dates(ctx: DemoContext, sid: str, content: str, captured_hours_ago: f
     """What the real date suggester (``core.suggest.dates``) attaches to ``content`` captured
     ``captured_hours_ago`` hours before the demo's reference time: the demo's dates agree with the text
     the way a real draft's would."""
-    from core.config import load_config
-    from core.suggest.dates import DateSuggester
-    from core.suggest.suggester import SuggestContext
-
     suggester = DateSuggester()
     probe = ReviewDraft(draft_id=f"draft_demo_probe_{sid}", content=content,
                         created_at=ctx.iso_ago(hours=captured_hours_ago), created_by=DEMO_REVIEWER)
@@ -209,8 +212,6 @@ def _local_dates(ctx: DemoContext, sid: str, content: str, captured_hours_ago: f
 
 
 def _person_zone(ctx: DemoContext) -> tzinfo:
-    from core.config import load_config
-
     return load_config(ctx.paths.config).zone()
 
 
@@ -222,8 +223,6 @@ def build_drafts(ctx: DemoContext) -> None:
     """Open drafts (untouched, partly reviewed, just captured) and one approved draft. The index
     decision's draft is captured late on the night the English headline names (see
     :mod:`core.demo.conversations`); its suggestions were decided half-way between then and now."""
-    from core.demo.conversations import decision_nights
-
     night_start, _ = decision_nights(ctx.now, _person_zone(ctx))["en"]
     fts5_h = _hours_before(ctx, night_start + timedelta(hours=5))  # 23:00 that night, at least an hour ago
     fts5 = ("Late on Tuesday Mina and I finally decided to move the index to SQLite FTS5 with rowid ranges: the "
@@ -291,8 +290,6 @@ def _reviewed(ctx: DemoContext, name: str, days: float, content: str, tags: list
 def build_memories(ctx: DemoContext) -> None:
     """Finalized memories with review provenance, spread over the last weeks, and two stored without review.
     The deadline with 佐藤さん was written the morning after the night Japanese "先週の火曜日の夜" names."""
-    from core.demo.conversations import decision_nights
-
     _, ja_night_end = decision_nights(ctx.now, _person_zone(ctx))["ja"]
     deadline_days = _hours_before(ctx, ja_night_end + timedelta(hours=5)) / 24
     # fmt: off
@@ -425,13 +422,6 @@ def build_curation(ctx: DemoContext) -> None:
     mtimes) inside the demo home, registered as the curation scope ``reverie-memory``, measured and
     reviewed eight days ago (so the weekly review is due), with one approved record moved to cold
     storage: candidates in every tier, and something to restore."""
-    import os
-
-    from core.config import ScopeConfig, load_config
-    from core.curate import engine
-    from core.curate.model import candidate_id
-    from core.fsutil import file_lock
-
     def write(path: Path, text: str, days: float) -> None:
         path.write_text(text, encoding="utf-8")
         stamp = ctx.ago(days=days).timestamp()
@@ -482,6 +472,4 @@ def build_conversations(ctx: DemoContext) -> None:
     sessions a day (with a decision made "last Tuesday night"), imported through the real ingest, topic
     markers in the person's words, and the exact search index with the vault's memories. The chats and
     their schedule live in :mod:`core.demo.conversations`."""
-    from core.demo.conversations import write_conversations
-
     write_conversations(ctx)

@@ -29,6 +29,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
 
+from core.config import load_config
+from core.conversation import ingest
+from core.index import HomeDayLogs, Reindexer, SearchIndex
+from core.recall import vault_docs
+from core.timeparse import parse_time
+from core.topics import add_marker
 from core.turns import format_ts
 
 if TYPE_CHECKING:
@@ -468,8 +474,6 @@ BETWEEN_CHATS = timedelta(minutes=35)
 def decision_nights(now: datetime, zone: tzinfo) -> dict[str, tuple[datetime, datetime]]:
     """For each language, the night its "last Tuesday night" names at ``now`` in ``zone``, as UTC
     datetimes ``[start, end)``."""
-    from core.timeparse import parse_time
-
     nights: dict[str, tuple[datetime, datetime]] = {}
     for language, words in HEADLINES.items():
         found = parse_time(words, now.astimezone(zone), zone).range
@@ -572,12 +576,6 @@ def records(start: datetime, item: Chat, now: datetime) -> Iterator[dict[str, st
 
 def write_conversations(ctx: DemoContext) -> None:
     """The demo step: chats through the real ingest, topic markers, then the exact index and memories."""
-    from core.config import load_config
-    from core.conversation import ingest
-    from core.index import HomeDayLogs, Reindexer, SearchIndex
-    from core.recall import vault_docs
-    from core.topics import add_marker
-
     zone = load_config(ctx.paths.config).zone()
     planned = schedule(ctx.now, zone)
     with tempfile.TemporaryDirectory(prefix="reverie-demo-chats-") as folder:
