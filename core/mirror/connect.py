@@ -1,7 +1,6 @@
 """Reaching the mirror's database: the DSN (never shown with its password), the connection, pgvector.
 
-psycopg is imported here and nowhere else at module level, on first use: it is the ``mirror`` extra,
-and nothing else in Reverie needs it.
+psycopg is imported here only, inside the functions that use it: it is the optional ``mirror`` extra.
 """
 
 from __future__ import annotations
@@ -33,7 +32,7 @@ def resolve_dsn(given: str | None, configured: str) -> str:
 
 
 def _parts(dsn: str) -> dict[str, Any]:
-    from psycopg.conninfo import conninfo_to_dict
+    from psycopg.conninfo import conninfo_to_dict  # lazy: psycopg is the optional mirror extra
 
     try:
         return conninfo_to_dict(dsn)
@@ -58,7 +57,7 @@ def _scrub(message: str, dsn: str) -> str:
     line = " ".join(message.split())
     secrets = [dsn]
     try:
-        from psycopg.conninfo import conninfo_to_dict
+        from psycopg.conninfo import conninfo_to_dict  # lazy: psycopg is the optional mirror extra
 
         password = conninfo_to_dict(dsn).get("password")
         if password:
@@ -73,7 +72,7 @@ def _scrub(message: str, dsn: str) -> str:
 
 def load_driver() -> Any:
     try:
-        import psycopg
+        import psycopg  # lazy: psycopg is the optional mirror extra
     except ImportError as exc:
         raise MirrorError("mirror: psycopg is not installed (pip install 'reverie[mirror]')") from exc
     return psycopg
@@ -101,7 +100,7 @@ def connect(dsn: str) -> psycopg.Connection[Any]:
 
 def ensure_vector(conn: psycopg.Connection[Any], where: str) -> None:
     """Create the ``vector`` extension if the server has it; a ``MirrorError`` naming the server if not."""
-    import psycopg
+    import psycopg  # lazy: psycopg is the optional mirror extra
 
     row = conn.execute("SELECT default_version FROM pg_available_extensions WHERE name = 'vector'").fetchone()
     if row is None:
@@ -119,7 +118,7 @@ def ensure_vector(conn: psycopg.Connection[Any], where: str) -> None:
 def reported(where: str, dsn: str) -> Iterator[None]:
     """A database error during a run or a search as a one-line ``MirrorError`` naming the database
     (the server went away, a disk filled up): what was committed before it stays, whole days only."""
-    import psycopg
+    import psycopg  # lazy: psycopg is the optional mirror extra
 
     try:
         yield

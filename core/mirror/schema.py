@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
 from core.mirror.connect import MirrorError
@@ -40,8 +40,6 @@ class MirrorSettings:
 
 def profile_digest(settings: Any) -> str:
     """SHA-256 of a sharing profile's settings (a dataclass), as canonical JSON."""
-    from dataclasses import asdict
-
     text = json.dumps(asdict(settings), sort_keys=True, ensure_ascii=False)
     return hashlib.sha256(text.encode()).hexdigest()
 

@@ -1,21 +1,11 @@
 """Searching the mirror as the local index is searched: bound by the query's time range first, then
-PostgreSQL full-text search and pgvector inside it, fused as the local default fuses (each side divided
-by its best, the semantic side weighted ``fusion_weight``: :func:`core.recall.scoring.fuse`; for a model
-whose cosines sit close together, semantic scores taken above the worst hit first).
-
-The query is read by the same time grammar as ``reverie search`` (:func:`core.recall.analyze`, called
-by the workbench with the home's languages and fiscal year). People the query names as speakers are
-handled as the local recall handles them: their names are left out of the words searched and of the
-text embedded, and their turns and sessions are boosted. Session neighbours share scores (the turn
-after a question most), the session prior follows fusion, a question whose range matched none of its
-words is widened to other times and one whose named people say nothing in its range is ranked over
-any time, all as the local recall does. Not repeated here: the rarity weighing of the exact side, the
-coordination of several terms, turns said at another time about the range (core.index.mentions) and
-misspelt names; tests/bench/bench_mirror_parity.py measures how far the two answers agree.
-
-Inside a range the nearest vectors are computed exactly over the range's rows (a materialized subquery
-keeps the planner off the HNSW index, which would filter after it found its neighbours and return
-fewer); without a range the HNSW index answers.
+PostgreSQL full-text search and pgvector inside it, fused as the local default fuses
+(:func:`core.recall.scoring.fuse`), with the local recall's handling of named speakers, session
+neighbours, the session prior and widening. Not repeated here: the rarity weighing of exact hits,
+several-term coordination, mentions of the range said at another time and misspelt names
+(tests/bench/bench_mirror_parity.py measures how far the two answers agree). Inside a range the
+nearest vectors are computed exactly over the range's rows (the HNSW index would filter after it found
+its neighbours); without a range the HNSW index answers.
 """
 
 from __future__ import annotations
@@ -24,8 +14,13 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+import msgspec
+
+from core.embed.ensemble import query_vectors
 from core.mirror.connect import vector_literal
 from core.mirror.schema import SCHEMA, TEXT_CONFIG
+from core.recall.query import named_actors
+from core.recall.scoring import DEFAULT_RANKING, fuse, normalized, ranked, recency, session_prior, spread
 
 if TYPE_CHECKING:
     import psycopg
@@ -53,9 +48,22 @@ class MirrorHit:
     text: str
     score: float
 
-    def to_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "id": self.id, "ts": self.ts.isoformat(), "actor": self.who,
-                "session": self.session, "text": self.text, "score": round(self.score, 6)}
+    def form(self) -> MirrorHitForm:
+        """The published form: the time as ``isoformat`` gives it, the score to six places."""
+        return MirrorHitForm(self.kind, self.id, self.ts.isoformat(), self.who, self.session, self.text,
+                             round(self.score, 6))
+
+
+class MirrorHitForm(msgspec.Struct, frozen=True):
+    """A mirror hit as ``reverie mirror search --json`` prints it (``actor``: the speaker, "" for a memory)."""
+
+    kind: str
+    id: str
+    ts: str
+    actor: str
+    session: str
+    text: str
+    score: float
 
 
 @dataclass(frozen=True)
@@ -65,10 +73,21 @@ class MirrorAnswer:
     hits: list[MirrorHit]
     note: str | None = None  # why the answer is words only, when it is
 
-    def to_dict(self) -> dict[str, Any]:
+    def form(self) -> MirrorAnswerForm:
+        """The published form; the range as :meth:`core.timeparse.TimeRange.to_dict` writes it."""
         span = self.plan.range
-        return {"range": span.to_dict() if span is not None else None, "expression": self.plan.expression,
-                "mode": self.mode, "note": self.note, "results": [hit.to_dict() for hit in self.hits]}
+        return MirrorAnswerForm(span.to_dict() if span is not None else None, self.plan.expression, self.mode,
+                                self.note, [hit.form() for hit in self.hits])
+
+
+class MirrorAnswerForm(msgspec.Struct, frozen=True):
+    """A mirror answer as ``reverie mirror search --json`` prints it."""
+
+    range: dict[str, str] | None
+    expression: str | None
+    mode: str
+    note: str | None
+    results: list[MirrorHitForm]
 
 
 class MirrorSearch:
@@ -77,17 +96,12 @@ class MirrorSearch:
 
     def __init__(self, conn: psycopg.Connection[Any], embedder: Embedder | None, *, ranking: Ranking | None = None,
                  half_life_days: float = 30.0) -> None:
-        from core.recall.scoring import DEFAULT_RANKING
-
         self.conn = conn
         self.embedder = embedder
         self.ranking = ranking or DEFAULT_RANKING
         self.half_life_days = half_life_days
 
     def search(self, plan: QueryPlan, now: datetime, limit: int = 10) -> MirrorAnswer:
-        from core.recall.query import named_actors
-        from core.recall.scoring import ranked, recency
-
         terms = list(plan.terms) or (list(plan.words)[:MAX_TERMS] if plan.range is None else [])
         if not terms:
             return MirrorAnswer(plan, "latest", self._latest(plan, limit) if plan.range is not None else [])
@@ -113,8 +127,6 @@ class MirrorSearch:
     def _scored(self, plan: QueryPlan, terms: list[str], names: dict[str, str], bounds: Bounds,
                 limit: int) -> tuple[dict[str, float], dict[str, Row], str, int]:
         """One ranked search inside ``bounds``: scores, the rows they need, the mode, how many matched words."""
-        from core.recall.scoring import fuse, session_prior
-
         r = self.ranking
         asks = plan.is_question or not r.keywords_find_the_turn
         spoken = {word for key in names.values() for word in key.split()}
@@ -142,8 +154,6 @@ class MirrorSearch:
         """A question whose range matched none of its words: the range's own first (its best half when it
         holds ``limit`` or more), then the best of any time, each part divided by its best (as recall's
         ``_widened``). Returns the merged scores and the keys that count as the range's."""
-        from core.recall.scoring import normalized, ranked, recency
-
         wide, wide_rows, _, _ = self._scored(plan, terms, names, (None, None), limit)
         rows.update(wide_rows)
         outside = {key: value for key, value in wide.items() if key not in inside}
@@ -165,8 +175,6 @@ class MirrorSearch:
                 answer_share: float) -> dict[str, float]:
         """Session neighbours share the best turns' scores, the turn after a question most
         (:func:`core.recall.scoring.spread`, with the local recall's reach and number of sources)."""
-        from core.recall.scoring import ranked, spread
-
         sources = [key for key in ranked(scores) if rows.get(key, ("",))[0] == "turn"][: self.ranking.spread_sources]
         if not sources:
             return scores
@@ -192,8 +200,6 @@ class MirrorSearch:
                   bounds: Bounds, limit: int) -> dict[str, float]:
         """Cosines of the nearest inside the bounds, and of every exact hit; above the worst of them
         for a model whose cosines sit close together (``semantic_floor``, as the local recall)."""
-        from core.embed.ensemble import query_vectors
-
         assert self.embedder is not None
         vector = vector_literal(query_vectors(self.embedder, [plan.semantic_text(names.values())])[0])
         semantic = self._nearest(vector, bounds, max(VECTOR_POOL, 2 * limit))

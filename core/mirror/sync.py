@@ -1,26 +1,11 @@
 """Keeping the mirror in step with the home, through one sharing profile.
 
-The log is read day file by day file. ``days`` records, for each, how many bytes were mirrored and
-their HMAC-SHA256 under a key kept in the home's cache folder (``mirror.key``; a plain hash of a day
-file would be a digest of the turns the profile withholds), so a run writes only what changed:
-
-- a day the mirror has not seen: its shared turns are inserted;
-- a day whose file still begins with the mirrored bytes and has grown (the log only appends): only
-  the turns after them are inserted;
-- a day whose file no longer begins with them (rewritten, a turn removed) or is gone: the day's rows
-  are deleted and, if the file is there, written again from it. Without the key (the cache was
-  purged) a new one is made and every day counts as rewritten once.
-
-Each day is one transaction, its ``days`` row included: a run killed at any point leaves whole days,
-and the next run carries on from them. Memories are compared by their record's SHA-256 and synced
-in one transaction: those the profile withholds, or whose record does not verify against the ledger,
-or that left the vault, are not in the database afterwards.
-
-What the profile withholds (:mod:`core.sharing`: a turn from a source it does not share, a memory with
-a denied tag or not reviewed) is never sent: not its text, not its vector, not its id. Vectors are
-the home's embedding model's, for text turns (as the local index embeds them) and memories: read back
-from the local index when it holds that model's vector for the same text (core.index.stored), so a
-first mirror of a large home does not embed a year of conversations again; embedded otherwise.
+Day files are compared with what was mirrored by their length and an HMAC-SHA256 under ``mirror.key``
+in the cache folder (a plain hash would digest withheld turns): a new day is inserted, a grown day gets
+only its new turns, a rewritten or removed day is deleted and written again. Each day is one transaction
+with its ``days`` row, so a killed run leaves whole days. Memories are synced by their record's SHA-256
+in one transaction. Nothing the profile withholds is sent (not its text, vector or id); vectors are
+read back from the local index when it holds the same model's vector for the same text.
 """
 
 from __future__ import annotations
@@ -35,9 +20,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import msgspec
+
+from core.frozen import thaw
+from core.fsutil import atomic_write_bytes
+from core.index.logsource import scan_days
 from core.mirror.connect import pg_text, vector_literal
-from core.mirror.schema import SCHEMA, MirrorSettings, drop, prepare, take_lock
+from core.mirror.schema import SCHEMA, MirrorSettings, drop, prepare, profile_digest, take_lock
 from core.turns import Turn, TurnError, parse_ts
+from core.vault.store import MEMORY_KINDS
 
 if TYPE_CHECKING:
     import psycopg
@@ -45,7 +36,7 @@ if TYPE_CHECKING:
     from core.embed.protocol import Embedder
     from core.paths import HomePaths
     from core.sharing import SharePolicy
-    from core.vault.records import Memory
+    from core.vault.records import MemoryRecord
 
 StoredVectors = Callable[[Mapping[str, str]], Mapping[str, Any]]  # id → text to id → the index's vector
 EMBED_TYPES = ("text",)  # as core.index.vectors: tool calls and meta lines get no vector
@@ -58,7 +49,7 @@ _MEMORY_COLUMNS = ("id, record_sha256, content, tags, title, location, people, o
 class MirroredMemory:
     """A memory whose record verifies and is the version the ledger signed last, with that record's SHA-256."""
 
-    memory: Memory
+    memory: MemoryRecord
     record_sha256: str
 
 
@@ -94,20 +85,36 @@ class MirrorReport:
     def turns_withheld(self) -> int:
         return sum(step.withheld for step in self.steps)
 
-    def to_dict(self) -> dict[str, Any]:
-        return {"database": self.database, "profile": self.profile, "embedding_model": self.model,
-                "embedding_dim": self.dim, "rebuilt": self.rebuilt, "days_seen": self.days_seen,
-                "days_changed": [step.__dict__ for step in self.steps], "turns_written": self.turns_written,
-                "turns_withheld": self.turns_withheld, "memories_written": self.memories_written,
-                "memories_removed": self.memories_removed, "memories_withheld": self.memories_withheld,
-                "vectors_reused": self.vectors_reused, "vectors_embedded": self.vectors_embedded,
-                "bad_lines": self.bad_lines}
+    def form(self) -> MirrorReportForm:
+        """The published form (``reverie mirror --json``), with the turns written and withheld summed."""
+        return MirrorReportForm(self.database, self.profile, self.model, self.dim, self.rebuilt, self.days_seen,
+                                list(self.steps), self.turns_written, self.turns_withheld, self.memories_written,
+                                self.memories_removed, self.memories_withheld, self.vectors_reused,
+                                self.vectors_embedded, list(self.bad_lines))
+
+
+class MirrorReportForm(msgspec.Struct, frozen=True):
+    """A mirror run as ``reverie mirror --json`` prints it."""
+
+    database: str
+    profile: str
+    embedding_model: str
+    embedding_dim: int
+    rebuilt: bool
+    days_seen: int
+    days_changed: list[DayStep]
+    turns_written: int
+    turns_withheld: int
+    memories_written: int
+    memories_removed: int
+    memories_withheld: int
+    vectors_reused: int
+    vectors_embedded: int
+    bad_lines: list[str]
 
 
 def _state_key(paths: HomePaths) -> bytes:
     """The key of the days' digests: ``mirror.key`` in the cache folder (0600), made on first use."""
-    from core.fsutil import atomic_write_bytes
-
     path = paths.ensure_cache() / "mirror.key"
     try:
         key = path.read_bytes()
@@ -123,8 +130,6 @@ def _state_key(paths: HomePaths) -> bytes:
 def sealed_memories(vault: Any) -> list[MirroredMemory]:
     """The vault's memories whose record verifies and matches the ledger's latest entry for it; none
     while the ledger chain is damaged (the rule of ``MemoryVault.verified_ids``)."""
-    from core.vault.store import MEMORY_KINDS
-
     if [p for p in vault.ledger.read().problems if p.kind != "incomplete"]:
         return []
     scan = vault.scan_memories()
@@ -144,8 +149,6 @@ class Mirroring:
     def __init__(self, conn: psycopg.Connection[Any], paths: HomePaths, policy: SharePolicy, embedder: Embedder,
                  where: str, memories: Callable[[], Sequence[MirroredMemory]] | None = None,
                  progress: Callable[[str, int, int], None] | None = None, stored: StoredVectors | None = None) -> None:
-        from core.mirror.schema import profile_digest
-
         self.conn = conn
         self.paths = paths
         self.policy = policy
@@ -172,8 +175,6 @@ class Mirroring:
     # -- turns -------------------------------------------------------------------------------------
 
     def _days(self) -> None:
-        from core.index.logsource import scan_days
-
         files = scan_days(self.paths.logs)
         state = {day: (size, sha) for day, size, sha in
                  self.conn.execute(f"SELECT day::text, size, hmac FROM {SCHEMA}.days").fetchall()}
@@ -280,8 +281,6 @@ class Mirroring:
 
 
 def _memory_row(sealed: MirroredMemory, vector: str) -> tuple[Any, ...]:
-    from core.frozen import thaw
-
     memory = sealed.memory
     meta = memory.metadata
     review = thaw(memory.review) if memory.review else None

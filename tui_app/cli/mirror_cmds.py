@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import click
+import msgspec
 
 from tui_app.cli.state import CliState, emit, pass_state, progress_printer
 
@@ -31,7 +32,7 @@ def mirror(ctx: click.Context, profile: str | None, dsn: str | None, rebuild: bo
         raise click.UsageError("reverie mirror needs --profile NAME (the sharing profile whose items may leave)")
     state: CliState = ctx.obj
     report = state.workbench.mirror.run(profile, dsn=dsn, rebuild=rebuild, progress=_progress())
-    emit(report.to_dict(), as_json, _plain_report(report))
+    emit(msgspec.to_builtins(report.form()), as_json, _plain_report(report))
 
 
 def _progress() -> Callable[[str, int, int], None] | None:
@@ -66,15 +67,9 @@ def _plain_report(report: MirrorReport) -> str:
 def mirror_search(state: CliState, query: tuple[str, ...], dsn: str | None, limit: int, now_text: str | None,
                   as_json: bool) -> None:
     """Search the mirror: the time range first, then PostgreSQL full-text search and pgvector inside it."""
-    from core.workbench.when import TimeInputError
-    from tui_app.cli.state import bad_time_input
-
-    try:
-        now = state.workbench.now(now_text, state.config.zone())
-    except TimeInputError as exc:
-        raise bad_time_input(exc) from exc
+    now, _ = state.clock(now_text)
     answer = state.workbench.mirror.search(" ".join(query), dsn=dsn, now=now, limit=limit)
-    emit(answer.to_dict(), as_json, _plain_answer(answer))
+    emit(msgspec.to_builtins(answer.form()), as_json, _plain_answer(answer))
 
 
 def _plain_answer(answer: MirrorAnswer) -> str:
