@@ -19,6 +19,7 @@ turns and frozen values: the result types come from ``core.workbench.types``, th
 
 from __future__ import annotations
 
+import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -36,8 +37,6 @@ _HOMES = {"CaptureOutcome": "capture", "Freshness": "freshness", "LogLag": "fres
 def __getattr__(name: str) -> Any:
     if name not in _HOMES:
         raise AttributeError(f"module 'core.workbench' has no attribute {name!r}")
-    import importlib
-
     return getattr(importlib.import_module(f"core.workbench.{_HOMES[name]}"), name)
 
 

@@ -4,10 +4,14 @@ unlocked and forgotten, stay with the :class:`~core.workbench.home.Workbench` th
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from core import clock
+from core.config import save_config
 from core.errors import HomeError, VaultLocked
+from core.vault.passphrase import PASSPHRASE_ENV, check_new_passphrase, passphrase_problem, store_in_keyring
 from core.workbench.service import Service
 
 if TYPE_CHECKING:
@@ -31,35 +35,23 @@ class Access(Service):
     @staticmethod
     def passphrase_problem(passphrase: str) -> str | None:
         """Why ``passphrase`` is too weak for a new vault ("is shorter than …"), or None when it will do."""
-        from core.vault.passphrase import passphrase_problem
-
         return passphrase_problem(passphrase)
 
     @staticmethod
     def forget_environment_passphrase() -> None:
         """Remove ``REVERIE_PASSPHRASE`` from this process's environment (``serve``: each browser tab,
         which inherits it, asks for the passphrase instead)."""
-        import os
-
-        from core.vault.passphrase import PASSPHRASE_ENV
-
         os.environ.pop(PASSPHRASE_ENV, None)
 
     @staticmethod
     def passphrase_from_environment() -> str | None:
         """``REVERIE_PASSPHRASE`` when set: the passphrase ``reverie init`` uses without asking."""
-        import os
-
-        from core.vault.passphrase import PASSPHRASE_ENV
-
         return os.environ.get(PASSPHRASE_ENV) or None
 
     def create_vault(self, passphrase: str, *, keyring: bool = False) -> VaultKeys:
         """A new vault in the home (refused when one exists); the settings file is written when absent."""
-        from core.config import save_config
-        from core.conversation.written import begin_record
-        from core.vault.crypto import create_header
-        from core.vault.passphrase import check_new_passphrase
+        from core.conversation.written import begin_record  # lazy: cryptography, off the TUI's first paint
+        from core.vault.crypto import create_header  # lazy: cryptography, off the TUI's first paint
 
         if self.workbench.has_vault:
             raise HomeError(f"{self.paths.vault_header}: a vault already exists here")
@@ -72,8 +64,6 @@ class Access(Service):
         keys = create_header(self.paths.vault_header, passphrase, self.workbench.kdf)
         begin_record(self.paths)  # a day file found in logs/ from now on is one this home's ingests wrote, or named
         if keyring:
-            from core.vault.passphrase import store_in_keyring
-
             store_in_keyring(self.paths, passphrase)
         self.workbench.adopt_keys(keys)
         return keys
@@ -85,10 +75,7 @@ class Access(Service):
         passphrase stops working. The keyring follows when it holds the passphrase. Returns whether the
         keyring was updated, and what the person should know (an environment variable still holding
         the old one, a keyring that could not be written)."""
-        import os
-
-        from core.vault.crypto import change_passphrase
-        from core.vault.passphrase import PASSPHRASE_ENV, check_new_passphrase
+        from core.vault.crypto import change_passphrase  # lazy: cryptography, off the TUI's first paint
 
         if not self.workbench.has_vault:
             raise HomeError(f"{self.paths.vault_header}: no vault here; run `reverie init` first")
@@ -99,8 +86,6 @@ class Access(Service):
         notes: list[str] = []
         keyring_updated = False
         if self.config.security.keyring:
-            from core.vault.passphrase import store_in_keyring
-
             try:
                 store_in_keyring(self.paths, new)
             except Exception as exc:  # any keyring backend failure: the change itself is done
@@ -115,8 +100,7 @@ class Access(Service):
 
     def create_recovery_key(self, passphrase: str | None = None) -> str:
         """A new recovery key (it replaces any earlier one), to be shown once; it can set a new passphrase."""
-        from core import clock
-        from core.vault.crypto import create_recovery_key
+        from core.vault.crypto import create_recovery_key  # lazy: cryptography, off the TUI's first paint
 
         if not self.workbench.has_vault:
             raise HomeError(f"{self.paths.vault_header}: no vault here; run `reverie init` first")
@@ -126,7 +110,7 @@ class Access(Service):
     def recovery_key_made_at(self) -> str | None:
         """When the vault's recovery key was made (an ISO time; "" when the header does not say), or
         None when it has none. Reads the header only: no passphrase is needed."""
-        from core.vault.crypto import parse_header
+        from core.vault.crypto import parse_header  # lazy: cryptography, off the TUI's first paint
 
         path = self.paths.vault_header
         try:

@@ -8,14 +8,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from core.backup.check import CheckReport, check_repository
+from core.backup.listing import SnapshotInfo, list_snapshots
+from core.backup.repository import Repository
+from core.backup.restore import RestoreResult, check_empty_target, pick_snapshot, restore_snapshot
+from core.backup.take import BackupResult, check_destination, take_backup
+from core.errors import ReverieError
+from core.paths import HomePaths
 from core.workbench.service import Service
 
 if TYPE_CHECKING:
-    from core.backup.check import CheckReport
-    from core.backup.listing import SnapshotInfo
-    from core.backup.restore import RestoreResult
-    from core.backup.take import BackupResult
     from core.index.reindex import ReindexReport
+
 
 @dataclass(frozen=True)
 class HomeRestored:
@@ -29,16 +33,11 @@ class Backups(Service):
 
     @staticmethod
     def repository_exists(dest: Path) -> bool:
-        from core.backup.repository import Repository
-
         return Repository.exists(dest)
 
     def backup(self, dest: Path, passphrase: str) -> BackupResult:
         """A new snapshot in the repository at ``dest``, created first when there is none (with the
         workbench's Argon2id parameters, the vault's defaults unless a test passed cheaper ones)."""
-        from core.backup.repository import Repository
-        from core.backup.take import check_destination, take_backup
-
         check_destination(self.paths, dest)
         if Repository.exists(dest):
             repo = Repository.open(dest, passphrase)
@@ -47,15 +46,9 @@ class Backups(Service):
         return take_backup(self.paths, repo)
 
     def check(self, dest: Path, passphrase: str, *, read_data: bool = False) -> CheckReport:
-        from core.backup.check import check_repository
-        from core.backup.repository import Repository
-
         return check_repository(Repository.open(dest, passphrase), read_data=read_data)
 
     def snapshots(self, dest: Path, passphrase: str) -> list[SnapshotInfo]:
-        from core.backup.listing import list_snapshots
-        from core.backup.repository import Repository
-
         return list_snapshots(Repository.open(dest, passphrase))
 
     def restore(self, dest: Path, passphrase: str, target: Path, *, snapshot: str | None = None,
@@ -65,11 +58,6 @@ class Backups(Service):
         one's settings for the embedder and the passphrase prompt). The memories are indexed too when
         the restored vault opens (``vault_passphrase``, else the one at hand, else the prompt); when it
         does not, :attr:`HomeRestored.note` says so and the next search with the vault open indexes them."""
-        from core.backup.repository import Repository
-        from core.backup.restore import check_empty_target, pick_snapshot, restore_snapshot
-        from core.errors import ReverieError
-        from core.paths import HomePaths
-
         target = Path(target).expanduser().absolute()
         check_empty_target(target)  # before the passphrase's slow key derivation
         repo = Repository.open(dest, passphrase)

@@ -16,6 +16,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING
 
+from core.config import load_config
+from core.curate import engine, schedule
+from core.curate.cold import list_cold
 from core.curate.results import (
     Calibrated,
     CalibrationPicture,
@@ -27,6 +30,11 @@ from core.curate.results import (
     StatusCounts,
     TierCounts,
 )
+from core.curate.runs import overdue_notice
+from core.curate.scopes import add_scope, all_scopes, remove_scope
+from core.curate.status import log as curation_log
+from core.curate.status import status as curation_status
+from core.workbench.curation_views import CurationViews
 from core.workbench.service import Service
 
 if TYPE_CHECKING:
@@ -38,7 +46,6 @@ if TYPE_CHECKING:
     from core.curate.schedule import Installed
     from core.curate.scopes import RemovedScope, Scope
     from core.vault.crypto import VaultKeys
-    from core.workbench.curation_views import CurationViews
 
 __all__ = ["Calibrated", "CalibrationPicture", "Curation", "CurationEvent", "CurationStatus", "Decided",
            "HistogramBin", "SchedulePlan", "ScopeStatus", "StatusCounts", "TierCounts"]
@@ -75,14 +82,10 @@ class Curation(Service):
     @property
     def views(self) -> CurationViews:
         """What the TUI's curation, cold-storage and calibration screens show."""
-        from core.workbench.curation_views import CurationViews
-
         return CurationViews(self)
 
     def live_config(self) -> Config:
         """The workbench's settings with the ``[curation]`` table as ``config.toml`` holds it now."""
-        from core.config import load_config
-
         config, path = self.workbench.config, self.workbench.paths.config
         if not path.exists():
             return config
@@ -90,35 +93,25 @@ class Curation(Service):
 
     def overdue(self, now: datetime | None = None, *, config: Config | None = None) -> str | None:
         """One line when a scope's weekly review is overdue, else None (reads ``runs.jsonl`` only)."""
-        from core.curate.runs import overdue_notice
-
         return overdue_notice(self.workbench.paths, config or self.workbench.config, now)
 
     # --- scopes ------------------------------------------------------------------------------------
 
     def scopes(self) -> list[Scope]:
-        from core.curate.scopes import all_scopes
-
         return all_scopes(self.workbench.config, self.workbench.paths)
 
     def add_scope(self, name: str, kind: str, path: str | None) -> tuple[Scope, bool]:
         """Add a scope to ``config.toml`` (idempotent); (the scope, whether anything changed)."""
-        from core.curate.scopes import add_scope
-
         return add_scope(self.workbench.paths, name, kind, path)
 
     def remove_scope(self, name: str) -> RemovedScope:
         """Stop curating ``name``; its records in cold storage stay restorable."""
-        from core.curate.scopes import remove_scope
-
         return remove_scope(self.workbench.paths, name)
 
     # --- scan, apply, decide -------------------------------------------------------------------------
 
     def scan(self, scope: str | None = None, *, config: Config | None = None, now: datetime | None = None,
              quiet: bool = False) -> ScanReport:
-        from core.curate import engine
-
         return engine.scan(self.workbench.paths, config or self.workbench.config, scope, unlock=self._unlock(quiet),
                            now=now)
 
@@ -126,8 +119,6 @@ class Curation(Service):
               now: datetime | None = None) -> ScanReport | None:
         """What :meth:`scan` would find now, read only (no run recorded); None when a scope must be
         calibrated first, which only a scan does."""
-        from core.curate import engine
-
         return engine.judge_scopes(self.workbench.paths, config or self.workbench.config, scope,
                                    unlock=self._unlock(), now=now)
 
@@ -136,86 +127,60 @@ class Curation(Service):
               progress: Progress | None = None, should_stop: ShouldStop | None = None) -> ApplyReport:
         """Move what the rubric says moves (``only``: just these candidate ids); ``quiet`` is the
         scheduled run: without keys at hand it reports instead of asking."""
-        from core.curate import engine
-
         return engine.apply(self.workbench.paths, config or self.workbench.config, scope, dry_run=dry_run,
                             unlock=self._unlock(quiet), now=now, locked_ok=quiet, only=only, progress=progress,
                             should_stop=should_stop)
 
     def decide(self, candidate: str, decision: str, *, now: datetime | None = None) -> Decided:
         """Approve or reject a medium-tier candidate (by id or path)."""
-        from core.curate import engine
-
         return engine.decide_candidate(self.workbench.paths, candidate, decision, now=now)
 
     # --- cold storage ------------------------------------------------------------------------------
 
     def cold(self, scope: str | None = None, *, verify: bool = False, config: Config | None = None) -> list[ColdItem]:
         """Everything in cold storage, newest first; ``verify`` hashes every copy again."""
-        from core.curate.cold import list_cold
-
         return list_cold(self.workbench.paths, config or self.workbench.config, scope, verify=verify)
 
     def restore(self, target: str, *, config: Config | None = None, now: datetime | None = None) -> Restored:
-        from core.curate import engine
-
         return engine.restore(self.workbench.paths, config or self.workbench.config, target, unlock=self._unlock(),
                               now=now)
 
     def restore_many(self, targets: list[str], *, config: Config | None = None,
                      now: datetime | None = None) -> tuple[list[Restored], list[str]]:
-        from core.curate import engine
-
         return engine.restore_many(self.workbench.paths, config or self.workbench.config, targets,
                                    unlock=self._unlock(), now=now)
 
     def recover(self) -> list[Recovery]:
         """Finish or roll back moves and restores a crash interrupted."""
-        from core.curate import engine
-
         return engine.recover(self.workbench.paths, self.workbench.config, unlock=self._unlock())
 
     # --- calibration, status, schedule ---------------------------------------------------------------
 
     def calibrate(self, scope: str, *, config: Config | None = None, now: datetime | None = None) -> Calibrated:
         """Thresholds measured from the scope's own distribution (natural breaks)."""
-        from core.curate import engine
-
         return engine.calibrate_scope(self.workbench.paths, config or self.workbench.config, scope,
                                       unlock=self._unlock(), now=now)
 
     def picture(self, scope: str, bins: int = 24) -> CalibrationPicture:
         """What the scope's calibration was measured from: a histogram, thresholds, figures, history."""
-        from core.curate import engine
-
         return engine.calibration_picture(self.workbench.paths, scope, bins=bins)
 
     def status(self, now: datetime | None = None) -> CurationStatus:
         """Last run, overdue or not, rubric version and counts, overall and per scope (``curate status``)."""
-        from core.curate.status import status
-
-        return status(self.workbench.paths, self.workbench.config, now)
+        return curation_status(self.workbench.paths, self.workbench.config, now)
 
     def history(self, limit: int = 50) -> list[CurationEvent]:
         """Runs, moves, restores, decisions and rubric changes, newest first (``curate log``)."""
-        from core.curate.status import log
-
-        return log(self.workbench.paths, limit)
+        return curation_log(self.workbench.paths, limit)
 
     def schedule_plan(self, method: str | None = None) -> SchedulePlan:
         """The weekly run for ``method`` (systemd when it runs here, else cron), to print."""
-        from core.curate import schedule
-
         paths = self.workbench.paths
         return SchedulePlan(method or schedule.default_method(), schedule.systemd_units(paths),
                             schedule.cron_line(paths), str(schedule.systemd_user_dir()), schedule.UNIT)
 
     def install_schedule(self, method: str | None = None) -> Installed:
-        from core.curate import schedule
-
         return schedule.install(self.workbench.paths, method or schedule.default_method())
 
     def unit_path(self, name: str) -> Path:
-        from core.curate.schedule import systemd_user_dir
-
-        return systemd_user_dir() / name
+        return schedule.systemd_user_dir() / name

@@ -1,27 +1,13 @@
 """The freshness policy: what is brought into the index before a read, and what an answer says when
 the index cannot be brought up to date.
 
-The conversation log is the truth and the index is derived from it. Before a search (or a context
-block, or a duplicate check) the workbench:
-
-1. compares the day files on disk with what the index last read of each (sizes and times only,
-   nothing is read): the *lag* in bytes and days;
-2. catches the exact index up (catalog + FTS5, no model) when the lag is at most
-   :data:`CATCH_UP_BYTES` in at most :data:`CATCH_UP_DAYS` grown day files — under a second; a
-   larger lag is answered from what the index holds, and the answer says how far behind it is and
-   what brings it up to date;
-3. brings the vault's memories into the index when the vault is open and changed since the last
-   sync (a fingerprint of the vault's files is kept in the index, so a new process does not
-   decrypt every memory again when nothing changed);
-4. reports vector coverage ("semantic results cover 1,600 of 2,003 text turns and memories") whenever
-   a document that gets a vector (text turns and memories) has none yet, so a semantic or hybrid
-   answer never passes for complete, and says how many documents never get one (tool output).
-
-The thresholds are measured by ``tests/bench/bench_freshness.py`` (2 loaded cores): a search with
-nothing to catch up took 34 ms; with 1,000 new turns of one day (0.3 MiB) 0.30 s, 5,000 (1.6 MiB)
-0.72 s, 10,000 (3.2 MiB) 1.1 s, 30,000 (9.7 MiB) 6.6 s. Each grown day file is re-hashed up to its
-last read offset before its tail is read, so many days cost more than their bytes (100 turns over
-100 days: 0.9 s).
+The conversation log is the truth and the index is derived from it. Before a search, a context block
+or a duplicate check, the workbench compares the day files with what the index last read of each
+(stat calls only), catches the exact index up when the lag is small (at most :data:`CATCH_UP_BYTES`
+in at most :data:`CATCH_UP_DAYS` grown day files), and syncs the vault's memories when the vault is
+open and changed (:func:`vault_fingerprint`). Otherwise the answer comes from what the index holds and
+says how far behind it is, and how much of it has vectors (:class:`Freshness`). The thresholds are
+measured by ``tests/bench/bench_freshness.py`` (figures in ``tests/bench/README.md``).
 """
 
 from __future__ import annotations
@@ -57,7 +43,7 @@ class LogLag:
 
 def log_lag(paths: HomePaths, index: SearchIndex) -> LogLag:
     """Compare the day files on disk with the index's record of them (stat calls only)."""
-    from core.index import HomeDayLogs
+    from core.index import HomeDayLogs  # lazy: core.index and apsw, ~45 ms; off the TUI's start
 
     marks = index.file_marks()
     behind = days = grown = 0

@@ -9,20 +9,29 @@ from datetime import date, datetime, timedelta, tzinfo
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import apsw
+
+from core.conversation import FORMATS, collect_sources, seal_closed_days
+from core.conversation import ingest as run_ingest
+from core.conversation.follow import Follower
+from core.conversation.pipeline import ingest_items
+from core.conversation.seals import describe_day
+from core.index import SearchIndex, Watcher, purge
+from core.vault.ledger import Ledger
 from core.workbench.freshness import VAULT_SEEN_KEY, vault_fingerprint
+from core.workbench.ingest import IngestOutcome
 from core.workbench.service import Service
 
 if TYPE_CHECKING:
     from core.conversation import IngestReport, SealReport
     from core.conversation.detect import SourcePlan
-    from core.conversation.follow import Follower, FollowReport
+    from core.conversation.follow import FollowReport
     from core.conversation.seals import DaySummary
-    from core.index import Reindexer, ReindexReport, Watcher
+    from core.index import Reindexer, ReindexReport
     from core.index.catalog import SessionInfo, SessionSummary
     from core.turns import Turn
     from core.vault.crypto import VaultKeys
     from core.workbench.home import Progress, ShouldStop
-    from core.workbench.ingest import IngestOutcome
 
 
 class Log(Service):
@@ -31,15 +40,11 @@ class Log(Service):
     @staticmethod
     def formats() -> tuple[str, ...]:
         """The input formats an ingest reads (besides ``auto``, which detects them)."""
-        from core.conversation import FORMATS
-
         return tuple(FORMATS)
 
     def plan_ingest(self, inputs: Sequence[Path], fmt: str = "auto") -> SourcePlan:
         """What an ingest of ``inputs`` would read (files, formats, total bytes); raises for an unknown
         format or a missing file, before anything is written."""
-        from core.conversation import collect_sources
-
         return collect_sources(list(inputs), fmt)
 
     def ingest(self, inputs: Sequence[Path] = (), fmt: str = "auto", *, plan: SourcePlan | None = None,
@@ -50,8 +55,6 @@ class Log(Service):
         index (catalog + FTS5) always; vectors too with ``embed`` (stopping keeps what is embedded, and
         the outcome says how many wait). Closed days are sealed when the keys are at hand.
         ``progress`` gets input bytes read; ``embed_progress`` the embedding's (phase, done, total)."""
-        from core.conversation import ingest as run_ingest
-
         plan = plan if plan is not None else self.plan_ingest(inputs, fmt)
         keys, reason = self._keys_for_sealing()
         report = run_ingest(self.paths, plan=plan, keys=keys, unsealed_reason=reason, progress=progress, now=now)
@@ -61,8 +64,6 @@ class Log(Service):
                      ) -> IngestReport:
         """Store items an importer read on another machine (:mod:`core.remote`'s receiver) through the
         same path as :meth:`ingest` (dedup by id, quarantine, seals); the index follows at the next read."""
-        from core.conversation.pipeline import ingest_items
-
         keys, reason = self._keys_for_sealing()
         return ingest_items(self.paths, groups, keys=keys, unsealed_reason=reason, now=now)
 
@@ -75,10 +76,6 @@ class Log(Service):
 
     def _index_after_ingest(self, report: Any, *, embed: bool, progress: Progress | None,
                             should_stop: ShouldStop | None) -> IngestOutcome:
-        import apsw
-
-        from core.workbench.ingest import IngestOutcome
-
         outcome = IngestOutcome(report)
         try:
             with self.workbench.reindexer(embed=False, memories=False) as reindexer:
@@ -98,8 +95,6 @@ class Log(Service):
     def follower(self, folders: Sequence[Path | str]) -> Follower:
         """A follower of Claude Code and Codex folders (``watch --follow``): new turns into the log,
         closed days sealed when the keys are at hand."""
-        from core.conversation.follow import Follower
-
         keys, reason = self._keys_for_sealing()
         return Follower(self.paths, list(folders), keys=keys, unsealed_reason=reason)
 
@@ -108,15 +103,11 @@ class Log(Service):
         added to); ``accept_unsigned``: days whose appended turns the person read and accepts without a
         signed intent; ``adopt``: day → SHA-256 of a day file the person read (:meth:`describe_day`)
         and adopts although Reverie cannot vouch it wrote it."""
-        from core.conversation import seal_closed_days
-
         return seal_closed_days(self.paths, self.workbench.keys, accept_unsigned=accept_unsigned, adopt=adopt)
 
     def describe_day(self, day: str) -> DaySummary | None:
         """What ``day``'s log file holds (turns, first and last time, sessions), None without one;
         ``ValueError`` for a name that is not a day."""
-        from core.conversation.seals import describe_day
-        from core.vault.ledger import Ledger
 
         return describe_day(self.paths, day, Ledger(self.paths, self.workbench.keys).read(full=False))
 
@@ -141,16 +132,12 @@ class Log(Service):
                 on_error: Callable[[Exception], None] | None = None, follower: Follower | None = None,
                 on_follow: Callable[[FollowReport], None] | None = None) -> Watcher:
         """``reverie watch``: a pass of ``reindexer`` (after ``follower``'s, when given) every ``interval`` s."""
-        from core.index import Watcher
-
         return Watcher(reindexer, interval=interval, embed=embed, on_pass=on_pass, on_error=on_error,
                        follower=follower, on_follow=on_follow)
 
     def purge_index(self) -> list[Path]:
         """Delete the index and everything derived with it (it holds plaintext); what was removed.
         ``reverie reindex`` rebuilds it from the home."""
-        from core.index import purge
-
         return purge(self.paths)
 
     def turns_per_day(self, zone: tzinfo, today: date, days: int) -> list[tuple[date, int]]:
@@ -158,8 +145,6 @@ class Log(Service):
         is (no catch-up; empty when there is no index yet: nothing is created just to count)."""
         if not self.paths.index_db.exists():
             return []
-        from core.index import SearchIndex
-
         with SearchIndex.open(self.paths) as index:
             return index.activity(today - timedelta(days=days - 1), today + timedelta(days=1), zone)
 

@@ -7,6 +7,14 @@ from dataclasses import replace
 from datetime import datetime, tzinfo
 from typing import TYPE_CHECKING, Any
 
+from core.index.stored import stored_vectors
+from core.mirror.connect import MirrorError, connect, describe_dsn, reported, resolve_dsn
+from core.mirror.schema import read_info
+from core.mirror.search import MirrorSearch
+from core.mirror.sync import Mirroring, sealed_memories
+from core.recall import analyze
+from core.recall.scoring import ranking_for
+from core.sharing import SharePolicy
 from core.workbench.service import Service
 
 if TYPE_CHECKING:
@@ -21,8 +29,6 @@ class Mirror(Service):
 
     def database(self, dsn: str | None = None) -> str:
         """The database a run would use, as ``postgresql://user@host:port/db`` (never the password)."""
-        from core.mirror.connect import describe_dsn, resolve_dsn
-
         return describe_dsn(resolve_dsn(dsn, self.config.mirror.dsn))
 
     def run(self, profile: str, *, dsn: str | None = None, rebuild: bool = False,
@@ -30,17 +36,11 @@ class Mirror(Service):
         """Mirror what ``profile`` shares: new and changed days of the log, the shared memories (the
         passphrase is asked for when the home has a vault), with the home's embedding model's vectors.
         ``rebuild`` drops the mirror's tables first and writes everything again from the log."""
-        from core.mirror.connect import connect, describe_dsn, reported, resolve_dsn
-        from core.mirror.sync import Mirroring, sealed_memories
-        from core.sharing import SharePolicy
-
         policy = SharePolicy.from_config(self.config, profile)  # an unknown profile fails before anything
         url = resolve_dsn(dsn, self.config.mirror.dsn)
         bench = self.workbench
 
         def stored(texts: Mapping[str, str]) -> Mapping[str, Any]:
-            from core.index.stored import stored_vectors
-
             return stored_vectors(bench.index.conn, texts, bench.embedder().name)
 
         with connect(url) as conn, reported(describe_dsn(url), url):  # the database first, then keys and model
@@ -56,12 +56,6 @@ class Mirror(Service):
         """``query`` over the mirror: its time range read as ``reverie search`` reads it, then words
         and vectors inside it, fused as the local default fuses (core.mirror.search). The query is
         embedded only when the home's model is the one the mirror's vectors came from."""
-        from core.mirror.connect import MirrorError, connect, describe_dsn, reported, resolve_dsn
-        from core.mirror.schema import read_info
-        from core.mirror.search import MirrorSearch
-        from core.recall import analyze
-        from core.recall.scoring import ranking_for
-
         url = resolve_dsn(dsn, self.config.mirror.dsn)
         zone = zone or self.workbench.zone
         now = now or self.workbench.now(zone=zone)

@@ -16,17 +16,21 @@ from typing import TYPE_CHECKING, Any, BinaryIO
 
 import msgspec
 
+from core.conversation.items import latest_ts
 from core.errors import ConfigError, HomeError
 from core.fsutil import ensure_private_dir
+from core.remote.capture import CaptureReport, SpoolingFollower
+from core.remote.capture import capture as capture_into_spool
+from core.remote.receive import ReceiveReport
+from core.remote.receive import receive as receive_batches
+from core.remote.remotes import DEFAULT_COMMAND, NAME, Remote, Remotes, check_name
+from core.remote.ship import CommandTransport, Hook, PushReport, RemoteUnreachable
+from core.remote.ship import push as ship_spool
+from core.remote.spool import Spool
 from core.workbench.service import Service
 
 if TYPE_CHECKING:
     from core.conversation.detect import SourcePlan
-    from core.remote.capture import CaptureReport, SpoolingFollower
-    from core.remote.receive import ReceiveReport
-    from core.remote.remotes import Remote, Remotes
-    from core.remote.ship import CommandTransport, Hook, PushReport
-    from core.remote.spool import Spool
 
 ShipHook = Callable[[str, str], None]
 
@@ -75,21 +79,15 @@ class RemoteService(Service):
         return self.paths.root / "remotes.json"
 
     def remotes(self) -> Remotes:
-        from core.remote.remotes import Remotes
-
         return Remotes.load(self.remotes_file)
 
     @property
     def spool(self) -> Spool:
-        from core.remote.spool import Spool
-
         return Spool(self.paths.root / "spool", self.config.remote.spool_max_bytes)
 
     @property
     def machine(self) -> str:
         """This machine's name on the home (``[remote] machine``, else its host name, made a name)."""
-        from core.remote.remotes import NAME
-
         name = self.config.remote.machine or socket.gethostname().split(".")[0]
         cleaned = "".join(c if c.isalnum() or c in "._-" else "-" for c in name).strip("-.")[:64]
         return cleaned if cleaned and NAME.match(cleaned) else "laptop"
@@ -106,8 +104,6 @@ class RemoteService(Service):
     def add(self, name: str, target: str, *, port: int | None = None, identity: str | None = None,
             command: str | None = None, ssh_options: Sequence[str] = (), default: bool = False) -> Remote:
         """Add (or replace) a remote; the first one, or one added with ``default``, is the default."""
-        from core.remote.remotes import DEFAULT_COMMAND, Remote
-
         remote = Remote(name=name, target=target, port=port, identity=identity, command=command or DEFAULT_COMMAND,
                         ssh_options=tuple(ssh_options))
         remotes = self.remotes()
@@ -137,10 +133,7 @@ class RemoteService(Service):
                 hook: ShipHook | None = None) -> LaptopCapture:
         """Read ``plan``'s transcripts into the spool, then ship the spool; the turns are safe in the
         spool whether or not the home can be reached (then ``push_error`` says why)."""
-        from core.remote.capture import capture
-        from core.remote.ship import RemoteUnreachable
-
-        report = capture(self.spool, plan, now=now)
+        report = capture_into_spool(self.spool, plan, now=now)
         try:
             return LaptopCapture(report, self.push(transport=transport, hook=hook), None)
         except RemoteUnreachable as exc:
@@ -149,9 +142,6 @@ class RemoteService(Service):
     def follower(self, roots: Sequence[Path | str], on_push: Callable[[PushReport | None, str | None], None],
                  *, transport: CommandTransport | None = None) -> SpoolingFollower:
         """``watch --follow`` on a laptop: each pass spools what is new, then ships the spool."""
-        from core.remote.capture import SpoolingFollower
-        from core.remote.ship import RemoteUnreachable
-
         def ship() -> None:
             try:
                 on_push(self.push(transport=transport), None)
@@ -162,18 +152,14 @@ class RemoteService(Service):
 
     def transport(self, name: str | None = None) -> CommandTransport:
         """``ssh`` to the remote, running its ``remote receive --machine`` for this machine."""
-        from core.remote.ship import CommandTransport
-
         remote = self.remotes().get(name)
         return CommandTransport(remote.ssh_argv(remote.receive_command(self.machine)), f"ssh {remote.target}")
 
     def push(self, name: str | None = None, *, transport: CommandTransport | None = None,
              hook: Hook | None = None) -> PushReport:
         """Ship every waiting batch, in order; ``RemoteUnreachable`` when the home cannot take them."""
-        from core.remote.ship import push
-
         remote = self.remotes().get(name)
-        return push(self.spool, transport or self.transport(remote.name), remote.name, hook=hook)
+        return ship_spool(self.spool, transport or self.transport(remote.name), remote.name, hook=hook)
 
     def status(self) -> SpoolStatus:
         remotes = self.remotes() if self.remotes_file.exists() else None
@@ -196,10 +182,6 @@ class RemoteService(Service):
                 hook: ShipHook | None = None) -> ReceiveReport:
         """The home's side of one connection: store each batch from ``machine`` through the ingest path
         (same ids, quarantine, seals), acknowledge it, and catch the index up at the end."""
-        from core.conversation.items import latest_ts
-        from core.remote.receive import receive
-        from core.remote.remotes import check_name
-
         check_name(machine, "--machine")
         if self.is_laptop:
             raise ConfigError(f"{self.paths.root}: this home ships to a remote itself (no vault here); "
@@ -212,7 +194,8 @@ class RemoteService(Service):
                 report.skip(reason, count)
             return report
 
-        report = receive(stdin, stdout, machine=machine, store=store, latest=lambda: latest_ts(now()), hook=hook)
+        report = receive_batches(stdin, stdout, machine=machine, store=store, latest=lambda: latest_ts(now()),
+                                 hook=hook)
         if report.batches:
             self.workbench.refresh(memories=False)
         return report
