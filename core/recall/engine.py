@@ -44,7 +44,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from core import clock
-from core.config import Config, RecallConfig, SharingProfile
+from core.config import Config, RecallConfig, SharingProfile, load_config
 from core.embed.ensemble import query_vectors
 from core.embed.protocol import Embedder
 from core.errors import ReverieError
@@ -130,7 +130,7 @@ class Recaller:
         the index (:class:`core.index.BusyPolicy`). ``index``: that index already open (closing the
         recaller closes it)."""
         if embedder is None:
-            from core.embed import make_embedder
+            from core.embed import make_embedder  # late-bound: tests replace core.embed.make_embedder
 
             settings = config.embedding
             embedder = lambda: make_embedder(settings)  # noqa: E731
@@ -642,11 +642,9 @@ def _same_settings(config: Config) -> Callable[[str], Embedder]:
     """Builds a model by name with ``config``'s embedding backend settings (threads, batch size...)."""
 
     def build(name: str) -> Embedder:
-        from dataclasses import replace as changed
+        from core.embed import make_embedder  # late-bound: tests replace core.embed.make_embedder
 
-        from core.embed import make_embedder
-
-        return make_embedder(changed(config.embedding, model=name))
+        return make_embedder(replace(config.embedding, model=name))
 
     return build
 
@@ -656,8 +654,6 @@ def recall(paths: HomePaths | str | Path | None, query: str, *, config: Config |
            mode: str = "auto", filters: Filters | None = None, profile: SharingProfile | None = None,
            embedder: EmbedderSource | None = None) -> RecallResult:
     """One search over a home's index (opens and closes it). Long-lived callers keep a :class:`Recaller`."""
-    from core.config import load_config
-
     home = paths if isinstance(paths, HomePaths) else HomePaths.at(paths)
     settings = config or load_config(home.config)
     with Recaller.open(home, settings, embedder=embedder) as recaller:

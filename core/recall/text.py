@@ -24,6 +24,8 @@ import threading
 import unicodedata
 from functools import lru_cache
 
+import apsw
+
 from core.errors import ReverieError
 from core.index.tokenize import STOPWORDS
 
@@ -138,8 +140,6 @@ def _index_tokenizer() -> object:
     global _tokenizer
     with _TOKENIZER_LOCK:
         if _tokenizer is None:
-            import apsw
-
             _tokenizer = apsw.Connection(":memory:").fts5_tokenizer(INDEX_TOKENIZER[0], list(INDEX_TOKENIZER[1:]))
         return _tokenizer
 
@@ -149,8 +149,6 @@ def stem(word: str) -> str:
     """The token the index holds for ``word``: case folded, diacritics removed, English words by their
     Porter stem (``Decided`` → ``decid``, ``happiness`` → ``happi``); other scripts are left as they
     are. A text of several words gives the first word's token; a text with no word gives ``""``."""
-    import apsw
-
     tokenizer = _index_tokenizer()
     with _TOKENIZER_LOCK:  # one connection: calls from TUI workers take turns
         tokens = tokenizer(word.encode("utf-8", "surrogatepass"), apsw.FTS5_TOKENIZE_DOCUMENT, None)  # type: ignore[operator]
@@ -159,8 +157,6 @@ def stem(word: str) -> str:
 
 def stems(text: str) -> frozenset[str]:
     """Every token the index holds for ``text`` (see :func:`stem`), in one tokenizer call."""
-    import apsw
-
     tokenizer = _index_tokenizer()
     with _TOKENIZER_LOCK:
         tokens = tokenizer(text.encode("utf-8", "surrogatepass"), apsw.FTS5_TOKENIZE_DOCUMENT, None)  # type: ignore[operator]
