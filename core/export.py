@@ -1,4 +1,4 @@
-"""VaultExporter: provenance-aware exports of finalized memories (never drafts).
+"""HomeExporter: provenance-aware exports of finalized memories (never drafts).
 
 RAG chunks, generic JSONL, conversation history and knowledge-graph memory nodes carry the review
 summary (``{"reviewed": False}`` for memories stored without review) and a ``verified`` flag that is
@@ -20,8 +20,8 @@ import msgspec
 from core.errors import ReverieError
 from core.frozen import thaw
 from core.typed import to_builtins
-from core.vault.records import Memory
-from core.vault.store import MemoryVault
+from core.vault.records import MemoryRecord
+from core.vault.store import MemoryStore
 
 JSONL_FORMATS = ("generic", "openai", "anthropic")
 CHUNK_WORDS = 300
@@ -61,7 +61,7 @@ class GraphEdge(msgspec.Struct, frozen=True):
 
 
 @dataclass
-class KnowledgeGraph:
+class ExportGraph:
     nodes: list[GraphNode] = field(default_factory=list)
     edges: list[GraphEdge] = field(default_factory=list)
 
@@ -87,19 +87,19 @@ def _chunks(text: str, words: int = CHUNK_WORDS) -> list[str]:
     return pieces or [text]
 
 
-class VaultExporter:
+class HomeExporter:
     """Exports of a vault's finalized memories. ``include`` narrows them (a sharing profile)."""
 
-    def __init__(self, vault: MemoryVault, include: Callable[[Memory], bool] | None = None) -> None:
+    def __init__(self, vault: MemoryStore, include: Callable[[MemoryRecord], bool] | None = None) -> None:
         self.vault = vault
         self.include = include
 
-    def _memories(self) -> tuple[list[Memory], set[str]]:
+    def _memories(self) -> tuple[list[MemoryRecord], set[str]]:
         memories = [m for m in self.vault.list_memories() if self.include is None or self.include(m)]
         return memories, self.vault.verified_ids()
 
     @staticmethod
-    def _facts(memory: Memory) -> dict[str, Any]:
+    def _facts(memory: MemoryRecord) -> dict[str, Any]:
         meta = memory.metadata
         return {
             "memory_id": memory.memory_id,
@@ -181,8 +181,8 @@ class VaultExporter:
             for m in memories
         ]
 
-    def to_knowledge_graph(self) -> KnowledgeGraph:
-        graph = KnowledgeGraph()
+    def to_knowledge_graph(self) -> ExportGraph:
+        graph = ExportGraph()
         seen: set[str] = set()
         memories, verified = self._memories()
 
@@ -212,7 +212,7 @@ class VaultExporter:
         return graph
 
 
-def _question_for(memory: Memory) -> str:
+def _question_for(memory: MemoryRecord) -> str:
     meta = memory.metadata
     subject = meta.title or (", ".join(meta.tags) if meta.tags else "this")
     when = f" from {meta.occurred_at[:10]}" if meta.occurred_at else ""

@@ -32,7 +32,7 @@ reorder them, but cannot make one say something else, look reviewed, or lose a d
 Every way out goes through here: recall answers (:func:`share_recall`), context blocks
 (:func:`shared_context`: recall is wrapped by :class:`SharedRecaller`, so nothing unshared reaches
 the block), exports and the knowledge graph (:meth:`SharePolicy.allows_memory` as
-``VaultExporter(include=)``, see :func:`shared_exporter`; a graph built from the shared memories
+``HomeExporter(include=)``, see :func:`shared_exporter`; a graph built from the shared memories
 holds no node of a denied tag). Recall searches inside the profile (its gate judges every
 candidate by the same rules before anything is counted or ranked), so an answer's results, mode and
 notes never depend on what the profile withholds; this module checks each item again before it leaves
@@ -53,13 +53,13 @@ from core.tags import normalize_tag
 
 if TYPE_CHECKING:
     from core.context import ContextBlock
-    from core.export import VaultExporter
+    from core.export import HomeExporter
     from core.index import Filters
     from core.recall import Recaller, RecallItem, RecallResult
     from core.recall.model import ItemForm
     from core.topics import Marker
-    from core.vault.records import Memory
-    from core.vault.store import MemoryVault
+    from core.vault.records import MemoryRecord
+    from core.vault.store import MemoryStore
 
 OVERFETCH = 4  # candidates asked of recall per shareable result wanted (some will be withheld)
 MAX_FETCH = 400
@@ -93,7 +93,7 @@ class SharePolicy:
         """The policy of profile ``name`` (``ConfigError`` naming the known profiles if there is none)."""
         return cls(config.sharing_profile(name), name)
 
-    def checked_against(self, vault: Callable[[], MemoryVault]) -> SharePolicy:
+    def checked_against(self, vault: Callable[[], MemoryStore]) -> SharePolicy:
         """This policy, judging each memory by its sealed record in ``vault()`` (opened on first use)."""
         return replace(self, records=SealedRecords(vault))
 
@@ -126,8 +126,8 @@ class SharePolicy:
             return self.memory_verdict(item.tags, item.reviewed)
         return self.turn_verdict(item.source)
 
-    def allows_memory(self, memory: Memory) -> bool:
-        """For ``VaultExporter(include=...)``: the memory's own tags and review state."""
+    def allows_memory(self, memory: MemoryRecord) -> bool:
+        """For ``HomeExporter(include=...)``: the memory's own tags and review state."""
         return self.memory_verdict(memory.metadata.tags, memory.reviewed) is None
 
     # -- what recall is asked ---------------------------------------------------------------------
@@ -321,11 +321,11 @@ class SealedRecords:
     tags, review state), or None when the record is missing, does not verify, is not the version the
     ledger signed last, or the ledger chain is damaged. ``vault`` is called on first use."""
 
-    def __init__(self, vault: Callable[[], MemoryVault]) -> None:
+    def __init__(self, vault: Callable[[], MemoryStore]) -> None:
         self._vault = vault
         self._latest: tuple[int, dict[str, str]] | None = None  # (the ledger reading, memory id → sha256)
 
-    def _signed(self, vault: MemoryVault) -> dict[str, str] | None:
+    def _signed(self, vault: MemoryStore) -> dict[str, str] | None:
         """Memory id → SHA-256 of the record the ledger signed last (None: the chain is damaged)."""
         from core.vault.store import MEMORY_KINDS
 
@@ -355,11 +355,11 @@ class SealedRecords:
         return replace(item, text=memory.content, tags=tuple(memory.metadata.tags), reviewed=memory.reviewed)
 
 
-def shared_exporter(vault: MemoryVault, policy: SharePolicy) -> VaultExporter:
+def shared_exporter(vault: MemoryStore, policy: SharePolicy) -> HomeExporter:
     """Exports (RAG chunks, JSONL, conversation history, knowledge graph) of the shared memories only."""
-    from core.export import VaultExporter
+    from core.export import HomeExporter
 
-    return VaultExporter(vault, include=policy.allows_memory)
+    return HomeExporter(vault, include=policy.allows_memory)
 
 
 @dataclass(frozen=True)

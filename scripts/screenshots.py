@@ -29,7 +29,7 @@ from textual.widgets import DataTable, Input, TextArea  # noqa: E402
 from core import clock  # noqa: E402
 from core.config import Config  # noqa: E402
 from core.demo.build import build_demo_home  # noqa: E402
-from core.vault.store import MemoryVault  # noqa: E402
+from core.vault.store import MemoryStore  # noqa: E402
 
 NOW = datetime(2026, 11, 10, 21, 30, tzinfo=UTC)
 ZONE = "Asia/Seoul"
@@ -142,7 +142,7 @@ async def take(shot: Shot, out: Path, workdir: Path) -> Path:
 
 async def main(out: Path, only: set[str]) -> None:
     clock.utc_now = lambda: NOW  # frozen: ages and times read the same on every run
-    MemoryVault.memory_id_for_draft = lambda self, draft_id: f"mem_{draft_id}"  # type: ignore[method-assign]
+    MemoryStore.memory_id_for_draft = lambda self, draft_id: f"mem_{draft_id}"  # type: ignore[method-assign]
     from core.curate import cold
 
     cold.new_move_id = lambda now: f"m-{now:%Y%m%dT%H%M%S}-000000000001"  # cold storage shows move ids

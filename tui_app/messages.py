@@ -13,10 +13,10 @@ from typing import TYPE_CHECKING
 from textual.message import Message
 
 if TYPE_CHECKING:
-    from core.vault.records import Memory
-    from core.vault.store import MemoryVault
+    from core.vault.records import MemoryRecord
+    from core.vault.store import MemoryStore
     from core.workbench import CaptureOutcome
-    from core.workbench.types import ReviewDraft
+    from core.workbench.types import StoredDraft
     from tui_app.views.data import HomeSummary, MemoryDetail, MemoryRow
     from tui_app.views.imports import FoundSource
     from tui_app.views.turns import SessionAbout
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 class Unlocked(Message):
     """The passphrase opened (or created) the vault; the app starts a session on it."""
 
-    vault: MemoryVault
+    vault: MemoryStore
     created: bool = False
 
 
@@ -60,12 +60,12 @@ class InterruptedCompleted(Message):
 
 @dataclass
 class DraftsLoaded(Message):
-    drafts: list[ReviewDraft]
+    drafts: list[StoredDraft]
 
 
 @dataclass
 class DraftLoaded(Message):
-    draft: ReviewDraft
+    draft: StoredDraft
 
 
 @dataclass
@@ -73,14 +73,14 @@ class DraftDecided(Message):
     """A decision or the approval was stored; ``note`` says what, for the person (the error a stale
     save raises is :class:`core.errors.DraftChanged`)."""
 
-    draft: ReviewDraft
+    draft: StoredDraft
     note: str
 
 
 @dataclass
 class DraftFinalized(Message):
-    draft: ReviewDraft
-    memory: Memory
+    draft: StoredDraft
+    memory: MemoryRecord
 
 
 @dataclass

@@ -37,8 +37,8 @@ from core.fsutil import file_lock
 
 if TYPE_CHECKING:
     from core.config import AssistantsConfig
-    from core.vault.review import ReviewDraft
-    from core.vault.store import MemoryVault
+    from core.vault.review import StoredDraft
+    from core.vault.store import MemoryStore
 
 ASSISTANT_CHANNELS = ("mcp", "api")  # a caller source is "<channel>:<name>"
 WINDOW = timedelta(hours=1)
@@ -81,7 +81,7 @@ class QuotaFacts:
     assistant_suggestions: int
 
     @classmethod
-    def of(cls, draft: ReviewDraft) -> QuotaFacts:
+    def of(cls, draft: StoredDraft) -> QuotaFacts:
         return cls(draft.draft_id, draft.created_by, _parse(draft.created_at), draft.state,
                    sum(1 for s in draft.suggestions if is_assistant(s.source)))
 
@@ -112,7 +112,7 @@ class ProposalCounter:
     """Counts drafts for the limits; one per process that serves assistants (not thread-safe on its
     own: the surface serialises its calls)."""
 
-    def __init__(self, vault: MemoryVault, limits: AssistantsConfig) -> None:
+    def __init__(self, vault: MemoryStore, limits: AssistantsConfig) -> None:
         self.vault = vault
         self.limits = limits
         self._seen: dict[str, tuple[tuple[int, ...], QuotaFacts | None]] = {}
@@ -185,7 +185,7 @@ class ProposalCounter:
                 f"(at most {limits.open_proposals}); the next fits when the person approves, finalizes or deletes "
                 "one", retry_after=OPEN_RETRY_AFTER_S)
 
-    def check_suggestion(self, draft: ReviewDraft) -> None:
+    def check_suggestion(self, draft: StoredDraft) -> None:
         """Raise :class:`LimitReached` if ``draft`` takes no more suggestions from assistants."""
         if self.limits.suggestions_per_draft == 0:
             raise _turned_off("suggestions_per_draft", "suggestions")

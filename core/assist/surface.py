@@ -41,7 +41,7 @@ from core.paths import HomePaths
 from core.sharing import SharePolicy, shared_item
 
 if TYPE_CHECKING:
-    from core.vault.store import MemoryVault
+    from core.vault.store import MemoryStore
     from core.workbench import Workbench
 
 TOOLS = ("recall", "where_are_we", "context", "propose_memory", "suggest")
@@ -133,7 +133,7 @@ class AssistantSurface:
         return self.workbench.config
 
     @property
-    def vault(self) -> MemoryVault:
+    def vault(self) -> MemoryStore:
         return self.workbench.vault
 
     @property

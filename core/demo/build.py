@@ -36,8 +36,8 @@ from core.paths import HomePaths
 from core.suggest.dates import DateSuggester
 from core.suggest.suggester import SuggestContext
 from core.vault.crypto import KdfParams, VaultKeys, create_header
-from core.vault.review import Approval, ReviewDecision, ReviewDraft, Suggestion
-from core.vault.store import MemoryVault
+from core.vault.review import Approval, ReviewDecision, StoredDraft, Suggestion
+from core.vault.store import MemoryStore
 
 DEMO_PASSPHRASE = "reverie-demo"
 DEMO_REVIEWER = "me"
@@ -49,7 +49,7 @@ class DemoContext:
     """What a demo step works with. ``now`` is the reference time every sample date is relative to."""
 
     paths: HomePaths
-    vault: MemoryVault
+    vault: MemoryStore
     now: datetime
     notes: list[str] = field(default_factory=list)  # one human line per thing a step built
 
@@ -113,7 +113,7 @@ def build_demo_home(
     config = Config()
     config.general.timezone = timezone
     save_config(paths.config, config)
-    ctx = DemoContext(paths=paths, vault=MemoryVault.open(paths, keys), now=now or clock.utc_now())
+    ctx = DemoContext(paths=paths, vault=MemoryStore.open(paths, keys), now=now or clock.utc_now())
     for _name, step in DEMO_STEPS if steps is None else steps:
         step(ctx)
     return DemoHome(paths=paths, passphrase=DEMO_PASSPHRASE, keys=keys, notes=tuple(ctx.notes))
@@ -147,7 +147,7 @@ def _sample_draft(
     captured_hours_ago: float,
     suggestions: Sequence[_S],
     approved_hours_ago: float | None = None,
-) -> ReviewDraft:
+) -> StoredDraft:
     """A draft with explicit times, built through the review objects' own invariants."""
     made = [
         Suggestion(
@@ -174,7 +174,7 @@ def _sample_draft(
     approval = None
     if approved_hours_ago is not None:
         approval = Approval(DEMO_REVIEWER, approved_at=ctx.iso_ago(hours=approved_hours_ago))
-    return ReviewDraft(
+    return StoredDraft(
         draft_id=draft_id,
         content=content,
         tags=tuple(tags),
@@ -200,7 +200,7 @@ def _local_dates(ctx: DemoContext, sid: str, content: str, captured_hours_ago: f
     ``captured_hours_ago`` hours before the demo's reference time: the demo's dates agree with the text
     the way a real draft's would."""
     suggester = DateSuggester()
-    probe = ReviewDraft(draft_id=f"draft_demo_probe_{sid}", content=content,
+    probe = StoredDraft(draft_id=f"draft_demo_probe_{sid}", content=content,
                         created_at=ctx.iso_ago(hours=captured_hours_ago), created_by=DEMO_REVIEWER)
     context = SuggestContext(vault=ctx.vault, config=load_config(ctx.paths.config), paths=ctx.paths)
     return [
@@ -274,7 +274,7 @@ def build_drafts(ctx: DemoContext) -> None:
     ctx.notes.append(f"{len(drafts)} drafts (4 open, 1 approved) with suggestions from 5 models and 2 local suggesters")
 
 
-def _reviewed(ctx: DemoContext, name: str, days: float, content: str, tags: list[str], fields: list[_S]) -> ReviewDraft:
+def _reviewed(ctx: DemoContext, name: str, days: float, content: str, tags: list[str], fields: list[_S]) -> StoredDraft:
     """A draft captured ``days`` ago whose every suggestion (those given and the real date
     suggester's) was decided a day later, then approved."""
     hours = days * 24

@@ -1,7 +1,7 @@
 """Finalized vault memories into the search index, beside the turns.
 
 The vault is encrypted, so only a caller holding the keys can hand memories over. Only memories that
-verify (their record and the ledger agree: ``MemoryVault.verified_ids``) are indexed; a tampered or
+verify (their record and the ledger agree: ``MemoryStore.verified_ids``) are indexed; a tampered or
 damaged record is left out (``reverie verify`` names it). Drafts are never memories and never reach
 the index. The index compares each memory by id with what it holds, so a sync only rewrites (and
 re-embeds) the memories that were added or changed, and drops those that left the vault.
@@ -14,11 +14,11 @@ from datetime import UTC, datetime, time, tzinfo
 from core.embed.protocol import Embedder
 from core.index import MemoryDoc, MemorySync, SearchIndex
 from core.turns import format_ts
-from core.vault.records import Memory
-from core.vault.store import MemoryVault
+from core.vault.records import MemoryRecord
+from core.vault.store import MemoryStore
 
 
-def memory_time(memory: Memory, zone: tzinfo) -> str:
+def memory_time(memory: MemoryRecord, zone: tzinfo) -> str:
     """When the memory happened (``occurred_at``, a date or a time; read in ``zone`` when it carries no
     offset), else when it was finalized, as a log timestamp."""
     for value in (memory.metadata.occurred_at, memory.created_at):
@@ -36,7 +36,7 @@ def memory_time(memory: Memory, zone: tzinfo) -> str:
     return format_ts(datetime.now(UTC))
 
 
-def memory_doc(memory: Memory, zone: tzinfo) -> MemoryDoc:
+def memory_doc(memory: MemoryRecord, zone: tzinfo) -> MemoryDoc:
     """The index's view of a memory: its original content, tags, time and review state."""
     return MemoryDoc(
         id=memory.memory_id,
@@ -47,13 +47,13 @@ def memory_doc(memory: Memory, zone: tzinfo) -> MemoryDoc:
     )
 
 
-def vault_docs(vault: MemoryVault, zone: tzinfo) -> list[MemoryDoc]:
+def vault_docs(vault: MemoryStore, zone: tzinfo) -> list[MemoryDoc]:
     """Every memory of the vault that verifies, as index documents (usable as a reindex memory source)."""
     verified = vault.verified_ids()
     return [memory_doc(m, zone) for m in vault.list_memories() if m.memory_id in verified]
 
 
-def sync_vault(index: SearchIndex, vault: MemoryVault, zone: tzinfo,
+def sync_vault(index: SearchIndex, vault: MemoryStore, zone: tzinfo,
                embedder: Embedder | None = None) -> MemorySync:
     """Make the index's memories those of the vault. With ``embedder`` (the index's model), new and
     changed memories get their vectors now; otherwise at the next reindex."""

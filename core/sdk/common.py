@@ -7,8 +7,7 @@ from typing import Any
 
 from core.errors import NotFound, ReverieError
 from core.turns import TurnError, parse_ts
-from core.vault.records import Memory as StoredMemory
-from core.vault.records import content_sha256, memory_from_payload
+from core.vault.records import MemoryRecord, content_sha256, memory_from_payload
 
 # Keys of ``metadata.custom`` that Reverie gives a meaning: a caller of ``create`` cannot set them,
 # or a memory stored without review could claim review provenance or replace another memory.
@@ -31,7 +30,7 @@ def moment(value: str, where: str) -> datetime:
 
 
 def new_record(memory_id: str, content: str, tags: list[str], custom: dict[str, Any], created_at: str,
-               where: str, *, location: str | None = None) -> StoredMemory:
+               where: str, *, location: str | None = None) -> MemoryRecord:
     """A Reverie memory built from its payload, the records' on-disk contract (checked like a loaded one)."""
     metadata = {"tags": tags, "occurred_at": None, "location": location, "title": None, "people": [],
                 "confirmed_fields": {}, "custom": custom}

@@ -28,8 +28,7 @@ from core.fsutil import atomic_write_bytes
 from core.paths import HomePaths
 from core.sdk.review import DecisionOutcome, ReviewDraft, ReviewState
 from core.vault.crypto import VaultKeys
-from core.vault.review import Approval
-from core.vault.review import ReviewDraft as StoredDraft
+from core.vault.review import Approval, StoredDraft
 from core.vault.sealed import seal, unseal
 
 REJECTED_FORMAT = "reverie.sdk.rejected-draft"

@@ -26,13 +26,12 @@ from core.sdk.crypto import MemoryCrypto
 from core.sdk.models import Memory
 from core.vault.canonical import sha256_hex
 from core.vault.crypto import b64e
-from core.vault.records import MEMORY_FORMAT, open_memory
-from core.vault.records import Memory as StoredMemory
+from core.vault.records import MEMORY_FORMAT, MemoryRecord, open_memory
 from core.vault.review import check_field_value
-from core.vault.store import MemoryVault as Store
+from core.vault.store import MemoryStore
 
 
-def export_file(store: Store, memory_id: str, passphrase: str, path: str | os.PathLike[str]) -> str:
+def export_file(store: MemoryStore, memory_id: str, passphrase: str, path: str | os.PathLike[str]) -> str:
     """Write the stored memory as a sealed ``.dvmem`` (``.dvmem`` appended when missing)."""
     from core.vault.portable import export_dvmem
 
@@ -47,7 +46,8 @@ def export_file(store: Store, memory_id: str, passphrase: str, path: str | os.Pa
     return target
 
 
-def import_file(store: Store, crypto: MemoryCrypto, passphrase: str, path: str | os.PathLike[str]) -> tuple[str, bool]:
+def import_file(store: MemoryStore, crypto: MemoryCrypto, passphrase: str,
+                path: str | os.PathLike[str]) -> tuple[str, bool]:
     """Verify and store the memory in ``path``; returns (memory id, newly added)."""
     from core.vault.portable import import_dvmem, read_dvmem_file
 
@@ -72,7 +72,7 @@ def import_file(store: Store, crypto: MemoryCrypto, passphrase: str, path: str |
     return imported.memory_id, added
 
 
-def _own_view_record(store: Store, memory: Memory, source: Path) -> StoredMemory | None:
+def _own_view_record(store: MemoryStore, memory: Memory, source: Path) -> MemoryRecord | None:
     """The record a ``Memory.to_dvmem()`` of one of this vault's views carries, or None."""
     if not (memory.id.startswith("mem_") and memory.encrypted_content and memory.nonce and memory.signature):
         return None
@@ -89,14 +89,14 @@ def _own_view_record(store: Store, memory: Memory, source: Path) -> StoredMemory
     return stored
 
 
-def _store(store: Store, memory: StoredMemory, data: bytes) -> None:
+def _store(store: MemoryStore, memory: MemoryRecord, data: bytes) -> None:
     try:
         store.store_memory(memory, "import", {"file_sha256": sha256_hex(data)})
     except ReverieError as exc:
         raise reverie_error(exc) from exc
 
 
-def _import_upstream(store: Store, crypto: MemoryCrypto, memory: Memory, source: Path,
+def _import_upstream(store: MemoryStore, crypto: MemoryCrypto, memory: Memory, source: Path,
                      data: bytes) -> tuple[str, bool]:
     if not isinstance(memory.content, str) or not memory.content.strip():
         raise ValueError(f"{source}: payload.content must be a non-empty string")
@@ -112,7 +112,7 @@ def _import_upstream(store: Store, crypto: MemoryCrypto, memory: Memory, source:
         raise ValueError(f"{source}: payload.signature does not verify with this key")
     memory_id = f"mem_{memory.id}"
     try:
-        existing: StoredMemory | None = store.get_memory(memory_id)
+        existing: MemoryRecord | None = store.get_memory(memory_id)
     except NotFound:
         existing = None
     except ReverieError as exc:

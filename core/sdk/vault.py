@@ -42,11 +42,9 @@ from core.sdk.sharing import Grant
 from core.vault.canonical import canonical_json, sha256_hex
 from core.vault.crypto import KdfParams, b64d
 from core.vault.ledger import LedgerEntry
-from core.vault.records import MEMORY_FORMAT, open_memory
-from core.vault.records import Memory as StoredMemory
+from core.vault.records import MEMORY_FORMAT, MemoryRecord, open_memory
 from core.vault.review import check_field_value, new_id
-from core.vault.store import MEMORY_KINDS
-from core.vault.store import MemoryVault as Store
+from core.vault.store import MEMORY_KINDS, MemoryStore
 
 if TYPE_CHECKING:
     from core.workbench.home import Workbench
@@ -62,7 +60,7 @@ class WrongKeyError(ValueError):
 class _Sealed:
     """One record file as read and verified: the memory and the envelope fields a view shows."""
 
-    memory: StoredMemory
+    memory: MemoryRecord
     signature: str
     nonce: bytes
     ciphertext: bytes
@@ -139,7 +137,7 @@ class MemoryVault:
                                    anchor_backend)
         self._rejected = RejectedDrafts(paths, self._store.keys)
         self._memories: dict[str, Memory] = {}
-        self._records: dict[str, StoredMemory] = {}
+        self._records: dict[str, MemoryRecord] = {}
         self._unreadable: dict[str, str] = {}
         self._sync()
 
@@ -150,8 +148,8 @@ class MemoryVault:
         return self._workbench
 
     @property
-    def store(self) -> Store:
-        """The Reverie vault underneath (``core.vault.store.MemoryVault``)."""
+    def store(self) -> MemoryStore:
+        """The Reverie vault underneath (``core.vault.store.MemoryStore``)."""
         return self._store
 
     @property
@@ -447,7 +445,7 @@ class MemoryVault:
         atomic_write_text(Path(os.fspath(path)), json.dumps(document, indent=2, ensure_ascii=False, default=str))
         return os.fspath(path)
 
-    def _export_records(self) -> builtins.list[tuple[Memory, StoredMemory, bool]]:
+    def _export_records(self) -> builtins.list[tuple[Memory, MemoryRecord, bool]]:
         """(view, sealed record, verified) for every memory, oldest first: what exports are made of."""
         self._sync()
         latest = self._latest_entries()

@@ -27,7 +27,7 @@ from core.suggest.cues import mentions_future
 from core.suggest.suggester import Proposal, SuggestContext
 from core.timeparse import TimeMatch
 from core.timeparse.model import instant
-from core.vault.review import ReviewDraft
+from core.vault.review import StoredDraft
 
 GRAIN_CONFIDENCE = {"hour": 0.92, "part_of_day": 0.88, "day": 0.85, "span": 0.45, "week": 0.40,
                     "month": 0.30, "year": 0.20}
@@ -46,7 +46,7 @@ class DateSuggester:
     def model_name(self, ctx: SuggestContext) -> str:
         return "reverie-timeparse"
 
-    def propose(self, draft: ReviewDraft, ctx: SuggestContext) -> list[Proposal]:
+    def propose(self, draft: StoredDraft, ctx: SuggestContext) -> list[Proposal]:
         now = ctx.written_at(draft)
         matches = ctx.time_expressions(draft)
         if not matches:

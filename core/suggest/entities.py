@@ -29,7 +29,7 @@ from core.suggest.cues import mentions_future, place_role
 from core.suggest.names import NameMatch, find_name, is_cjk
 from core.suggest.suggester import Proposal, SuggestContext
 from core.timeparse.model import instant
-from core.vault.review import ReviewDraft
+from core.vault.review import StoredDraft
 
 WHOLE_EXACT = 0.90
 WHOLE_EXACT_SHORT = 0.80
@@ -79,7 +79,7 @@ class PeopleSuggester:
     def model_name(self, ctx: SuggestContext) -> str:
         return "confirmed-names"
 
-    def propose(self, draft: ReviewDraft, ctx: SuggestContext) -> list[Proposal]:
+    def propose(self, draft: StoredDraft, ctx: SuggestContext) -> list[Proposal]:
         people = known_people(ctx)
         firsts = Counter(p.split()[0] for p in people if len(p.split()) > 1)
         found: list[tuple[int, str, float, str]] = []  # (position, person, confidence, as written)
@@ -120,7 +120,7 @@ class PlaceSuggester:
     def model_name(self, ctx: SuggestContext) -> str:
         return "confirmed-names"
 
-    def propose(self, draft: ReviewDraft, ctx: SuggestContext) -> list[Proposal]:
+    def propose(self, draft: StoredDraft, ctx: SuggestContext) -> list[Proposal]:
         text = draft.content
         matches = [m for place in known_places(ctx) if _usable(place)
                    for m in [find_name(text, place)] if m is not None]
@@ -143,7 +143,7 @@ class PlaceSuggester:
         return [Proposal("location", best.name, round(confidence, 3), why, attach=confidence >= self.threshold)]
 
 
-def is_plan(draft: ReviewDraft, ctx: SuggestContext) -> bool:
+def is_plan(draft: StoredDraft, ctx: SuggestContext) -> bool:
     """The text speaks of the future: a future marker, or time expressions that all lie ahead."""
     if mentions_future(draft.content):
         return True

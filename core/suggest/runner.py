@@ -20,12 +20,12 @@ from core.suggest.dates import DateSuggester
 from core.suggest.entities import PeopleSuggester, PlaceSuggester
 from core.suggest.suggester import Proposal, SuggestContext, Suggester, SuggestError
 from core.suggest.tags import TagSuggester
-from core.vault.review import ReviewDraft, Suggestion
+from core.vault.review import StoredDraft, Suggestion
 
 if TYPE_CHECKING:
     from core.embed.protocol import Embedder
     from core.index import SearchIndex
-    from core.vault.store import MemoryVault
+    from core.vault.store import MemoryStore
 
 
 def default_suggesters() -> list[Suggester]:
@@ -60,7 +60,7 @@ class FoundProposal:
 
 @dataclass
 class SuggestRun:
-    draft: ReviewDraft
+    draft: StoredDraft
     added: list[Suggestion] = field(default_factory=list)
     found: list[FoundProposal] = field(default_factory=list)  # every proposal, attached or not
     notes: list[str] = field(default_factory=list)
@@ -71,7 +71,7 @@ def suggestion_id(source: str, field_name: str, value: object) -> str:
     return f"{source.replace(':', '-')}-{hashlib.sha256(body.encode('utf-8')).hexdigest()[:16]}"
 
 
-def collect(draft: ReviewDraft, ctx: SuggestContext, suggesters: Sequence[Suggester]) -> list[FoundProposal]:
+def collect(draft: StoredDraft, ctx: SuggestContext, suggesters: Sequence[Suggester]) -> list[FoundProposal]:
     """Every proposal of every suggester (nothing is attached). A suggester that fails is noted and
     the others still run."""
     found: list[FoundProposal] = []
@@ -87,7 +87,7 @@ def collect(draft: ReviewDraft, ctx: SuggestContext, suggesters: Sequence[Sugges
     return found
 
 
-def attach(draft: ReviewDraft, found: Sequence[FoundProposal]) -> tuple[ReviewDraft, list[Suggestion]]:
+def attach(draft: StoredDraft, found: Sequence[FoundProposal]) -> tuple[StoredDraft, list[Suggestion]]:
     """``draft`` with the attachable proposals added (not saved), and the suggestions added."""
     decided = set(draft.resolved_fields())
     present = {s.suggestion_id for s in draft.suggestions}
@@ -107,7 +107,7 @@ def attach(draft: ReviewDraft, found: Sequence[FoundProposal]) -> tuple[ReviewDr
     return draft, added
 
 
-def suggest_draft(vault: MemoryVault, draft: ReviewDraft, config: Config, paths: HomePaths, *,
+def suggest_draft(vault: MemoryStore, draft: StoredDraft, config: Config, paths: HomePaths, *,
                   suggesters: Sequence[Suggester] | None = None,
                   embedder: Embedder | Callable[[], Embedder] | None = None, save: bool = True,
                   memory_index: Callable[[], SearchIndex] | None = None) -> SuggestRun:

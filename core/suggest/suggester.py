@@ -13,14 +13,14 @@ from core.errors import ReverieError
 from core.paths import HomePaths
 from core.timeparse import find_time_expressions
 from core.turns import parse_ts
-from core.vault.review import ReviewDraft
+from core.vault.review import StoredDraft
 
 if TYPE_CHECKING:
     from core.embed.protocol import Embedder
     from core.index import SearchIndex
     from core.timeparse import TimeMatch
-    from core.vault.records import Memory
-    from core.vault.store import MemoryVault
+    from core.vault.records import MemoryRecord
+    from core.vault.store import MemoryStore
 
 
 class SuggestError(ReverieError):
@@ -50,7 +50,7 @@ class Suggester(Protocol):
         """The suggestion's ``model`` (a rule set, or the embedding model used)."""
         ...
 
-    def propose(self, draft: ReviewDraft, ctx: SuggestContext) -> list[Proposal]:
+    def propose(self, draft: StoredDraft, ctx: SuggestContext) -> list[Proposal]:
         """Every proposal with its confidence, including those under the threshold."""
         ...
 
@@ -61,7 +61,7 @@ class SuggestContext:
     (``memory_index``), and an embedding model (``embedder``, or the one ``config.embedding`` names, made
     on first need)."""
 
-    vault: MemoryVault
+    vault: MemoryStore
     config: Config
     paths: HomePaths
     embedder: Embedder | Callable[[], Embedder] | None = None
@@ -69,25 +69,25 @@ class SuggestContext:
     # provides it); without it, suggesters read the index as it is.
     memory_index: Callable[[], SearchIndex] | None = None
     notes: list[str] = field(default_factory=list)  # why a suggester said nothing (no vectors…)
-    _confirmed: list[Memory] | None = None
+    _confirmed: list[MemoryRecord] | None = None
     _model: Embedder | None = None
 
     @property
     def zone(self) -> tzinfo:
         return self.config.zone()
 
-    def written_at(self, draft: ReviewDraft) -> datetime:
+    def written_at(self, draft: StoredDraft) -> datetime:
         """When the draft was captured, in the person's timezone: "yesterday" is relative to it."""
         return parse_ts(draft.created_at).astimezone(self.zone)
 
-    def time_expressions(self, draft: ReviewDraft) -> list[TimeMatch]:
+    def time_expressions(self, draft: StoredDraft) -> list[TimeMatch]:
         """The time expressions of the draft's text as of :meth:`written_at`, read with the home's
         settings as search and ``reverie when`` read them (timezone, languages, the month "FY2023"
         starts in: ``timeparse.fiscal_year_start``). Every suggester reads dates through here."""
         return find_time_expressions(draft.content, self.written_at(draft), self.zone, self.config.general.languages,
                                      fiscal_year_start=self.config.timeparse.fiscal_year_start)
 
-    def confirmed(self) -> list[Memory]:
+    def confirmed(self) -> list[MemoryRecord]:
         """Memories the person approved through the review workflow (read once per run)."""
         if self._confirmed is None:
             self._confirmed = [m for m in self.vault.list_memories() if m.reviewed]

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from core.index import Filters, SearchIndex
 from core.suggest.suggester import Proposal, SuggestContext
 from core.tags import normalize_tag
-from core.vault.review import ReviewDraft
+from core.vault.review import StoredDraft
 
 
 @dataclass
@@ -40,7 +40,7 @@ class TagSuggester:
     def model_name(self, ctx: SuggestContext) -> str:
         return ctx.embedding_model().name
 
-    def neighbours(self, draft: ReviewDraft, ctx: SuggestContext) -> list[tuple[float, tuple[str, ...]]]:
+    def neighbours(self, draft: StoredDraft, ctx: SuggestContext) -> list[tuple[float, tuple[str, ...]]]:
         """(cosine, tags) of the nearest confirmed memories, closest first."""
         embedder = ctx.embedding_model()
         shared = ctx.memory_index() if ctx.memory_index is not None else None
@@ -59,7 +59,7 @@ class TagSuggester:
         return [(float(hit.score), docs[hit.id].tags) for hit in hits
                 if hit.id in docs and hit.score >= self.min_similarity]
 
-    def propose(self, draft: ReviewDraft, ctx: SuggestContext) -> list[Proposal]:
+    def propose(self, draft: StoredDraft, ctx: SuggestContext) -> list[Proposal]:
         near = self.neighbours(draft, ctx)
         if not near:
             return []

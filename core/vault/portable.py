@@ -37,10 +37,10 @@ from core.vault.crypto import (
     derive_keys,
     read_header,
 )
-from core.vault.records import Memory, memory_from_payload
-from core.vault.review import ReviewDraft
+from core.vault.records import MemoryRecord, memory_from_payload
+from core.vault.review import StoredDraft
 from core.vault.sealed import seal, unseal
-from core.vault.store import MemoryVault
+from core.vault.store import MemoryStore
 
 DVMEM_FORMAT = "reverie.dvmem"
 DVMEM_RECORD = "reverie.dvmem.memory"
@@ -60,7 +60,7 @@ class ExportPassphraseWrong(WrongPassphrase, RecordError):
     """The passphrase given is not the one the ``.dvmem`` was exported with; nothing was written."""
 
 
-def export_dvmem(vault: MemoryVault, memory_id: str, passphrase: str) -> bytes:
+def export_dvmem(vault: MemoryStore, memory_id: str, passphrase: str) -> bytes:
     memory = vault.get_memory(memory_id)
     params, _, _ = read_header(vault.paths.vault_header)
     salt = os.urandom(16)
@@ -115,7 +115,7 @@ def _too_big(where: str, size: int) -> str:
     return f"{where}: {shown}, over the {MAX_DVMEM_BYTES:,}-byte limit of a .dvmem (one memory)"
 
 
-def read_dvmem(data: bytes, passphrase: str, where: str) -> tuple[Memory, dict[str, Any]]:
+def read_dvmem(data: bytes, passphrase: str, where: str) -> tuple[MemoryRecord, dict[str, Any]]:
     """Verify and open a ``.dvmem``; returns the memory and its verification block."""
     if len(data) > MAX_DVMEM_BYTES:
         raise RecordError(_too_big(where, len(data)))
@@ -172,7 +172,7 @@ def _check_review(review: Any, where: str) -> None:
     """Re-validate the review provenance with the review workflow's own invariants."""
     record = thaw(review)
     try:
-        ReviewDraft.from_dict(
+        StoredDraft.from_dict(
             {
                 "draft_id": record["draft_id"],
                 "content": record["original_content"],
@@ -191,7 +191,7 @@ def _check_review(review: Any, where: str) -> None:
         raise RecordError(f"{where}: review provenance does not hold: {exc}") from exc
 
 
-def import_dvmem(vault: MemoryVault, data: bytes, passphrase: str, where: str) -> tuple[Memory, bool]:
+def import_dvmem(vault: MemoryStore, data: bytes, passphrase: str, where: str) -> tuple[MemoryRecord, bool]:
     """Import after verification. Returns (memory, added); importing the same memory twice adds nothing,
     and a different memory under an existing id is refused."""
     memory, verification = read_dvmem(data, passphrase, where)

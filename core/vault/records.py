@@ -26,7 +26,7 @@ from core.turns import TurnError, parse_ts
 from core.typed import to_builtins
 from core.vault.canonical import sha256_hex
 from core.vault.crypto import VaultKeys
-from core.vault.review import ReviewDraft, draft_from_json, review_summary
+from core.vault.review import StoredDraft, draft_from_json, review_summary
 from core.vault.sealed import SwappedRecord, one_line, seal, unseal_plaintext
 
 MEMORY_FORMAT = "reverie.memory"
@@ -59,7 +59,7 @@ def content_sha256(content: str) -> str:
 
 
 class _MetadataData(msgspec.Struct, forbid_unknown_fields=True):
-    """The stored shape of :class:`MemoryMetadata` (msgspec checks types and unknown keys)."""
+    """The stored shape of :class:`RecordMetadata` (msgspec checks types and unknown keys)."""
 
     tags: tuple[str, ...] | None = ()
     occurred_at: str | None = None
@@ -69,16 +69,16 @@ class _MetadataData(msgspec.Struct, forbid_unknown_fields=True):
     confirmed_fields: dict[str, Any] | None = None
     custom: dict[str, Any] | None = None
 
-    def build(self, where: str, *, decoded: bool = False) -> MemoryMetadata:
+    def build(self, where: str, *, decoded: bool = False) -> RecordMetadata:
         """The metadata; ``decoded``: this came straight from msgspec's JSON decoder, whose output is
         a JSON value by construction, so the nested values are adopted (``adopt_decoded``), not walked."""
         if decoded:
-            return MemoryMetadata(tags=self.tags or (), occurred_at=self.occurred_at, location=self.location,
+            return RecordMetadata(tags=self.tags or (), occurred_at=self.occurred_at, location=self.location,
                                   title=self.title, people=self.people or (),
                                   confirmed_fields=adopt_decoded(self.confirmed_fields or {}),
                                   custom=adopt_decoded(self.custom or {}))
         try:
-            return MemoryMetadata(
+            return RecordMetadata(
                 tags=self.tags or (),
                 occurred_at=self.occurred_at,
                 location=self.location,
@@ -92,7 +92,7 @@ class _MetadataData(msgspec.Struct, forbid_unknown_fields=True):
 
 
 class _MemoryPayload(msgspec.Struct):
-    """The decrypted payload of a memory record, as :meth:`Memory.payload` writes it."""
+    """The decrypted payload of a memory record, as :meth:`MemoryRecord.payload` writes it."""
 
     content: str
     content_sha256: str
@@ -102,7 +102,7 @@ class _MemoryPayload(msgspec.Struct):
 
 
 @dataclass(frozen=True)
-class MemoryMetadata:
+class RecordMetadata:
     tags: tuple[str, ...] = ()
     occurred_at: str | None = None
     location: str | None = None
@@ -117,10 +117,10 @@ class MemoryMetadata:
 
 
 @dataclass(frozen=True)
-class Memory:
+class MemoryRecord:
     memory_id: str
     content: str
-    metadata: MemoryMetadata
+    metadata: RecordMetadata
     created_at: str  # when it was finalized (or imported)
     record_version: int = 1
     content_sha256: str = ""
@@ -157,12 +157,12 @@ class Memory:
         return to_builtins(self, omit=("record_version",))
 
 
-def seal_memory(memory: Memory, keys: VaultKeys) -> bytes:
+def seal_memory(memory: MemoryRecord, keys: VaultKeys) -> bytes:
     """Hash → encrypt → sign: the record file's bytes."""
     return seal(MEMORY_FORMAT, memory.memory_id, memory.record_version, memory.payload(), keys)
 
 
-def open_memory(data: bytes, keys: VaultKeys, where: str, expected_id: str | None = None) -> Memory:
+def open_memory(data: bytes, keys: VaultKeys, where: str, expected_id: str | None = None) -> MemoryRecord:
     """Verify and decrypt a record; ``RecordError`` (``SwappedRecord``, ``SignatureMismatch``) says
     what failed. The payload is decoded by msgspec straight into its stored shape (types and unknown
     keys checked in C) and the content is rechecked against its SHA-256."""
@@ -176,14 +176,14 @@ def open_memory(data: bytes, keys: VaultKeys, where: str, expected_id: str | Non
     return _memory(shape, where, record_id, version, decoded=True)
 
 
-def open_draft(data: bytes, keys: VaultKeys, where: str, expected_id: str | None = None) -> ReviewDraft:
+def open_draft(data: bytes, keys: VaultKeys, where: str, expected_id: str | None = None) -> StoredDraft:
     """Verify and decrypt a draft record; its payload is decoded by msgspec straight into the draft's
     stored shape, then every invariant of the review workflow is checked (``ReviewError``)."""
     _, _, plaintext = unseal_plaintext(data, DRAFT_FORMAT, keys, where, expected_id, exact_bytes=True)
     return draft_from_json(plaintext, f"{where}: draft")
 
 
-def memory_from_payload(payload: dict[str, Any], where: str, record_id: str, record_version: int) -> Memory:
+def memory_from_payload(payload: dict[str, Any], where: str, record_id: str, record_version: int) -> MemoryRecord:
     """Rebuild a memory from its decrypted payload; the content is rechecked against its SHA-256."""
     if not isinstance(payload, dict):
         raise RecordError(f"{where}: payload is not an object")
@@ -200,7 +200,7 @@ def memory_from_payload(payload: dict[str, Any], where: str, record_id: str, rec
 
 
 def _memory(shape: _MemoryPayload, where: str, record_id: str, record_version: int, *,
-            decoded: bool = False) -> Memory:
+            decoded: bool = False) -> MemoryRecord:
     if shape.memory_id != record_id:
         raise SwappedRecord(f"{where}: payload belongs to {shape.memory_id!r} (swapped)")
     for name, value in (("created_at", shape.created_at), ("metadata.occurred_at", shape.metadata.occurred_at)):
@@ -210,7 +210,7 @@ def _memory(shape: _MemoryPayload, where: str, record_id: str, record_version: i
             parse_ts(value)
         except (TurnError, TypeError) as exc:
             raise RecordError(f"{where}: field {name!r} is not an ISO-8601 time with a timezone") from exc
-    return Memory(
+    return MemoryRecord(
         memory_id=record_id,
         content=shape.content,
         metadata=shape.metadata.build(where, decoded=decoded),

@@ -1,6 +1,6 @@
 """The review workflow's value objects: AI suggests, the person confirms.
 
-A :class:`ReviewDraft` holds the captured content, the suggestions attached to it, the person's
+A :class:`StoredDraft` holds the captured content, the suggestions attached to it, the person's
 decisions on them, and (once complete) the approval. Every object is frozen all the way down and
 every transition returns a new draft. The review workflow's invariants are checked in ``__post_init__``,
 so they hold for drafts built in code and for drafts loaded from disk alike:
@@ -301,7 +301,7 @@ class Revision(_Record):
 
     The one revision type: the vault's drafts and the DiaryVault API's (``core.sdk``) derive their
     histories as these, in that API's positional order and form. The line the TUI and CLI show beside a
-    step is :meth:`ReviewDraft.revision_detail` (it needs the draft: whether an acceptance was an edit)."""
+    step is :meth:`StoredDraft.revision_detail` (it needs the draft: whether an acceptance was an edit)."""
 
     action: str  # draft_created, suggestion_added, suggestion_accepted/rejected, draft_approved/rejected/finalized
     occurred_at: str
@@ -358,7 +358,7 @@ def check_decided(suggestions: tuple[Any, ...], decisions: tuple[Any, ...], wher
     return [s.suggestion_id for s in suggestions if s.suggestion_id not in decided]
 
 
-class ReviewDraft(_Record, kw_only=True):
+class StoredDraft(_Record, kw_only=True):
     """A proposed memory under review (keyword arguments only; ``created_at`` is required, so a stored
     draft without it is an error, never stamped with the time it was read)."""
 
@@ -492,7 +492,7 @@ class ReviewDraft(_Record, kw_only=True):
         process_version: str | None = None,
         confidence: float | None = None,
         suggestion_id: str | None = None,
-    ) -> ReviewDraft:
+    ) -> StoredDraft:
         self._require_open("add a suggestion")
         suggestion = Suggestion(
             field_name=field_name,
@@ -505,7 +505,7 @@ class ReviewDraft(_Record, kw_only=True):
         )
         return replace(self, suggestions=(*self.suggestions, suggestion))
 
-    def accept(self, suggestion_id: str, *, reviewer: str, value: Any = None) -> ReviewDraft:
+    def accept(self, suggestion_id: str, *, reviewer: str, value: Any = None) -> StoredDraft:
         """Accept a suggestion; with ``value`` the person's edit becomes the confirmed value and the
         original suggestion stays untouched as provenance."""
         self._require_open("accept a suggestion")
@@ -520,7 +520,7 @@ class ReviewDraft(_Record, kw_only=True):
                                   edited=edited)
         return replace(self, decisions=(*self.decisions, decision))
 
-    def reject_suggestion(self, suggestion_id: str, *, reviewer: str) -> ReviewDraft:
+    def reject_suggestion(self, suggestion_id: str, *, reviewer: str) -> StoredDraft:
         self._require_open("reject a suggestion")
         self.suggestion(suggestion_id)
         if self.decision_for(suggestion_id):
@@ -528,7 +528,7 @@ class ReviewDraft(_Record, kw_only=True):
         decision = ReviewDecision(suggestion_id, DecisionOutcome.REJECTED, reviewer)
         return replace(self, decisions=(*self.decisions, decision))
 
-    def approve(self, *, reviewer: str) -> ReviewDraft:
+    def approve(self, *, reviewer: str) -> StoredDraft:
         self._require_open("approve")
         pending = self.pending_suggestions()
         if pending:
@@ -539,7 +539,7 @@ class ReviewDraft(_Record, kw_only=True):
             )
         return replace(self, state="approved", approval=Approval(reviewer))
 
-    def finalized(self, memory_id: str, finalized_at: str) -> ReviewDraft:
+    def finalized(self, memory_id: str, finalized_at: str) -> StoredDraft:
         """The draft as the vault records it after finalization (the vault alone calls this)."""
         if self.state != "approved":
             raise ReviewError(f"draft {self.draft_id!r} is {self.state}: only an approved draft can be finalized")
@@ -548,7 +548,7 @@ class ReviewDraft(_Record, kw_only=True):
     # --- serialisation -----------------------------------------------------------------------------
 
     @classmethod
-    def from_dict(cls, data: Any) -> ReviewDraft:
+    def from_dict(cls, data: Any) -> StoredDraft:
         """Load with the same invariants as construction; unknown or missing fields are errors (msgspec
         checks the stored shape, ``__post_init__`` the invariants)."""
         where = f"draft {data.get('draft_id')!r}" if isinstance(data, Mapping) else "draft"
@@ -561,10 +561,10 @@ class ReviewDraft(_Record, kw_only=True):
 class _DraftPayload(msgspec.Struct):
     """The payload of a sealed draft record."""
 
-    draft: ReviewDraft
+    draft: StoredDraft
 
 
-def draft_from_json(data: bytes, where: str) -> ReviewDraft:
+def draft_from_json(data: bytes, where: str) -> StoredDraft:
     """A draft from the JSON of a draft record's payload (``{"draft": {...}}``), decoded by msgspec
     straight into the review objects, whose ``__post_init__`` checks every invariant."""
     try:
@@ -580,7 +580,7 @@ def _sort_key(stamp: str) -> datetime:
     return datetime.fromisoformat(stamp.replace("Z", "+00:00"))
 
 
-def review_record(draft: ReviewDraft) -> dict[str, Any]:
+def review_record(draft: StoredDraft) -> dict[str, Any]:
     """The full review provenance a finalized memory carries under ``metadata.custom["review"]``."""
     if draft.approval is None:
         raise ReviewError(f"draft {draft.draft_id!r} has no approval")
@@ -617,6 +617,6 @@ def review_summary(review: Mapping[str, Any] | None) -> dict[str, Any]:
 
 def draft_from_capture(
     content: str, tags: Iterable[str] = (), *, created_by: str = "me", supersedes: Iterable[str] = ()
-) -> ReviewDraft:
-    return ReviewDraft(draft_id=new_id("draft"), content=content, tags=tuple(tags), created_at=clock.utc_now_iso(),
+) -> StoredDraft:
+    return StoredDraft(draft_id=new_id("draft"), content=content, tags=tuple(tags), created_at=clock.utc_now_iso(),
                        created_by=created_by, supersedes=tuple(supersedes))

@@ -34,8 +34,8 @@ from typing import Any, NamedTuple
 from core.errors import RecordError, ReviewError
 from core.vault.canonical import sha256_hex
 from core.vault.crypto import VaultKeys
-from core.vault.records import Memory, open_draft, open_memory
-from core.vault.review import ReviewDraft
+from core.vault.records import MemoryRecord, open_draft, open_memory
+from core.vault.review import StoredDraft
 
 MIN_PARALLEL = 400  # fewer records than this: a pool's start-up costs more than it saves
 CHUNK = 250  # records per task: large enough to amortize the pickling, small enough to balance
@@ -55,11 +55,11 @@ class Opened:
     error: str | None = None
 
 
-def open_memory_file(keys: VaultKeys, folder: Path, name: str, data: bytes) -> Memory:
+def open_memory_file(keys: VaultKeys, folder: Path, name: str, data: bytes) -> MemoryRecord:
     return open_memory(data, keys, f"vault/{name}", name.removesuffix(".json"))
 
 
-def open_draft_file(keys: VaultKeys, folder: Path, name: str, data: bytes) -> ReviewDraft:
+def open_draft_file(keys: VaultKeys, folder: Path, name: str, data: bytes) -> StoredDraft:
     return open_draft(data, keys, f"{folder}{os.sep}{name}", name.removesuffix(".json"))
 
 

@@ -1,4 +1,4 @@
-"""MemoryVault: drafts under review, finalized memories, and the ledger that seals them.
+"""MemoryStore: drafts under review, finalized memories, and the ledger that seals them.
 
 The review workflow's operations: ``create_draft``, ``save_draft``, ``get_draft``, ``list_drafts``,
 ``delete_draft``, ``finalize_draft`` (or ``finalize`` by id) and ``finalized_memory_id``. Drafts are
@@ -34,8 +34,8 @@ from core.turns import parse_ts
 from core.vault.canonical import sha256_hex
 from core.vault.crypto import KdfParams, VaultKeys, create_header, unlock
 from core.vault.ledger import Ledger, LedgerEntry
-from core.vault.records import Memory, MemoryMetadata, is_memory_id, open_memory, seal_memory
-from core.vault.review import ReviewDraft, check_field_value, draft_from_capture, is_draft_id, new_id, review_record
+from core.vault.records import MemoryRecord, RecordMetadata, is_memory_id, open_memory, seal_memory
+from core.vault.review import StoredDraft, check_field_value, draft_from_capture, is_draft_id, new_id, review_record
 from core.vault.scan import (
     Opened,
     Opener,
@@ -55,13 +55,13 @@ PENDING_DIR = ".pending"  # intents of adds and imports, inside vault/
 
 @dataclass
 class DraftScan:
-    drafts: list[ReviewDraft] = field(default_factory=list)
+    drafts: list[StoredDraft] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
 
 
 @dataclass
 class MemoryScan:
-    memories: list[Memory] = field(default_factory=list)
+    memories: list[MemoryRecord] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
     file_sha256: dict[str, str] = field(default_factory=dict)  # memory id → sha256 of its record file
 
@@ -83,7 +83,7 @@ class ListedMemory:
     the reason) that is named and flagged, never shown as content."""
 
     memory_id: str
-    memory: Memory | None
+    memory: MemoryRecord | None
     verified: bool
     damage: str | None = None
 
@@ -99,24 +99,24 @@ class ForgottenKeys:
         raise VaultLocked("the vault was locked and its keys forgotten; unlock it again")
 
 
-class MemoryVault:
+class MemoryStore:
     """The drafts, memories and ledger of one home, with keys already unlocked. Open it with
     :meth:`open` (keys), :meth:`unlock` (a passphrase; refused when the home has no vault) or
     :meth:`create` (a new vault; refused when one exists). Nothing is ever created implicitly."""
 
     def __init__(self, keys: VaultKeys, paths: HomePaths) -> None:
         if not isinstance(keys, VaultKeys):
-            raise TypeError("MemoryVault takes unlocked VaultKeys; use MemoryVault.unlock(paths, passphrase)")
+            raise TypeError("MemoryStore takes unlocked VaultKeys; use MemoryStore.unlock(paths, passphrase)")
         self.paths = paths.ensure()
         self.keys = keys
         self.ledger = Ledger(self.paths, keys)
 
     @classmethod
-    def open(cls, paths: HomePaths, keys: VaultKeys) -> MemoryVault:
+    def open(cls, paths: HomePaths, keys: VaultKeys) -> MemoryStore:
         return cls(keys, paths)
 
     @classmethod
-    def unlock(cls, home: str | os.PathLike[str] | HomePaths, passphrase: str) -> MemoryVault:
+    def unlock(cls, home: str | os.PathLike[str] | HomePaths, passphrase: str) -> MemoryStore:
         """The vault of ``home`` opened with ``passphrase`` (a wrong one raises before anything is written)."""
         paths = home if isinstance(home, HomePaths) else HomePaths.at(home)
         if not paths.vault_header.exists():
@@ -125,7 +125,7 @@ class MemoryVault:
 
     @classmethod
     def create(cls, home: str | os.PathLike[str] | HomePaths, passphrase: str,
-               kdf: KdfParams | None = None) -> MemoryVault:
+               kdf: KdfParams | None = None) -> MemoryStore:
         """A new vault in ``home`` (``kdf``: Argon2id parameters, the defaults unless a test passes cheap ones)."""
         paths = home if isinstance(home, HomePaths) else HomePaths.at(home)
         if paths.vault_header.exists():
@@ -154,10 +154,10 @@ class MemoryVault:
             return None
         return unseal(data, DRAFT_FORMAT, self.keys, str(path), draft_id, exact_bytes=True)
 
-    def _write_draft(self, draft: ReviewDraft) -> None:
+    def _write_draft(self, draft: StoredDraft) -> None:
         self._write_draft_after(draft, self._stored_draft(draft.draft_id))
 
-    def _write_draft_after(self, draft: ReviewDraft, stored: Envelope | None) -> None:
+    def _write_draft_after(self, draft: StoredDraft, stored: Envelope | None) -> None:
         """Seal ``draft`` as the version after ``stored`` (what :meth:`_stored_draft` read; None: new)."""
         version = stored.record_version + 1 if stored is not None else 1
         data = seal(DRAFT_FORMAT, draft.draft_id, version, {"draft": draft.to_dict()}, self.keys)
@@ -171,7 +171,7 @@ class MemoryVault:
         created_by: str = "me",
         save: bool = True,
         supersedes: Iterable[str] = (),
-    ) -> ReviewDraft:
+    ) -> StoredDraft:
         """A new open draft. ``supersedes``: memories the person chose to replace with this one after a
         duplicate check; the finalized memory says so, and curation then offers the old one for cold
         storage (superseded) — nothing is deleted."""
@@ -180,7 +180,7 @@ class MemoryVault:
             self.save_draft(draft)
         return draft
 
-    def save_draft(self, draft: ReviewDraft) -> None:
+    def save_draft(self, draft: StoredDraft) -> None:
         """Store a draft; a finalized draft (on disk or in the ledger) is never replaced."""
         with file_lock(self.paths.lock("drafts")):
             already = self.finalized_memory_id(draft.draft_id)
@@ -190,14 +190,14 @@ class MemoryVault:
                 raise ReviewError(f"draft {draft.draft_id!r}: only the vault marks a draft finalized")
             stored = self._stored_draft(draft.draft_id)
             if stored is not None:
-                _refuse_lost_update(ReviewDraft.from_dict(stored.payload.get("draft")), draft)
+                _refuse_lost_update(StoredDraft.from_dict(stored.payload.get("draft")), draft)
             self._write_draft_after(draft, stored)
 
-    def get_draft(self, draft_id: str) -> ReviewDraft:
+    def get_draft(self, draft_id: str) -> StoredDraft:
         envelope = self._stored_draft(draft_id)
         if envelope is None:
             raise NotFound(f"no draft {draft_id!r} in {self.paths.drafts}")
-        return ReviewDraft.from_dict(envelope.payload.get("draft"))
+        return StoredDraft.from_dict(envelope.payload.get("draft"))
 
     def _open_folder(self, folder: Path, prefix: str, opener: Opener) -> tuple[list[Opened], list[Problem]]:
         """Every record file of ``folder`` named ``prefix``…``.json``, opened by ``opener`` (a function of
@@ -226,7 +226,7 @@ class MemoryVault:
         return RecordCheck({o.value.draft_id: o.value for o in opened},
                            {o.value.draft_id: o.sha256 for o in opened}, problems)
 
-    def list_drafts(self, state: str | None = None) -> list[ReviewDraft]:
+    def list_drafts(self, state: str | None = None) -> list[StoredDraft]:
         """Drafts in creation order, optionally only those in ``state`` (open, approved, finalized).
         Drafts that fail verification are left out here and reported by :func:`core.workbench.verify.verify_home`."""
         if state is not None and state not in ("open", "approved", "finalized"):
@@ -259,10 +259,10 @@ class MemoryVault:
             raise NotFound(f"no memory {str(memory_id)[:40]!r}")
         return self.paths.vault / f"{memory_id}.json"
 
-    def _memory_from_draft(self, draft: ReviewDraft, memory_id: str) -> Memory:
+    def _memory_from_draft(self, draft: StoredDraft, memory_id: str) -> MemoryRecord:
         resolved = draft.resolved_fields()
         tags = list(dict.fromkeys([*draft.tags, *resolved.get("tags", ())]))
-        metadata = MemoryMetadata(
+        metadata = RecordMetadata(
             tags=tuple(tags),
             occurred_at=resolved.get("occurred_at"),
             location=resolved.get("location"),
@@ -274,16 +274,16 @@ class MemoryVault:
             ),
         )
         content = resolved.get("content", draft.content)
-        return Memory(memory_id=memory_id, content=content, metadata=metadata, created_at=clock.utc_now_iso())
+        return MemoryRecord(memory_id=memory_id, content=content, metadata=metadata, created_at=clock.utc_now_iso())
 
-    def finalize_draft(self, draft: ReviewDraft) -> Memory:
+    def finalize_draft(self, draft: StoredDraft) -> MemoryRecord:
         """Seal an approved draft as a memory, once. Returns the memory (also when this call only
         finished the same finalization, interrupted by a crash). ``draft`` is the caller's copy (it
         may be approved in memory only); :meth:`finalize` finalizes the stored draft by id."""
         with file_lock(self.paths.lock("drafts")):
             return self._finalize(draft, self._stored_draft(draft.draft_id))
 
-    def finalize(self, draft_id: str) -> Memory:
+    def finalize(self, draft_id: str) -> MemoryRecord:
         """Finalize the stored draft ``draft_id``: it is unsealed once, under the drafts lock, and its
         state is checked there (not on a copy an interface read earlier)."""
         with file_lock(self.paths.lock("drafts")):
@@ -292,10 +292,10 @@ class MemoryVault:
                 raise NotFound(f"no draft {draft_id!r} in {self.paths.drafts}")
             return self._finalize(None, stored)
 
-    def _finalize(self, given: ReviewDraft | None, stored: Envelope | None) -> Memory:
+    def _finalize(self, given: StoredDraft | None, stored: Envelope | None) -> MemoryRecord:
         """The finalization itself, of ``given`` (the caller's copy) or else of the stored draft; the
         caller holds the drafts lock and read ``stored`` under it (each draft is unsealed once)."""
-        on_disk = ReviewDraft.from_dict(stored.payload.get("draft")) if stored is not None else None
+        on_disk = StoredDraft.from_dict(stored.payload.get("draft")) if stored is not None else None
         draft = given if given is not None else on_disk
         assert draft is not None
         draft_id = draft.draft_id
@@ -323,8 +323,8 @@ class MemoryVault:
         self._write_draft_after(draft.finalized(memory_id, memory.created_at), stored)
         return memory
 
-    def _adopt_interrupted(self, draft: ReviewDraft, stored: Envelope | None, memory_id: str,
-                           path: Path) -> Memory | None:
+    def _adopt_interrupted(self, draft: StoredDraft, stored: Envelope | None, memory_id: str,
+                           path: Path) -> MemoryRecord | None:
         """The memory an interrupted finalize of ``draft`` wrote before its ledger entry, recorded now;
         None when the record there is not this draft's."""
         data = path.read_bytes()
@@ -390,7 +390,7 @@ class MemoryVault:
         occurred_at: str | None = None,
         location: str | None = None,
         title: str | None = None,
-    ) -> Memory:
+    ) -> MemoryRecord:
         """A memory stored without review (marked ``reviewed: False`` everywhere it goes)."""
         fields: dict[str, Any] = {"tags": list(tags)}
         for name, value in (("occurred_at", occurred_at), ("location", location), ("title", title)):
@@ -399,11 +399,12 @@ class MemoryVault:
         if not content.strip():
             raise ReviewError("content: must be a non-empty string")
         tags_value = check_field_value("tags", list(tags), "tags")
-        metadata = MemoryMetadata(tags=tags_value, occurred_at=occurred_at, location=location, title=title)
-        memory = Memory(memory_id=new_id("mem"), content=content, metadata=metadata, created_at=clock.utc_now_iso())
+        metadata = RecordMetadata(tags=tags_value, occurred_at=occurred_at, location=location, title=title)
+        memory = MemoryRecord(memory_id=new_id("mem"), content=content, metadata=metadata,
+                              created_at=clock.utc_now_iso())
         return self.store_memory(memory, "add")
 
-    def store_memory(self, memory: Memory, kind: str, data: dict[str, Any] | None = None) -> Memory:
+    def store_memory(self, memory: MemoryRecord, kind: str, data: dict[str, Any] | None = None) -> MemoryRecord:
         """Seal and record a memory built elsewhere (an import). Refuses to overwrite any record.
 
         An intent (``vault/.pending/<id>.json``: kind, data and the SHA-256 of the record file) is
@@ -463,7 +464,7 @@ class MemoryVault:
             self._intent_path(memory_id).unlink(missing_ok=True)
         return done
 
-    def get_memory(self, memory_id: str) -> Memory:
+    def get_memory(self, memory_id: str) -> MemoryRecord:
         path = self.memory_path(memory_id)
         try:
             data = path.read_bytes()
@@ -486,7 +487,7 @@ class MemoryVault:
         return RecordCheck({o.value.memory_id: o.value for o in opened},
                            {o.value.memory_id: o.sha256 for o in opened}, problems)
 
-    def list_memories(self) -> list[Memory]:
+    def list_memories(self) -> list[MemoryRecord]:
         """Memories that verify, oldest first. Damaged records are reported by ``verify``, not returned."""
         return self.scan_memories().memories
 
@@ -538,7 +539,7 @@ def _without_where(error: str, name: str) -> str:
     return error
 
 
-def _refuse_lost_update(stored: ReviewDraft, draft: ReviewDraft) -> None:
+def _refuse_lost_update(stored: StoredDraft, draft: StoredDraft) -> None:
     """Every review step only adds (a suggestion, a decision, the approval), so a save that lacks
     something the stored draft holds was made from an older read and would silently drop it."""
     lost: str | None = None

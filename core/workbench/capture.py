@@ -15,7 +15,7 @@ from core.typed import to_builtins
 
 if TYPE_CHECKING:
     from core.duplicates import DuplicateCheck, DuplicateDecision, DuplicateMatch
-    from core.vault.review import ReviewDraft, Suggestion
+    from core.vault.review import StoredDraft, Suggestion
 
 DuplicateChoice = Literal["ask", "replace", "keep_both", "cancel"]
 CHOICES: tuple[DuplicateChoice, ...] = ("ask", "replace", "keep_both", "cancel")
@@ -26,7 +26,7 @@ class CaptureOutcome:
     """What a capture did. ``draft`` is None when nothing was written: the person cancelled, or a
     near duplicate waits for a choice (``needs_choice``)."""
 
-    draft: ReviewDraft | None
+    draft: StoredDraft | None
     check: DuplicateCheck | None = None  # None: the check was skipped
     decision: DuplicateDecision | None = None
     suggestions: tuple[Suggestion, ...] = ()

@@ -47,7 +47,7 @@ if TYPE_CHECKING:
     from core.topics import Marker
     from core.vault.crypto import KdfParams, VaultKeys
     from core.vault.ledger import Checkpoint
-    from core.vault.store import MemoryVault
+    from core.vault.store import MemoryStore
     from core.workbench.access import Access
     from core.workbench.backups import Backups
     from core.workbench.curation import Curation
@@ -81,7 +81,7 @@ class Workbench:
         self._embedder_factory = embedder
         self._embedder: Embedder | None = None
         self._keys: VaultKeys | None = None
-        self._vault: MemoryVault | None = None
+        self._vault: MemoryStore | None = None
         self._index: SearchIndex | None = None
         self._recaller: Recaller | None = None  # searches self._index
         self._open_lock = threading.RLock()
@@ -181,12 +181,12 @@ class Workbench:
         return self.unlock()
 
     @property
-    def vault(self) -> MemoryVault:
+    def vault(self) -> MemoryStore:
         with self._open_lock:
             if self._vault is None:
-                from core.vault.store import MemoryVault
+                from core.vault.store import MemoryStore
 
-                self._vault = MemoryVault.open(self.paths, self.keys)
+                self._vault = MemoryStore.open(self.paths, self.keys)
             return self._vault
 
     # --- index, recaller, model -------------------------------------------------------------------

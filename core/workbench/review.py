@@ -17,12 +17,12 @@ from core.workbench.service import Service
 __all__ = ["ExportPassphraseWrong", "Imported", "Review", "SealedMemory"]
 
 if TYPE_CHECKING:
-    from core.export import VaultExporter
+    from core.export import HomeExporter
     from core.index import SearchIndex
     from core.suggest.runner import SuggestRun
     from core.vault.ledger import LedgerEntry
-    from core.vault.records import Memory
-    from core.vault.review import ReviewDraft
+    from core.vault.records import MemoryRecord
+    from core.vault.review import StoredDraft
     from core.vault.store import ListedMemory
 
 
@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 class Imported:
     """A ``.dvmem`` record taken in: the memory, and whether it was added (False: already here)."""
 
-    memory: Memory
+    memory: MemoryRecord
     added: bool
 
 
@@ -39,7 +39,7 @@ class SealedMemory:
     """A memory as its record opens (signature, ciphertext and content hash checked), whether the
     record's bytes are the version the ledger signed last, and that ledger entry (None: none)."""
 
-    memory: Memory
+    memory: MemoryRecord
     verified: bool
     entry: LedgerEntry | None
 
@@ -47,11 +47,11 @@ class SealedMemory:
 class Review(Service):
     """Drafts to memories: capture, suggest, decide, approve, finalize; and memories in and out."""
 
-    def draft(self, draft_id: str) -> ReviewDraft:
+    def draft(self, draft_id: str) -> StoredDraft:
         """One draft as stored (``NotFound`` naming it when there is none)."""
         return self.workbench.vault.get_draft(draft_id)
 
-    def drafts(self, state: str | None = None) -> list[ReviewDraft]:
+    def drafts(self, state: str | None = None) -> list[StoredDraft]:
         """The drafts, of one state when ``state`` names it (open, approved, finalized)."""
         return self.workbench.vault.list_drafts(state=state)
 
@@ -63,7 +63,7 @@ class Review(Service):
         """Every memory record, oldest first, each opened and verified, or with why it does not open."""
         return self.workbench.vault.memory_listing()
 
-    def opened_memories(self) -> list[Memory]:
+    def opened_memories(self) -> list[MemoryRecord]:
         """The memories whose records open, oldest first, without the ledger check of :meth:`memories`
         (a damaged record is left to ``verify`` to report): what counts and activity read."""
         return self.workbench.vault.list_memories()
@@ -125,7 +125,7 @@ class Review(Service):
                                 index=self.workbench.index)
         return check, notes
 
-    def run_suggesters(self, draft: ReviewDraft | str, *, only: Sequence[str] = (), save: bool = True) -> SuggestRun:
+    def run_suggesters(self, draft: StoredDraft | str, *, only: Sequence[str] = (), save: bool = True) -> SuggestRun:
         """The local suggesters (dates, tags, people, places; ``only`` some of them) on an open draft;
         saved when anything was added and ``save``. The run holds the draft as stored and what was added."""
         from core.suggest import pick_suggesters, suggest_draft
@@ -146,7 +146,7 @@ class Review(Service):
 
     def suggest(self, draft_id: str, field_name: str, value: Any, source: str, *, model: str | None = None,
                 process_version: str | None = None, confidence: float | None = None,
-                suggestion_id: str | None = None) -> ReviewDraft:
+                suggestion_id: str | None = None) -> StoredDraft:
         """One more suggestion on an open draft (from an assistant or a person naming the source)."""
         draft = self.workbench.vault.get_draft(draft_id).add_suggestion(
             field_name, value, source, model=model, process_version=process_version, confidence=confidence,
@@ -155,22 +155,22 @@ class Review(Service):
         return draft
 
     def accept(self, draft_id: str, suggestion_id: str, *, reviewer: str | None = None,
-               value: Any = None) -> ReviewDraft:
+               value: Any = None) -> StoredDraft:
         return self._decide(draft_id, lambda d, who: d.accept(suggestion_id, reviewer=who, value=value), reviewer)
 
-    def reject(self, draft_id: str, suggestion_id: str, *, reviewer: str | None = None) -> ReviewDraft:
+    def reject(self, draft_id: str, suggestion_id: str, *, reviewer: str | None = None) -> StoredDraft:
         return self._decide(draft_id, lambda d, who: d.reject_suggestion(suggestion_id, reviewer=who), reviewer)
 
-    def approve(self, draft_id: str, *, reviewer: str | None = None) -> ReviewDraft:
+    def approve(self, draft_id: str, *, reviewer: str | None = None) -> StoredDraft:
         return self._decide(draft_id, lambda d, who: d.approve(reviewer=who), reviewer)
 
-    def _decide(self, draft_id: str, change: Callable[[ReviewDraft, str], ReviewDraft],
-                reviewer: str | None) -> ReviewDraft:
+    def _decide(self, draft_id: str, change: Callable[[StoredDraft, str], StoredDraft],
+                reviewer: str | None) -> StoredDraft:
         draft = change(self.workbench.vault.get_draft(draft_id), reviewer or self.config.general.reviewer)
         self.workbench.vault.save_draft(draft)
         return draft
 
-    def finalize(self, draft_id: str) -> Memory:
+    def finalize(self, draft_id: str) -> MemoryRecord:
         """Seal an approved draft as a memory, once (the vault reads the draft once, under its lock)."""
         return self.workbench.vault.finalize(draft_id)
 
@@ -193,12 +193,12 @@ class Review(Service):
         return SealedMemory(memory, entry is not None and entry.kind in MEMORY_KINDS and entry.record_sha256 == digest,
                             entry)
 
-    def exporter(self) -> VaultExporter:
+    def exporter(self) -> HomeExporter:
         """Exports of the finalized memories (drafts never) with their review provenance: RAG chunks,
         JSONL (generic, OpenAI, Anthropic), conversation history, the knowledge graph."""
-        from core.export import VaultExporter
+        from core.export import HomeExporter
 
-        return VaultExporter(self.workbench.vault)
+        return HomeExporter(self.workbench.vault)
 
     def check_dvmem(self, path: Path) -> None:
         """Refuse a path that is not a readable ``.dvmem`` file (a FIFO, a folder, an oversized file),

@@ -13,12 +13,12 @@ if TYPE_CHECKING:
     from core.mirror.search import MirrorAnswer
     from core.mirror.sync import MirrorReport
     from core.recall.model import RecallItem, RecallResult
-    from core.vault.review import LIST_FIELDS, TEXT_FIELDS, ReviewDraft, Revision, Suggestion
+    from core.vault.review import LIST_FIELDS, TEXT_FIELDS, Revision, StoredDraft, Suggestion
 
 _HOMES = {
     "Filters": "core.index.model",  # what a search takes
     "RecallItem": "core.recall.model", "RecallResult": "core.recall.model",  # what a search answers
-    "ReviewDraft": "core.vault.review", "Suggestion": "core.vault.review", "Revision": "core.vault.review",
+    "StoredDraft": "core.vault.review", "Suggestion": "core.vault.review", "Revision": "core.vault.review",
     "LIST_FIELDS": "core.vault.review", "TEXT_FIELDS": "core.vault.review",  # a draft's field kinds
     "Candidate": "core.curate.model", "TIERS": "core.curate.model",  # what a curation scan returns
     "MirrorReport": "core.mirror.sync", "MirrorAnswer": "core.mirror.search",  # what the mirror returns
@@ -33,4 +33,4 @@ def __getattr__(name: str) -> Any:
 
 __all__ = ["LIST_FIELDS", "TEXT_FIELDS", "TIERS", "Candidate", "Filters", "MirrorAnswer", "MirrorReport", "RecallItem",
            "RecallResult",
-           "ReviewDraft", "Revision", "Suggestion"]
+           "Revision", "StoredDraft", "Suggestion"]

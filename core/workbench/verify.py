@@ -11,7 +11,7 @@ completes, is reported as ``incomplete`` (``VerifyReport.ok`` stays true), and o
 bytes are exactly what the ledger signed or what this vault's key signed:
 
 - a memory written by a finalize whose ledger entry is missing (the next finalize, or the app's
-  start, records it: :meth:`MemoryVault.complete_interrupted`);
+  start, records it: :meth:`MemoryStore.complete_interrupted`);
 - a memory written by ``add`` / ``import`` with its intent still on disk (same);
 - a draft the ledger finalized that still says "approved";
 - one ledger entry after the signed head (the next append signs the head again);
@@ -39,7 +39,7 @@ from core.vault.canonical import sha256_hex
 from core.vault.crypto import VaultKeys
 from core.vault.ledger import Checkpoint, LedgerReading
 from core.vault.scan import DraftFacts, record_names
-from core.vault.store import MEMORY_KINDS, PENDING_DIR, MemoryVault, RecordCheck
+from core.vault.store import MEMORY_KINDS, PENDING_DIR, MemoryStore, RecordCheck
 
 _MEMORY_FILE = re.compile(r"^mem_[A-Za-z0-9_-]+\.json\Z")
 # Checks other parts of the home add (day-log seals, cold storage): (paths, keys, ledger reading) → problems.
@@ -70,7 +70,7 @@ class VerifyReport:
 # --- memories -----------------------------------------------------------------------------------------
 
 
-def _interrupted_finalize(vault: MemoryVault, memories: RecordCheck, memory_id: str,
+def _interrupted_finalize(vault: MemoryStore, memories: RecordCheck, memory_id: str,
                           drafts: dict[str, DraftFacts]) -> str | None:
     """The draft whose interrupted finalization wrote ``memory_id``, if that is what it is."""
     memory = memories.facts.get(memory_id)
@@ -82,7 +82,7 @@ def _interrupted_finalize(vault: MemoryVault, memories: RecordCheck, memory_id: 
     return draft.draft_id
 
 
-def _check_memories(vault: MemoryVault, reading: LedgerReading, drafts: dict[str, DraftFacts],
+def _check_memories(vault: MemoryStore, reading: LedgerReading, drafts: dict[str, DraftFacts],
                     pending: dict[str, PendingMove]) -> tuple[list[Problem], dict[str, int]]:
     problems: list[Problem] = []
     scan = vault.check_memories()
@@ -253,7 +253,7 @@ def verify_home(
 
 def _verify(paths: HomePaths, keys: VaultKeys, checkpoint: Checkpoint | None,
             extra_checks: list[ExtraCheck] | None, incremental: bool = False) -> VerifyReport:
-    vault = MemoryVault.open(paths, keys)
+    vault = MemoryStore.open(paths, keys)
     reading = vault.ledger.read(full=not incremental)
     report = VerifyReport(head=reading.head())
     report.problems.extend(reading.problems)

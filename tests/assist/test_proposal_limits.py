@@ -20,8 +20,8 @@ from core.config import AssistantsConfig, Config, parse_config
 from core.errors import ConfigError
 from core.paths import HomePaths
 from core.sharing import SharePolicy
-from core.vault.review import ReviewDraft
-from core.vault.store import MemoryVault
+from core.vault.review import StoredDraft
+from core.vault.store import MemoryStore
 from core.workbench import Workbench
 from tests.helpers.vault import make_vault
 
@@ -33,7 +33,7 @@ def config_with(**limits: int) -> Config:
     return dataclasses.replace(Config(), assistants=AssistantsConfig(**limits))
 
 
-def surface(paths: HomePaths, vault: MemoryVault, **limits: int) -> AssistantSurface:
+def surface(paths: HomePaths, vault: MemoryStore, **limits: int) -> AssistantSurface:
     config = config_with(**limits)
     workbench = Workbench(paths, config)
     workbench.adopt_keys(vault.keys)
@@ -41,7 +41,7 @@ def surface(paths: HomePaths, vault: MemoryVault, **limits: int) -> AssistantSur
 
 
 @pytest.fixture
-def vault(paths: HomePaths) -> MemoryVault:
+def vault(paths: HomePaths) -> MemoryStore:
     return make_vault(paths)
 
 
@@ -61,7 +61,7 @@ def refused(s: AssistantSurface, tool: str, args: dict[str, Any], caller: Caller
     return caught.value
 
 
-def age(vault: MemoryVault, draft_id: str, minutes: float) -> None:
+def age(vault: MemoryStore, draft_id: str, minutes: float) -> None:
     """Make a draft look created ``minutes`` ago."""
     draft = vault.get_draft(draft_id)
     then = (utc_now() - timedelta(minutes=minutes)).isoformat(timespec="microseconds")
@@ -74,7 +74,7 @@ def test_defaults_and_who_counts_as_an_assistant() -> None:
     assert not any(is_assistant(s) for s in ("me", "echo", "mcp:", "local:dates", "mcpx:claude"))
 
 
-def test_per_assistant_per_hour(paths: HomePaths, vault: MemoryVault) -> None:
+def test_per_assistant_per_hour(paths: HomePaths, vault: MemoryStore) -> None:
     s = surface(paths, vault, proposals_per_hour=3)
     made = [propose(s)["draft_id"] for _ in range(3)]
     err = refused(s, "propose_memory", {"content": "one too many"})
@@ -93,7 +93,7 @@ def test_per_assistant_per_hour(paths: HomePaths, vault: MemoryVault) -> None:
     assert propose(s)["state"] == "open"
 
 
-def test_reviewing_frees_the_open_places(paths: HomePaths, vault: MemoryVault) -> None:
+def test_reviewing_frees_the_open_places(paths: HomePaths, vault: MemoryStore) -> None:
     s = surface(paths, vault, open_proposals=3)
     vault.create_draft("the person's own draft")  # only drafts from assistants count
     made = [propose(s, Caller.named("mcp", name), tags=["x"])["draft_id"] for name in ("a", "b", "c")]
@@ -117,7 +117,7 @@ def test_reviewing_frees_the_open_places(paths: HomePaths, vault: MemoryVault) -
     assert len([d for d in vault.list_drafts(state="open") if d.created_by != "me"]) == 3
 
 
-def test_suggestions_per_draft(paths: HomePaths, vault: MemoryVault) -> None:
+def test_suggestions_per_draft(paths: HomePaths, vault: MemoryStore) -> None:
     s = surface(paths, vault, suggestions_per_draft=3)
     made = propose(s, tags=["a"], suggestions=[{"field": "title", "value": "T"}])  # tags count as one
     assert len(made["suggestions"]) == 2
@@ -140,7 +140,7 @@ def test_suggestions_per_draft(paths: HomePaths, vault: MemoryVault) -> None:
     assert refused(s, "suggest", {"draft_id": own.draft_id, "field": "people", "value": ["x"]}).status == 409
 
 
-def test_zero_turns_proposals_off(paths: HomePaths, vault: MemoryVault) -> None:
+def test_zero_turns_proposals_off(paths: HomePaths, vault: MemoryStore) -> None:
     err = refused(surface(paths, vault, proposals_per_hour=0), "propose_memory", {"content": "x"})
     assert err.status == 403 and "turned proposals from assistants off (assistants.proposals_per_hour = 0" in str(err)
     draft = vault.create_draft("mine")
@@ -149,7 +149,7 @@ def test_zero_turns_proposals_off(paths: HomePaths, vault: MemoryVault) -> None:
     assert s.call("propose_memory", {"content": "no suggestions"}, CLAUDE)["suggestions"] == []
 
 
-def test_counted_across_two_surfaces_and_a_restart(paths: HomePaths, vault: MemoryVault) -> None:
+def test_counted_across_two_surfaces_and_a_restart(paths: HomePaths, vault: MemoryStore) -> None:
     first = surface(paths, vault, proposals_per_hour=4)
     second = surface(paths, make_vault(paths), proposals_per_hour=4)  # another server on the same home
     propose(first)
@@ -164,7 +164,7 @@ def test_counted_across_two_surfaces_and_a_restart(paths: HomePaths, vault: Memo
     assert refused(restarted, "propose_memory", {"content": "x"}).detail["count"] == 4
 
 
-def test_concurrent_proposals_never_pass_the_limit(paths: HomePaths, vault: MemoryVault) -> None:
+def test_concurrent_proposals_never_pass_the_limit(paths: HomePaths, vault: MemoryStore) -> None:
     surfaces = [surface(paths, make_vault(paths), proposals_per_hour=5) for _ in range(3)]
     outcomes: list[str] = []
 
@@ -186,7 +186,7 @@ def test_concurrent_proposals_never_pass_the_limit(paths: HomePaths, vault: Memo
 
 
 def test_the_counter_skips_what_it_cannot_read_and_rereads_what_changed(paths: HomePaths,
-                                                                         vault: MemoryVault) -> None:
+                                                                         vault: MemoryStore) -> None:
     counter = ProposalCounter(vault, AssistantsConfig())
     draft = vault.create_draft("from an assistant", created_by="mcp:claude-code")
     assert [(d.draft_id, d.state) for d in counter.drafts()] == [(draft.draft_id, "open")]
@@ -199,10 +199,10 @@ def test_the_counter_skips_what_it_cannot_read_and_rereads_what_changed(paths: H
     assert counter.drafts() == []
 
 
-def test_a_loaded_draft_keeps_its_creator_and_time(vault: MemoryVault) -> None:
+def test_a_loaded_draft_keeps_its_creator_and_time(vault: MemoryStore) -> None:
     draft = vault.create_draft("x", created_by="api:raycast")
     stored = vault.get_draft(draft.draft_id)
-    assert isinstance(stored, ReviewDraft) and (stored.created_by, stored.created_at) == ("api:raycast",
+    assert isinstance(stored, StoredDraft) and (stored.created_by, stored.created_at) == ("api:raycast",
                                                                                           draft.created_at)
 
 

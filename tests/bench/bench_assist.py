@@ -50,8 +50,8 @@ import anyio  # noqa: E402
 from core.config import Config, load_config  # noqa: E402
 from core.paths import HomePaths  # noqa: E402
 from core.vault.crypto import KdfParams  # noqa: E402
-from core.vault.review import ReviewDraft  # noqa: E402
-from core.vault.store import MemoryVault  # noqa: E402
+from core.vault.review import StoredDraft  # noqa: E402
+from core.vault.store import MemoryStore  # noqa: E402
 
 PASSPHRASE = "bench passphrase"
 WRITTEN = "2026-11-25T21:00:00+09:00"  # a Wednesday evening in Seoul
@@ -157,7 +157,7 @@ QUERIES = ("what did we decide about the budget last Tuesday", "Niseko powder", 
 # -- homes -------------------------------------------------------------------------------------------
 
 
-def confirm(vault: MemoryVault, content: str, tags: list[str], people: list[str], location: str | None) -> None:
+def confirm(vault: MemoryStore, content: str, tags: list[str], people: list[str], location: str | None) -> None:
     draft = vault.create_draft(content, tags)
     for sid, name, value in (("p", "people", people), ("l", "location", location)):
         if value:
@@ -176,7 +176,7 @@ def make_home(root: Path, turns: int, kdf: KdfParams) -> HomePaths:
 
     paths = HomePaths(root=root / "home", cache=root / "cache").ensure()
     paths.config.write_text(CONFIG, encoding="utf-8")
-    vault = MemoryVault.create(paths, PASSPHRASE, kdf)
+    vault = MemoryStore.create(paths, PASSPHRASE, kdf)
     for content, tags, people, location in MEMORIES:
         confirm(vault, content, tags, people, location)
     rng = random.Random(7)
@@ -399,7 +399,7 @@ def bench_suggesters(root: Path, use_hashing: bool) -> dict[str, Any]:
 
     paths = HomePaths(root=root / "suggest-home", cache=root / "suggest-cache").ensure()
     paths.config.write_text(CONFIG, encoding="utf-8")
-    vault = MemoryVault.create(paths, PASSPHRASE, KdfParams.for_tests())
+    vault = MemoryStore.create(paths, PASSPHRASE, KdfParams.for_tests())
     for content, tags, people, location in MEMORIES:
         confirm(vault, content, tags, people, location)
     config: Config = load_config(paths.config)
@@ -422,7 +422,7 @@ def score_drafts(drafts: tuple[tuple[str, str | None, set[str], str | None, set[
                  make_ctx: Callable[[], Any], collect: Callable[..., Any], suggesters: list[Any]) -> dict[str, Any]:
     tally = {name: {"correct": 0, "attached": 0, "expected": 0, "wrong": []} for name in FIELDS}
     for i, (content, date, people, place, tags) in enumerate(drafts):
-        draft = ReviewDraft(draft_id=f"draft_b{i}", content=content, created_at=WRITTEN)
+        draft = StoredDraft(draft_id=f"draft_b{i}", content=content, created_at=WRITTEN)
         expected = (date, people, place, tags)
         for name, field in FIELDS.items():
             tally[name]["expected"] += expected_count(field, expected)

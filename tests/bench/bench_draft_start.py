@@ -42,7 +42,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from core.config import EmbeddingConfig
 from core.paths import HomePaths
 from core.vault.crypto import KdfParams
-from core.vault.store import MemoryVault
+from core.vault.store import MemoryStore
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -175,7 +175,7 @@ def main() -> None:
         if args.backend:
             paths.config.write_text(f'[embedding]\nbackend = "{args.backend}"\n', encoding="utf-8")
         args.backend = args.backend or f"{EmbeddingConfig().backend} (the default)"
-        vault = MemoryVault.create(paths, PASSPHRASE, KdfParams())
+        vault = MemoryStore.create(paths, PASSPHRASE, KdfParams())
         for text in memory_texts(args.memories):
             vault.add_memory(text, ["family"])
         env = {

@@ -32,7 +32,7 @@ from core.paths import HomePaths
 from core.vault.canonical import canonical_json, sha256_hex
 from core.vault.crypto import KdfParams, VaultKeys, create_header
 from core.vault.ledger import GENESIS, Ledger, LedgerEntry, entry_line, head_text
-from core.vault.store import MemoryVault
+from core.vault.store import MemoryStore
 
 KINDS = ("finalize", "seal_day", "archive", "restore")
 PASSPHRASE = "bench passphrase"
@@ -89,8 +89,8 @@ def measure(base: Path, count: int, repeat: int) -> dict[str, float]:
 
     def finalize() -> float:
         """A whole CLI finalize's ledger work: a fresh vault object finalizes one approved draft."""
-        draft = MemoryVault(keys, paths).create_draft("bench").approve(reviewer="me")
-        vault = MemoryVault(keys, paths)
+        draft = MemoryStore(keys, paths).create_draft("bench").approve(reviewer="me")
+        vault = MemoryStore(keys, paths)
         vault.ledger.read(full=True)  # opening the vault is not what is timed
         vault.ledger._cache = None
         return timed(lambda: vault.finalize_draft(draft))

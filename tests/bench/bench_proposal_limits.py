@@ -26,7 +26,7 @@ from core.clock import utc_now
 from core.config import AssistantsConfig
 from core.paths import HomePaths
 from core.vault.crypto import KdfParams
-from core.vault.store import MemoryVault
+from core.vault.store import MemoryStore
 
 
 def ms(action: Callable[[], object], repeat: int = 1) -> float:
@@ -45,7 +45,7 @@ def main() -> None:
     base = Path(tempfile.mkdtemp(prefix="reverie-bench-limits-"))
     try:
         paths = HomePaths(root=base / "home", cache=base / "cache").ensure()
-        vault = MemoryVault.create(paths, "bench", KdfParams.for_tests())
+        vault = MemoryStore.create(paths, "bench", KdfParams.for_tests())
         for i in range(args.drafts):
             draft = vault.create_draft(f"draft {i} " + "words " * 40, (), created_by="mcp:bench", save=False)
             for j in range(3):

@@ -65,8 +65,8 @@ def main() -> None:
     import msgspec
     from pydantic import BaseModel, ConfigDict, Field
 
-    from core.vault.records import Memory, MemoryMetadata, _MemoryPayload
-    from core.vault.review import ReviewDraft, _DraftPayload, draft_from_json, review_record
+    from core.vault.records import MemoryRecord, RecordMetadata, _MemoryPayload
+    from core.vault.review import StoredDraft, _DraftPayload, draft_from_json, review_record
 
     class Strict(BaseModel):
         model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
@@ -128,8 +128,8 @@ def main() -> None:
 
     drafts = [sample_draft(i) for i in range(args.drafts)]
     blobs = [json.dumps({"draft": d}).encode() for d in drafts]
-    first = ReviewDraft.from_dict(drafts[0])
-    memory = Memory("mem_0123456789abcdef", first.content, MemoryMetadata(
+    first = StoredDraft.from_dict(drafts[0])
+    memory = MemoryRecord("mem_0123456789abcdef", first.content, RecordMetadata(
         tags=first.tags, location="Seoul Forest", confirmed_fields=first.resolved_fields(),
         custom=msgspec.convert({"review": review_record(first)}, dict[str, Any])), first.created_at)
     memory_blob = json.dumps(memory.payload()).encode()

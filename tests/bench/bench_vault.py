@@ -35,12 +35,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from core.paths import HomePaths
 from core.vault import scan
-from core.vault.store import MemoryVault
+from core.vault.store import MemoryStore
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def build(vault: MemoryVault, count: int) -> list[float]:
+def build(vault: MemoryStore, count: int) -> list[float]:
     finalize_ms: list[float] = []
     for i in range(count):
         draft = vault.create_draft(f"Memory number {i}: we walked by the river and talked about the plan.", ["bench"])
@@ -67,7 +67,7 @@ from core.vault import scan
 from core.vault.store import MemoryVault
 from core.workbench.verify import verify_home
 paths = HomePaths(Path(home), Path(cache))
-keys = MemoryVault.unlock(paths, passphrase).keys
+keys = MemoryStore.unlock(paths, passphrase).keys
 scan.default_workers = lambda: int(workers)  # the benchmark chooses; the code asks the machine
 def children():
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -98,7 +98,7 @@ def run(paths: HomePaths, passphrase: str, count: int, trees: dict[str, Path], r
         result["built"] = "reused"
     else:
         started = time.perf_counter()
-        vault = MemoryVault.create(paths, passphrase)
+        vault = MemoryStore.create(paths, passphrase)
         result["create_vault_s (Argon2id t=3, 64 MiB, p=4)"] = round(time.perf_counter() - started, 3)
         finalize_ms = build(vault, count)
         last_100 = statistics.mean(finalize_ms[-100:])

@@ -15,7 +15,7 @@ from core.embed.openai_compatible import OpenAICompatibleEmbedder
 from core.paths import HomePaths
 from core.suggest import SuggestContext
 from core.suggest.tags import TagSuggester
-from core.vault.review import ReviewDraft
+from core.vault.review import StoredDraft
 from tests.helpers.embedding_server import HASHING, FakeServer, Reply
 from tests.helpers.vault import make_vault
 
@@ -112,7 +112,7 @@ def test_the_tag_suggester_runs_on_the_configured_backend(server: FakeServer, pa
                        memory_source=lambda: vault_docs(vault, settings.zone())) as reindexer:
             reindexer.run()
         ctx = SuggestContext(vault=vault, config=settings, paths=paths, memory_index=lambda: index)
-        draft = ReviewDraft(draft_id="draft_e1", content="hiking up Bukhansan again",
+        draft = StoredDraft(draft_id="draft_e1", content="hiking up Bukhansan again",
                             created_at="2026-11-25T12:00:00+00:00")
         found = TagSuggester().propose(draft, ctx)
     assert [p.value for p in found if p.attach] == [["hiking"]]

@@ -118,11 +118,11 @@ def op_draft(home: Path, spec: dict[str, Any], switch: KillSwitch) -> None:
 
 def op_finalize(home: Path, spec: dict[str, Any], switch: KillSwitch) -> None:
     from core.paths import HomePaths
-    from core.vault.store import MemoryVault
+    from core.vault.store import MemoryStore
     from tests.faults.homebuild import PASSPHRASE
 
     paths = HomePaths(root=home, cache=Path(spec["cache"]))
-    vault = MemoryVault.unlock(paths, PASSPHRASE)
+    vault = MemoryStore.unlock(paths, PASSPHRASE)
     approved = [d.draft_id for d in vault.list_drafts(state="approved")]
     print("READY", flush=True)
     switch.install()

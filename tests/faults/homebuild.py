@@ -28,7 +28,7 @@ from core.curate import engine
 from core.paths import HomePaths
 from core.vault.crypto import VaultKeys
 from core.vault.ledger import Checkpoint
-from core.vault.store import MemoryVault
+from core.vault.store import MemoryStore
 from tests.helpers.vault import PASSPHRASE, finalize_reviewed, make_vault
 
 REVIEWED = [
@@ -211,8 +211,8 @@ def clone_home(built: BuiltHome, base: Path) -> BuiltHome:
     return copy
 
 
-def open_vault(built: BuiltHome) -> MemoryVault:
-    return MemoryVault.open(built.paths, built.keys)
+def open_vault(built: BuiltHome) -> MemoryStore:
+    return MemoryStore.open(built.paths, built.keys)
 
 
 __all__ = ["PASSPHRASE", "SECRET_SENTENCES", "BuiltHome", "build_home", "clone_home", "copy_home", "home_paths",

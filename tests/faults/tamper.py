@@ -30,7 +30,7 @@ from core.errors import ReverieError
 from core.integrity import Problem
 from core.vault.canonical import canonical_json, sha256_hex
 from core.vault.crypto import KdfParams, VaultKeys, create_header
-from core.vault.records import Memory, MemoryMetadata, open_memory, seal_memory
+from core.vault.records import MemoryRecord, RecordMetadata, open_memory, seal_memory
 from core.vault.review import draft_from_capture
 from core.vault.sealed import seal
 from core.vault.store import DRAFT_FORMAT
@@ -302,13 +302,13 @@ class Tamperer:
         created = "2026-01-01T00:00:00.000000+00:00"
         if kind == "memory-insert":
             new = "mem_" + "".join(self.rng.choice(hexes) for _ in range(24))
-            memory = Memory(new, "I never wrote this sentence.", MemoryMetadata(tags=("forged",)), created)
+            memory = MemoryRecord(new, "I never wrote this sentence.", RecordMetadata(tags=("forged",)), created)
             (self.home.paths.vault / f"{new}.json").write_bytes(seal_memory(memory, self.other))
             return Damage("memory", f"vault/{new}.json: planted, signed with another key", [named(tokens=(new,))],
                           {new})
         if kind == "memory-replace":
             target = self.pick(("memory",))
-            memory = Memory(target.path.stem, "A replaced sentence.", MemoryMetadata(), created)
+            memory = MemoryRecord(target.path.stem, "A replaced sentence.", RecordMetadata(), created)
             target.path.write_bytes(seal_memory(memory, self.other))
             return Damage("memory", f"{_rel(self.home, target.path)}: replaced, signed with another key",
                           [target.names], set(target.ids))

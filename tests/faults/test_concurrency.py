@@ -29,7 +29,7 @@ from core.index import SearchIndex
 from core.paths import HomePaths
 from core.recall import Recaller
 from core.vault.crypto import VaultKeys
-from core.vault.store import MemoryVault
+from core.vault.store import MemoryStore
 from core.workbench.verify import verify_home
 from tests.faults.conftest import SEED, seed_note
 from tests.helpers.vault import PASSPHRASE, make_vault
@@ -128,7 +128,7 @@ def _verify_loop(s: Session) -> None:
 
 
 def _worker_adds(s: Session) -> None:
-    vault = MemoryVault.open(s.paths, s.keys)
+    vault = MemoryStore.open(s.paths, s.keys)
     n = 0
     while s.running():
         try:
@@ -321,7 +321,7 @@ def test_completing_interrupted_work_waits_for_a_finalize_in_progress(paths: Hom
     vault = make_vault(paths)
     done: list[list[str]] = []
     with file_lock(paths.lock("drafts")):
-        other = MemoryVault.open(paths, vault.keys)
+        other = MemoryStore.open(paths, vault.keys)
         worker = threading.Thread(target=lambda: done.append(other.complete_interrupted()))
         worker.start()
         worker.join(timeout=0.5)

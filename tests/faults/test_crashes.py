@@ -19,7 +19,7 @@ from core.config import load_config
 from core.curate import cold, engine
 from core.paths import HomePaths
 from core.vault.ledger import Ledger
-from core.vault.store import MemoryVault
+from core.vault.store import MemoryStore
 from core.workbench.verify import verify_home
 from tests.faults.conftest import CRASH_TRIALS, SEED, seed_note
 from tests.faults.crashes import OPS, CrashTemplate, OpTally, crash_table, prepare, run_crash_trial
@@ -60,7 +60,7 @@ class Killed(BaseException):
 
 
 @pytest.fixture
-def vault(paths: HomePaths) -> MemoryVault:
+def vault(paths: HomePaths) -> MemoryStore:
     return make_vault(paths)
 
 
@@ -79,7 +79,7 @@ def _die_once(monkeypatch: pytest.MonkeyPatch, owner: object, name: str, when: s
 
 
 def test_an_append_killed_before_the_head_is_signed_is_incomplete_not_tampering(
-        vault: MemoryVault, paths: HomePaths, monkeypatch: pytest.MonkeyPatch) -> None:
+        vault: MemoryStore, paths: HomePaths, monkeypatch: pytest.MonkeyPatch) -> None:
     """Found by the finalize trials: the ledger refused every later write ("entries after the signed
     head"), so one kill left a vault that could never finalize again."""
     finalize_reviewed(vault, "The first memory.")
@@ -95,7 +95,7 @@ def test_an_append_killed_before_the_head_is_signed_is_incomplete_not_tampering(
     assert verify_home(paths, vault.keys).problems == []
 
 
-def test_the_first_append_killed_before_the_head_exists(vault: MemoryVault, paths: HomePaths,
+def test_the_first_append_killed_before_the_head_exists(vault: MemoryStore, paths: HomePaths,
                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     _die_once(monkeypatch, Ledger, "_sign_head")
     with pytest.raises(Killed):
@@ -108,7 +108,7 @@ def test_the_first_append_killed_before_the_head_exists(vault: MemoryVault, path
 
 
 def test_a_head_that_lags_signed_entries_is_incomplete_and_the_next_write_signs_it(
-        vault: MemoryVault, paths: HomePaths) -> None:
+        vault: MemoryStore, paths: HomePaths) -> None:
     """Entries past the head that this vault signed and that chain are what interrupted appends leave
     (issue 11, F3: two kills in a row left two); the next write signs the head for them first."""
     vault.add_memory("one")
@@ -123,7 +123,7 @@ def test_a_head_that_lags_signed_entries_is_incomplete_and_the_next_write_signs_
 
 
 def test_a_missing_head_with_more_than_the_first_entry_is_still_tampering(
-        vault: MemoryVault, paths: HomePaths) -> None:
+        vault: MemoryStore, paths: HomePaths) -> None:
     """Only the very first append runs without a head: a deleted head would hide a truncation."""
     vault.add_memory("one")
     vault.add_memory("two")
@@ -132,7 +132,7 @@ def test_a_missing_head_with_more_than_the_first_entry_is_still_tampering(
 
 
 def test_an_add_killed_before_its_ledger_entry_is_finished_by_the_next_write(
-        vault: MemoryVault, paths: HomePaths, monkeypatch: pytest.MonkeyPatch) -> None:
+        vault: MemoryStore, paths: HomePaths, monkeypatch: pytest.MonkeyPatch) -> None:
     """Found by the finalize trials: an add killed between its record and its ledger entry was reported
     as a planted record, forever."""
     _die_once(monkeypatch, Ledger, "append", "add")
@@ -149,7 +149,7 @@ def test_an_add_killed_before_its_ledger_entry_is_finished_by_the_next_write(
 
 
 def test_an_add_killed_before_its_record_leaves_nothing_behind(
-        vault: MemoryVault, paths: HomePaths, monkeypatch: pytest.MonkeyPatch) -> None:
+        vault: MemoryStore, paths: HomePaths, monkeypatch: pytest.MonkeyPatch) -> None:
     from core.vault import store as vault_module
 
     _die_once(monkeypatch, vault_module, "atomic_write_bytes")
@@ -162,7 +162,7 @@ def test_an_add_killed_before_its_record_leaves_nothing_behind(
 
 
 def test_a_finalize_killed_before_its_ledger_entry_is_finished_by_finalizing_again(
-        vault: MemoryVault, paths: HomePaths, monkeypatch: pytest.MonkeyPatch) -> None:
+        vault: MemoryStore, paths: HomePaths, monkeypatch: pytest.MonkeyPatch) -> None:
     """Found by the finalize trials: verify called the interrupted finalization's record planted; and
     running the same `reverie draft finalize` again now finishes it and answers with the memory."""
     draft = vault.create_draft("Killed while finalizing.").approve(reviewer="me")
@@ -235,7 +235,7 @@ def test_a_vault_memory_restore_killed_at_each_step_is_incomplete_then_recovered
     engine.restore(home.paths, config, move_id, unlock=lambda: home.keys, now=home.later)
     final = verify_home(home.paths, home.keys)
     assert final.problems == [] and final.counts["memories_in_cold_storage"] == 0
-    assert built.archived_ids[0] in {m.memory_id for m in MemoryVault.open(home.paths, home.keys).list_memories()}
+    assert built.archived_ids[0] in {m.memory_id for m in MemoryStore.open(home.paths, home.keys).list_memories()}
 
 
 def test_an_append_after_a_torn_line_starts_a_line_of_its_own(paths: HomePaths) -> None:

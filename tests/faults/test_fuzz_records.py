@@ -29,9 +29,9 @@ from core.vault.crypto import KdfParams, VaultKeys, create_header, unlock
 from core.vault.ledger import Ledger
 from core.vault.portable import export_dvmem, import_dvmem, read_dvmem
 from core.vault.records import MEMORY_FORMAT
-from core.vault.review import ReviewDraft
+from core.vault.review import StoredDraft
 from core.vault.sealed import seal
-from core.vault.store import DRAFT_FORMAT, MemoryVault
+from core.vault.store import DRAFT_FORMAT, MemoryStore
 from core.workbench.verify import verify_home
 from tests.faults.fuzzing import FUZZ, JSON, TEXT, assert_one_line, maybe, within
 from tests.helpers.vault import PASSPHRASE, finalize_reviewed, make_vault
@@ -121,7 +121,7 @@ def _expect_refusal(call: Any, *names: str) -> Any:
 @FUZZ
 @given(st.data())
 def test_draft_and_memory_files(home: Sample, data: st.DataObject) -> None:
-    vault = MemoryVault.open(home.paths, home.keys)
+    vault = MemoryStore.open(home.paths, home.keys)
     draft_path = home.paths.drafts / f"{home.draft_id}.json"
     memory_path = vault.memory_path(home.memory_id)
     draft_path.write_bytes(data.draw(mutated_json_bytes(home.draft_bytes)))
@@ -156,7 +156,7 @@ def draft_payload(draw: st.DrawFn, original: dict[str, Any]) -> Any:
 @given(st.data())
 def test_payloads_signed_with_the_right_key_meet_the_invariants_on_load(home: Sample, data: st.DataObject) -> None:
     """What only a bug (or the key's holder) could write: the review invariants are checked on load."""
-    vault = MemoryVault.open(home.paths, home.keys)
+    vault = MemoryStore.open(home.paths, home.keys)
     draft_path = home.paths.drafts / f"{home.draft_id}.json"
     memory_path = vault.memory_path(home.memory_id)
     payload = data.draw(st.one_of(draft_payload(home.draft_dict), JSON))
@@ -172,8 +172,8 @@ def test_payloads_signed_with_the_right_key_meet_the_invariants_on_load(home: Sa
     try:
         loaded = _expect_refusal(lambda: vault.get_draft(home.draft_id))
         if loaded is not None:
-            assert isinstance(loaded, ReviewDraft)
-            assert ReviewDraft.from_dict(loaded.to_dict()) == loaded
+            assert isinstance(loaded, StoredDraft)
+            assert StoredDraft.from_dict(loaded.to_dict()) == loaded
         _expect_refusal(lambda: vault.get_memory(home.memory_id))
         with within(what="verify"):
             verify_home(home.paths, home.keys)
@@ -230,7 +230,7 @@ def test_dvmem_files_verify_before_anything_is_written(home: Sample, data: st.Da
             document[data.draw(st.sampled_from(sorted(document)))] = data.draw(JSON)
         raw = json.dumps(document, ensure_ascii=data.draw(st.booleans())).encode("utf-8", "surrogatepass")
     with tempfile.TemporaryDirectory() as tmp:
-        other = MemoryVault.create(HomePaths(root=Path(tmp) / "h", cache=Path(tmp) / "c"), PASSPHRASE,
+        other = MemoryStore.create(HomePaths(root=Path(tmp) / "h", cache=Path(tmp) / "c"), PASSPHRASE,
                                    KdfParams.for_tests())
         before = sorted(p.name for p in other.paths.root.rglob("*"))
         result = _expect_refusal(lambda: import_dvmem(other, raw, PASSPHRASE, "shared.dvmem"), "shared.dvmem")

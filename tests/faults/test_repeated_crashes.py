@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from core.vault.store import MemoryVault
+from core.vault.store import MemoryStore
 from core.workbench.verify import verify_home
 from tests.faults.crashes import ChildRun, run_child, trial_paths
 from tests.helpers.vault import PASSPHRASE, finalize_reviewed, make_vault
@@ -55,7 +55,7 @@ def _age_temporary_files(base: Path) -> list[Path]:
 
 def _check_finished(base: Path, spec: dict[str, Any], runs: list[ChildRun]) -> None:
     paths = trial_paths(base)
-    vault = MemoryVault.unlock(paths, PASSPHRASE)
+    vault = MemoryStore.unlock(paths, PASSPHRASE)
     report = verify_home(paths, vault.keys)
     assert report.problems == [], [str(p) for p in report.problems]
     entries = vault.ledger.read().entries
@@ -104,7 +104,7 @@ def test_kills_between_a_ledger_line_and_its_signed_head_then_the_next_command_c
         run = run_child("finalize_cli", base, {**spec, "after_fsync_of": "ledger.jsonl"})
         assert run.killed, run.stderr[-2000:]
         runs.append(run)
-        report = verify_home(trial_paths(base), MemoryVault.unlock(trial_paths(base), PASSPHRASE).keys)
+        report = verify_home(trial_paths(base), MemoryStore.unlock(trial_paths(base), PASSPHRASE).keys)
         assert report.ok, [str(p) for p in report.problems]  # only "incomplete", after every kill
     _age_temporary_files(base)
     final = run_child("finalize_cli", base, spec)

@@ -18,7 +18,7 @@ from core.paths import HomePaths
 from core.recall import Recaller, sync_vault
 from core.topics import add_marker
 from core.turns import Turn, day_file, format_ts
-from core.vault.store import MemoryVault
+from core.vault.store import MemoryStore
 from tests.helpers.vault import make_vault
 
 NOW = datetime(2026, 11, 29, 15, 0, tzinfo=UTC)  # a Sunday
@@ -90,7 +90,7 @@ def write_log(paths: HomePaths, turns: Sequence[Turn]) -> None:
             handle.write(t.to_json() + "\n")
 
 
-def add_memories(vault: MemoryVault) -> None:
+def add_memories(vault: MemoryStore) -> None:
     for content, tags, reviewed in MEMORIES:
         if reviewed:
             draft = vault.create_draft(content, tags).approve(reviewer="me")
@@ -103,7 +103,7 @@ def add_memories(vault: MemoryVault) -> None:
 @dataclass
 class World:
     paths: HomePaths
-    vault: MemoryVault
+    vault: MemoryStore
     embedder: HashingEmbedder | None
 
     def recaller(self) -> Recaller:

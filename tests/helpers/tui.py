@@ -22,7 +22,7 @@ from core.config import Config
 from core.demo.build import DemoHome, build_demo_home
 from core.embed.hashing import HashingEmbedder
 from core.embed.protocol import Embedder
-from core.vault.store import MemoryVault
+from core.vault.store import MemoryStore
 from tui_app.app import ReverieApp
 
 FROZEN_NOW = datetime(2026, 11, 10, 12, 0, tzinfo=UTC)
@@ -40,7 +40,7 @@ def frozen_clock_fixture(monkeypatch: pytest.MonkeyPatch) -> datetime:
 def stable_ids_fixture(monkeypatch: pytest.MonkeyPatch) -> None:
     """Memory ids that do not depend on the random salt, so snapshots are byte-stable."""
     counter = iter(range(1, 1000))
-    monkeypatch.setattr(MemoryVault, "memory_id_for_draft", lambda self, draft_id: f"mem_{draft_id}")
+    monkeypatch.setattr(MemoryStore, "memory_id_for_draft", lambda self, draft_id: f"mem_{draft_id}")
     monkeypatch.setattr("core.vault.store.new_id", lambda prefix: f"{prefix}_demo_{next(counter):04d}")
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from core.paths import HomePaths
 from core.vault.crypto import KdfParams
-from core.vault.records import Memory
-from core.vault.store import MemoryVault
+from core.vault.records import MemoryRecord
+from core.vault.store import MemoryStore
 
 PASSPHRASE = "correct horse battery staple"
 SENTENCES = [
@@ -16,14 +16,14 @@ SENTENCES = [
 ]
 
 
-def make_vault(paths: HomePaths) -> MemoryVault:
+def make_vault(paths: HomePaths) -> MemoryStore:
     """The test home's vault: created with cheap Argon2id parameters the first time, opened after."""
     if paths.vault_header.exists():
-        return MemoryVault.unlock(paths, PASSPHRASE)
-    return MemoryVault.create(paths, PASSPHRASE, KdfParams.for_tests())
+        return MemoryStore.unlock(paths, PASSPHRASE)
+    return MemoryStore.create(paths, PASSPHRASE, KdfParams.for_tests())
 
 
-def finalize_reviewed(vault: MemoryVault, content: str, location: str = "Seoul") -> Memory:
+def finalize_reviewed(vault: MemoryStore, content: str, location: str = "Seoul") -> MemoryRecord:
     draft = vault.create_draft(content, ["family"])
     draft = draft.add_suggestion("location", location, "echo", model="example-model", process_version="v1",
                                  confidence=0.8, suggestion_id="s-loc")
@@ -34,7 +34,7 @@ def finalize_reviewed(vault: MemoryVault, content: str, location: str = "Seoul")
     return vault.finalize_draft(draft)
 
 
-def populated(paths: HomePaths) -> tuple[MemoryVault, list[Memory]]:
+def populated(paths: HomePaths) -> tuple[MemoryStore, list[MemoryRecord]]:
     vault = make_vault(paths)
     memories = [finalize_reviewed(vault, s) for s in SENTENCES[:3]]
     memories.append(vault.add_memory(SENTENCES[3], ["winter"]))

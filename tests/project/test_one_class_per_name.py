@@ -14,23 +14,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 
-# name -> why two classes still carry it; remove the entry with the pair. Each is a pair that
-# tests/sdk (the DiaryVault Memory Layer v0.4.0 API, byte for byte) holds apart from the vault's type.
-ALLOWED_TWICE = {
-    # The DiaryVault draft publishes its own JSON form (``outcome``/``accepted_value``/``completed_by``),
-    # has a "rejected" state, MappingProxyType values and no Reverie fields (created_by, supersedes,
-    # finalization); the SDK's is a pure value object, the vault's is the stored record.
-    "ReviewDraft": "core/sdk/review.py (DiaryVault draft) beside core/vault/review.py (stored draft)",
-    # The DiaryVault ``Memory`` is a mutable view carrying the sealed envelope (ciphertext, nonce,
-    # HMAC, anchors, status); the vault's is the frozen, verified record it is made from.
-    "Memory": "core/sdk/models.py (mutable view) beside core/vault/records.py (verified record)",
-    "MemoryMetadata": "core/sdk/models.py (mood, source, agent_id) beside core/vault/records.py",
-    # The DiaryVault API object (passphrase and folder in, views out) over the store of sealed records.
-    "MemoryVault": "core/sdk/vault.py (facade) beside core/vault/store.py (the store it opens)",
-    # Upstream's export formats (RAGChunk, KnowledgeNode with node_type, stats) beside Reverie's files.
-    "VaultExporter": "core/sdk/export.py (upstream formats) beside core/export.py (Reverie's files)",
-    "KnowledgeGraph": "core/sdk/export.py (nodes with node_type, stats) beside core/export.py (type)",
-}
+# name -> why two classes still carry it; remove the entry with the pair.
+ALLOWED_TWICE: dict[str, str] = {}
 
 
 def _classes(root: Path) -> dict[str, list[str]]:

@@ -21,7 +21,7 @@ from core.config import Config
 from core.errors import ReverieError, WrongPassphrase
 from core.paths import HomePaths
 from core.vault.crypto import KdfParams, create_header, unlock
-from core.vault.store import MemoryVault
+from core.vault.store import MemoryStore
 from core.workbench.verify import verify_home
 from tests.faults.homebuild import SECRET_SENTENCES, BuiltHome, build_home
 
@@ -173,7 +173,7 @@ def test_reprs_and_error_messages_never_show_a_secret(paths: HomePaths, caplog: 
     state = CliState(paths=paths)
     state.workbench.adopt_keys(keys)  # as after an unlock
     shown.append(repr(state))
-    vault = MemoryVault.unlock(paths, PASSPHRASE)
+    vault = MemoryStore.unlock(paths, PASSPHRASE)
     shown.append(repr(vault))
     for wrong in ("nope", PASSPHRASE[:-1], PASSPHRASE + " "):
         with pytest.raises(WrongPassphrase) as caught:
@@ -198,7 +198,7 @@ async def test_the_screen_never_shows_the_passphrase(paths: HomePaths) -> None:
     from tui_app.app import ReverieApp
     from tui_app.screens.unlock import UnlockScreen
 
-    MemoryVault.create(paths, PASSPHRASE, KdfParams.for_tests())
+    MemoryStore.create(paths, PASSPHRASE, KdfParams.for_tests())
     app = ReverieApp(paths, Config())
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.pause()
@@ -288,7 +288,7 @@ def test_the_mcp_server_opens_no_socket(paths: HomePaths) -> None:
     the running process holds no TCP, UDP or raw socket and no listening Unix socket (``/proc/PID``)."""
     if not Path("/proc/self/net/tcp").exists():
         pytest.fail("this check reads /proc/PID/net (Linux); it cannot pass here")
-    MemoryVault.create(paths, PASSPHRASE, KdfParams.for_tests()).add_memory("The pier picnic.", ["plans"])
+    MemoryStore.create(paths, PASSPHRASE, KdfParams.for_tests()).add_memory("The pier picnic.", ["plans"])
     env = {**os.environ, "REVERIE_HOME": str(paths.root), "REVERIE_CACHE": str(paths.cache.parent),
            "REVERIE_PASSPHRASE": PASSPHRASE, "PYTHONPATH": str(ROOT)}
     server = subprocess.Popen([sys.executable, "-m", "tui_app.cli.main", "mcp"], cwd=ROOT, env=env,
@@ -340,7 +340,7 @@ def test_an_assistant_cannot_confirm_anything_whatever_it_sends(paths: HomePaths
     from core.workbench import Workbench
     from tests.faults.fuzzing import JSON, TEXT, assert_one_line
 
-    vault = MemoryVault.create(paths, PASSPHRASE, KdfParams.for_tests())
+    vault = MemoryStore.create(paths, PASSPHRASE, KdfParams.for_tests())
     vault.add_memory("The picnic moved to the pier.", ["plans"])
     config = Config()
     workbench = Workbench(paths, config, embedder=HashingEmbedder)

@@ -11,7 +11,7 @@ from core.index import Filters, SearchIndex
 from core.recall import sync_vault, vault_docs
 from core.recall.memsync import memory_time
 from core.turns import format_ts
-from core.vault.records import Memory
+from core.vault.records import MemoryRecord
 from tests.helpers.recall import NOW, indexed, recaller, turn
 from tests.helpers.vault import finalize_reviewed, make_vault
 
@@ -99,10 +99,11 @@ def test_recency_boost_without_range_and_time_order_with_one(paths):
 def test_memory_time_reads_dates_in_the_zone():
     from zoneinfo import ZoneInfo
 
-    from core.vault.records import MemoryMetadata
+    from core.vault.records import RecordMetadata
 
     seoul = ZoneInfo("Asia/Seoul")
-    memory = Memory("mem_x", "text", MemoryMetadata(occurred_at="2026-11-03"), created_at="2026-11-20T00:00:00+00:00")
+    memory = MemoryRecord("mem_x", "text", RecordMetadata(occurred_at="2026-11-03"),
+                          created_at="2026-11-20T00:00:00+00:00")
     assert memory_time(memory, seoul) == format_ts(datetime(2026, 11, 3, tzinfo=seoul))
-    bad = Memory("mem_y", "text", MemoryMetadata(occurred_at="soon"), created_at="2026-11-20T00:00:00+00:00")
+    bad = MemoryRecord("mem_y", "text", RecordMetadata(occurred_at="soon"), created_at="2026-11-20T00:00:00+00:00")
     assert memory_time(bad, seoul) == "2026-11-20T00:00:00.000000Z"

@@ -248,8 +248,8 @@ def test_share_limits_to_the_newest(vault: MemoryVault) -> None:
 
 
 def test_a_validly_sealed_record_the_ledger_does_not_know_fails(vault: MemoryVault) -> None:
-    from core.vault.records import Memory as StoredMemory
-    from core.vault.records import MemoryMetadata as StoredMetadata
+    from core.vault.records import MemoryRecord as StoredMemory
+    from core.vault.records import RecordMetadata as StoredMetadata
     from core.vault.records import seal_memory
 
     memory = vault.create("What really happened.", tags=["a"])

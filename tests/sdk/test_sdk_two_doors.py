@@ -7,11 +7,11 @@ import json
 
 from click.testing import CliRunner
 
-from core.export import VaultExporter as ReverieExporter
+from core.export import HomeExporter as ReverieExporter
 from core.paths import HomePaths
 from core.sdk import MemoryVault, ReviewState
 from core.vault.crypto import unlock
-from core.vault.store import MemoryVault as Store
+from core.vault.store import MemoryStore as Store
 from tests.sdk.conftest import KEY, open_vault
 from tui_app.cli.main import cli
 

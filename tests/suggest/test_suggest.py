@@ -17,8 +17,8 @@ from core.suggest.dates import DateSuggester
 from core.suggest.entities import PeopleSuggester, PlaceSuggester
 from core.suggest.names import find_name
 from core.suggest.tags import TagSuggester
-from core.vault.review import ReviewDraft
-from core.vault.store import MemoryVault
+from core.vault.review import StoredDraft
+from core.vault.store import MemoryStore
 from core.workbench import Workbench
 from tests.helpers.vault import make_vault
 
@@ -31,11 +31,11 @@ def config() -> Config:
     return settings
 
 
-def draft(content: str, tags: tuple[str, ...] = (), draft_id: str = "draft_t1") -> ReviewDraft:
-    return ReviewDraft(draft_id=draft_id, content=content, tags=tags, created_at=WRITTEN)
+def draft(content: str, tags: tuple[str, ...] = (), draft_id: str = "draft_t1") -> StoredDraft:
+    return StoredDraft(draft_id=draft_id, content=content, tags=tags, created_at=WRITTEN)
 
 
-def confirm(vault: MemoryVault, content: str, tags: list[str], *, people: list[str] | None = None,
+def confirm(vault: MemoryStore, content: str, tags: list[str], *, people: list[str] | None = None,
             location: str | None = None) -> None:
     d = vault.create_draft(content, tags)
     for sid, name, value in (("p", "people", people), ("l", "location", location)):
@@ -47,7 +47,7 @@ def confirm(vault: MemoryVault, content: str, tags: list[str], *, people: list[s
 
 
 @pytest.fixture
-def vault(paths: HomePaths) -> MemoryVault:
+def vault(paths: HomePaths) -> MemoryStore:
     v = make_vault(paths)
     confirm(v, "Hiking up Bukhansan with Minji in the rain", ["hiking", "friends"],
             people=["Minji", "Kate Smith", "민지", "田中"], location="Bukhansan")
@@ -59,20 +59,20 @@ def vault(paths: HomePaths) -> MemoryVault:
     return v
 
 
-def workbench(vault: MemoryVault, paths: HomePaths, embedder: Any = None) -> Workbench:
+def workbench(vault: MemoryStore, paths: HomePaths, embedder: Any = None) -> Workbench:
     """The workbench the suggesters run under: it keeps the index's memories current and embedded."""
     bench = Workbench(paths, config(), embedder=(lambda: embedder) if embedder is not None else HashingEmbedder)
     bench.adopt_keys(vault.keys)
     return bench
 
 
-def ctx(vault: MemoryVault, paths: HomePaths, **kw: Any) -> SuggestContext:
+def ctx(vault: MemoryStore, paths: HomePaths, **kw: Any) -> SuggestContext:
     if kw.get("embedder") is not None and "memory_index" not in kw:
         kw["memory_index"] = workbench(vault, paths, kw["embedder"]).review.embedded_memory_index
     return SuggestContext(vault=vault, config=config(), paths=paths, **kw)
 
 
-def proposals(suggester: Any, text: str, vault: MemoryVault, paths: HomePaths, **kw: Any) -> list[Any]:
+def proposals(suggester: Any, text: str, vault: MemoryStore, paths: HomePaths, **kw: Any) -> list[Any]:
     return suggester.propose(draft(text), ctx(vault, paths, **kw))
 
 
@@ -89,7 +89,7 @@ def proposals(suggester: Any, text: str, vault: MemoryVault, paths: HomePaths, *
     ("We may go skiing next Friday.", "2026-12-04T00:00:00+09:00", 0.34, False),  # a plan
     ("In March we moved to Busan.", "2026-03-01T00:00:00+09:00", 0.3, False),  # a month
 ])
-def test_dates_are_read_as_of_the_capture_in_the_persons_zone(vault: MemoryVault, paths: HomePaths, text: str,
+def test_dates_are_read_as_of_the_capture_in_the_persons_zone(vault: MemoryStore, paths: HomePaths, text: str,
                                                               value: str, confidence: float, attach: bool) -> None:
     (found,) = proposals(DateSuggester(), text, vault, paths)
     assert (found.field_name, found.value, found.attach) == ("occurred_at", value, attach)
@@ -97,7 +97,7 @@ def test_dates_are_read_as_of_the_capture_in_the_persons_zone(vault: MemoryVault
     assert "means" in found.why
 
 
-def test_no_time_expression_and_the_backbones_guards(vault: MemoryVault, paths: HomePaths) -> None:
+def test_no_time_expression_and_the_backbones_guards(vault: MemoryStore, paths: HomePaths) -> None:
     for text in ("The May flowers bloom", "I will march there", "we talked for 20 minutes", "It took 2 hours"):
         assert proposals(DateSuggester(), text, vault, paths) == []
 
@@ -116,7 +116,7 @@ def test_names_are_whole_words_with_korean_particles_and_japanese_inline() -> No
     assert find_name("Seoul  Forest in autumn", "Seoul Forest") is not None
 
 
-def test_people_confirmed_before_are_suggested_with_meaningful_confidence(vault: MemoryVault,
+def test_people_confirmed_before_are_suggested_with_meaningful_confidence(vault: MemoryStore,
                                                                           paths: HomePaths) -> None:
     found = proposals(PeopleSuggester(), "Minji and 민지가 met 田中さん; rose and Kate were late; Bob too",
                       vault, paths)
@@ -128,12 +128,12 @@ def test_people_confirmed_before_are_suggested_with_meaningful_confidence(vault:
     assert "Bob" not in str(found)  # Bob was never confirmed
 
 
-def test_a_unique_first_name_is_enough(vault: MemoryVault, paths: HomePaths) -> None:
+def test_a_unique_first_name_is_enough(vault: MemoryStore, paths: HomePaths) -> None:
     vault_names = proposals(PeopleSuggester(), "Minji met Kate Smith, then Kate left", vault, paths)
     assert [p.value for p in vault_names if p.attach] == [["Minji", "Kate Smith"]]
 
 
-def test_places_prefer_the_longest_and_doubt_when_two_are_named(vault: MemoryVault, paths: HomePaths) -> None:
+def test_places_prefer_the_longest_and_doubt_when_two_are_named(vault: MemoryStore, paths: HomePaths) -> None:
     (one,) = proposals(PlaceSuggester(), "A walk in Seoul Forest", vault, paths)
     assert (one.value, one.confidence, one.attach) == ("Seoul Forest", 0.9, True)
     (two,) = proposals(PlaceSuggester(), "After Bukhansan we had lunch in Seoul Forest", vault, paths)
@@ -148,7 +148,7 @@ def test_places_prefer_the_longest_and_doubt_when_two_are_named(vault: MemoryVau
     ("We will walk in Seoul Forest on Saturday", 0.54, False),
     ("어제 서울숲에서 자전거를 탔다", 0.9, True),
 ])
-def test_a_place_gone_to_talked_about_or_planned_is_doubted(vault: MemoryVault, paths: HomePaths, text: str,
+def test_a_place_gone_to_talked_about_or_planned_is_doubted(vault: MemoryStore, paths: HomePaths, text: str,
                                                             confidence: float, attach: bool) -> None:
     vault_ctx = ctx(vault, paths)
     confirm(vault, "서울숲 산책", ["friends"], location="서울숲")
@@ -168,7 +168,7 @@ def test_future_talk_lowers_a_date() -> None:
     assert place_role("京都について話した", 0, 2, "京都") == "topic"
 
 
-def test_a_date_in_a_text_about_the_future_is_doubted(vault: MemoryVault, paths: HomePaths) -> None:
+def test_a_date_in_a_text_about_the_future_is_doubted(vault: MemoryStore, paths: HomePaths) -> None:
     (found,) = proposals(DateSuggester(), "Kate is coming over for dinner on Saturday", vault, paths)
     assert found.value.startswith("2026-11-21") and found.confidence == pytest.approx(0.425) and not found.attach
 
@@ -176,7 +176,7 @@ def test_a_date_in_a_text_about_the_future_is_doubted(vault: MemoryVault, paths:
 # -- tags -----------------------------------------------------------------------------------------
 
 
-def test_tags_come_from_similar_confirmed_memories(vault: MemoryVault, paths: HomePaths) -> None:
+def test_tags_come_from_similar_confirmed_memories(vault: MemoryStore, paths: HomePaths) -> None:
     embedder = HashingEmbedder()
     found = proposals(TagSuggester(), "hiking up Bukhansan with Minji", vault, paths, embedder=embedder)
     attached = [p for p in found if p.attach]
@@ -186,14 +186,14 @@ def test_tags_come_from_similar_confirmed_memories(vault: MemoryVault, paths: Ho
     assert TagSuggester().model_name(ctx(vault, paths, embedder=embedder)) == "hashing-64"
 
 
-def test_tags_already_on_the_draft_are_not_suggested(vault: MemoryVault, paths: HomePaths) -> None:
-    d = ReviewDraft(draft_id="draft_t2", content="hiking up Bukhansan with Minji", tags=("Hiking",),
+def test_tags_already_on_the_draft_are_not_suggested(vault: MemoryStore, paths: HomePaths) -> None:
+    d = StoredDraft(draft_id="draft_t2", content="hiking up Bukhansan with Minji", tags=("Hiking",),
                     created_at=WRITTEN)
     found = TagSuggester().propose(d, ctx(vault, paths, embedder=HashingEmbedder()))
     assert all("hiking" not in [t.casefold() for t in p.value] for p in found)
 
 
-def test_without_matching_vectors_the_tag_suggester_says_why(vault: MemoryVault, paths: HomePaths) -> None:
+def test_without_matching_vectors_the_tag_suggester_says_why(vault: MemoryStore, paths: HomePaths) -> None:
     first = ctx(vault, paths, embedder=HashingEmbedder())
     TagSuggester().propose(draft("hiking"), first)  # the index now holds hashing-64 vectors
     other = ctx(vault, paths, embedder=HashingEmbedder(32, name="hashing-32"))
@@ -204,7 +204,7 @@ def test_without_matching_vectors_the_tag_suggester_says_why(vault: MemoryVault,
 # -- the runner -----------------------------------------------------------------------------------
 
 
-def test_suggestions_carry_provenance_are_saved_once_and_never_decided(vault: MemoryVault, paths: HomePaths) -> None:
+def test_suggestions_carry_provenance_are_saved_once_and_never_decided(vault: MemoryStore, paths: HomePaths) -> None:
     d = draft("Yesterday Minji and I went hiking in Seoul Forest")
     vault.save_draft(d)
     bench = workbench(vault, paths)
@@ -221,7 +221,7 @@ def test_suggestions_carry_provenance_are_saved_once_and_never_decided(vault: Me
     assert again.added == [] and len(vault.get_draft(d.draft_id).suggestions) == 4
 
 
-def test_a_decided_field_is_left_alone_and_only_open_drafts_take_suggestions(vault: MemoryVault,
+def test_a_decided_field_is_left_alone_and_only_open_drafts_take_suggestions(vault: MemoryStore,
                                                                               paths: HomePaths) -> None:
     d = draft("Yesterday in Seoul Forest").add_suggestion("location", "Home", "me", suggestion_id="s1")
     d = d.accept("s1", reviewer="me")
@@ -233,7 +233,7 @@ def test_a_decided_field_is_left_alone_and_only_open_drafts_take_suggestions(vau
         pick_suggesters(["moods"])
 
 
-def test_a_failing_suggester_is_noted_and_the_others_still_run(vault: MemoryVault, paths: HomePaths) -> None:
+def test_a_failing_suggester_is_noted_and_the_others_still_run(vault: MemoryStore, paths: HomePaths) -> None:
     @dataclass
     class Broken:
         name: str = "broken"
@@ -244,7 +244,7 @@ def test_a_failing_suggester_is_noted_and_the_others_still_run(vault: MemoryVaul
         def model_name(self, ctx: SuggestContext) -> str:
             return "none"
 
-        def propose(self, d: ReviewDraft, ctx: SuggestContext) -> list[Any]:
+        def propose(self, d: StoredDraft, ctx: SuggestContext) -> list[Any]:
             raise RuntimeError("model file\nmissing")
 
     run = suggest_draft(vault, draft("Yesterday"), config(), paths, suggesters=[Broken(), DateSuggester()],
@@ -252,7 +252,7 @@ def test_a_failing_suggester_is_noted_and_the_others_still_run(vault: MemoryVaul
     assert run.notes == ["broken: model file missing"] and [s.field_name for s in run.added] == ["occurred_at"]
 
 
-def test_the_workbench_run_returns_the_saved_draft(vault: MemoryVault, paths: HomePaths,
+def test_the_workbench_run_returns_the_saved_draft(vault: MemoryStore, paths: HomePaths,
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("core.suggest.runner.default_suggesters", lambda: [DateSuggester(), PlaceSuggester()])
     d = vault.create_draft("Today we walked in Seoul Forest")

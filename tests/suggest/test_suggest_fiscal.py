@@ -14,7 +14,7 @@ from core.paths import HomePaths
 from core.suggest import SuggestContext, collect
 from core.suggest.dates import DateSuggester
 from core.suggest.entities import is_plan
-from core.vault.review import ReviewDraft
+from core.vault.review import StoredDraft
 from tests.helpers.vault import make_vault
 from tui_app.cli import when_cmds
 from tui_app.cli.state import CliState
@@ -36,7 +36,7 @@ def test_a_fiscal_year_in_a_draft_is_suggested_as_reverie_when_reads_it(paths: H
     written = "2026-11-25T21:00:00+00:00"
     text = "We closed the books for FY2023 with the accountant"
     ctx = SuggestContext(vault=make_vault(paths), config=config, paths=paths)
-    found = collect(ReviewDraft(draft_id="draft_fy", content=text, created_at=written), ctx, [DateSuggester()])
+    found = collect(StoredDraft(draft_id="draft_fy", content=text, created_at=written), ctx, [DateSuggester()])
     assert [f.proposal.field_name for f in found] == ["occurred_at"], ctx.notes
     shown = _when(text, written, paths)
     assert found[0].proposal.value == shown["start"] == "2022-04-01T00:00:00+00:00"
@@ -50,6 +50,6 @@ def test_whether_a_draft_speaks_of_a_plan_reads_fiscal_years_by_the_setting(path
     a calendar year it would start in January 2026, ahead of the draft."""
     paths.config.write_text(APRIL_HOME, encoding="utf-8")
     ctx = SuggestContext(vault=make_vault(paths), config=load_config(paths.config), paths=paths)
-    draft = ReviewDraft(draft_id="draft_fy", content="Budget review for FY2026 with Minji",
+    draft = StoredDraft(draft_id="draft_fy", content="Budget review for FY2026 with Minji",
                         created_at="2025-12-15T10:00:00+00:00")
     assert not is_plan(draft, ctx)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from textual.widgets import Input, TextArea
 
 from core.demo.build import DemoHome
-from core.vault.store import MemoryVault
+from core.vault.store import MemoryStore
 from tests.helpers.tui import (  # the *_fixture names are pytest fixtures (demo, frozen_clock)
     demo_fixture,  # noqa: F401
     frozen_clock_fixture,  # noqa: F401
@@ -17,7 +17,7 @@ from tui_app.screens.capture import CaptureScreen, NearDuplicateDialog
 
 
 def drafts_with(demo: DemoHome, text: str) -> list:
-    return [d for d in MemoryVault.open(demo.paths, demo.keys).list_drafts() if d.content == text]
+    return [d for d in MemoryStore.open(demo.paths, demo.keys).list_drafts() if d.content == text]
 
 
 async def capture(pilot, text: str, tags: str = "") -> None:  # type: ignore[no-untyped-def]
@@ -29,7 +29,7 @@ async def capture(pilot, text: str, tags: str = "") -> None:  # type: ignore[no-
 
 
 async def test_a_near_duplicate_asks_and_each_choice_does_what_it_says(demo: DemoHome) -> None:
-    existing = MemoryVault.open(demo.paths, demo.keys).list_memories()[0]
+    existing = MemoryStore.open(demo.paths, demo.keys).list_memories()[0]
     app = make_app(demo)
     async with app.run_test(size=(100, 30)) as pilot:
         await capture(pilot, existing.content)

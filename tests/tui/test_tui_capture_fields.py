@@ -11,7 +11,7 @@ from textual import events
 from textual.widgets import Input, Static, TextArea
 
 from core.demo.build import DemoHome
-from core.vault.store import MemoryVault
+from core.vault.store import MemoryStore
 from core.workbench.review import Review
 from tests.helpers.tui import (  # the *_fixture names are pytest fixtures (demo, frozen_clock)
     demo_fixture,  # noqa: F401
@@ -39,7 +39,7 @@ def highlight(app: object, suggestion_id: str) -> None:
 
 
 def decision(demo: DemoHome, draft_id: str, suggestion_id: str):  # type: ignore[no-untyped-def]
-    return MemoryVault.open(demo.paths, demo.keys).get_draft(draft_id).decision_for(suggestion_id)
+    return MemoryStore.open(demo.paths, demo.keys).get_draft(draft_id).decision_for(suggestion_id)
 
 
 async def test_tab_typed_in_a_burst_moves_to_the_tags(demo: DemoHome) -> None:
@@ -133,7 +133,7 @@ async def test_a_key_pressed_right_after_a_confirmation_acts_on_the_stored_decis
         assert app.screen.title_text == "Reject this suggestion?"
         assert app.screen.body.startswith("people = ")  # the next pending one, not the one just accepted
         await press(pilot, "y")
-    draft = MemoryVault.open(demo.paths, demo.keys).get_draft("draft_demo_fts5")
+    draft = MemoryStore.open(demo.paths, demo.keys).get_draft("draft_demo_fts5")
     assert draft.decision_for("sug_fts5_when").action == "accepted"  # type: ignore[union-attr]
     assert draft.decision_for("sug_fts5_people").action == "rejected"  # type: ignore[union-attr]
 

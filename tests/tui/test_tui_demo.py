@@ -11,7 +11,7 @@ from core.demo.build import DEMO_PASSPHRASE, DEMO_STEPS, DemoContext, build_demo
 from core.errors import HomeError
 from core.paths import HomePaths
 from core.vault.crypto import read_header, unlock
-from core.vault.store import MemoryVault
+from core.vault.store import MemoryStore
 from tui_app.app import ReverieApp
 from tui_app.cli.app_cmds import open_app
 from tui_app.cli.main import cli
@@ -20,7 +20,7 @@ from tui_app.cli.state import CliState
 
 def test_demo_home_holds_every_stage_of_the_review(tmp_path: Path) -> None:
     demo = build_demo_home(tmp_path / "demo")
-    vault = MemoryVault.open(demo.paths, demo.keys)
+    vault = MemoryStore.open(demo.paths, demo.keys)
     drafts = vault.list_drafts()
     states = [d.state for d in drafts]
     assert states.count("open") == 4 and states.count("approved") == 1 and states.count("finalized") == 6

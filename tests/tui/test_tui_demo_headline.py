@@ -64,9 +64,9 @@ def test_the_headline_finds_the_decision_at_any_hour_of_the_week(tmp_path: Path,
 def test_the_demo_dates_come_from_the_real_date_suggester(tmp_path: Path) -> None:
     now = datetime(2026, 12, 3, 1, 0, tzinfo=UTC)  # Thursday 10:00 in Seoul
     demo = build_demo_home(tmp_path / "demo", now=now, timezone="Asia/Seoul")
-    from core.vault.store import MemoryVault
+    from core.vault.store import MemoryStore
 
-    vault = MemoryVault.open(demo.paths, demo.keys)
+    vault = MemoryStore.open(demo.paths, demo.keys)
     dated = {s.suggestion_id: s for d in vault.list_drafts() for s in d.suggestions if s.field_name == "occurred_at"}
     assert dated and all(s.source == "local:dates" and s.model == "reverie-timeparse" for s in dated.values())
     seoul = ZoneInfo("Asia/Seoul")

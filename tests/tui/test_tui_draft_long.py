@@ -9,7 +9,7 @@ from msgspec.structs import replace
 from textual.widgets import DataTable, Static
 
 from core.demo.build import DemoHome
-from core.vault.store import MemoryVault
+from core.vault.store import MemoryStore
 from tests.helpers.tui import (  # the *_fixture names are pytest fixtures (demo, frozen_clock)
     demo_fixture,  # noqa: F401
     frozen_clock_fixture,  # noqa: F401
@@ -27,7 +27,7 @@ LONG = "\n".join(f"Line {i}: the plan for the winter trip, what to pack and who 
 
 
 def long_draft(demo: DemoHome, *, finalize: bool = False) -> tuple[str, str | None]:
-    vault = MemoryVault.open(demo.paths, demo.keys)
+    vault = MemoryStore.open(demo.paths, demo.keys)
     draft = vault.create_draft(LONG, ["long"])
     if not finalize:
         return draft.draft_id, None
@@ -97,7 +97,7 @@ async def test_a_draft_with_suggestions_keeps_its_table_and_cuts_long_content(de
         assert screen.query_one("#suggestions", DataTable).display
         box = screen.query_one("#draft-content-box", LongText)
         assert box.border_subtitle == ""  # the demo's content fits: no mark
-        vault = MemoryVault.open(demo.paths, demo.keys)
+        vault = MemoryStore.open(demo.paths, demo.keys)
         draft = vault.get_draft("draft_demo_fts5")
         screen.show_draft(replace(draft, content=LONG))
         await settle(pilot)

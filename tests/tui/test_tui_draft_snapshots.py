@@ -10,7 +10,7 @@ from textual.pilot import Pilot
 from textual.widgets import DataTable
 
 from core.demo.build import DemoHome
-from core.vault.store import MemoryVault
+from core.vault.store import MemoryStore
 from tests.helpers.tui import (  # the *_fixture names are pytest fixtures
     frozen_clock_fixture,  # noqa: F401
     make_app,
@@ -24,7 +24,7 @@ LONG = "\n".join(f"Line {i}: the plan for the winter trip, what to pack and who 
 
 
 def at_long_draft(demo: DemoHome, *after: str) -> Callable[[Pilot[Any]], Awaitable[None]]:
-    draft_id = MemoryVault.open(demo.paths, demo.keys).create_draft(LONG, ["trip"]).draft_id
+    draft_id = MemoryStore.open(demo.paths, demo.keys).create_draft(LONG, ["trip"]).draft_id
 
     async def run(pilot: Pilot[Any]) -> None:
         await settle(pilot)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from textual.widgets import DataTable, Static
 
 from core.demo.build import DemoHome
-from core.vault.store import MemoryVault
+from core.vault.store import MemoryStore
 from tests.helpers.tui import (  # the *_fixture names are pytest fixtures (demo, frozen_clock)
     demo_fixture,  # noqa: F401
     frozen_clock_fixture,  # noqa: F401
@@ -27,7 +27,7 @@ def _segments(widget: Static) -> str:
 
 
 async def test_a_draft_with_escapes_is_rendered_escaped(demo: DemoHome) -> None:
-    vault = MemoryVault.open(demo.paths, demo.keys)
+    vault = MemoryStore.open(demo.paths, demo.keys)
     draft = vault.create_draft(CONTENT, ["lunch"], created_by="assistant")
     draft = draft.add_suggestion("location", "Seongsu\x1b[2K", "mcp", model="gpt\x1b]8;;https://x.example\x1b\\",
                                  suggestion_id="s-evil")

@@ -12,7 +12,7 @@ from textual.binding import Binding
 from textual.widgets import DataTable, Input
 
 from core.demo.build import DemoHome
-from core.vault.store import MemoryVault
+from core.vault.store import MemoryStore
 from tests.helpers.tui import (  # the *_fixture names are pytest fixtures (demo, frozen_clock)
     demo_fixture,  # noqa: F401
     frozen_clock_fixture,  # noqa: F401
@@ -115,7 +115,7 @@ async def test_a_filter_survives_a_reload(demo: DemoHome) -> None:
         await type_text(pilot, "habit")
         before = [d.draft_id for d in screen.visible()]
         assert before and all("habit" in (d.content + " ".join(d.tags)).lower() for d in screen.visible())
-        vault = MemoryVault.open(demo.paths, demo.keys)
+        vault = MemoryStore.open(demo.paths, demo.keys)
         new = vault.create_draft("A second habit: stretch after the run.", tags=["habit"], created_by="me")
         await press(pilot, "enter", "ctrl+r")
         assert [d.draft_id for d in screen.visible()] == [new.draft_id, *before]

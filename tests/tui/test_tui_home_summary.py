@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from core.demo.build import DemoHome
-from core.vault.store import MemoryVault
+from core.vault.store import MemoryStore
 from core.workbench import Workbench, when
 from tests.helpers.tui import demo_fixture, frozen_clock_fixture, tui_config  # noqa: F401 (fixtures)
 from tui_app.screens.session import Session
@@ -17,7 +17,7 @@ class _NoVaultSession(Session):
     """A session whose vault is out of reach: every read has to go through the workbench."""
 
     @property
-    def vault(self) -> MemoryVault:
+    def vault(self) -> MemoryStore:
         raise AssertionError("Home read session.vault instead of the workbench")
 
 

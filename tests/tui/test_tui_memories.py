@@ -5,7 +5,7 @@ from __future__ import annotations
 from textual.widgets import DataTable, Static
 
 from core.demo.build import DemoHome
-from core.vault.store import MemoryVault
+from core.vault.store import MemoryStore
 from tests.helpers.tui import (  # the *_fixture names are pytest fixtures (demo, frozen_clock)
     demo_fixture,  # noqa: F401
     frozen_clock_fixture,  # noqa: F401
@@ -38,7 +38,7 @@ async def test_list_shows_reviewed_badges_and_verification(demo: DemoHome) -> No
 
 
 async def test_open_a_memory_shows_its_provenance(demo: DemoHome) -> None:
-    vault = MemoryVault.open(demo.paths, demo.keys)
+    vault = MemoryStore.open(demo.paths, demo.keys)
     ski = vault.finalized_memory_id("draft_demo_ski")
     app = make_app(demo)
     async with app.run_test(size=(100, 30)) as pilot:
@@ -62,7 +62,7 @@ async def test_open_a_memory_shows_its_provenance(demo: DemoHome) -> None:
 
 
 async def test_unreviewed_memory_says_so(demo: DemoHome) -> None:
-    vault = MemoryVault.open(demo.paths, demo.keys)
+    vault = MemoryStore.open(demo.paths, demo.keys)
     wifi = next(m.memory_id for m in vault.list_memories() if m.metadata.title == "Cabin Wi-Fi")
     app = make_app(demo)
     async with app.run_test(size=(100, 30)) as pilot:
@@ -75,7 +75,7 @@ async def test_unreviewed_memory_says_so(demo: DemoHome) -> None:
 
 
 async def test_a_tampered_record_shows_on_home_and_in_the_list(demo: DemoHome) -> None:
-    vault = MemoryVault.open(demo.paths, demo.keys)
+    vault = MemoryStore.open(demo.paths, demo.keys)
     victim = vault.finalized_memory_id("draft_demo_ski")
     path = vault.memory_path(victim)
     data = bytearray(path.read_bytes())

@@ -8,7 +8,7 @@ from textual.widgets import DataTable
 
 from core.curate.cold import ColdItem
 from core.demo.build import DemoHome
-from core.vault.store import MemoryVault
+from core.vault.store import MemoryStore
 from tests.helpers.tui import (  # the *_fixture names are pytest fixtures (demo, frozen_clock)
     demo_fixture,  # noqa: F401
     frozen_clock_fixture,  # noqa: F401
@@ -41,7 +41,7 @@ async def test_a_refused_reject_shows_the_decision_another_instance_made(demo: D
         assert isinstance(draft_screen, DraftReviewScreen)
         suggestion = draft_screen.highlighted()
         assert suggestion is not None
-        other = MemoryVault.open(demo.paths, demo.keys)  # another instance accepts it first
+        other = MemoryStore.open(demo.paths, demo.keys)  # another instance accepts it first
         stored = other.get_draft(DRAFT)
         other.save_draft(stored.accept(suggestion.suggestion_id, reviewer="laptop"))
         await press(pilot, "r", "enter")  # reject, confirmed: refused

@@ -8,8 +8,8 @@ from rich.cells import cell_len
 from textual.widgets import DataTable, Input, Static, TextArea
 
 from core.demo.build import DemoHome
-from core.vault.review import ReviewDraft
-from core.vault.store import MemoryVault
+from core.vault.review import StoredDraft
+from core.vault.store import MemoryStore
 from tests.helpers.tui import (  # the *_fixture names are pytest fixtures (demo, frozen_clock)
     REVIEWER,
     SIZES,
@@ -28,8 +28,8 @@ from tui_app.screens.queue import ReviewQueueScreen
 from tui_app.widgets.dialogs import ConfirmDialog, EditDialog
 
 
-def stored(demo: DemoHome, draft_id: str) -> ReviewDraft:
-    return MemoryVault.open(demo.paths, demo.keys).get_draft(draft_id)
+def stored(demo: DemoHome, draft_id: str) -> StoredDraft:
+    return MemoryStore.open(demo.paths, demo.keys).get_draft(draft_id)
 
 
 def highlight(app: object, suggestion_id: str) -> None:
@@ -133,7 +133,7 @@ async def test_approve_waits_for_every_decision_then_finalize_seals_a_memory(dem
         await press(pilot, "f", "y")
         draft = stored(demo, "draft_demo_dentist")
         assert draft.state == "finalized" and draft.finalized_memory_id
-        vault = MemoryVault.open(demo.paths, demo.keys)
+        vault = MemoryStore.open(demo.paths, demo.keys)
         memory = vault.get_memory(draft.finalized_memory_id)
         assert memory.reviewed and memory.review_summary()["approved_by"] == REVIEWER
         assert memory.review_summary()["accepted_count"] == 1 and memory.review_summary()["rejected_count"] == 1
@@ -179,7 +179,7 @@ async def test_capture_a_draft_from_the_queue(demo: DemoHome) -> None:
         app.screen.query_one(Input).value = "travel, friends"
         await press(pilot, "ctrl+s")
         assert isinstance(app.screen, ReviewQueueScreen)
-        new = [d for d in MemoryVault.open(demo.paths, demo.keys).list_drafts() if "Booked the ryokan" in d.content]
+        new = [d for d in MemoryStore.open(demo.paths, demo.keys).list_drafts() if "Booked the ryokan" in d.content]
         assert len(new) == 1 and new[0].tags == ("travel", "friends") and new[0].created_by == REVIEWER
         assert new[0].draft_id in app.screen.query_one(DataTable).rows  # type: ignore[operator]
 
@@ -191,7 +191,7 @@ async def test_capture_from_home_with_the_external_editor(demo: DemoHome) -> Non
         await press(pilot, "n", "ctrl+o")
         assert app.screen.query_one(TextArea).text == "Written in vi.\nSecond line."
         await press(pilot, "ctrl+s")
-        drafts = MemoryVault.open(demo.paths, demo.keys).list_drafts(state="open")
+        drafts = MemoryStore.open(demo.paths, demo.keys).list_drafts(state="open")
         assert any(d.content == "Written in vi.\nSecond line." for d in drafts)
         assert "5 open drafts · 9 to decide" in str(app.screen.query_one("#home-review", Static).render())
 
@@ -204,7 +204,7 @@ async def test_text_that_looks_like_markup_is_shown_as_written(demo: DemoHome) -
         app.screen.query_one(TextArea).text = tricky
         app.screen.query_one(Input).value = "odd"
         await press(pilot, "ctrl+s")
-        draft = next(d for d in MemoryVault.open(demo.paths, demo.keys).list_drafts() if d.tags == ("odd",))
+        draft = next(d for d in MemoryStore.open(demo.paths, demo.keys).list_drafts() if d.tags == ("odd",))
         await open_draft(pilot, draft.draft_id)
         assert str(app.screen.query_one("#draft-content", Static).render()) == tricky
 

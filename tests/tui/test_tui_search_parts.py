@@ -22,7 +22,7 @@ from core.demo.conversations import (
     schedule,
 )
 from core.timeparse import parse_time
-from core.vault.review import Approval, ReviewDecision, ReviewDraft, Suggestion
+from core.vault.review import Approval, ReviewDecision, StoredDraft, Suggestion
 from core.workbench.search import term_pattern
 from tui_app.screens.search_filters import parse_tags
 from tui_app.screens.search_view import assemble, exact_time, highlighted
@@ -51,7 +51,7 @@ def test_assemble_moves_leading_spaces_out_of_styled_spans() -> None:
 def test_revision_history_keeps_a_space_between_actor_and_detail() -> None:
     mood = Suggestion("mood", "relieved", "local", suggestion_id="s1", model="llama3.1:8b",
                       created_at="2026-11-09T15:30:00+00:00")
-    draft = ReviewDraft(draft_id="d1", content="x", created_at="2026-11-09T15:00:00+00:00", suggestions=(mood,),
+    draft = StoredDraft(draft_id="d1", content="x", created_at="2026-11-09T15:00:00+00:00", suggestions=(mood,),
                         decisions=(ReviewDecision("s1", "rejected", "me", decided_at="2026-11-10T10:30:00+00:00"),),
                         state="approved", approval=Approval("me", "2026-11-10T11:00:00+00:00"))
     content = history_text(draft, UTC)

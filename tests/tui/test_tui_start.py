@@ -16,7 +16,7 @@ from textual.css.stylesheet import Stylesheet
 from textual.widgets import DataTable, Static
 
 from core.demo.build import DemoHome
-from core.vault.store import MemoryVault
+from core.vault.store import MemoryStore
 from tests.helpers.tui import demo_fixture, frozen_clock_fixture, make_app, press, settle, tui_config  # noqa: F401
 from tui_app.app import ReverieApp
 from tui_app.screens.registry import SECTIONS
@@ -197,7 +197,7 @@ async def test_the_home_screen_is_drawn_before_the_vault_is_opened(
     composed_first: list[bool] = []
     real = Workbench.vault
 
-    def spy(workbench: Workbench) -> MemoryVault:
+    def spy(workbench: Workbench) -> MemoryStore:
         composed_first.append(bool(app.screen.query("#home-review")))  # was the home screen already composed?
         return real.fget(workbench)  # type: ignore[attr-defined]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from core.export import VaultExporter
+from core.export import HomeExporter
 from core.paths import HomePaths
 from tests.helpers.vault import SENTENCES, populated
 
@@ -13,7 +13,7 @@ from tests.helpers.vault import SENTENCES, populated
 def test_rag_chunks_carry_the_review_summary(paths: HomePaths) -> None:
     vault, memories = populated(paths)
     vault.create_draft("a draft must never be exported")
-    chunks = VaultExporter(vault).to_rag_chunks()
+    chunks = HomeExporter(vault).to_rag_chunks()
     assert [c.text for c in chunks] == [m.content for m in vault.list_memories()]
     by_id = {c.metadata["memory_id"]: c for c in chunks}
     reviewed = by_id[memories[0].memory_id].metadata["review"]
@@ -30,7 +30,7 @@ def test_long_memories_are_chunked_with_positions(paths: HomePaths) -> None:
     vault, _ = populated(paths)
     long_text = "\n\n".join(f"Paragraph {i}. " + "word " * 120 for i in range(6))
     memory = vault.add_memory(long_text, ["long"])
-    chunks = [c for c in VaultExporter(vault).to_rag_chunks() if c.metadata["memory_id"] == memory.memory_id]
+    chunks = [c for c in HomeExporter(vault).to_rag_chunks() if c.metadata["memory_id"] == memory.memory_id]
     assert len(chunks) >= 2
     assert [c.metadata["chunk_index"] for c in chunks] == list(range(len(chunks)))
     assert " ".join(" ".join(c.text.split()) for c in chunks) == " ".join(long_text.split())
@@ -42,14 +42,14 @@ def test_verified_flag_is_a_real_verification(paths: HomePaths) -> None:
 
     # a validly signed record whose bytes differ from what the ledger sealed
     vault.memory_path(memories[1].memory_id).write_bytes(seal_memory(memories[1], vault.keys))
-    flags = {c.metadata["memory_id"]: c.metadata["verified"] for c in VaultExporter(vault).to_rag_chunks()}
+    flags = {c.metadata["memory_id"]: c.metadata["verified"] for c in HomeExporter(vault).to_rag_chunks()}
     assert flags[memories[1].memory_id] is False
     assert flags[memories[0].memory_id] is True
 
 
 def test_generic_jsonl_carries_content_and_confirmation(paths: HomePaths) -> None:
     vault, memories = populated(paths)
-    rows = VaultExporter(vault).to_jsonl(format="generic")
+    rows = HomeExporter(vault).to_jsonl(format="generic")
     assert {r["content"] for r in rows} == set(SENTENCES)
     first = next(r for r in rows if r["id"] == memories[0].memory_id)
     assert first["review"]["reviewed"] is True and first["location"] == "Seoul Forest"
@@ -59,7 +59,7 @@ def test_generic_jsonl_carries_content_and_confirmation(paths: HomePaths) -> Non
 
 def test_fine_tune_formats_stay_schema_clean(paths: HomePaths) -> None:
     vault, _ = populated(paths)
-    exporter = VaultExporter(vault)
+    exporter = HomeExporter(vault)
     for row in exporter.to_jsonl(format="openai"):
         assert set(row) == {"messages"}
         assert [m["role"] for m in row["messages"]] == ["system", "user", "assistant"]
@@ -73,7 +73,7 @@ def test_fine_tune_formats_stay_schema_clean(paths: HomePaths) -> None:
 
 def test_conversation_history_metadata_has_review(paths: HomePaths) -> None:
     vault, memories = populated(paths)
-    history = VaultExporter(vault).to_conversation_history()
+    history = HomeExporter(vault).to_conversation_history()
     assert history[0]["metadata"]["review"]["reviewed"] in (True, False)
     by_id = {h["metadata"]["memory_id"]: h for h in history}
     assert by_id[memories[0].memory_id]["metadata"]["review"]["reviewed"] is True
@@ -82,7 +82,7 @@ def test_conversation_history_metadata_has_review(paths: HomePaths) -> None:
 
 def test_knowledge_graph_memory_nodes_keep_provenance(paths: HomePaths) -> None:
     vault, memories = populated(paths)
-    graph = VaultExporter(vault).to_knowledge_graph()
+    graph = HomeExporter(vault).to_knowledge_graph()
     memory_nodes = [n for n in graph.nodes if n.node_type == "memory"]
     assert len(memory_nodes) == 4
     reviewed = {n.node_id: n.properties["review"]["reviewed"] for n in memory_nodes}
@@ -94,7 +94,7 @@ def test_knowledge_graph_memory_nodes_keep_provenance(paths: HomePaths) -> None:
 
 def test_include_filter_narrows_every_export(paths: HomePaths) -> None:
     vault, memories = populated(paths)
-    exporter = VaultExporter(vault, include=lambda m: "winter" not in m.metadata.tags)
+    exporter = HomeExporter(vault, include=lambda m: "winter" not in m.metadata.tags)
     assert memories[3].memory_id not in {c.metadata["memory_id"] for c in exporter.to_rag_chunks()}
     assert memories[3].memory_id not in {n.node_id for n in exporter.to_knowledge_graph().nodes}
     assert len(exporter.to_jsonl("openai")) == 3

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import json
 
-from core.export import GraphEdge, GraphNode, KnowledgeGraph, RagChunk
+from core.export import ExportGraph, GraphEdge, GraphNode, RagChunk
 
-GRAPH = KnowledgeGraph(
+GRAPH = ExportGraph(
     nodes=[
         GraphNode("m-1", "memory", "스키 여행", {"review": {"reviewed": True, "confidence": 0.875},
                                                  "verified": True, "tags": ["ski", "trip"]}),

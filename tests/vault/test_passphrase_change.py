@@ -16,7 +16,7 @@ from core.errors import HomeError, WrongPassphrase
 from core.paths import HomePaths
 from core.vault import crypto
 from core.vault.crypto import KdfParams, VaultKeys, change_passphrase, create_header, create_recovery_key, unlock
-from core.vault.store import MemoryVault
+from core.vault.store import MemoryStore
 
 OLD, NEW, NEWER = "old passphrase 1", "new passphrase 2", "newer passphrase 3"
 ROOT = Path(__file__).resolve().parents[2]
@@ -28,9 +28,9 @@ def reverie(*args: str, env: dict[str, str] | None = None) -> subprocess.Complet
                           env=full, timeout=120)
 
 
-def vault_with_memories(paths: HomePaths, count: int) -> MemoryVault:
+def vault_with_memories(paths: HomePaths, count: int) -> MemoryStore:
     keys = create_header(paths.vault_header, OLD, KdfParams.for_tests())
-    vault = MemoryVault(keys, paths)
+    vault = MemoryStore(keys, paths)
     for i in range(count):
         vault.add_memory(f"memory number {i}: the lighthouse keeper's log", ["log"])
     return vault
@@ -60,7 +60,7 @@ def test_change_rewrites_only_the_header_and_the_old_passphrase_stops(paths: Hom
     assert keys == vault.keys == unlock(paths.vault_header, NEW)
     with pytest.raises(WrongPassphrase, match="wrong passphrase"):
         unlock(paths.vault_header, OLD)
-    reopened = MemoryVault.unlock(paths, NEW)
+    reopened = MemoryStore.unlock(paths, NEW)
     assert len(reopened.list_memories()) == 30
     header = paths.vault_header.read_text()
     assert OLD not in header and NEW not in header
@@ -124,7 +124,7 @@ def write_v1_header(path: Path, passphrase: str) -> VaultKeys:
 
 def test_a_version_1_header_is_migrated_on_first_unlock(paths: HomePaths) -> None:
     old_keys = write_v1_header(paths.vault_header, OLD)
-    MemoryVault(old_keys, paths).add_memory("written under version 1", ["old"])
+    MemoryStore(old_keys, paths).add_memory("written under version 1", ["old"])
     old_bytes = paths.vault_header.read_bytes()
     with pytest.raises(WrongPassphrase):
         unlock(paths.vault_header, "not it")
@@ -132,7 +132,7 @@ def test_a_version_1_header_is_migrated_on_first_unlock(paths: HomePaths) -> Non
     assert unlock(paths.vault_header, OLD) == old_keys
     assert json.loads(paths.vault_header.read_text())["version"] == 2
     assert not (paths.root / ("vault.json" + crypto.BACKUP_SUFFIX)).exists()  # proven, so removed
-    assert [m.content for m in MemoryVault.unlock(paths, OLD).list_memories()] == ["written under version 1"]
+    assert [m.content for m in MemoryStore.unlock(paths, OLD).list_memories()] == ["written under version 1"]
     change_passphrase(paths.vault_header, NEW, passphrase=OLD)
     assert opens(paths.vault_header, NEW) == old_keys and opens(paths.vault_header, OLD) is None
 

@@ -14,18 +14,18 @@ from core.paths import HomePaths
 from core.vault import portable
 from core.vault.crypto import MAX_KDF_ITERATIONS, MAX_KDF_LANES, MAX_KDF_MEMORY_KIB, KdfParams
 from core.vault.portable import MAX_DVMEM_BYTES, export_dvmem, import_dvmem, read_dvmem_file
-from core.vault.store import MemoryVault
+from core.vault.store import MemoryStore
 from core.workbench.verify import verify_home
 from tests.helpers.vault import PASSPHRASE, populated
 
 
 @pytest.fixture
-def other_vault(tmp_path: Path) -> MemoryVault:
-    return MemoryVault.create(HomePaths(tmp_path / "elsewhere", tmp_path / "c2"), "the other vault's passphrase",
+def other_vault(tmp_path: Path) -> MemoryStore:
+    return MemoryStore.create(HomePaths(tmp_path / "elsewhere", tmp_path / "c2"), "the other vault's passphrase",
                               KdfParams.for_tests())
 
 
-def test_export_then_import_elsewhere(paths: HomePaths, other_vault: MemoryVault) -> None:
+def test_export_then_import_elsewhere(paths: HomePaths, other_vault: MemoryStore) -> None:
     vault, memories = populated(paths)
     data = export_dvmem(vault, memories[0].memory_id, PASSPHRASE)
     assert memories[0].content.encode() not in data
@@ -40,7 +40,7 @@ def test_export_then_import_elsewhere(paths: HomePaths, other_vault: MemoryVault
 
 
 def test_wrong_passphrase_or_tampering_is_refused_before_anything_is_written(
-    paths: HomePaths, other_vault: MemoryVault
+    paths: HomePaths, other_vault: MemoryStore
 ) -> None:
     vault, memories = populated(paths)
     data = export_dvmem(vault, memories[0].memory_id, PASSPHRASE)
@@ -57,7 +57,7 @@ def test_wrong_passphrase_or_tampering_is_refused_before_anything_is_written(
     assert other_vault.list_memories() == [] and not other_vault.ledger.read().entries
 
 
-def test_review_provenance_that_breaks_invariants_is_refused(paths: HomePaths, other_vault: MemoryVault) -> None:
+def test_review_provenance_that_breaks_invariants_is_refused(paths: HomePaths, other_vault: MemoryStore) -> None:
     from core.vault.crypto import b64d, derive_keys
     from core.vault.sealed import seal, unseal
 
@@ -85,7 +85,7 @@ def _one_line(error: BaseException, *names: str) -> str:
                                    {"memory_cost_kib": MAX_KDF_MEMORY_KIB + 1}, {"iterations": 0},
                                    {"iterations": 64, "lanes": 64, "memory_cost_kib": 4 * 1024 * 1024}])
 def test_kdf_costs_over_the_vault_header_bounds_are_refused_before_any_work(
-    paths: HomePaths, other_vault: MemoryVault, monkeypatch: pytest.MonkeyPatch, costs: dict[str, int]
+    paths: HomePaths, other_vault: MemoryStore, monkeypatch: pytest.MonkeyPatch, costs: dict[str, int]
 ) -> None:
     vault, memories = populated(paths)
     document = json.loads(export_dvmem(vault, memories[0].memory_id, PASSPHRASE))
@@ -100,7 +100,7 @@ def test_kdf_costs_over_the_vault_header_bounds_are_refused_before_any_work(
 
 @pytest.mark.parametrize(("salt", "why"), [("AAAA", "kdf.salt is 3 bytes"), ("not base64", "kdf.salt"),
                                            (None, "kdf.salt missing")])
-def test_a_bad_salt_is_a_one_line_error(paths: HomePaths, other_vault: MemoryVault, salt: str | None,
+def test_a_bad_salt_is_a_one_line_error(paths: HomePaths, other_vault: MemoryStore, salt: str | None,
                                         why: str) -> None:
     vault, memories = populated(paths)
     document = json.loads(export_dvmem(vault, memories[0].memory_id, PASSPHRASE))
@@ -128,7 +128,7 @@ def test_an_oversized_dvmem_is_refused_before_it_is_read_whole(tmp_path: Path) -
 
 
 def test_a_large_memory_fits_the_limit_with_room_and_export_never_writes_one_over_it(
-    paths: HomePaths, other_vault: MemoryVault, monkeypatch: pytest.MonkeyPatch
+    paths: HomePaths, other_vault: MemoryStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     vault, _ = populated(paths)
     memory = vault.add_memory("\U0001f600 a long letter. " * 50_000, ["long"])  # 1.1 MB of UTF-8
@@ -146,7 +146,7 @@ def test_a_large_memory_fits_the_limit_with_room_and_export_never_writes_one_ove
 
 @pytest.mark.parametrize("entry", ["a string", {"hash": "\ud800"}, {"hash": float("nan")}, [1, 2], {"hash": "AB"}])
 def test_an_unsigned_verification_block_cannot_put_junk_in_the_ledger(
-    paths: HomePaths, other_vault: MemoryVault, entry: object
+    paths: HomePaths, other_vault: MemoryStore, entry: object
 ) -> None:
     vault, memories = populated(paths)
     document = json.loads(export_dvmem(vault, memories[0].memory_id, PASSPHRASE))
@@ -186,7 +186,7 @@ def test_only_a_regular_file_is_read_and_a_fifo_never_hangs(tmp_path: Path, kind
         _one_line(outcome[0], str(path), "not a regular file")
 
 
-def _crafted(vault: MemoryVault, memory_id: str) -> bytes:
+def _crafted(vault: MemoryStore, memory_id: str) -> bytes:
     """A .dvmem sealed with the right passphrase whose memory is given ``memory_id``."""
     from core.vault.crypto import derive_keys
     from core.vault.sealed import seal, unseal
@@ -204,7 +204,7 @@ def _crafted(vault: MemoryVault, memory_id: str) -> bytes:
 
 @pytest.mark.parametrize("memory_id", ["mem_", "mem_..", "mem_../../x", "mem_a/b", "mem_a\\b", "mem_a\nb",
                                        "mem_\x1b[31m", "mem_" + "a" * 300, "mem_a\x00b", "mem_.hidden", "x_abc"])
-def test_a_crafted_memory_id_is_refused_before_anything_is_written(paths: HomePaths, other_vault: MemoryVault,
+def test_a_crafted_memory_id_is_refused_before_anything_is_written(paths: HomePaths, other_vault: MemoryStore,
                                                                    memory_id: str) -> None:
     vault, _ = populated(paths)
     data = _crafted(vault, memory_id)

@@ -10,10 +10,10 @@ import pytest
 
 from core.errors import ReviewError
 from core.frozen import FrozenDict
-from core.vault.review import ReviewDraft, draft_from_capture, review_record, review_summary
+from core.vault.review import StoredDraft, draft_from_capture, review_record, review_summary
 
 
-def seeded_draft() -> ReviewDraft:
+def seeded_draft() -> StoredDraft:
     draft = draft_from_capture("She laughed when the dog sneezed.", ["family"])
     draft = draft.add_suggestion(
         "location", "Seoul", "echo", model="example-model", process_version="memory-card-v1",
@@ -118,21 +118,21 @@ INVALID = {
 @pytest.mark.parametrize("case", sorted(INVALID))
 def test_invariants_hold_on_load_from_json(case: str) -> None:
     with pytest.raises(ReviewError):
-        ReviewDraft.from_dict(_mutated(INVALID[case]))
+        StoredDraft.from_dict(_mutated(INVALID[case]))
 
 
 def test_invariants_hold_at_construction() -> None:
     draft = seeded_draft()
     with pytest.raises(ReviewError, match="duplicate suggestion id"):
-        ReviewDraft(draft_id="d1", content="x", created_at=draft.created_at,
+        StoredDraft(draft_id="d1", content="x", created_at=draft.created_at,
                     suggestions=(draft.suggestions[0], draft.suggestions[0]))
     with pytest.raises(ReviewError, match="approval"):
-        ReviewDraft(draft_id="d1", content="x", created_at=draft.created_at, state="approved")
+        StoredDraft(draft_id="d1", content="x", created_at=draft.created_at, state="approved")
 
 
 def test_round_trip_through_json_is_exact() -> None:
     draft = seeded_draft().accept("suggestion-location", reviewer="p", value="Seoul Forest")
-    assert ReviewDraft.from_dict(draft.to_dict()) == draft
+    assert StoredDraft.from_dict(draft.to_dict()) == draft
 
 
 def test_nested_values_are_frozen_all_the_way_down() -> None:
@@ -188,7 +188,7 @@ def test_the_stored_shapes_have_the_fields_of_the_objects_in_order() -> None:
     draft = draft.approve(reviewer="p")
     for cls, stored in ((review.Suggestion, draft.to_dict()["suggestions"][0]),
                         (review.ReviewDecision, draft.to_dict()["decisions"][0]),
-                        (review.Approval, draft.to_dict()["approval"]), (ReviewDraft, draft.to_dict())):
+                        (review.Approval, draft.to_dict()["approval"]), (StoredDraft, draft.to_dict())):
         assert issubclass(cls, msgspec.Struct), cls.__name__
         # a suggestion's stored form names its id first; its fields keep the DiaryVault API's positional order
         fields = cls.__struct_encode_fields__  # a decision is stored as action/value (outcome/accepted_value)
@@ -199,7 +199,7 @@ def test_the_stored_shapes_have_the_fields_of_the_objects_in_order() -> None:
     stored = msgspec.json.encode({"draft": draft.to_dict()})
     assert msgspec.json.decode(stored, type=review._DraftPayload).draft == draft
     with pytest.raises(ReviewError, match="missing required field `created_at`"):
-        ReviewDraft.from_dict({k: v for k, v in draft.to_dict().items() if k != "created_at"})
+        StoredDraft.from_dict({k: v for k, v in draft.to_dict().items() if k != "created_at"})
 
 
 def test_load_errors_name_the_field_on_one_line() -> None:
@@ -207,16 +207,16 @@ def test_load_errors_name_the_field_on_one_line() -> None:
     broken = copy.deepcopy(data)
     broken["suggestions"][1]["confidence"] = "high"
     with pytest.raises(ReviewError, match=r"suggestions\[1\]\.confidence") as caught:
-        ReviewDraft.from_dict(broken)
+        StoredDraft.from_dict(broken)
     assert "\n" not in str(caught.value) and str(caught.value).startswith(f"draft {data['draft_id']!r}")
     missing = copy.deepcopy(data)
     del missing["suggestions"][0]["source"]
     with pytest.raises(ReviewError, match=r"missing required field `source` - at `\$\.suggestions\[0\]`"):
-        ReviewDraft.from_dict(missing)
+        StoredDraft.from_dict(missing)
     with pytest.raises(ReviewError, match="unknown field `surprise`"):
-        ReviewDraft.from_dict({**data, "surprise": 1})
+        StoredDraft.from_dict({**data, "surprise": 1})
     with pytest.raises(ReviewError, match="draft: Expected `object`"):
-        ReviewDraft.from_dict(["not", "a", "draft"])
+        StoredDraft.from_dict(["not", "a", "draft"])
 
 
 def test_json_load_equals_dict_load_and_keeps_the_invariants() -> None:
@@ -226,7 +226,7 @@ def test_json_load_equals_dict_load_and_keeps_the_invariants() -> None:
 
     draft = seeded_draft().accept("suggestion-location", reviewer="p", value="Seoul Forest")
     payload = json.dumps({"draft": draft.to_dict()}).encode()
-    assert draft_from_json(payload, "drafts/x.json") == draft == ReviewDraft.from_dict(draft.to_dict())
+    assert draft_from_json(payload, "drafts/x.json") == draft == StoredDraft.from_dict(draft.to_dict())
     twice = draft.to_dict()
     twice["decisions"].append({**twice["decisions"][0]})
     with pytest.raises(ReviewError, match="more than one decision"):
@@ -265,7 +265,7 @@ def test_the_stored_form_keeps_its_fixed_layout() -> None:
     scene = Suggestion("scene", {"people": ["Mina"], "sky": {"clear": True}}, "vision", suggestion_id="s1",
                        model="m", process_version="v1", confidence=1, created_at=at)
     title = Suggestion("title", "A title", "echo", suggestion_id="s2", created_at=at)
-    draft = ReviewDraft(draft_id="draft_x", content="Picnic.", tags=("family",), created_at=at, created_by="me",
+    draft = StoredDraft(draft_id="draft_x", content="Picnic.", tags=("family",), created_at=at, created_by="me",
                         suggestions=(scene, title),
                         decisions=(ReviewDecision("s1", "accepted", "p", {"people": ["Mina", "Jun"]}, at, edited=True),
                                    ReviewDecision("s2", "rejected", "p", decided_at=at)),
@@ -294,6 +294,6 @@ def test_the_stored_form_keeps_its_fixed_layout() -> None:
     assert type(stored["tags"]) is list and type(stored["suggestions"][0]["value"]["people"]) is list
     assert type(stored["suggestions"][0]["confidence"]) is float
     assert canonical_json(stored) == canonical_json(expected)
-    assert ReviewDraft.from_dict(stored) == draft
+    assert StoredDraft.from_dict(stored) == draft
     assert draft.revision_history()[0].to_dict() == {"action": "draft_created", "occurred_at": at, "actor": "me",
                                                      "field_name": None, "value": None, "suggestion_id": None}

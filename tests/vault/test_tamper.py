@@ -83,9 +83,9 @@ def test_a_swapped_pair_is_named(paths: HomePaths) -> None:
 
 def test_an_inserted_record_is_named_even_when_validly_signed(paths: HomePaths) -> None:
     vault, memories = populated(paths)
-    from core.vault.records import Memory, MemoryMetadata
+    from core.vault.records import MemoryRecord, RecordMetadata
 
-    forged = Memory("mem_forgedforgedforged000", "I never wrote this.", MemoryMetadata(), memories[0].created_at)
+    forged = MemoryRecord("mem_forgedforgedforged000", "I never wrote this.", RecordMetadata(), memories[0].created_at)
     vault.memory_path(forged.memory_id).write_bytes(seal_memory(forged, vault.keys))
     assert ("inserted", f"vault/{forged.memory_id}.json") in _kinds(paths, vault.keys)
 
@@ -93,9 +93,9 @@ def test_an_inserted_record_is_named_even_when_validly_signed(paths: HomePaths) 
 def test_a_record_forged_with_another_key_is_named(paths: HomePaths, tmp_path: Path) -> None:
     vault, memories = populated(paths)
     other_keys = create_header(tmp_path / "other.json", "another passphrase", KdfParams.for_tests())
-    from core.vault.records import Memory, MemoryMetadata
+    from core.vault.records import MemoryRecord, RecordMetadata
 
-    forged = Memory("mem_otherkeyotherkey00000", "Forged elsewhere.", MemoryMetadata(), memories[0].created_at)
+    forged = MemoryRecord("mem_otherkeyotherkey00000", "Forged elsewhere.", RecordMetadata(), memories[0].created_at)
     vault.memory_path(forged.memory_id).write_bytes(seal_memory(forged, other_keys))
     kinds = _kinds(paths, vault.keys)
     assert ("inserted", f"vault/{forged.memory_id}.json") in kinds

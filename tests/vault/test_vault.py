@@ -10,7 +10,7 @@ import pytest
 from core.errors import NotFound, RecordError, ReviewError, WrongPassphrase
 from core.paths import HomePaths
 from core.vault.crypto import KdfParams
-from core.vault.store import MemoryVault
+from core.vault.store import MemoryStore
 from tests.helpers.vault import PASSPHRASE, SENTENCES, finalize_reviewed, make_vault, populated
 
 
@@ -50,7 +50,7 @@ def test_finalized_once_also_after_a_restart(paths: HomePaths) -> None:
     memory = vault.finalize_draft(draft)
     with pytest.raises(ReviewError, match="already finalized"):
         vault.finalize_draft(draft)
-    reopened = MemoryVault.unlock(paths, PASSPHRASE)
+    reopened = MemoryStore.unlock(paths, PASSPHRASE)
     with pytest.raises(ReviewError, match="already finalized"):
         reopened.finalize_draft(draft)
     assert reopened.finalized_memory_id(draft.draft_id) == memory.memory_id
@@ -105,7 +105,7 @@ def test_wrong_passphrase_is_refused_and_writes_nothing(paths: HomePaths) -> Non
     populated(paths)
     before = {p: (p.stat().st_mtime_ns, p.read_bytes()) for p in paths.root.rglob("*") if p.is_file()}
     with pytest.raises(WrongPassphrase, match="wrong passphrase"):
-        MemoryVault.unlock(paths, "not the passphrase")
+        MemoryStore.unlock(paths, "not the passphrase")
     after = {p: (p.stat().st_mtime_ns, p.read_bytes()) for p in paths.root.rglob("*") if p.is_file()}
     assert before == after
 
@@ -119,7 +119,7 @@ def test_interrupted_finalization_is_completed_by_the_next_run(paths: HomePaths)
 
     memory = vault._memory_from_draft(draft, vault.memory_id_for_draft(draft.draft_id))
     vault.memory_path(memory.memory_id).write_bytes(seal_memory(memory, vault.keys))
-    reopened = MemoryVault.unlock(paths, PASSPHRASE)
+    reopened = MemoryStore.unlock(paths, PASSPHRASE)
     done = reopened.complete_interrupted()
     assert done and "recorded interrupted finalization" in done[0]
     assert reopened.finalized_memory_id(draft.draft_id) == memory.memory_id
@@ -172,7 +172,7 @@ def test_kdf_parameters_and_salt_live_in_the_header(paths: HomePaths) -> None:
 
 def test_a_memory_finalized_by_another_process_is_seen(paths: HomePaths) -> None:
     one = make_vault(paths)
-    two = MemoryVault.unlock(paths, PASSPHRASE)
+    two = MemoryStore.unlock(paths, PASSPHRASE)
     draft = one.create_draft("shared").approve(reviewer="me")
     finalize_reviewed(one, "another")
     one.finalize_draft(draft)
@@ -192,7 +192,7 @@ def test_a_header_with_a_short_salt_is_a_one_line_error(paths: HomePaths) -> Non
     header["kdf"]["salt"] = base64.b64encode(b"four").decode()
     paths.vault_header.write_text(json.dumps(header))
     with pytest.raises(HomeError, match=r"kdf\.salt is 4 bytes, not 8 to 1024") as caught:
-        MemoryVault.unlock(paths, PASSPHRASE)
+        MemoryStore.unlock(paths, PASSPHRASE)
     assert str(paths.vault_header) in str(caught.value) and "\n" not in str(caught.value)
 
 
@@ -200,7 +200,7 @@ def test_a_passphrase_that_is_not_utf8_is_refused_without_echoing_it(paths: Home
     make_vault(paths)
     undecodable = b"caf\xe9 secret".decode("utf-8", "surrogateescape")  # what os.environ holds for such bytes
     with pytest.raises(WrongPassphrase, match="not valid UTF-8 text") as caught:
-        MemoryVault.unlock(paths, undecodable)
+        MemoryStore.unlock(paths, undecodable)
     assert "secret" not in str(caught.value)
 
 
@@ -210,7 +210,7 @@ def test_a_save_from_a_stale_read_never_drops_what_another_process_added(paths: 
     vault = make_vault(paths)
     draft = vault.create_draft("we moved the meeting to Thursday")
     seen_by_person = vault.get_draft(draft.draft_id)  # the TUI opened it
-    assistant = MemoryVault.unlock(paths, PASSPHRASE)
+    assistant = MemoryStore.unlock(paths, PASSPHRASE)
     assistant.save_draft(assistant.get_draft(draft.draft_id).add_suggestion(
         "title", "Meeting moved", "mcp:claude", suggestion_id="s-new"))
     with pytest.raises(DraftChanged, match=r"suggestion for 'title' from mcp:claude was added.*nothing was written"):

@@ -18,7 +18,7 @@ from core.textsafe import visible
 if TYPE_CHECKING:
     from core.config import Config
     from core.vault.crypto import KdfParams, VaultKeys
-    from core.vault.store import MemoryVault
+    from core.vault.store import MemoryStore
     from core.workbench import Workbench
 
 
@@ -90,7 +90,7 @@ class CliState:
     def keys(self) -> VaultKeys:
         return self.workbench.keys
 
-    def vault(self) -> MemoryVault:
+    def vault(self) -> MemoryStore:
         return self.workbench.vault
 
 

@@ -23,7 +23,7 @@ from textual.worker import Worker
 from core.errors import ReverieError
 from core.textsafe import field_line, visible
 from core.textsafe import one_line as one_line_text
-from core.workbench.types import ReviewDraft, Suggestion
+from core.workbench.types import StoredDraft, Suggestion
 from tui_app import messages
 from tui_app.screens.base import ReverieScreen
 from tui_app.screens.session import Session
@@ -52,7 +52,7 @@ SHORT_SCREEN = 28  # below this many rows the history panel starts hidden (h sho
 DECISION_WARNING = "Decisions are recorded in the draft's history and cannot be undone."
 
 
-def decision_label(draft: ReviewDraft, suggestion: Suggestion) -> tuple[str, str]:
+def decision_label(draft: StoredDraft, suggestion: Suggestion) -> tuple[str, str]:
     decision = draft.decision_for(suggestion.suggestion_id)
     if decision is None:
         return "pending", "$text-warning"
@@ -61,7 +61,7 @@ def decision_label(draft: ReviewDraft, suggestion: Suggestion) -> tuple[str, str
     return ("edited", "$text-success") if decision.edited else ("accepted", "$text-success")
 
 
-def next_to_decide(draft: ReviewDraft, current: str | None) -> str | None:
+def next_to_decide(draft: StoredDraft, current: str | None) -> str | None:
     """Where the cursor goes after a change: ``current`` while it is pending, else the next pending
     suggestion after it (wrapping around), else ``current`` again."""
     ids = [s.suggestion_id for s in draft.suggestions]
@@ -83,7 +83,7 @@ def provenance(suggestion: Suggestion) -> str:
     return " · ".join(field_line(part) for part in parts)  # an assistant's names are data, never lines
 
 
-def state_text(draft: ReviewDraft, now: datetime, zone: tzinfo) -> Content:
+def state_text(draft: StoredDraft, now: datetime, zone: tzinfo) -> Content:
     """What is true of a draft with no suggestion to show: what the next step is, or that it is
     sealed and read-only."""
     sealed_at = local_time(draft.finalized_at, zone) if draft.finalized_at else "earlier"
@@ -142,7 +142,7 @@ class DraftReviewScreen(ReverieScreen):
     def __init__(self, session: Session, draft_id: str) -> None:
         super().__init__(session)
         self.draft_id = draft_id
-        self.draft: ReviewDraft | None = None
+        self.draft: StoredDraft | None = None
         self.history_chosen = False  # once the person toggles the panel, the terminal size stops deciding
         # A decision being stored: keys pressed meanwhile act on the draft as it will be, not as it was
         # (a decision key waits for it; a cursor move made meanwhile is kept where the person put it).
@@ -235,7 +235,7 @@ class DraftReviewScreen(ReverieScreen):
         if not self.cancelled():
             self.post_message(messages.DraftLoaded(draft))
 
-    def show_draft(self, draft: ReviewDraft) -> None:
+    def show_draft(self, draft: StoredDraft) -> None:
         self.draft = draft
         now = self.session.now()
         pending = len(draft.pending_suggestions())
@@ -261,7 +261,7 @@ class DraftReviewScreen(ReverieScreen):
         )
         self.refresh_bindings()
 
-    def fill_suggestions(self, draft: ReviewDraft) -> None:
+    def fill_suggestions(self, draft: StoredDraft) -> None:
         table = self.query_one(DataTable)
         keep = self.highlighted_id()
         table.clear(columns=True)

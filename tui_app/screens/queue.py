@@ -13,7 +13,7 @@ from textual.containers import Vertical
 from textual.content import Content
 from textual.widgets import DataTable, Static
 
-from core.workbench.types import ReviewDraft
+from core.workbench.types import StoredDraft
 from tui_app import messages
 from tui_app.screens.base import ReverieScreen
 from tui_app.screens.session import Session
@@ -28,7 +28,7 @@ DETAIL_LINES = 4  # the highlighted draft below the table: its text (wrapped, cu
 SHOW = Binding.Group("Show")
 
 
-def draft_status(draft: ReviewDraft) -> str:
+def draft_status(draft: StoredDraft) -> str:
     pending = len(draft.pending_suggestions())
     if draft.state == "open":
         return f"{pending}/{len(draft.suggestions)} pending" if draft.suggestions else "no suggestions"
@@ -62,7 +62,7 @@ class ReviewQueueScreen(ReverieScreen):
     def __init__(self, session: Session, state: str = "open") -> None:
         super().__init__(session)
         self.state = state
-        self.drafts: list[ReviewDraft] = []
+        self.drafts: list[StoredDraft] = []
 
     def compose_body(self) -> ComposeResult:
         with Vertical(id="queue"):
@@ -93,10 +93,10 @@ class ReviewQueueScreen(ReverieScreen):
         self.drafts = sorted(message.drafts, key=lambda d: d.created_at, reverse=True)
         self.fill()
 
-    def in_state(self) -> list[ReviewDraft]:
+    def in_state(self) -> list[StoredDraft]:
         return [d for d in self.drafts if self.state == "all" or d.state == self.state]
 
-    def visible(self) -> list[ReviewDraft]:
+    def visible(self) -> list[StoredDraft]:
         """The drafts of the state shown that the filter keeps (by what their row shows)."""
         found = self.query_one(ListFilter)
         now = self.session.now()

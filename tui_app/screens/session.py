@@ -17,7 +17,7 @@ from tui_app.widgets.editor import ExternalEditor, edit_in_terminal_editor
 if TYPE_CHECKING:  # the vault and the workbench load with the session, not with the screens' modules
     from core.config import Config
     from core.paths import HomePaths
-    from core.vault.store import MemoryVault
+    from core.vault.store import MemoryStore
     from core.workbench import Workbench
 
 
@@ -31,7 +31,7 @@ class Session:
     editor: ExternalEditor = edit_in_terminal_editor  # $EDITOR through App.suspend; tests pass a fake
 
     @property
-    def vault(self) -> MemoryVault:
+    def vault(self) -> MemoryStore:
         """The one vault of the process (the workbench's: locking forgets its keys), opened on first
         use, which is in a screen's worker: the first frame does not wait for the vault code."""
         return self.workbench.vault

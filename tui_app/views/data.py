@@ -19,7 +19,7 @@ from tui_app.widgets.format import parse_time, plural
 if TYPE_CHECKING:
     from core.paths import HomePaths
     from core.vault.ledger import LedgerEntry
-    from core.vault.records import Memory
+    from core.vault.records import MemoryRecord
     from tui_app.screens.session import Session
 
 STAMP_SECONDS = 60  # a screen shown again within the same minute, nothing stored having changed, is not reloaded
@@ -179,7 +179,7 @@ def with_verification(session: Session, summary: HomeSummary) -> HomeSummary:
 @dataclass(frozen=True)
 class MemoryRow:
     memory_id: str
-    memory: Memory | None  # None: the record does not open (``damage`` says why); never shown as content
+    memory: MemoryRecord | None  # None: the record does not open (``damage`` says why); never shown as content
     verified: bool  # the record verifies and matches the ledger's latest checksum for it
     damage: str | None = None
 
@@ -207,7 +207,7 @@ def load_memory_rows(session: Session) -> tuple[list[MemoryRow], list[str]]:
 
 @dataclass(frozen=True)
 class MemoryDetail:
-    memory: Memory
+    memory: MemoryRecord
     verified: bool
     entry: LedgerEntry | None  # the ledger's latest entry for this memory
 

@@ -7,7 +7,7 @@ from datetime import tzinfo
 from textual.content import Content
 
 from core.textsafe import field_line
-from core.workbench.types import ReviewDraft
+from core.workbench.types import StoredDraft
 from tui_app.widgets.format import local_time
 
 ACTION_WORDS = {
@@ -20,7 +20,7 @@ ACTION_WORDS = {
 }
 
 
-def history_text(draft: ReviewDraft, zone: tzinfo) -> Content:
+def history_text(draft: StoredDraft, zone: tzinfo) -> Content:
     """The draft's revision history, newest first, one step a line: time, what, who, and the detail."""
     lines: list[Content | tuple[str, str] | str] = []
     for revision in reversed(draft.revision_history()):
