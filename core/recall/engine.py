@@ -1,36 +1,13 @@
 """The one recall entry point: parse time → bound the range → rank inside it → original sentences.
 
-Modes (the answer's ``mode`` is always the one that produced its results):
-
-- ``exact``: FTS5 bm25 inside the range over the query's terms (English words by their Porter
-  stems; once the matches show who speaks, searched again without those people's names, which
-  otherwise favour the turns that address them), then session neighbours share scores — the turn
-  after a matching question most — and the turns and sessions of named speakers are boosted
-  (core.recall.scoring).
-- ``semantic``: nearest vectors inside the range for the query without the speakers' names, then
-  the same neighbour and speaker steps, lighter.
-- ``hybrid``: both, fused by a weighted sum of max-normalised scores.
-- in every mode, last, the session prior: a turn gains a share of the best other match of its
-  session (the answer that shares no word with the question sits in the session that matched).
-- ``auto``: a question ("what did Kate say about…", "뭐라고 했지", "何を決めた") is answered
-  ``hybrid`` when the index holds vectors (on the development benchmark hybrid beats exact on plain
-  and time-scoped questions alike); keywords are answered exact. When exact matches fewer than
-  ``recall.min_exact_results`` documents and vectors are available, semantic joins: the answer is
-  ``semantic`` if exact matched nothing, else ``hybrid``, and its note says so. Without vectors
-  auto stays exact and the note says why.
-
-With a range, the best ``limit`` inside it are chosen by relevance and shown in time order. A question's
-range is a strong prior, not a wall: when none of its words matched inside the range (a date that
-names when something happened rather than when it was said, a misremembered week), the best of other
-times follow the range's own (all of them when it holds fewer than ``limit``, else its best half),
-and the note says so; keywords keep the range as a wall. A question that names people who say nothing
-in its range ("what did Maria donate last month?" when Maria said nothing last month) is ranked over
-any time, the range kept in the answer and the note saying so. A question's range also admits the turns
-said at other times that speak of a time inside it ("I finished the screenplay last Friday", said on
-Sunday, answers "what did I finish on Friday?"; core.index.mentions): they rank with the range's own.
-Without a range, by relevance, memories boosted by recency (half-life ``recall.half_life_days``). A
-query with a range and nothing to rank by ("yesterday", "어제 뭐 했지") lists the range's latest turns
-and memories.
+Modes: ``exact`` (FTS5 bm25 over the query's terms inside the range), ``semantic`` (the nearest
+vectors inside the range, the speakers' names left out of the query), ``hybrid`` (both, fused) and
+``auto`` (a question is answered hybrid when the index holds vectors, keywords exact; semantic joins
+when exact matches fewer than ``recall.min_exact_results``). The answer's ``mode`` is always the one
+that produced its results, and its note says why. With a range, the best ``limit`` inside it are
+chosen by relevance and shown in time order; a question's range is a strong prior, not a wall
+(:meth:`Recaller._widens`, :meth:`Recaller._silent`). Without a range, by relevance, memories boosted
+by recency; a range with nothing to rank by lists its latest turns (:mod:`core.recall.browse`).
 """
 
 from __future__ import annotations

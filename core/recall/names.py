@@ -1,17 +1,11 @@
 """People as a person names them: a word of the query read as the name of someone who speaks.
 
-A name matches regardless of case ("caroline" is Caroline), and, when the word is not a common word
-of the log, regardless of simple transliteration and one slip of the keyboard:
-
-- the same after romanisation variants are folded (:func:`folded`): c/k, ph/f, y/i, doubled
-  letters, an ``h`` after another letter (Karoline → Caroline, Jon → John, Johanna → Joanna);
-- or one edit apart (insert, delete, replace, swap two neighbours; :func:`within_one`), as written or
-  folded, when both are 5 letters or longer and begin alike (Carolnie → Caroline, Melany → Melanie;
-  not "games" → James).
-
-A word read this way is said in the answer ("read 'Karoline' as Caroline"), as the time grammar says
-how it read "yesturday". A word the log itself uses more than a few times ("grade" when Grace
-speaks) is a word, not a misspelt name, and is never read as one.
+A name matches regardless of case ("caroline" is Caroline) and, when the word is not a common word of
+the log, regardless of simple transliteration (:func:`folded`: c/k, ph/f, y/i, doubled letters, an
+``h`` after another letter; Karoline → Caroline) and of one slip of the keyboard (:func:`within_one`,
+for names of 5 letters or more that begin alike; Carolnie → Caroline, not "games" → James). A word
+read this way is said in the answer ("read 'Karoline' as Caroline"); a word the log itself uses more
+than a few times ("grade" when Grace speaks) is never read as a name.
 """
 
 from __future__ import annotations

@@ -1,34 +1,12 @@
 """Pure scoring steps applied to candidate scores (``id → score``, higher is better).
 
-Each step is measured on the development benchmark (tests/bench/bench_locomo_dev.py; the ablation is
-in tests/bench/README.md):
-
-- :func:`spread` — a turn also earns part of its session neighbours' scores, and the turn right
-  after a matching question earns most of it: the words of a question and of its answer sit in
-  neighbouring turns ("how long have you been married?" / "five years already!").
-- :func:`boost` — turns of the people the query names count more, and so do the other turns of
-  their sessions: with many conversations in a day, the named person's conversation is the one.
-- :func:`fuse` — exact and semantic scores, each divided by its best, added with a weight. Plain
-  reciprocal rank fusion loses to BM25 on LoCoMo; a weighted sum of normalised scores does not.
-  Every exact candidate gets its cosine, not only those among the nearest ``vector_pool`` (one
-  outside them counted 0 and lost to weaker matches that were near; tuning half, all 996 questions,
-  auto R@10 plain-story .842 → .849).
-- the answer share of semantic scores is added when they are fused with exact ones, and taken as a
-  floor when semantic scores are the answer alone (cosine scores sit close together, so an added
-  share lifts every turn after a question above the turns that match: semantic R@10 on LoCoMo fell
-  .728 → .688 with it added).
-- a question's range (Recaller._widens, _silent): a busy range with no word of the question puts
-  only its best half first (tuning half plain-story .849 → .851); a range in which the people the
-  question names say nothing is not searched as a range (plain .829 → .835, plain-story .851 → .855;
-  the time-scoped questions, whose range holds their evidence, unchanged).
-- :func:`session_prior` — a turn gains 0.3 of the best other candidate of its session, after fusion
-  (development benchmark, tuning half, all 996 questions, auto R@10 with 0.2: plain .808 → .817,
-  plain without time words .820 → .831, with exact search without the speakers' names kept first).
-- coordination (Recaller._exact) — an exact hit's bm25 × (1 + 0.6 × the share of the query's other
-  terms it also holds): bm25 lets one rare word outweigh two ordinary ones; a turn that holds more
-  of the question is more often its answer (tuning half auto R@1 .399 → .427).
-- :func:`recency` — memories gain up to ×2, halving with each half-life of age, only when the query
-  has no time range.
+:func:`spread` gives a turn part of its session neighbours' scores, the turn right after a matching
+question most (a question's words and its answer's sit in neighbouring turns); :func:`boost` favours
+the turns and sessions of the people the query names; :func:`fuse` adds exact and semantic scores,
+each divided by its best, with a weight; :func:`session_prior` gives a turn a share of its session's
+best other candidate; :func:`recency` lifts memories by age when the query has no time range.
+:class:`Ranking` holds every tunable, its defaults measured on the development benchmark
+(``bench_locomo_dev.py``; figures in tests/bench/README.md).
 """
 
 from __future__ import annotations

@@ -1,20 +1,12 @@
 """What a typed query becomes before ranking: cleaned text, search terms per language, word forms.
 
-Cleaning. Anything a person (or an assistant) types is accepted: control characters, lone surrogates
-(from undecodable command-line bytes) and other invisible format characters become spaces, and a
-query longer than :data:`MAX_QUERY_CHARS` is refused with one line. The index quotes every token, so
-no FTS5 syntax can leak through (core.index.tokenize).
-
-Terms. English stop words come from the index's list plus words that only frame a question ("kind",
-"mention"…); Korean words lose their trailing particle (서울숲에서 → 서울숲, 민지가 → 민지) and
-question or filler words are dropped (뭐, 언제, 얘기); a Japanese run keeps its kanji and katakana
-parts and the hiragana parts of three or more characters that are not grammar (会議で何を決めた →
-会議, 決). CJK terms still match inside longer words: the index cuts them into character bigrams.
-
-Stems. The index stems English words itself (FTS5's porter tokenizer: painting, painted → paint),
-so a query term is searched as typed. :func:`stem` gives a word's stem with that same tokenizer
-(SQLite's own, through apsw), so an interface marks exactly the words the index matched ("decide"
-marks "Decided", "happy" marks "happiness").
+Cleaning: control, lone surrogate and invisible format characters become spaces, and a query longer
+than :data:`MAX_QUERY_CHARS` is refused with one line (the index quotes every token, so no FTS5 syntax
+leaks through). Terms: English stop words and question-framing words are dropped, Korean words lose
+their trailing particle (서울숲에서 → 서울숲), Japanese runs keep their kanji, katakana and longer
+hiragana parts (会議で何を決めた → 会議, 決); CJK terms match inside longer words through the index's
+character bigrams. Stems: :func:`stem` gives a word's token with the index's own FTS5 porter
+tokenizer, so an interface marks exactly the words the index matched ("decide" marks "Decided").
 """
 
 from __future__ import annotations
