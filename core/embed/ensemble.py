@@ -1,17 +1,10 @@
 """Two or more models as one embedder: ``embedding.model = "multilingual-e5-small+all-MiniLM-L6-v2"``.
 
-Each part's unit vector is scaled by the square root of its weight and the parts are laid end to
-end, so a stored vector has unit length and the cosine of two stored vectors is the weighted sum of
-the parts' cosines. The default pairs multilingual-e5-small (Korean, Japanese and English meaning in
-one space, but weak on short English paraphrases) with all-MiniLM-L6-v2 (strong on English, blind to
-Korean and Japanese); the weights are in :data:`PART_WEIGHTS`, measured on the tuning half of
-``tests/bench/bench_busy.py`` (figures in ``tests/bench/README.md``).
-
-A query is embedded by :meth:`EnsembleEmbedder.embed_query`: a part that knows only English
-(:data:`ENGLISH_ONLY`) counts in proportion to the share of the query's letters that are Latin, so a
-Korean or Japanese question is compared by the multilingual part alone instead of by the noise an
-English model makes of it. Callers that do not know about queries (:func:`query_vectors` falls back
-to ``embed``) get the stored form, which is right for comparing two stored texts (near duplicates).
+Each part's unit vector is scaled by the square root of its weight (:data:`PART_WEIGHTS`) and the
+parts are laid end to end, so the cosine of two stored vectors is the weighted sum of the parts'
+cosines. A query (:meth:`EnsembleEmbedder.embed_query`) counts an English-only part in proportion to
+its share of Latin letters, so a Korean or Japanese question is compared by the multilingual part
+alone; :func:`query_vectors` falls back to ``embed`` (the stored form) for other embedders.
 """
 
 from __future__ import annotations
@@ -28,8 +21,10 @@ if TYPE_CHECKING:
     import numpy as np
 
 SEPARATOR = "+"
-# a part's share of the cosine; parts not listed share what is left equally. The weights shape every
-# stored vector, and the index knows vectors by the model's name only: a change here needs a new name.
+# a part's share of the cosine, measured on bench_busy.py's tuning half (tests/bench/README.md): e5 is
+# weak on short English paraphrases, MiniLM blind to Korean and Japanese. Parts not listed share what is
+# left equally. The weights shape every stored vector, and the index knows vectors by the model's name
+# only: a change here needs a new name.
 PART_WEIGHTS = {"multilingual-e5-small": 0.8, "all-MiniLM-L6-v2": 0.2}
 ENGLISH_ONLY = frozenset({"all-MiniLM-L6-v2", "sentence-transformers/all-MiniLM-L6-v2"})
 

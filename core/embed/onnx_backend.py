@@ -1,17 +1,10 @@
 """all-MiniLM-L6-v2 (or another mean-pooled sentence-transformers model) on ONNX Runtime, float32.
 
-The float path (``embedding.backend = "onnx"``) and the start-up path of the default backend
-(:mod:`core.embed.quick_start`). Loading imports only ``onnxruntime``, ``tokenizers`` and numpy and
-opens a graph prepared once from the local weights (:mod:`core.embed.onnx_prepare`, the only step that
-imports torch), so the first vector comes in a fraction of a second instead of sentence-transformers'
-~5 s import. Its vectors equal the torch vectors to rounding, so the index records them under the
-model's own name and an index built by sentence-transformers stays valid.
-
-Batches run in one one-thread stream per core (``streams``), with no spinning: a batch of this small
-model is a few hundred small operators, and intra-op threads would meet at a barrier after each one,
-spinning on a core another process could use; independent streams (ONNX Runtime releases the GIL)
-need no barrier. Texts are tokenized with the model folder's ``tokenizer.json`` (truncated at
-``max_seq_length``, like sentence-transformers), sorted by length and padded per batch. Figures:
+The ``onnx`` backend and the start-up half of the default (:mod:`core.embed.quick_start`). It runs the
+graph :mod:`core.embed.onnx_prepare` exported once (the only step that imports torch); its vectors
+equal the torch vectors to rounding, so the index records them under the model's own name. Texts are
+tokenized with the model's ``tokenizer.json``, sorted by length, padded per batch, and batches run in
+one-thread streams without spinning (``streams``; why: :class:`OnnxEmbedder`). Figures:
 tests/bench/README.md, ``bench_embed.py``.
 """
 
@@ -69,8 +62,10 @@ class OnnxEmbedder:
         token_budget: int = 0,
     ) -> None:
         """``threads``: cores to use (0: all). ``streams``: batches run at once, each on
-        ``threads // streams`` intra-op threads (default: one stream per thread, see the module's
-        docstring). ``token_budget``: when positive, a batch also ends before its rows × padded width
+        ``threads // streams`` intra-op threads (default: one stream per thread: a batch of a small
+        model is a few hundred small operators, and intra-op threads would meet at a barrier after each,
+        spinning on a core another process could use; streams need no barrier, and ONNX Runtime
+        releases the GIL). ``token_budget``: when positive, a batch also ends before its rows × padded width
         would pass it (long texts run in smaller batches; 0: ``batch_size`` rows whatever their length).
         ``sort_by_length=False`` and ``spinning=True`` (intra-op threads busy-wait between
         operators, ONNX Runtime's default) exist only to measure what the defaults buy."""

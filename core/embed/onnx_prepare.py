@@ -1,23 +1,12 @@
 """The ONNX copy of a sentence-transformers model: exported once from the local weights, then reused.
 
-Float32 and the plain export: int8 lost recall (whole model or any group of weight products,
-``bench_embed_int8.py``) and ONNX Runtime's transformer fusions bought nothing measurable; the
-precision that pays is bf16 on OpenVINO (figures: tests/bench/README.md, ``bench_embed.py``).
-
-Layout, one folder per source model and installation under the models cache (``$REVERIE_MODEL_CACHE``,
-else ``<cache root>/models``; the key hashes what built the folder: :func:`prepared_folder`)::
-
-    all-MiniLM-L6-v2-<key>/
-        model.onnx      the transformer, mean pooling and L2 normalisation in one float32 graph
-        optimized-<onnxruntime version>.onnx   the session's optimized graph, saved by the first load
-        manifest.json   what it was made from, its size, the output dimension and the torch
-                        vectors of the check sentences (written last)
-        openvino-<version>/   OpenVINO's compiled-model cache (:mod:`core.embed.openvino_backend`)
-
-The export (the only step that imports torch and transformers) runs under a lock, builds the folder
-under a temporary name, checks the result against the torch model and renames it into place, so a
-reader sees a whole prepared model or none. A folder whose manifest is missing, unreadable or
-disagrees with the file beside it is rebuilt with a notice. Nothing is downloaded.
+One float32 graph (transformer, mean pooling, normalisation) per source model and installation in the
+models cache (:func:`model_cache_root`, :func:`prepared_folder`). The export, the only step that
+imports torch and transformers, runs under a lock into a temporary folder, is checked against the
+torch model and renamed into place, so a reader sees a whole prepared model or none; a folder whose
+manifest is missing or disagrees with its files is rebuilt with a notice. Float32 and the plain export
+because int8 lost recall and ONNX Runtime's fusions bought nothing (tests/bench/README.md,
+``bench_embed_int8.py``, ``bench_embed.py``). Nothing is downloaded.
 """
 
 from __future__ import annotations

@@ -1,20 +1,12 @@
-"""Embeddings from a local OpenAI-compatible server: Ollama, llama.cpp, LM Studio, vLLM…
+"""Embeddings from a local OpenAI-compatible server (Ollama, llama.cpp, LM Studio, vLLM…):
+``embedding.backend = "openai-compatible"`` with ``endpoint`` (e.g. ``http://127.0.0.1:11434/v1``) and
+``model``.
 
-    [embedding]
-    backend = "openai-compatible"
-    endpoint = "http://127.0.0.1:11434/v1"   # Ollama; ".../v1/embeddings" is accepted too
-    model = "nomic-embed-text"
-
-Each batch is one ``POST {endpoint}/embeddings`` with ``{"model", "input": [texts],
-"encoding_format": "float"}``; the answer's ``data[].embedding`` rows are put back in ``index`` order
-and scaled to unit length. A server that needs a key (vLLM ``--api-key``) gets
-``Authorization: Bearer $REVERIE_EMBEDDING_API_KEY`` when that variable is set; the key is never
-written to the config or an error message.
-
-The texts are the person's conversations, so they must not leave the machine: only loopback
-endpoints are accepted, HTTP proxy settings (``HTTP_PROXY``…) are ignored for these requests, and a
-redirect is refused rather than followed. The recorded model name is ``model@endpoint``: pointing
-the index at another server or model re-embeds everything at the next ``reverie reindex``.
+Each batch is one ``POST {endpoint}/embeddings``; rows come back in ``index`` order at unit length.
+The texts are the person's conversations, so they never leave the machine: only loopback endpoints
+are accepted, proxy settings are ignored and redirects refused. ``$REVERIE_EMBEDDING_API_KEY``, when
+set, goes as a bearer token and is never written to the config or an error. Vectors are recorded as
+``model@endpoint``: another server or model re-embeds everything at the next ``reverie reindex``.
 """
 
 from __future__ import annotations

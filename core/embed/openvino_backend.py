@@ -1,22 +1,12 @@
 """A mean-pooled sentence-transformers graph on OpenVINO, in bfloat16 where the CPU computes it natively.
 
-The default backend: it runs the graph the ``onnx`` backend prepares (:mod:`core.embed.onnx_prepare`),
-but on a CPU with native bf16 (``avx512_bf16`` or AMX: OpenVINO lists ``BF16`` among its capabilities)
-the matrix products and attention run in bfloat16, layer norms and pooling in float32, about twice
-float ONNX Runtime's texts per CPU second. On a CPU without native bf16, ``auto`` runs float32.
-Figures: tests/bench/README.md, ``bench_embed.py`` and ``bench_locomo.py``.
-
-Vectors are recorded under the model's own name: they agree with the float vectors to cosine 0.9999,
-so an index built by any backend serves the others and switching backends re-embeds nothing.
-Checked whenever it compiles: the check sentences must match the torch vectors the export recorded
-(cosine ≥ 0.999 in bf16, ≥ 0.9999 in float); bf16 failing falls back to float32; an unreadable graph
-or a failing float check rebuilds the prepared model once (with a notice), then a one-line error.
-
-Batches (at most :data:`TOKEN_BUDGET` padded tokens each) run in ``streams`` OpenVINO streams (one
-per core, one thread each, unpinned so the OS can move them on a shared machine) through an
-``AsyncInferQueue``; OpenVINO releases the GIL, so the next batch is padded while others run. The
-compiled model is cached beside the graph (``openvino-<version>/``, ~90 MB, written under a lock); a
-cached copy that fails to load or the check is compiled again.
+The default backend: the graph the ``onnx`` backend prepares (:mod:`core.embed.onnx_prepare`), its
+matrix products in bf16 on a CPU with native bf16 (float32 elsewhere). Each compile is checked: the
+check sentences must match the torch vectors the export recorded (:data:`MIN_CHECK_COSINE`); bf16
+failing falls back to float32, and a graph that still fails is rebuilt once, then a one-line error.
+Vectors are recorded under the model's own name, so switching backends re-embeds nothing. Batches of
+at most :data:`TOKEN_BUDGET` padded tokens run in one-thread streams through an ``AsyncInferQueue``;
+the compiled model is cached beside the graph. Figures: tests/bench/README.md, ``bench_embed.py``.
 """
 
 from __future__ import annotations

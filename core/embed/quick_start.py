@@ -1,15 +1,10 @@
 """The default backend's two runtimes: ONNX Runtime for a process's first few texts, OpenVINO for bulk.
 
-A short-lived command that embeds a handful of texts (the duplicate check of ``draft new``,
-``suggest``, a search query) pays the runtime's start-up, not its throughput. Both runtimes run the
-same prepared graph (:mod:`core.embed.onnx_prepare`); ONNX Runtime reaches its first vector sooner,
-OpenVINO in bf16 embeds about twice the texts per CPU second. So texts go to ONNX Runtime while
-OpenVINO is not loaded and a call holds at most :data:`FEW_TEXTS` texts; the first larger call loads
-OpenVINO, and from then on every call uses it.
-
-The vectors agree (bf16 OpenVINO at cosine ≥ 0.9999 of float), the index records both under the
-model's one name, and a question embedded by one runtime finds turns stored by the other as well.
-Figures: tests/bench/README.md, ``bench_draft_start.py`` and ``bench_embed.py``.
+A short command (the duplicate check of ``draft new``, ``suggest``, a search query) pays a runtime's
+start-up, not its throughput: texts go to ONNX Runtime while OpenVINO is not loaded and a call holds
+at most :data:`FEW_TEXTS` texts; the first larger call loads OpenVINO, which then takes every call.
+Both run the same prepared graph and agree to cosine ≥ 0.9999, so the index records both under the
+model's one name. Figures: tests/bench/README.md, ``bench_draft_start.py`` and ``bench_embed.py``.
 """
 
 from __future__ import annotations
