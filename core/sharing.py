@@ -1,42 +1,14 @@
-"""Selective sharing: what one assistant may see, decided by its profile in ``config.toml``.
+"""Selective sharing: what one assistant may see, decided by its profile (``[sharing.profiles.NAME]``
+in ``config.toml``: ``allow_tags``, ``deny_tags``, ``reviewed_only``, ``include_turns``, ``sources``,
+``max_items``, ``max_tokens``).
 
-    [sharing.profiles.claude]
-    allow_tags = []            # empty: every tag that is not denied
-    deny_tags = ["private"]    # the default
-    reviewed_only = true       # only memories the person approved through the review workflow
-    include_turns = true       # conversation turns at all
-    sources = ["claude-code"]  # turns from these importers only (empty: every source)
-    max_items = 20
-    max_tokens = 4000
-
-The rules, checked in this order for every item that would leave Reverie (denied wins):
-
-1. a memory carrying a denied tag is withheld, whatever else it carries. Tags compare without case
-   and surrounding space (``Private`` is ``private``);
-2. with ``reviewed_only``, a memory that was not approved through the review workflow is withheld;
-3. with ``allow_tags``, a memory must carry at least one of them;
-4. turns are shared only with ``include_turns``, and only from the listed ``sources``. A source
-   entry names an importer (``claude-code`` matches the turn source ``claude-code:/path/x.jsonl``)
-   or one exact source. Turns carry no tags, so ``allow_tags`` does not narrow them;
-5. at most ``max_items`` results and ``max_tokens`` tokens (estimated as :mod:`core.context` does);
-   the item that crosses the token limit is cut when a useful part fits, else left out.
-
-What leaves about a memory is what its sealed record says, not what the derived index says: the index
-(the cache folder) is unsigned, so with a :class:`SealedRecords` attached (``SharePolicy.checked_against``;
-the assistant surface always attaches one) each memory item's text, tags and review state are read from
-its record, which must verify (signature, ciphertext) and be the version the ledger signed last, before
-the profile judges it; a memory whose record does not verify (or a vault that cannot be opened) is
-withheld (``UNVERIFIED``). An attacker who can write the cache can hide memories from an answer, or
-reorder them, but cannot make one say something else, look reviewed, or lose a denied tag.
-
-Every way out goes through here: recall answers (:func:`share_recall`), context blocks
-(:func:`shared_context`: recall is wrapped by :class:`SharedRecaller`, so nothing unshared reaches
-the block), exports and the knowledge graph (:meth:`SharePolicy.allows_memory` as
-``HomeExporter(include=)``, see :func:`shared_exporter`; a graph built from the shared memories
-holds no node of a denied tag). Recall searches inside the profile (its gate judges every
-candidate by the same rules before anything is counted or ranked), so an answer's results, mode and
-notes never depend on what the profile withholds; this module checks each item again before it leaves
-and is the authority. Topic markers are the person's own words and are always shared.
+Denied wins: a memory with a denied tag (compared without case or surrounding space) is withheld, then
+one not reviewed under ``reviewed_only``, then one without an allowed tag; turns leave only with
+``include_turns`` and from the listed sources (an importer name or one exact source); then the item and
+token limits (the item crossing the token limit is cut when a useful part fits). A memory is judged by
+its sealed record, which must verify and be the version the ledger signed last (:class:`SealedRecords`),
+never by the unsigned index. Every way out passes here: recall answers, context blocks and exports.
+Topic markers are the person's own words and are always shared.
 """
 
 from __future__ import annotations
@@ -49,11 +21,17 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from core.config import Config, ContextConfig, SharingProfile
+from core.context import MIN_CUT_TOKENS, build_context, cut_to_tokens, estimate_tokens
+from core.errors import ReverieError
+from core.export import HomeExporter
+from core.recall.pool import source_shared
 from core.tags import normalize_tag
+from core.vault.canonical import sha256_hex
+from core.vault.records import open_memory
+from core.vault.store import MEMORY_KINDS
 
 if TYPE_CHECKING:
     from core.context import ContextBlock
-    from core.export import HomeExporter
     from core.index import Filters
     from core.recall import Recaller, RecallItem, RecallResult
     from core.recall.model import ItemForm
@@ -117,8 +95,6 @@ class SharePolicy:
         return None
 
     def source_allowed(self, source: str) -> bool:
-        from core.recall.pool import source_shared
-
         return source_shared(source, self.profile.sources)
 
     def item_verdict(self, item: RecallItem) -> str | None:
@@ -161,10 +137,6 @@ class SharedRecall:
         answer = self.result
         return SharedForm(answer.range.to_dict() if answer.range is not None else None, answer.expression,
                           answer.mode, answer.note, [shared_item(item) for item in answer.results])
-
-    def to_dict(self) -> dict[str, Any]:
-        """:meth:`form` as JSON values (``reverie share check --json`` prints it)."""
-        return msgspec.to_builtins(self.form())
 
 
 class SharedForm(msgspec.Struct, frozen=True):
@@ -222,8 +194,6 @@ def share_items(items: Sequence[RecallItem], policy: SharePolicy, limit: int | N
 def _fit_tokens(items: list[RecallItem], max_tokens: int,
                 withheld: dict[str, int]) -> tuple[list[RecallItem], int, int]:
     """Items while they fit in ``max_tokens``; returns them, how many were cut, and the tokens used."""
-    from core.context import MIN_CUT_TOKENS, cut_to_tokens, estimate_tokens
-
     out: list[RecallItem] = []
     used = cut = 0
     for index, item in enumerate(items):
@@ -306,8 +276,6 @@ def shared_context(recaller: Recaller, policy: SharePolicy, query: str | None, *
                    budget: int | None = None) -> ContextBlock:
     """The block of ``reverie context --profile``: built from shared items only, within the smaller
     of the budget and the profile's ``max_tokens``."""
-    from core.context import build_context
-
     block = build_context(SharedRecaller(recaller, policy), query, markers=markers, now=now, zone=zone,
                           config=config, budget=budget, profile=policy.profile)
     leaked = [item.id for item in [*block.memories, *block.turns] if policy.item_verdict(item) is not None]
@@ -327,8 +295,6 @@ class SealedRecords:
 
     def _signed(self, vault: MemoryStore) -> dict[str, str] | None:
         """Memory id → SHA-256 of the record the ledger signed last (None: the chain is damaged)."""
-        from core.vault.store import MEMORY_KINDS
-
         reading = vault.ledger.read(full=False)
         if [p for p in reading.problems if p.kind != "incomplete"]:
             return None
@@ -338,10 +304,6 @@ class SealedRecords:
         return self._latest[1]
 
     def as_sealed(self, item: RecallItem) -> RecallItem | None:
-        from core.errors import ReverieError
-        from core.vault.canonical import sha256_hex
-        from core.vault.records import open_memory
-
         try:
             vault = self._vault()
             signed = self._signed(vault)
@@ -357,8 +319,6 @@ class SealedRecords:
 
 def shared_exporter(vault: MemoryStore, policy: SharePolicy) -> HomeExporter:
     """Exports (RAG chunks, JSONL, conversation history, knowledge graph) of the shared memories only."""
-    from core.export import HomeExporter
-
     return HomeExporter(vault, include=policy.allows_memory)
 
 

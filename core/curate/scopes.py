@@ -15,6 +15,8 @@ import re
 from dataclasses import dataclass, fields
 from pathlib import Path
 
+import msgspec
+
 from core.config import SCOPE_KINDS, Config, ScopeConfig, load_config, save_config
 from core.curate.kinds import Kind, kind_named
 from core.errors import ConfigError, NotFound
@@ -34,10 +36,17 @@ class Scope:
     def resolved_root(self) -> Path:
         return self.root.resolve()
 
-    def to_dict(self) -> dict[str, str]:
-        """``name``, ``kind`` (its name) and ``path`` (the root): the configured form, not the fields
-        (the kind is an object with behaviour), so written out."""
-        return {"name": self.name, "kind": self.kind.name, "path": str(self.root)}
+    def form(self) -> ScopeForm:
+        """The scope as configured (the kind by its name, the root as a path string)."""
+        return ScopeForm(self.name, self.kind.name, str(self.root))
+
+
+class ScopeForm(msgspec.Struct, frozen=True):
+    """A scope as ``reverie curate scope … --json`` prints it."""
+
+    name: str
+    kind: str
+    path: str
 
 
 def scope_from_config(item: ScopeConfig, paths: HomePaths) -> Scope:

@@ -9,6 +9,7 @@ from dataclasses import replace
 from datetime import UTC
 from pathlib import Path
 
+import msgspec
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -95,13 +96,14 @@ def test_recall_never_returns_a_denied_memory(world: World, query: str, mode: st
     with world.recaller() as recaller:
         for name in ("claude", "work", "tiny", "default"):
             shared = shared_search(recaller, policy(world, name), query, now=NOW, zone=UTC, limit=50, mode=mode)
-            text = texts_of(shared.to_dict())
+            text = texts_of(msgspec.to_builtins(shared.form()))
             assert not any(secret in text for secret in PRIVATE_SECRETS), (name, query, mode)
             if name == "work":
                 assert "KNEESECRET" not in text  # Health is denied as health
         opened = shared_search(recaller, policy(world, "open"), "SECRETPARTY surprise party", now=NOW, zone=UTC,
                                limit=50, mode="exact")
-        assert "SECRETPARTY" in texts_of(opened.to_dict())  # the world does hold it: the test can see a leak
+        # the world does hold it: the test can see a leak
+        assert "SECRETPARTY" in texts_of(msgspec.to_builtins(opened.form()))
 
 
 def test_claude_profile_shares_reviewed_memories_and_claude_code_turns_only(world: World) -> None:
@@ -111,8 +113,8 @@ def test_claude_profile_shares_reviewed_memories_and_claude_code_turns_only(worl
     assert results and all(i.reviewed for i in results if i.kind == "memory")
     assert all(i.source.startswith("claude-code:") for i in results if i.kind == "turn")
     assert any(i.kind == "turn" for i in results)
-    assert "9000 yen" not in texts_of(shared.to_dict())  # unreviewed
-    assert all(r["reviewed"] in (True, False) for r in shared.to_dict()["results"])
+    assert "9000 yen" not in texts_of(msgspec.to_builtins(shared.form()))  # unreviewed
+    assert all(r["reviewed"] in (True, False) for r in msgspec.to_builtins(shared.form())["results"])
 
 
 def test_work_profile_shares_only_allowed_memories_and_no_turns(world: World) -> None:

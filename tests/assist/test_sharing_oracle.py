@@ -8,6 +8,7 @@ import json
 from collections.abc import Iterator
 from datetime import UTC
 
+import msgspec
 import pytest
 
 from core.config import load_config
@@ -35,7 +36,8 @@ def _policy(world: World, name: str) -> SharePolicy:
 
 def _answer(world: World, name: str, query: str, mode: str) -> dict:
     with world.recaller() as recaller:
-        return shared_search(recaller, _policy(world, name), query, now=NOW, zone=UTC, limit=10, mode=mode).to_dict()
+        shared = shared_search(recaller, _policy(world, name), query, now=NOW, zone=UTC, limit=10, mode=mode)
+        return msgspec.to_builtins(shared.form())
 
 
 @pytest.mark.parametrize("mode", ["auto", "exact"])
@@ -72,7 +74,7 @@ def test_share_check_shows_the_assistant_the_same_answer_for_both(world: World) 
         policy = _policy(world, "claude")
         probe = check_share(recaller, policy, "Chatgpt", now=NOW, zone=UTC, limit=10)
         nothing = check_share(recaller, policy, NONSENSE, now=NOW, zone=UTC, limit=10)
-    assert probe.shared.to_dict() == nothing.shared.to_dict()
+    assert probe.shared.form() == nothing.shared.form()
     assert [c.reason for c in probe.found] == ["source not shared"]  # the person still sees why
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import click
+import msgspec
 
 from core.textsafe import field_line
 from tui_app.cli.state import CliState, bad_time_input, emit, pass_state
@@ -116,7 +117,7 @@ def share_check(state: CliState, profile: str, query: tuple[str, ...], limit: in
     now = _clock(state, now_text)
     with state.workbench as workbench:
         check = workbench.share_check(profile, " ".join(query), now=now, limit=limit)
-    data = {"profile": profile, "answer": check.shared.to_dict(),
+    data = {"profile": profile, "answer": msgspec.to_builtins(check.shared.form()),
             "withheld": [{"id": c.item.id, "kind": c.item.kind, "reason": c.reason}
                          for c in check.found if c.reason is not None]}
     emit(data, as_json, _check_text(check, profile))

@@ -55,7 +55,7 @@ def scope_add(state: CliState, name: str, kind: str, path: str | None, as_json: 
     added, changed = state.workbench.curation.add_scope(name, kind, path)
     verb = "Added" if changed else "Already configured:"
     text = f"{verb} scope {added.name} ({added.kind.name}) at {added.root}"
-    emit({**added.to_dict(), "added": changed}, as_json, text)
+    emit({**msgspec.to_builtins(added.form()), "added": changed}, as_json, text)
 
 
 @scope.command("remove")
@@ -70,7 +70,7 @@ def scope_remove(state: CliState, name: str, as_json: bool) -> None:
     text = (f"Removed scope {removed.scope.name} ({removed.scope.kind.name}) at {removed.scope.root}: "
             f"no longer scanned or moved. {moved} record{'' if moved == 1 else 's'} in cold storage "
             "stay restorable with `reverie curate restore`.")
-    emit({**removed.scope.to_dict(), "removed": True, "cold_records": moved}, as_json, text)
+    emit({**msgspec.to_builtins(removed.scope.form()), "removed": True, "cold_records": moved}, as_json, text)
 
 
 @scope.command("list")
@@ -78,7 +78,7 @@ def scope_remove(state: CliState, name: str, as_json: bool) -> None:
 @pass_state
 def scope_list(state: CliState, as_json: bool) -> None:
     """List the configured scopes."""
-    scopes = [s.to_dict() for s in state.workbench.curation.scopes()]
+    scopes = [msgspec.to_builtins(s.form()) for s in state.workbench.curation.scopes()]
     text = "\n".join(f"{s['name']:<16} {s['kind']:<12} {s['path']}" for s in scopes) or NO_SCOPES
     emit({"scopes": scopes}, as_json, text)
 
