@@ -1,16 +1,13 @@
 """Derived indexes in the cache folder, rebuildable from the home with ``reverie reindex``.
 
 ``index.db`` (SQLite through apsw, WAL) holds the turn catalog, an FTS5 index with time-ordered
-rowids and the vectors; ``vectors/`` holds memory-mapped snapshots of the vectors. Both hold
-plaintext of the person's conversations and memories: the files are created 0600 inside a 0700
-folder and ``reverie index purge`` removes them.
-
-Public API: :class:`SearchIndex` (open, search, read, memories, status); :class:`Reindexer` with
-:class:`HomeDayLogs` (``with Reindexer(...) as r: r.run(...)``; Ctrl-C while embedding raises
-:class:`ReindexInterrupted`, a ``KeyboardInterrupt`` carrying the :class:`ReindexReport`);
-:class:`Watcher` (``reverie watch``); :class:`BusyPolicy` (how long to wait for another process's
-write lock; past it :class:`IndexBusy`); :class:`Hit`, :class:`Filters`, :class:`MemoryDoc`;
-:func:`build_match`; :func:`purge`. Importing this package loads neither numpy nor any model.
+rowids and the vectors; ``vectors/`` holds memory-mapped snapshots of the vectors. Both hold plaintext
+of the person's conversations and memories: created 0600 inside a 0700 folder, removed by ``reverie
+index purge``. Public API: :class:`SearchIndex`; :class:`Reindexer` with :class:`HomeDayLogs` (Ctrl-C
+while embedding raises :class:`ReindexInterrupted` carrying the :class:`ReindexReport`);
+:class:`Watcher`; :class:`BusyPolicy` (past its wait, :class:`IndexBusy`); :class:`Hit`,
+:class:`Filters`, :class:`MemoryDoc`; :func:`build_match`; :func:`purge`. Importing this package loads
+neither numpy nor any model.
 """
 
 from __future__ import annotations

@@ -1,20 +1,13 @@
 """A build from empty on two cores: a worker process reads the day files and stages their catalog and
-FTS5 rows; the writer copies each stage with ``INSERT … SELECT``, with no Python per row, so the
-decoding and row building of one core overlaps SQLite's work on the other (figures:
-tests/bench/README.md, ``bench_recall.py``).
+FTS5 rows; the writer copies each stage with ``INSERT … SELECT``, so decoding on one core overlaps
+SQLite's work on the other (figures: tests/bench/README.md, ``bench_recall.py``).
 
-The worker stages exactly what ``catalog.insert_turns`` would write, and only where that is known
-without the database: a clean day file whose turns all fall on its own day, of a day no earlier file
-put a turn in, none of whose ids was seen before in this build. Any other file comes back as
-:class:`ReadHere` and the writer applies it the usual way (the worker still reads it, so what it knows
-of ids and days stays what the catalog holds).
-
-A stage travels as a serialized in-memory SQLite database (tables ``f``: ``files`` rows, ``t``: turn
-rows with their FTS5 bodies, ``NULL`` where the body is the text), framed on the worker's standard
-output; its standard input carries the job as JSON. The worker runs as ``python -m
-core.index.bulkstage``, not ``multiprocessing``: a spawned child would import the parent's
-``__main__`` (the whole TUI or CLI). A worker that fails or dies leaves the writer to read the files
-it has not received (:func:`staged_reads`); a stage is copied in one transaction, never in part.
+The worker stages only what is known without the database (a clean day file whose turns fall on its
+own day, of a day and with ids no earlier file had); any other file comes back as :class:`ReadHere`
+for the writer. A stage is a serialized in-memory SQLite database framed on the worker's standard
+output. The worker runs as ``python -m core.index.bulkstage``, not ``multiprocessing`` (a spawned child
+would import the parent's ``__main__``); when it dies, the writer reads the files it did not receive
+(:func:`staged_reads`), and a stage is copied in one transaction, never in part.
 """
 
 from __future__ import annotations

@@ -1,22 +1,12 @@
 """Opening ``index.db``: the SQLite binding, its settings, and the one way to write.
 
-Why apsw: the stdlib ``sqlite3`` here (SQLite 3.40.1) cannot load sqlite-vec and predates FTS5's
-``contentless_delete``; apsw's wheels carry their own SQLite (the version we test with), it was the
-fastest writer of the bindings measured (tests/bench/README.md, "The SQLite binding"), and it never
-opens a transaction implicitly, which the rules below need.
-
-Rules for every connection:
-
-- WAL, ``synchronous=NORMAL`` (the index is derived: a power cut can lose the last transactions,
-  never corrupt the file), ``journal_size_limit`` 64 MiB so the WAL shrinks after a busy spell.
-- Waiting for another process's write lock is :class:`BusyWait`, the one busy handler: up to 5 s for
-  an ordinary write, up to 10 min while another process upgrades the schema, with one line through
-  the policy's ``notice`` when the wait is long enough to be seen. Past the bound, :func:`write`,
-  :func:`read` and :func:`connect` raise :class:`IndexBusy` naming the file, never a bare ``BusyError``.
-- Every write transaction is ``BEGIN IMMEDIATE`` (:func:`write`): a deferred BEGIN that reads and
-  then writes gets SQLITE_BUSY_SNAPSHOT under concurrency even with a timeout (MEASUREMENTS.md).
-- The file holds plaintext, so it is created 0600 before SQLite opens it (its WAL and shared-memory
-  files take the database's mode), inside the 0700 cache folder.
+apsw, because the stdlib ``sqlite3`` here cannot load sqlite-vec and predates FTS5's
+``contentless_delete``; apsw carries its own SQLite, wrote fastest (tests/bench/README.md, "The SQLite
+binding") and never opens a transaction implicitly. Every connection: WAL with ``synchronous=NORMAL``
+(the index is derived: a power cut can lose the last transactions, never corrupt the file); one busy
+handler, :class:`BusyWait`, whose bounded waits end in :class:`IndexBusy` naming the file; every write
+``BEGIN IMMEDIATE`` (:func:`write`: a deferred BEGIN that reads then writes gets SQLITE_BUSY_SNAPSHOT
+under concurrency, MEASUREMENTS.md); the file created 0600 before SQLite opens it (it holds plaintext).
 """
 
 from __future__ import annotations

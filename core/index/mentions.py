@@ -1,18 +1,11 @@
 """The times a turn speaks of: "I finished the screenplay last Friday", said on Sunday, speaks of Friday.
 
-Each turn's text is read by the time grammar, counted from the turn's own time, and every range it
-names is kept, so a question's range also admits turns said at other times that speak of a time inside
-it (:func:`told_of`, used by core.recall). Figures: tests/bench/README.md, ``bench_locomo_dev.py``.
-
-Read with the turn's vector, in the same transaction (``Reindexer._store``): only what people say is
-read (``vectors.EMBED_TYPES``; a tool's output is full of dates that are not when anything was done).
-Kept by turn id, so renumbering a day moves nothing; a turn read again with another text is read
-again. Indexes made before this table existed are read once by ``Reindexer`` (:data:`COMPLETE` in
-``meta``).
-
-Stored in an R*Tree of whole minutes since the epoch (``mention_spans``; a range's start rounded
-down, its end up), with each row's turn in ``mention_turns``. Ranges open at their start ("until
-yesterday") and ranges longer than :data:`MAX_SPAN_DAYS` name no particular time and are not kept.
+What people say (``vectors.EMBED_TYPES``) is read by the time grammar from the turn's own time, with
+its vector and in the same transaction, and every range it names is kept by turn id in an R*Tree of
+whole minutes (``mention_spans``, ``mention_turns``), so a question's range also admits turns said at
+other times that speak of a time inside it (:func:`told_of`, used by core.recall). Open-ended ranges
+and ranges longer than :data:`MAX_SPAN_DAYS` are not kept; indexes made before this table are read
+once (:data:`COMPLETE`). Figures: tests/bench/README.md, ``bench_locomo_dev.py``.
 """
 
 from __future__ import annotations

@@ -1,22 +1,10 @@
 """Compact vectors: int8 for scoring, sign bits for a Hamming prefilter.
 
-Measured on real text (all-MiniLM-L6-v2 embeddings of 11,012 LoCoMo turns and summary sentences,
-queried with the 1,986 LoCoMo questions and 1,000 held-out turns; recall@10 against exact float32
-cosine over the same rows)::
-
-    storage                                      bytes/vector (384-d)   recall@10
-    float16                                      768                    0.9998
-    int8, one scale per vector (max |x| → 127)   384                    0.9963
-    int8, one scale per vector, int8 query       384                    0.9957
-    int8, fixed unit scale (vec_quantize_int8)   384                    0.9788
-    sign bits alone, top 10 by Hamming           48                     0.633
-    sign bits, top 100 by Hamming, int8 rescore  48 + 384               0.986
-    sign bits, top 200 by Hamming, int8 rescore  48 + 384               0.994
-
-MiniLM's components are small (the largest is 0.16 on average), so a fixed scale wastes most of the
-int8 range; a scale per vector keeps recall above 0.99. The scale itself need not be stored: cosine
-ranking is invariant to it (scores divide by the int8 row's norm). Bits are computed from the int8
-signs, so they need no storage of their own in the database.
+One int8 scale per vector (max |x| → 127) keeps recall@10 above 0.99 of float32 cosine, where a fixed
+unit scale wastes most of the int8 range (MiniLM's components are small). The scale need not be
+stored: cosine ranking divides by the int8 row's norm. The sign bits are computed from the int8 signs,
+so they need no storage of their own. Figures: tests/bench/README.md, "Figures the index's layout
+rests on".
 """
 
 from __future__ import annotations

@@ -1,18 +1,12 @@
 """Incremental reindex: bring ``index.db`` in line with the day files, then embed what lacks a vector.
 
-Per day file the index records size, mtime, the byte offset read so far and the SHA-256 of the bytes
-before it. An unchanged size and mtime: not opened. Grown and still starting with the recorded bytes:
-read from the recorded offset only. Anything else: read again from the start, its old turns replaced
-(turns that come back unchanged keep their vectors). A vanished file takes its turns with it. Each
-file is one ``BEGIN IMMEDIATE`` transaction, so a crash leaves every file either done or not.
-
-Embedding comes after, in windows of one transaction each, so a killed reindex resumes where it
-stopped. Pending turns are read a span at a time (``SPAN_WINDOWS`` windows) across day boundaries and
-sorted by length, so a batch is padded only to its own longest text. Ctrl-C while embedding keeps
-every stored window and raises :class:`ReindexInterrupted` carrying the report. The model loads only
-when something needs a vector. Another dimension, or another model when no vector is stored yet,
-empties the vector table; another model under stored vectors re-embeds beside them (the shadow set,
-core.index.vectors) and one transaction swaps the sets when the new one is complete.
+Per day file the index records size, mtime, the offset read and the SHA-256 of the bytes before it:
+an unchanged file is not opened, a grown one is read from the offset, anything else again from the
+start (turns that come back unchanged keep their vectors), a vanished one takes its turns with it;
+each file is one ``BEGIN IMMEDIATE`` transaction. Embedding follows in windows of one transaction each
+(a killed reindex resumes; Ctrl-C raises :class:`ReindexInterrupted` with the report), texts sorted by
+length so a batch pads only to its longest. The model loads only when something needs a vector; another
+model under stored vectors re-embeds beside them (the shadow set, core.index.vectors).
 """
 
 from __future__ import annotations

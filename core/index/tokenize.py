@@ -1,22 +1,12 @@
 """Text for FTS5, and safe MATCH expressions built from anything a person types.
 
-Korean, Japanese and Chinese do not put spaces between the parts of a word (서울숲에서, 会議で), so a
-word tokenizer indexes 서울숲에서 as one token and a search for 서울숲 finds nothing. As Lucene's CJK
-analyzer does, every run of CJK characters (Hangul, kana, Han) is indexed as its overlapping character
-bigrams: 서울숲에서 → 서울 울숲 숲에 에서. A query is cut the same way and becomes a phrase of
-bigrams (서울숲 → "서울 울숲"), which matches wherever those characters stand in a row, inside any
-longer word. Each run also ends with its last character alone (…에서 서), so a one-character query
-``"서"*`` (every token starting with 서) finds the character in every position, the last one included.
-
-Everything else goes through FTS5's ``unicode61`` tokenizer with ``remove_diacritics 2`` (café = cafe,
-case folded). Text is NFKC-normalised first, so full-width Ｔｏｋｙｏ and half-width ｶﾀｶﾅ match their
-ordinary forms.
-
-Queries are cut the same way: CJK runs by the same pattern, everything else by FTS5's own unicode61
-tokenizer (called through apsw), so a query word is always a token the index can hold. Query
-building never lets FTS5 syntax through: every token is emitted inside a double-quoted string, so
-``AND``, ``NEAR(``, ``*``, ``"`` or ``:`` in the input are plain text, and a query with no searchable
-characters yields ``None`` instead of a syntax error.
+Korean, Japanese and Chinese put no spaces inside a word (서울숲에서, 会議で), so, as Lucene's CJK
+analyzer does, every run of CJK characters is indexed as its overlapping character bigrams and its
+last character alone (서울 울숲 숲에 에서 서); a query is cut the same way into a phrase of bigrams,
+which matches inside any longer word. Everything else goes through FTS5's ``unicode61`` tokenizer
+(diacritics removed, case folded), after NFKC so full-width forms match their ordinary ones. Every
+query token is emitted inside a double-quoted string, so ``AND``, ``NEAR(``, ``*``, ``"`` or ``:`` are
+plain text, and a query with nothing searchable yields ``None`` instead of a syntax error.
 """
 
 from __future__ import annotations

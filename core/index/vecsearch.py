@@ -1,15 +1,10 @@
 """Nearest vectors inside doc ranges: bound first, then score only the rows of the range.
 
-Rows are sorted by doc and docs are in time order, so a time range is one slice of each segment
-(``searchsorted``: microseconds). A slice of up to ``EXACT_MAX`` rows (a week or a month even at a
-million turns) is scored exactly: int8 dot products summed in int32 by ``einsum`` (2–10× faster here
-than converting to float32 for BLAS), divided by the norms: cosine. A larger slice (an unscoped
-search, a range of many months) is first narrowed by Hamming distance over the sign bits to the best
-``candidates(n, k)`` rows (histogram threshold, no sort), which are then scored exactly.
-
-Measured (tests/bench/README.md): at 1M turns, 850k vectors, p50/p95 1.7/10 ms for a week, 6.8/15 ms
-for a month, 32/59 ms unscoped with recall@10 0.984 of exact float32; on real MiniLM embeddings of
-LoCoMo text, 200 Hamming candidates already reach the int8 ceiling (0.995).
+Rows are sorted by doc and docs are in time order, so a time range is one slice of each segment. A
+slice of up to ``EXACT_MAX`` rows is scored exactly (int8 dot products summed in int32 by ``einsum``,
+divided by the norms: cosine); a larger one is first narrowed by Hamming distance over the sign bits
+to the best ``candidates(n, k)`` rows, which are then scored exactly. Figures: tests/bench/README.md
+("1,000,000 turns", "Figures the index's layout rests on").
 """
 
 from __future__ import annotations

@@ -1,22 +1,13 @@
-"""The vector table: the durable copy of every embedding, as sqlite-vec ``int8[dim]`` blobs.
+"""The vector table: the durable copy of every embedding, as sqlite-vec ``int8[dim]`` blobs keyed by doc.
 
-Rows are keyed by ``doc`` (the FTS5 rowid), so a time range is a contiguous run of rows. Each write
-stamps its rows with a new generation (``meta.vec_gen``) and logs removals in ``vector_removed``, so a
-reader's view (core.index.vecview) loads only what changed. Another model empties the table and bumps
-``meta.vec_epoch`` when the table holds nothing worth searching meanwhile.
-
-The shadow set: when the model changes under stored vectors, the new model's vectors go to
-``shadow_vectors`` (same layout, no generation: no reader loads it), its model in
-``meta.shadow_model``/``shadow_dim``, while searches keep the old complete set. When every text turn
-and memory has a shadow vector, :func:`swap_shadow` replaces the old set in one transaction (a reader
-never sees a mixture). Removing or renumbering a doc does the same to its shadow row.
-
-sqlite-vec is only the storage format (any SQLite with the extension can query the blobs; the tests
-use it as the oracle); search runs in numpy over memory-mapped snapshots (core.index.vecsearch),
-because vec0's filters read every chunk before filtering and a SQL scan of a week is slower than a
-numpy slice (MEASUREMENTS.md; tests/bench/README.md, "Figures the index's layout rests on").
-
-Every function here runs inside the caller's write transaction.
+Each write stamps its rows with a new generation (``meta.vec_gen``) and logs removals in
+``vector_removed``, so a reader's view (core.index.vecview) loads only what changed; another model
+empties the table and bumps ``meta.vec_epoch`` when it holds nothing worth searching meanwhile. When
+the model changes under stored vectors, the new model's vectors go to the shadow set (:data:`SHADOW`)
+while searches keep the old set, and :func:`swap_shadow` replaces it in one transaction once complete.
+sqlite-vec is only the storage format: search runs in numpy over memory-mapped snapshots
+(core.index.vecsearch; why: tests/bench/README.md, "Figures the index's layout rests on"). Every
+function here runs inside the caller's write transaction.
 """
 
 from __future__ import annotations
@@ -36,7 +27,7 @@ if TYPE_CHECKING:
 # Turn types that get a vector. Tool calls and results ("action") and "meta" lines are long,
 # repetitive and rarely what a meaning search is for; they stay findable by exact search.
 EMBED_TYPES = ("text",)
-SHADOW = "shadow_vectors"  # the table of the model being re-embedded (see the module's docstring)
+SHADOW = "shadow_vectors"  # the model being re-embedded: same layout, no generation (no reader loads it)
 
 
 class VectorModelMismatch(ReverieError, ValueError):

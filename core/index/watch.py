@@ -1,19 +1,12 @@
 """``reverie watch``: keep the index current while the person works.
 
-Polling, every ``interval`` seconds (default 10): one ``stat`` per day file, compared with the
-previous pass (55–210 ms for the 1,825 files of five years on this loaded machine); a reindex pass
-runs only when the log changed or the last pass left work undone. No file-event dependency: the
-poll is cheap enough, works the same on every OS and over network home folders, and needs no
-extra package.
-
-With a :class:`~core.conversation.follow.Follower` (``reverie watch --follow PATH``, or
-``[watch] follow`` in ``config.toml``), each pass first ingests what is new in assistant transcript
-folders (only files whose size or modification time changed), so a growing Claude Code or Codex
-session reaches the log and then the index in the same pass. One unreadable transcript is reported
-through ``on_error`` and the others, and the index, go on.
-
-Safe beside the TUI and other commands: every write is a short ``BEGIN IMMEDIATE`` transaction
-(readers never block in WAL), and reindex passes of different processes take turns on a file lock.
+Every ``interval`` seconds, one ``stat`` per day file against the previous pass (no file-event
+dependency: cheap enough, the same on every OS and network folder; figures in tests/bench/README.md);
+a reindex pass runs only when the log changed or the last pass left work undone. With a
+:class:`~core.conversation.follow.Follower` (``--follow PATH`` or ``[watch] follow``) each pass first
+ingests what is new in assistant transcript folders; an unreadable transcript is reported through
+``on_error`` and the rest go on. Safe beside the TUI: writes are short ``BEGIN IMMEDIATE``
+transactions, and reindex passes of different processes take turns on a file lock.
 """
 
 from __future__ import annotations
