@@ -1,7 +1,11 @@
 """Reverie's core: storage, crypto, review, recall and curation. Never imports a user interface.
 
-The DiaryVault Memory Layer API (``core.sdk``) is re-exported lazily: ``from core import MemoryVault,
-ContextRequest`` loads ``core.sdk`` on first use, so ``import core.vault`` and the CLI's start stay cheap.
+``from core import Memory`` (and ``MemoryVault``, ``ReviewDraft``, ``VaultExporter`` ...) gives the
+DiaryVault Memory Layer API's class (``core.sdk``): those are the public names a user of that API
+expects after changing ``from diaryvault_memory import ...``. Reverie's own types have names of their
+own (``core.vault.records.MemoryRecord``, ``core.vault.review.StoredDraft``, ``core.vault.store.MemoryStore``,
+``core.export.HomeExporter``), so a name means one class. ``core.sdk`` loads on first use, so
+``import core.vault`` and the CLI's start stay cheap.
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ _SDK_NAMES = frozenset({
 
 def __getattr__(name: str) -> Any:
     if name in _SDK_NAMES:
-        import core.sdk
+        import core.sdk  # lazy: the SDK opens a workbench; `import core.vault` and the CLI's start stay light
 
         return getattr(core.sdk, name)
     raise AttributeError(f"module 'core' has no attribute {name!r}")

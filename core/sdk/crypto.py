@@ -15,6 +15,10 @@ import hashlib
 import hmac
 import os
 
+from cryptography.hazmat.primitives import hashes
+from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+
 _INFO_ENCRYPT = b"diaryvault-encryption"
 _INFO_SIGN = b"diaryvault-signing"
 
@@ -43,9 +47,6 @@ class MemoryCrypto:
 
     @staticmethod
     def _derive(secret: bytes, info: bytes) -> bytes:
-        from cryptography.hazmat.primitives import hashes
-        from cryptography.hazmat.primitives.kdf.hkdf import HKDF
-
         return HKDF(algorithm=hashes.SHA256(), length=32, salt=None, info=info).derive(secret)
 
     # -- hashing ------------------------------------------------------------------------------------
@@ -66,15 +67,11 @@ class MemoryCrypto:
 
     def encrypt(self, plaintext: str) -> tuple[bytes, bytes]:
         """AES-256-GCM with a fresh 96-bit nonce; returns ``(ciphertext, nonce)``."""
-        from cryptography.hazmat.primitives.ciphers.aead import AESGCM
-
         nonce = os.urandom(12)
         return AESGCM(self._enc_key).encrypt(nonce, plaintext.encode("utf-8"), None), nonce
 
     def decrypt(self, ciphertext: bytes, nonce: bytes) -> str:
         """The plaintext; ``cryptography.exceptions.InvalidTag`` for a wrong key or changed bytes."""
-        from cryptography.hazmat.primitives.ciphers.aead import AESGCM
-
         return AESGCM(self._enc_key).decrypt(nonce, ciphertext, None).decode("utf-8")
 
     # -- signing ------------------------------------------------------------------------------------

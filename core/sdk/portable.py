@@ -26,6 +26,7 @@ from core.sdk.crypto import MemoryCrypto
 from core.sdk.models import Memory
 from core.vault.canonical import sha256_hex
 from core.vault.crypto import b64e
+from core.vault.portable import export_dvmem, import_dvmem, read_dvmem_file
 from core.vault.records import MEMORY_FORMAT, MemoryRecord, open_memory
 from core.vault.review import check_field_value
 from core.vault.store import MemoryStore
@@ -33,8 +34,6 @@ from core.vault.store import MemoryStore
 
 def export_file(store: MemoryStore, memory_id: str, passphrase: str, path: str | os.PathLike[str]) -> str:
     """Write the stored memory as a sealed ``.dvmem`` (``.dvmem`` appended when missing)."""
-    from core.vault.portable import export_dvmem
-
     target = os.fspath(path)
     if not target.endswith(".dvmem"):
         target += ".dvmem"
@@ -49,8 +48,6 @@ def export_file(store: MemoryStore, memory_id: str, passphrase: str, path: str |
 def import_file(store: MemoryStore, crypto: MemoryCrypto, passphrase: str,
                 path: str | os.PathLike[str]) -> tuple[str, bool]:
     """Verify and store the memory in ``path``; returns (memory id, newly added)."""
-    from core.vault.portable import import_dvmem, read_dvmem_file
-
     source = Path(os.fspath(path))
     try:
         data = read_dvmem_file(source)

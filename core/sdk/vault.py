@@ -23,7 +23,7 @@ import os
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from core import clock
 from core.errors import DraftChanged, NotFound, ReverieError, ReviewError, WrongPassphrase
@@ -45,9 +45,7 @@ from core.vault.ledger import LedgerEntry
 from core.vault.records import MEMORY_FORMAT, MemoryRecord, open_memory
 from core.vault.review import check_field_value, new_id
 from core.vault.store import MEMORY_KINDS, MemoryStore
-
-if TYPE_CHECKING:
-    from core.workbench.home import Workbench
+from core.workbench.home import Workbench
 
 DEFAULT_STORAGE_DIR = "~/.diaryvault/memories"
 
@@ -116,8 +114,6 @@ class MemoryVault:
         if not isinstance(encryption_key, str) or not encryption_key:
             raise ValueError("encryption_key: must be a non-empty string")
         paths = HomePaths.at(Path(os.path.expanduser(os.fspath(storage_dir))))
-        from core.workbench.home import Workbench
-
         self._workbench = Workbench(paths, kdf=kdf)
         try:
             if self._workbench.has_vault:

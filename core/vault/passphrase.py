@@ -49,6 +49,6 @@ def passphrase_without_prompt(config: Config, paths: HomePaths) -> str | None:
 
 
 def store_in_keyring(paths: HomePaths, passphrase: str) -> None:
-    import keyring
+    import keyring  # lazy: ~0.2 s to import, and only a keyring-enabled home asks it
 
     keyring.set_password(KEYRING_SERVICE, str(paths.root), passphrase)
