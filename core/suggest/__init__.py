@@ -3,18 +3,12 @@
     run = workbench.review.run_suggesters(draft)            # core.workbench: attached and saved
     run.draft, run.added, run.notes
 
-Each suggester has its own ``source``, ``model`` and ``process_version`` and a confidence that
-means something (each module says how it is computed and what its default threshold is):
-
-- ``local:dates`` (:mod:`.dates`): time expressions in the text → ``occurred_at``, through the
-  temporal backbone, read as of the moment the draft was captured;
-- ``local:tags`` (:mod:`.tags`): tags of the most similar confirmed memories, confidence from the
-  embedding similarity;
-- ``local:people`` and ``local:places`` (:mod:`.entities`): people and places the person confirmed
-  in earlier memories that appear in the text.
-
-They only suggest: the review workflow decides. Precision of each at its default threshold, on a set
-of drafts with known answers: ``tests/bench/bench_assist.py``.
+``local:dates`` (:mod:`.dates`: time expressions → ``occurred_at``), ``local:tags`` (:mod:`.tags`: tags
+of the most similar confirmed memories) and ``local:people`` / ``local:places`` (:mod:`.entities`:
+names the person confirmed before). Each has its own ``source``, ``model`` and ``process_version`` and a
+confidence that means something (each suggester's class says how it is computed and its default
+threshold). They only suggest: the review workflow decides. Precision at the default thresholds:
+``tests/bench/bench_assist.py``.
 """
 
 from core.suggest.runner import (

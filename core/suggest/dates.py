@@ -1,21 +1,10 @@
 """``occurred_at`` from the time expressions in a draft, through the temporal backbone.
 
 The text is read as of the moment the draft was captured ("yesterday" in a draft written on the 25th
-is the 24th), in the person's timezone and languages, fiscal years by ``timeparse.fiscal_year_start``
-as search reads them (``SuggestContext.time_expressions``), with the backbone's own guards ("may" the verb,
-"march" the verb, durations such as "for 20 minutes" are not dates). The suggested value is the start
-of the range the expression means (midnight for a day, 18:00 for a night, the hour for "at 7am").
-
-Confidence says how likely that start is the right moment at the grain a person would confirm:
-
-- by grain: an hour .92, a part of a day .88, a day .85; a span ("since Monday") .45, a week .40,
-  a month .30, a year .20 (a memory rarely happened on the first of its month);
-- times 0.4 when the range starts after the capture (a plan, not something that happened);
-- times 0.5 when the text speaks of the future (will, going to, is coming, 예정, 予定…): "Kate is
-  coming over on Saturday" names a Saturday the backbone reads as the last one;
-- times 0.8 when the text names other, different days (which one the memory is about is a guess).
-
-Default threshold: 0.6, so only a past day or finer, unambiguous or nearly, is attached.
+is the 24th), in the person's timezone and languages, as search reads it
+(``SuggestContext.time_expressions``, with the backbone's own guards: "may" the verb, durations). The
+suggested value is the start of the range the expression means (midnight for a day, 18:00 for a
+night); how its confidence is computed: :class:`DateSuggester`.
 """
 
 from __future__ import annotations
@@ -38,6 +27,15 @@ FUTURE_TALK_FACTOR = 0.5
 
 @dataclass
 class DateSuggester:
+    """``occurred_at`` with a confidence that the range's start is the right moment at the grain a
+    person would confirm: by grain, an hour .92, a part of a day .88, a day .85, a span ("since
+    Monday") .45, a week .40, a month .30, a year .20 (a memory rarely happened on the first of its
+    month); times 0.4 when the range starts after the capture (a plan, not something that happened);
+    times 0.5 when the text speaks of the future (will, going to, 예정, 予定…: "Kate is coming over on
+    Saturday" names a Saturday the backbone reads as the last one); times 0.8 when the text names other,
+    different days. The default threshold, 0.6, attaches only a past day or finer, unambiguous or
+    nearly."""
+
     name: str = "dates"
     source: str = "local:dates"
     process_version: str = "dates-1"

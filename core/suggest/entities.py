@@ -1,23 +1,9 @@
 """People and places the person confirmed before, found again in a new draft.
 
 Only what the person confirmed counts: the ``people`` and ``location`` of memories approved through
-the review workflow (an assistant's suggestion that was never accepted is not a known name). A name
-is looked for as a whole word (see :mod:`core.suggest.names`).
-
-Confidence of one name:
-
-- the whole name as confirmed, same case: .90 (.80 for a Latin name of three letters or fewer);
-- the whole name in another case only: .50 (Rose / rose, Bill / bill, Park / park are words too);
-- a person's first name alone, same case, three letters or more: .70 when no other known person
-  has that first name, else .40 (which Kate?).
-
-``people`` is one suggestion listing every person whose confidence clears the threshold (in the
-order they appear); its confidence is the lowest of theirs. ``location`` is one place: the best
-matched, then longest, known place found (Seoul Forest rather than Seoul), times 0.75 when the text
-names another, separate known place. How the place is written matters too (:mod:`.cues`): a place
-one goes *to* (fly to Jeju, 부산으로) times 0.75, a place talked *about* times 0.5, and any place in a
-text about a plan (will, going to, 예정, only future dates) times 0.6: the memory did not happen
-there (yet). Default thresholds: 0.6.
+the review workflow (an assistant's suggestion that was never accepted is not a known name). A name is
+looked for as a whole word (:mod:`core.suggest.names`); how each confidence is computed:
+:class:`PeopleSuggester`, :class:`PlaceSuggester`.
 """
 
 from __future__ import annotations
@@ -71,6 +57,13 @@ def _usable(name: str) -> bool:
 
 @dataclass
 class PeopleSuggester:
+    """Known people in the text, as one ``people`` suggestion listing every person whose confidence
+    clears ``threshold`` (in the order they appear; its confidence is the lowest of theirs). One name:
+    the whole name as confirmed, same case .90 (.80 for a Latin name of three letters or fewer); in
+    another case only .50 (Rose / rose, Bill / bill, Park / park are words too); a person's first name
+    alone, same case, three letters or more, .70 when no other known person has that first name, else
+    .40 (which Kate?)."""
+
     name: str = "people"
     source: str = "local:people"
     process_version: str = "people-1"
@@ -112,6 +105,12 @@ class PeopleSuggester:
 
 @dataclass
 class PlaceSuggester:
+    """One known place: the best matched, then longest, found in the text (Seoul Forest rather than
+    Seoul), its confidence as a name's (:class:`PeopleSuggester`) times 0.75 when the text names another,
+    separate known place. How the place is written matters too (:mod:`.cues`): a place one goes *to*
+    (fly to Jeju, 부산으로) times 0.75, a place talked *about* times 0.5, and any place in a text about a
+    plan (will, going to, 예정, only future dates) times 0.6: the memory did not happen there (yet)."""
+
     name: str = "places"
     source: str = "local:places"
     process_version: str = "places-1"

@@ -1,19 +1,9 @@
 """Tags from the most similar confirmed memories (embedding neighbours in the search index).
 
-The draft is embedded with the index's model and compared with the vectors of the memories the
-person approved (the vault's memories are brought into the index first, as ``reverie search`` does).
-Among the ``k`` nearest with cosine of at least ``min_similarity``, each tag they carry gets
-
-    confidence = nearest × (0.5 + 0.5 × support)
-
-where ``nearest`` is the cosine of the closest neighbour carrying the tag and ``support`` the share of
-the neighbours' similarity that carries it: a tag on one very close memory, or on most of several
-fairly close ones, scores high; a tag on one distant memory among others does not. Tags already on
-the draft are left out. One ``tags`` suggestion lists the tags that clear the threshold (at most
-``max_tags``, best first); its confidence is the lowest of theirs. Default threshold: 0.5.
-
-Without vectors in the index (no ``reverie reindex`` yet) or with vectors of another model, the
-suggester says so in the run's notes and proposes nothing.
+The draft is embedded with the index's model and compared with the vectors of the memories the person
+approved (the vault's memories are brought into the index first, as ``reverie search`` does); how a
+tag's confidence is computed: :class:`TagSuggester`. Without vectors in the index, or with vectors of
+another model, the suggester says so in the run's notes and proposes nothing.
 """
 
 from __future__ import annotations
@@ -29,6 +19,13 @@ from core.vault.review import StoredDraft
 
 @dataclass
 class TagSuggester:
+    """Among the ``k`` nearest confirmed memories with cosine of at least ``min_similarity``, each tag
+    they carry gets ``confidence = nearest × (0.5 + 0.5 × support)``: ``nearest`` the cosine of the
+    closest neighbour carrying it, ``support`` the share of the neighbours' similarity that carries it
+    (a tag on one very close memory, or on most of several fairly close ones, scores high). Tags already
+    on the draft are left out; one ``tags`` suggestion lists those that clear ``threshold`` (at most
+    ``max_tags``, best first), its confidence the lowest of theirs."""
+
     name: str = "tags"
     source: str = "local:tags"
     process_version: str = "tags-1"
