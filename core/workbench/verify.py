@@ -30,7 +30,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from core.curate.integrity import PendingMove, inside, pending_moves
+from core.conversation.seals import check_day_seals
+from core.curate.integrity import PendingMove, check_cold_storage, inside, pending_moves
 from core.curate.tombstone import TOMBSTONE_SUFFIX
 from core.fsutil import file_lock
 from core.integrity import Problem
@@ -283,7 +284,4 @@ def _verify(paths: HomePaths, keys: VaultKeys, checkpoint: Checkpoint | None,
 def default_extra_checks() -> list[ExtraCheck]:
     """The checks of the other stores in the home, each in its own module: day-log seals
     (``core.conversation.seals``) and cold storage (``core.curate.integrity``)."""
-    from core.conversation.seals import check_day_seals
-    from core.curate.integrity import check_cold_storage
-
     return [check_day_seals, check_cold_storage]
