@@ -1,18 +1,11 @@
 """A demo home: a living workbench with realistic sample data, built in a temporary folder.
 
-``reverie demo`` and the screenshot script open the app on it, so a first run shows drafts with AI
-suggestions from several models and process versions, some partly reviewed, one approved and waiting
-to be finalized, finalized memories that carry their review provenance, and a couple of memories
-stored without review.
-
-The demo home is built by a list of named steps (:data:`DEMO_STEPS`). Each step receives a
-:class:`DemoContext` (the home's paths, the open vault, the reference time, the steps' shared notes)
-and writes through the same public core API as any other caller. To add conversations or curation
-scopes later, write a function ``def build_logs(ctx: DemoContext) -> None`` and register it with
-``@demo_step("conversations")`` in the module that owns that data, or pass ``steps=`` explicitly.
-
-The demo home uses the fixed passphrase :data:`DEMO_PASSPHRASE` and cheap Argon2id parameters
-(:meth:`KdfParams.for_tests`). Both are for the demo home only: never for real data.
+``reverie demo`` and the screenshot script open the app on it: drafts with suggestions from several
+models, some partly reviewed, one approved and waiting to be finalized, finalized memories with their
+review provenance, memories stored without review, a curation scope and weeks of conversations. It is
+built by named steps (:data:`DEMO_STEPS`, registered with :func:`demo_step`), each given a
+:class:`DemoContext` and writing through the same public core API as any other caller. The fixed
+passphrase :data:`DEMO_PASSPHRASE` and cheap Argon2id parameters are for the demo home only.
 """
 
 from __future__ import annotations

@@ -1,21 +1,13 @@
 """The demo home's conversations: a few weeks of chats between the person and three assistants, in
 English, Korean and Japanese, several sessions a day, plus topic markers and the search index.
 
-Everything goes through the real paths: the chats are written as generic JSONL and imported with
-``core.conversation.ingest`` (so the day logs are exactly what an import makes), markers through
-``core.topics.add_marker``, and the index is built by ``core.index.Reindexer`` (exact index and the
-vault's memories; no vectors, so no model loads: the search screen builds vectors when the person
-first asks for semantic search).
-
-Times are relative to the demo's reference time and read in the person's timezone. The headline
-question is fixed on purpose: on "last Tuesday night" the person decided how the index works, when the
-weekly curation review happens, and the project deadline with 佐藤さん. English "last Tuesday night"
-and Korean/Japanese "지난주 화요일 밤" / "先週の火曜日の夜" name the same night on Mondays and Tuesdays
-and different nights from Wednesday to Sunday (the previous calendar week's Tuesday), so the nights
-are found with the temporal backbone itself (:func:`decision_nights`): the English chat goes on the
-night the English words name, the Korean and Japanese chats on the night theirs name. Each decision
-chat starts early in its night (a night that is still going has its first hours behind it), and no
-other chat shares a decision night, so the answer's top three are the decision's own turns.
+Everything goes through the real paths: the chats are imported as generic JSONL with
+``core.conversation.ingest``, markers go through ``core.topics.add_marker``, and ``core.index.Reindexer``
+builds the exact index (no vectors, so no model loads). The headline question is fixed: on "last
+Tuesday night" the person made three decisions. English "last Tuesday night" and Korean/Japanese
+"지난주 화요일 밤" / "先週の火曜日の夜" name different nights from Wednesday to Sunday, so the nights
+are found with the temporal backbone itself (:func:`decision_nights`), and no other chat shares a
+decision night, so the answer's top three are the decision's own turns.
 """
 
 from __future__ import annotations
