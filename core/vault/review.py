@@ -580,22 +580,39 @@ def _sort_key(stamp: str) -> datetime:
     return datetime.fromisoformat(stamp.replace("Z", "+00:00"))
 
 
-def review_record(draft: StoredDraft) -> dict[str, Any]:
-    """The full review provenance a finalized memory carries under ``metadata.custom["review"]``."""
+class ReviewRecord(_Record, kw_only=True):
+    """The full review provenance a finalized memory carries under ``metadata.custom["review"]``: the
+    draft's original content, every suggestion and decision as stored, who approved it and when, and
+    which fields were confirmed. Sealed with the memory; :func:`review_record` builds it."""
+
+    draft_id: str
+    original_content: str
+    created_at: str
+    created_by: str
+    suggestions: tuple[Suggestion, ...]
+    decisions: tuple[ReviewDecision, ...]  # stored form: ``action``/``value``
+    approved_by: str
+    approved_at: str
+    confirmed_fields: tuple[str, ...]
+    supersedes: tuple[str, ...]
+
+
+def review_record(draft: StoredDraft) -> ReviewRecord:
+    """The review provenance of an approved (or finalized) draft."""
     if draft.approval is None:
         raise ReviewError(f"draft {draft.draft_id!r} has no approval")
-    return {
-        "draft_id": draft.draft_id,
-        "original_content": draft.content,
-        "created_at": draft.created_at,
-        "created_by": draft.created_by,
-        "suggestions": [s.to_dict() for s in draft.suggestions],
-        "decisions": [to_builtins(d) for d in draft.decisions],  # the stored form
-        "approved_by": draft.approval.reviewer,
-        "approved_at": draft.approval.approved_at,
-        "confirmed_fields": sorted(draft.resolved_fields()),
-        "supersedes": list(draft.supersedes),
-    }
+    return ReviewRecord(
+        draft_id=draft.draft_id,
+        original_content=draft.content,
+        created_at=draft.created_at,
+        created_by=draft.created_by,
+        suggestions=draft.suggestions,
+        decisions=draft.decisions,
+        approved_by=draft.approval.reviewer,
+        approved_at=draft.approval.approved_at,
+        confirmed_fields=tuple(sorted(draft.resolved_fields())),
+        supersedes=draft.supersedes,
+    )
 
 
 def review_summary(review: Mapping[str, Any] | None) -> dict[str, Any]:

@@ -31,6 +31,7 @@ from core.fsutil import atomic_write_bytes, atomic_write_text, file_lock
 from core.integrity import Problem
 from core.paths import HomePaths
 from core.turns import parse_ts
+from core.typed import to_builtins
 from core.vault.canonical import sha256_hex
 from core.vault.crypto import KdfParams, VaultKeys, create_header, unlock
 from core.vault.ledger import Ledger, LedgerEntry
@@ -270,7 +271,8 @@ class MemoryStore:
             people=tuple(resolved.get("people", ())),
             confirmed_fields=resolved,
             custom=freeze(
-                {"review": review_record(draft), **({"supersedes": list(draft.supersedes)} if draft.supersedes else {})}
+                {"review": to_builtins(review_record(draft)),
+                 **({"supersedes": list(draft.supersedes)} if draft.supersedes else {})}
             ),
         )
         content = resolved.get("content", draft.content)

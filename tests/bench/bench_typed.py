@@ -65,6 +65,7 @@ def main() -> None:
     import msgspec
     from pydantic import BaseModel, ConfigDict, Field
 
+    from core.typed import to_builtins
     from core.vault.records import MemoryRecord, RecordMetadata, _MemoryPayload
     from core.vault.review import StoredDraft, _DraftPayload, draft_from_json, review_record
 
@@ -131,7 +132,7 @@ def main() -> None:
     first = StoredDraft.from_dict(drafts[0])
     memory = MemoryRecord("mem_0123456789abcdef", first.content, RecordMetadata(
         tags=first.tags, location="Seoul Forest", confirmed_fields=first.resolved_fields(),
-        custom=msgspec.convert({"review": review_record(first)}, dict[str, Any])), first.created_at)
+        custom=msgspec.convert({"review": to_builtins(review_record(first))}, dict[str, Any])), first.created_at)
     memory_blob = json.dumps(memory.payload()).encode()
     ms_draft = msgspec.json.Decoder(_DraftPayload)
     ms_memory = msgspec.json.Decoder(_MemoryPayload)

@@ -10,6 +10,8 @@ import pytest
 
 from core.errors import ReviewError
 from core.frozen import FrozenDict
+from core.typed import to_builtins
+from core.vault.canonical import canonical_json
 from core.vault.review import StoredDraft, draft_from_capture, review_record, review_summary
 
 
@@ -169,7 +171,7 @@ def test_revision_history_is_derived_from_timestamps_in_order() -> None:
 def test_review_summary_counts_and_unreviewed_marker() -> None:
     draft = seeded_draft().accept("suggestion-location", reviewer="parent", value="Seoul Forest")
     draft = draft.reject_suggestion("suggestion-title", reviewer="parent").approve(reviewer="parent")
-    summary = review_summary(review_record(draft))
+    summary = review_summary(to_builtins(review_record(draft)))
     assert summary["reviewed"] is True and summary["approved_by"] == "parent"
     assert summary["suggestion_count"] == 2 and summary["accepted_count"] == 1
     assert summary["confirmed_fields"] == ["location"]
@@ -297,3 +299,38 @@ def test_the_stored_form_keeps_its_fixed_layout() -> None:
     assert StoredDraft.from_dict(stored) == draft
     assert draft.revision_history()[0].to_dict() == {"action": "draft_created", "occurred_at": at, "actor": "me",
                                                      "field_name": None, "value": None, "suggestion_id": None}
+
+
+def test_the_review_provenance_keeps_its_fixed_layout() -> None:
+    """A memory's review provenance is sealed with it: the typed record's stored form is, byte for byte
+    once canonical, the written-out form it always was."""
+    from core.vault.review import Approval, ReviewDecision, Suggestion
+
+    at = "2026-11-03T10:00:00+00:00"
+    scene = Suggestion("scene", {"people": ["Mina"]}, "vision", suggestion_id="s1", model="m", confidence=1,
+                       created_at=at)
+    title = Suggestion("title", "A title", "echo", suggestion_id="s2", created_at=at)
+    draft = StoredDraft(draft_id="draft_x", content="Picnic.", created_at=at, created_by="me",
+                        suggestions=(scene, title),
+                        decisions=(ReviewDecision("s1", "accepted", "p", {"people": ["Jun"]}, at, edited=True),
+                                   ReviewDecision("s2", "rejected", "p", decided_at=at)),
+                        state="approved", approval=Approval("p", at), supersedes=("mem_00aa",))
+    expected = {
+        "draft_id": "draft_x", "original_content": "Picnic.", "created_at": at, "created_by": "me",
+        "suggestions": [
+            {"suggestion_id": "s1", "field_name": "scene", "value": {"people": ["Mina"]}, "source": "vision",
+             "model": "m", "process_version": None, "confidence": 1.0, "created_at": at},
+            {"suggestion_id": "s2", "field_name": "title", "value": "A title", "source": "echo", "model": None,
+             "process_version": None, "confidence": None, "created_at": at},
+        ],
+        "decisions": [
+            {"suggestion_id": "s1", "action": "accepted", "reviewer": "p", "value": {"people": ["Jun"]},
+             "decided_at": at, "edited": True},
+            {"suggestion_id": "s2", "action": "rejected", "reviewer": "p", "value": None, "decided_at": at,
+             "edited": False},
+        ],
+        "approved_by": "p", "approved_at": at, "confirmed_fields": ["scene"], "supersedes": ["mem_00aa"],
+    }
+    stored = to_builtins(review_record(draft))
+    assert stored == expected and canonical_json(stored) == canonical_json(expected)
+    assert list(stored) == list(expected)
