@@ -74,6 +74,39 @@ def test_verify_exit_codes_and_checkpoint(initialised: HomePaths) -> None:
     assert problems and problems[0]["subject"] == f"vault/{memory_id}.json"
 
 
+def test_memory_list_and_show_json_fields_and_a_damaged_record(initialised: HomePaths) -> None:
+    """The --json rows keep their fields in order; a record that does not verify is listed with its
+    reason and no content, said in plain text too, and the listing exits 1."""
+    ids = []
+    for text in ("Kept intact.", "To be damaged."):
+        draft_id = ok("draft", "new", text, "--tag", "t")
+        ok("draft", "approve", draft_id, "--reviewer", "me")
+        ids.append(ok("draft", "finalize", draft_id))
+    intact, damaged = ids
+    shown = json.loads(ok("memory", "show", intact, "--json"))
+    assert list(shown) == ["memory_id", "content", "created_at", "metadata", "review", "verified"]
+    assert shown["content"] == "Kept intact." and shown["verified"] and shown["metadata"]["tags"] == ["t"]
+    path = initialised.vault / f"{damaged}.json"
+    record = json.loads(path.read_text())
+    record["nonce"] = record["nonce"][::-1]
+    path.write_text(json.dumps(record))
+    listed = reverie("memory", "list", "--json")
+    assert listed.returncode == 1
+    rows = {row["memory_id"]: row for row in json.loads(listed.stdout)}
+    assert list(rows[intact]) == [*shown, "damaged", "damage"]
+    assert rows[intact]["damaged"] is False and rows[intact]["damage"] is None
+    assert rows[intact]["content"] == "Kept intact." and rows[intact]["review"]["reviewed"] is True
+    bad = rows[damaged]
+    assert bad["damaged"] is True and bad["damage"] and bad["verified"] is False
+    assert [bad[k] for k in ("content", "created_at", "metadata", "review")] == [None] * 4
+    plain = reverie("memory", "list")
+    assert plain.returncode == 1
+    line = next(line for line in plain.stdout.splitlines() if line.startswith(damaged))
+    assert "DAMAGED" in line and "To be damaged." not in plain.stdout
+    assert any(line.startswith(intact) and "  reviewed " in line and " verified " in line
+               for line in plain.stdout.splitlines())
+
+
 def test_wrong_passphrase_is_one_line_and_writes_nothing(initialised: HomePaths) -> None:
     before = sorted(p.name for p in initialised.root.rglob("*"))
     result = reverie("draft", "new", "should not be written", passphrase="wrong")

@@ -23,7 +23,7 @@ def open_app(state: CliState, *, mouse: bool | None = None) -> None:
     Otherwise the app asks for it itself (or offers to create a vault when there is none). Keys
     already held by the workbench open it straight away. ``mouse=False`` (``--no-mouse``) overrides
     ``tui.mouse``; None follows it."""
-    from tui_app.app import ReverieApp
+    from tui_app.app import ReverieApp  # heavy: textual, ~0.17 s; only when the app opens
 
     workbench = state.workbench
     keys: VaultKeys | None = workbench.unlock() if workbench.unlocked else None
@@ -49,7 +49,7 @@ def demo(folder: Path | None, keep: bool, no_open: bool, locked: bool, no_mouse:
     The demo vault's passphrase is fixed and printed, and it uses cheap Argon2id parameters: it is for
     trying Reverie, never for real data. Your own data home is not touched.
     """
-    from core.workbench.demo import build_demo_home
+    from core.workbench.demo import build_demo_home  # lazy: the demo's builders, ~80 ms, for this command only
 
     home = build_demo_home(folder)
     click.echo(home.banner())
@@ -58,8 +58,8 @@ def demo(folder: Path | None, keep: bool, no_open: bool, locked: bool, no_mouse:
     kept = folder is not None or keep or no_open
     if no_open:
         return
-    from core.workbench import Workbench
-    from tui_app.app import ReverieApp
+    from core.workbench import Workbench  # lazy: `reverie --version` loads no workbench module
+    from tui_app.app import ReverieApp  # heavy: textual, ~0.17 s; only when the app opens
 
     try:
         app = ReverieApp(home.paths, Workbench(home.paths).config, None if locked else home.keys, label="demo",

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import click
 import msgspec
 
+from core.frozen import thaw
 from core.textsafe import field_line
-from tui_app.cli.state import CliState, bad_time_input, emit, pass_state
+from tui_app.cli.state import CliState, emit, pass_state
 
 if TYPE_CHECKING:
     from core.sharing import ShareCheck
@@ -32,7 +33,7 @@ def mcp(state: CliState, profile: str, assistant: str | None) -> None:
     """Serve the assistant tools over stdio (Model Context Protocol): recall, where_are_we, context,
     propose_memory, suggest. The passphrase comes from REVERIE_PASSPHRASE or the keyring: the server
     never prompts. Configuration for Claude Code, Claude Desktop and Codex: docs/assistants.md."""
-    from tui_app.mcp.server import serve_stdio
+    from tui_app.mcp.server import serve_stdio  # lazy: core.assist, ~0.15 s, for this command only
 
     serve_stdio(state.paths, state.config, profile, assistant)
 
@@ -48,7 +49,7 @@ def api(ctx: click.Context, port: int, host: str, profile: str) -> None:
     token of `reverie api token`. The OpenAPI document is at /v1/openapi.json."""
     if ctx.invoked_subcommand is not None:
         return
-    from tui_app.api.serve import make_server
+    from tui_app.api.serve import make_server  # lazy: uvicorn, starlette and core.assist, ~0.3 s
 
     state: CliState = ctx.obj
     server = make_server(state.paths, state.config, keys=state.keys, profile=profile, host=host, port=port)
@@ -62,7 +63,7 @@ def api(ctx: click.Context, port: int, host: str, profile: str) -> None:
 @pass_state
 def api_token(state: CliState, rotate: bool, as_json: bool) -> None:
     """Print the API's bearer token, creating it (0600, in the home) when there is none."""
-    from tui_app.api.token import ensure_token, token_path
+    from tui_app.api.token import ensure_token, token_path  # lazy: `reverie --version` loads no workbench module
 
     token, created = ensure_token(state.paths, rotate=rotate)
     if created:
@@ -73,15 +74,6 @@ def api_token(state: CliState, rotate: bool, as_json: bool) -> None:
 @click.group()
 def share() -> None:
     """Sharing profiles: what each assistant may see."""
-
-
-def _clock(state: CliState, now_text: str | None) -> Any:
-    from core.workbench.when import TimeInputError
-
-    try:
-        return state.workbench.now(now_text)
-    except TimeInputError as exc:
-        raise bad_time_input(exc) from exc
 
 
 def _check_text(check: ShareCheck, profile: str) -> str:
@@ -114,7 +106,7 @@ def _check_text(check: ShareCheck, profile: str) -> str:
 def share_check(state: CliState, profile: str, query: tuple[str, ...], limit: int | None, now_text: str | None,
                 as_json: bool) -> None:
     """Show exactly what an assistant using PROFILE would receive for QUERY, and what it would not."""
-    now = _clock(state, now_text)
+    now, _ = state.clock(now_text)
     with state.workbench as workbench:
         check = workbench.share_check(profile, " ".join(query), now=now, limit=limit)
     data = {"profile": profile, "answer": msgspec.to_builtins(check.shared.form()),
@@ -124,8 +116,6 @@ def share_check(state: CliState, profile: str, query: tuple[str, ...], limit: in
 
 
 def _run_text(run: SuggestRun, show_all: bool) -> str:
-    from core.frozen import thaw
-
     lines = [f"{run.draft.draft_id}: {len(run.added)} suggestion(s) added"]
     lines.extend(f"  + {s.suggestion_id}: {s.field_name} = {thaw(s.value)!r}  "
                  f"({field_line(s.source)}, {field_line(s.model)}, conf {s.confidence:.2f})" for s in run.added)

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 import click
 
 from core.textsafe import visible
+from tui_app.cli.remote_cmds import follow_on_laptop
 from tui_app.cli.state import CliState, emit, pass_state, progress_printer
 
 if TYPE_CHECKING:
@@ -113,8 +114,6 @@ def watch(state: CliState, interval: float, no_embed: bool, once: bool, follow: 
             click.echo(visible(f"reverie watch: {entry} (quarantined)"), err=True)
 
     if state.workbench.remote.is_laptop:  # no vault here and a default remote: spool and ship to the home
-        from tui_app.cli.remote_cmds import follow_on_laptop
-
         return follow_on_laptop(state, [*state.config.watch.follow, *map(str, follow)], interval, once)
     follower = _follower(state, follow)
     workbench = state.workbench
@@ -162,7 +161,7 @@ def status(state: CliState, as_json: bool) -> None:
     data = {"exists": True, **info.__dict__, "behind_bytes": lag.bytes, "behind_days": lag.days,
             "removed_days": lag.removed_days}
     model = f"{info.model}, {info.dim}-d" if info.model else "no model yet"
-    from tui_app.widgets.humane import size_text
+    from tui_app.widgets.humane import size_text  # lazy: humanize and rich.cells, ~3 ms at every start
 
     behind = (f"{size_text(lag.bytes)} in {lag.days:,} day files not indexed yet"
               + (f", {lag.removed_days:,} removed day files still indexed" if lag.removed_days else "")

@@ -11,7 +11,9 @@ from typing import TYPE_CHECKING
 
 import click
 
+from core.errors import NotFound, ReverieError
 from core.textsafe import field_line, visible
+from tui_app.cli.remote_cmds import ingest_on_laptop
 from tui_app.cli.state import CliState, LazyChoice, counted, emit, pass_state, progress_printer
 
 if TYPE_CHECKING:
@@ -20,7 +22,7 @@ if TYPE_CHECKING:
     from core.workbench import IngestOutcome
 
 def _formats() -> list[str]:
-    from core.workbench.log import Log
+    from core.workbench.log import Log  # lazy: `reverie --version` loads no workbench module
 
     return ["auto", *Log.formats()]
 
@@ -115,8 +117,6 @@ def ingest(state: CliState, fmt: str, embed: bool, as_json: bool, inputs: tuple[
     workbench = state.workbench
     plan = workbench.log.plan_ingest(list(inputs), fmt)
     if workbench.remote.is_laptop:  # no vault here and a default remote: spool and ship to the home
-        from tui_app.cli.remote_cmds import ingest_on_laptop
-
         return ingest_on_laptop(state, plan, as_json)
     with _progress(plan.total_bytes) as progress:
         outcome = workbench.log.ingest(plan=plan, embed=embed, progress=progress,
@@ -160,8 +160,6 @@ def _day_text(summary: DaySummary) -> str:
 
 def _adoptions(state: CliState, days: tuple[str, ...], yes: bool) -> dict[str, str]:
     """Day → SHA-256 of each day file the person adopts, after showing what it holds and asking."""
-    from core.errors import NotFound, ReverieError
-
     adopted: dict[str, str] = {}
     for day in days:
         try:

@@ -9,6 +9,24 @@ import click
 from core.errors import ReverieError, disk_full
 from core.paths import HomePaths
 from core.textsafe import visible
+from tui_app.cli import (
+    app_cmds,
+    assist_cmds,
+    backup_cmds,
+    curate_cmds,
+    index_cmds,
+    log_cmds,
+    mirror_cmds,
+    passphrase_cmds,
+    remote_cmds,
+    search_cmds,
+    serve_cmds,
+    session_cmds,
+    topic_cmds,
+    vault_cmds,
+    when_cmds,
+)
+from tui_app.cli.app_cmds import open_app
 from tui_app.cli.state import CliOptions, CliState
 
 
@@ -29,8 +47,6 @@ def cli(ctx: click.Context, home: str | None, no_mouse: bool) -> None:
     if ctx.invoked_subcommand not in QUIET_COMMANDS:
         _remind_overdue_review(ctx.obj)
     if ctx.invoked_subcommand is None:
-        from tui_app.cli.app_cmds import open_app
-
         open_app(ctx.obj, mouse=False if no_mouse else None)
 
 
@@ -53,24 +69,6 @@ def _remind_overdue_review(state: CliState) -> None:
 
 def _register() -> None:
     """Attach every command module's commands to the root group (each module has ``register(cli)``)."""
-    from tui_app.cli import (
-        app_cmds,
-        assist_cmds,
-        backup_cmds,
-        curate_cmds,
-        index_cmds,
-        log_cmds,
-        mirror_cmds,
-        passphrase_cmds,
-        remote_cmds,
-        search_cmds,
-        serve_cmds,
-        session_cmds,
-        topic_cmds,
-        vault_cmds,
-        when_cmds,
-    )
-
     for module in (app_cmds, vault_cmds, log_cmds, topic_cmds, index_cmds, curate_cmds, when_cmds, search_cmds,
                    assist_cmds, serve_cmds, passphrase_cmds, session_cmds, remote_cmds, backup_cmds,
                    mirror_cmds):

@@ -13,7 +13,7 @@ import msgspec
 
 from core.errors import ReverieError
 from core.textsafe import field_line
-from tui_app.cli.state import CliState, LazyChoice, bad_time_input, emit, pass_state
+from tui_app.cli.state import CliState, LazyChoice, emit, pass_state
 
 if TYPE_CHECKING:
     from core.workbench import SearchAnswer
@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from core.workbench.types import Filters
 
 def _modes() -> tuple[str, ...]:
-    from core.workbench.search import SEARCH_MODES
+    from core.workbench.search import SEARCH_MODES  # heavy: the recall stack, ~0.16 s
 
     return SEARCH_MODES
 
@@ -41,19 +41,9 @@ def register(cli: click.Group) -> None:
     cli.add_command(context)
 
 
-def _clock(state: CliState, now_text: str | None, tz_name: str | None) -> tuple[datetime, tzinfo]:
-    from core.workbench.when import TimeInputError, parse_zone
-
-    try:
-        zone = parse_zone(tz_name) if tz_name is not None else state.config.zone()
-        return state.workbench.now(now_text, zone), zone
-    except TimeInputError as exc:
-        raise bad_time_input(exc) from exc
-
-
 def _filters(tags: tuple[str, ...], roles: tuple[str, ...], sessions: tuple[str, ...], sources: tuple[str, ...],
              reviewed: bool | None) -> Filters:
-    from core.workbench.types import Filters
+    from core.workbench.types import Filters  # lazy: `reverie --version` loads no workbench module
 
     return Filters(tags=tags, roles=roles, sessions=sessions, sources=sources, reviewed=reviewed)
 
@@ -61,7 +51,7 @@ def _filters(tags: tuple[str, ...], roles: tuple[str, ...], sessions: tuple[str,
 def _plain(found: SearchAnswer, now: datetime, zone: tzinfo, sealed: dict[str, Any] | None = None) -> str:
     """The answer for people. ``sealed``: memory id → the item as its sealed record says (None: it does not
     verify); without it (no passphrase at hand) memory results are marked unverified: the index is unsigned."""
-    from core.turns import parse_ts
+    from core.turns import parse_ts  # lazy: ~1 ms of patterns, not at every start
 
     answer = found.result
     lines = []
@@ -125,7 +115,7 @@ def search(state: CliState, query: tuple[str, ...], now_text: str | None, tz_nam
                 workbench.refresh()
             _run_batch(state, batch, filters, now_text, tz_name, limit, mode)
             return
-        now, zone = _clock(state, now_text, tz_name)
+        now, zone = state.clock(now_text, tz_name)
         answer = workbench.search(" ".join(query), now=now, zone=zone, limit=limit, mode=mode, filters=filters,
                                   refresh=sync)
         sealed = None
@@ -180,7 +170,7 @@ def _batch_item(state: CliState, line: str | ReverieError, filters: Filters,
     if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int)):
         raise ReverieError("limit: must be a whole number")
     try:
-        now, zone = _clock(state, merged.get("now"), merged.get("tz"))
+        now, zone = state.clock(merged.get("now"), merged.get("tz"))
     except click.BadParameter as exc:
         raise ReverieError(exc.format_message().replace("'--", "'")) from exc
     answer = state.workbench.search(item["query"], now=now, zone=zone, limit=limit,
@@ -230,7 +220,7 @@ def context(state: CliState, query: tuple[str, ...], budget: int | None, now_tex
             tz_name: str | None, profile: str | None, sync: bool, as_json: bool) -> None:
     """Print a block for a model's prompt: the latest topic markers, relevant confirmed memories
     (reviewed ones marked), then matching turns, within the token budget."""
-    now, zone = _clock(state, now_text, tz_name)
+    now, zone = state.clock(now_text, tz_name)
     with state.workbench as workbench:
         block = workbench.context(" ".join(query) or None, now=now, zone=zone, budget=budget, profile=profile,
                                   refresh=sync)

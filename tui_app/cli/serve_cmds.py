@@ -30,7 +30,7 @@ def serve(state: CliState, port: int, host: str, public: bool) -> None:
       ssh -L 8000:127.0.0.1:8000 HOST
     then open http://localhost:8000 there.
     """
-    from tui_app.serve import serve as run_server
+    from tui_app.serve import serve as run_server  # lazy: it loads the workbench, for this command only
 
     run_server(state.paths.root, host, port, public=public, say=lambda line: click.echo(line, err=True),
                max_sessions=state.config.serve.max_sessions)

@@ -8,10 +8,12 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import datetime, tzinfo
 from typing import TYPE_CHECKING, Any
 
 import click
 
+from core.errors import VaultLocked
 from core.paths import HomePaths
 from core.textsafe import visible
 
@@ -53,8 +55,6 @@ class CliOptions:
 
 def ask_passphrase(prompt: str = "Passphrase") -> str:
     """The passphrase from the terminal (never echoed), asked with ``prompt``; refused without one."""
-    from core.errors import VaultLocked
-
     if not sys.stdin.isatty():
         raise VaultLocked("no passphrase: set REVERIE_PASSPHRASE, enable security.keyring, or run in a terminal")
     return click.prompt(prompt, hide_input=True, err=True)
@@ -74,7 +74,7 @@ class CliState:
     @property
     def workbench(self) -> Workbench:
         if self._workbench is None:
-            from core.workbench import Workbench
+            from core.workbench import Workbench  # lazy: ~25 ms; `reverie --version` loads no workbench module
 
             self._workbench = Workbench(self.paths, kdf=self.options.kdf, embedder=self.options.embedder,
                                         ask_passphrase=ask_passphrase, notice=tell)
@@ -83,6 +83,17 @@ class CliState:
     @property
     def config(self) -> Config:
         return self.workbench.config
+
+    def clock(self, now_text: str | None, tz_name: str | None = None) -> tuple[datetime, tzinfo]:
+        """The moment a command runs as (``--now``, default the current time) and its zone (``--tz``,
+        default the config's); a value that cannot be read is click's error naming the option."""
+        from core.workbench.when import TimeInputError, parse_zone  # lazy: zoneinfo, ~2 ms at every start
+
+        try:
+            zone = parse_zone(tz_name) if tz_name is not None else self.config.zone()
+            return self.workbench.now(now_text, zone), zone
+        except TimeInputError as exc:
+            raise bad_time_input(exc) from exc
 
     def passphrase(self, prompt: str = "Passphrase") -> str:
         return self.workbench.passphrase_at_hand() or ask_passphrase(prompt)

@@ -5,12 +5,14 @@ from __future__ import annotations
 import json
 import os
 import sys
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
 import click
 
 from core.errors import HomeError, ReverieError
+from core.frozen import thaw
 from core.textsafe import field_line, one_line, visible
 from tui_app.cli.state import CliState, emit, pass_state, tell
 
@@ -18,8 +20,8 @@ from tui_app.cli.state import CliState, emit, pass_state, tell
 def _human_age(stamp: str) -> str:
     """``6 days ago``: the TUI's wording (:func:`tui_app.widgets.humane.ago`), so both interfaces say
     an age the same way."""
-    from core.workbench.when import utc_now
-    from tui_app.widgets.humane import ago
+    from core.workbench.when import utc_now  # lazy: `reverie --version` loads no workbench module
+    from tui_app.widgets.humane import ago  # lazy: humanize and rich.cells, ~3 ms at every start
 
     return ago(stamp, utc_now())
 
@@ -60,8 +62,6 @@ def draft() -> None:
 
 
 def _draft_text(d: Any, history: bool = False) -> str:
-    from core.frozen import thaw
-
     lines = [f"{d.draft_id}  [{d.state}]  created {d.created_at} by {field_line(d.created_by)}", f"  {d.content}"]
     if d.tags:
         lines.append(f"  tags: {', '.join(d.tags)}")
@@ -149,7 +149,7 @@ def field_value(field: str, value: str, hint: str) -> Any:
     """A suggestion's value as typed on the command line: for a list field (tags, people) a JSON list or
     comma-separated names; for a text field the text as it is; for any other field JSON when it starts
     with { or [, else the text."""
-    from core.workbench.types import LIST_FIELDS, TEXT_FIELDS
+    from core.workbench.types import LIST_FIELDS, TEXT_FIELDS  # lazy: no workbench module at every start
 
     if field in LIST_FIELDS and not value.lstrip().startswith("["):
         names = [name.strip() for name in value.split(",")]
@@ -308,17 +308,34 @@ def memory() -> None:
     """Finalized memories."""
 
 
-def _memory_dict(m: Any, verified: set[str]) -> dict[str, Any]:
-    from core.frozen import thaw
+@dataclass(frozen=True)
+class ShownMemory:
+    """One memory as ``memory show`` prints it; ``--json`` gives these fields in this order."""
 
-    return {
-        "memory_id": m.memory_id,
-        "content": m.content,
-        "created_at": m.created_at,
-        "metadata": thaw(m.metadata.to_dict()),
-        "review": m.review_summary(),
-        "verified": m.memory_id in verified,
-    }
+    memory_id: str
+    content: str | None
+    created_at: str | None
+    metadata: dict[str, Any] | None
+    review: dict[str, Any] | None
+    verified: bool
+
+    @classmethod
+    def of(cls, m: Any, verified: bool) -> ShownMemory:
+        return cls(m.memory_id, m.content, m.created_at, thaw(m.metadata.to_dict()), m.review_summary(), verified)
+
+
+@dataclass(frozen=True)
+class ListedMemoryRow(ShownMemory):
+    """One entry of ``memory list``: a memory, or a damaged record (its id and the reason, no content)."""
+
+    damaged: bool = False
+    damage: str | None = None
+
+    @classmethod
+    def of_entry(cls, entry: Any) -> ListedMemoryRow:
+        if entry.memory is None:
+            return cls(entry.memory_id, None, None, None, None, False, damaged=True, damage=entry.damage)
+        return cls(**asdict(ShownMemory.of(entry.memory, entry.verified)))
 
 
 @memory.command("list")
@@ -329,26 +346,16 @@ def memory_list(ctx: click.Context, as_json: bool) -> None:
     listed as DAMAGED with the reason, never with its content; exit 1 when any is."""
     state: CliState = ctx.obj
     listed = state.workbench.review.memories()
-    data = [_listed_dict(entry) for entry in listed]
+    rows = [ListedMemoryRow.of_entry(entry) for entry in listed]
     lines = []
-    for d in data:
-        if d["damaged"]:
-            lines.append(one_line(f"{d['memory_id']}  DAMAGED    {d['damage']}"))
+    for row in rows:
+        if row.damaged or row.review is None or row.content is None:
+            lines.append(one_line(f"{row.memory_id}  DAMAGED    {row.damage}"))
             continue
-        lines.append(f"{d['memory_id']}  {'reviewed' if d['review']['reviewed'] else 'unreviewed':<10} "
-                     f"{'verified' if d['verified'] else 'NOT VERIFIED':<12} {one_line(d['content'][:60])}")
-    emit(data, as_json, "\n".join(lines) or "no memories")
+        lines.append(f"{row.memory_id}  {'reviewed' if row.review['reviewed'] else 'unreviewed':<10} "
+                     f"{'verified' if row.verified else 'NOT VERIFIED':<12} {one_line(row.content[:60])}")
+    emit([asdict(row) for row in rows], as_json, "\n".join(lines) or "no memories")
     ctx.exit(1 if any(entry.damaged for entry in listed) else 0)
-
-
-def _listed_dict(entry: Any) -> dict[str, Any]:
-    """One entry of ``memory list --json``: a memory's fields, or for a damaged record its id, the reason
-    and null content."""
-    if entry.memory is not None:
-        return {**_memory_dict(entry.memory, {entry.memory_id} if entry.verified else set()),
-                "damaged": False, "damage": None}
-    return {"memory_id": entry.memory_id, "content": None, "created_at": None, "metadata": None, "review": None,
-            "verified": False, "damaged": True, "damage": entry.damage}
 
 
 @memory.command("show")
@@ -358,13 +365,13 @@ def _listed_dict(entry: Any) -> dict[str, Any]:
 def memory_show(state: CliState, memory_id: str, as_json: bool) -> None:
     """Show one memory with its provenance."""
     vault = state.vault()
-    data = _memory_dict(vault.get_memory(memory_id), vault.verified_ids())
-    meta = data["metadata"]
+    row = ShownMemory.of(vault.get_memory(memory_id), memory_id in vault.verified_ids())
+    meta = row.metadata or {}
     review = meta["custom"].get("review")
     lines = [
-        f"{memory_id}  {'reviewed' if data['review']['reviewed'] else 'unreviewed'}, "
-        f"{'verified' if data['verified'] else 'NOT VERIFIED'}",
-        f"  {data['content']}",
+        f"{memory_id}  {'reviewed' if row.review and row.review['reviewed'] else 'unreviewed'}, "
+        f"{'verified' if row.verified else 'NOT VERIFIED'}",
+        f"  {row.content}",
     ]
     for key in ("title", "occurred_at", "location"):
         if meta.get(key):
@@ -380,7 +387,7 @@ def memory_show(state: CliState, memory_id: str, as_json: bool) -> None:
             if decision and decision.get("edited"):
                 outcome += f" as {decision['value']!r}"
             lines.append(f"  - {s['field_name']}: {s['value']!r} from {s['source']} {s.get('model') or ''} [{outcome}]")
-    emit(data, as_json, "\n".join(lines))
+    emit(asdict(row), as_json, "\n".join(lines))
 
 
 # --- verify, export, import -------------------------------------------------------------------------
@@ -415,7 +422,7 @@ def _write_output(out: str | None, data: bytes) -> None:
         sys.stdout.buffer.write(data)
         sys.stdout.buffer.flush()
         return
-    from core.workbench.local import atomic_write_bytes
+    from core.workbench.local import atomic_write_bytes  # lazy: no workbench module at every start
 
     atomic_write_bytes(Path(out), data)
     click.echo(f"wrote {out}", err=True)
@@ -468,7 +475,7 @@ def import_cmd(state: CliState, file: str, as_json: bool) -> None:
     The record opens with the passphrase it was exported with: REVERIE_DVMEM_PASSPHRASE when set, else
     this home's passphrase, and when that is not it, you are asked for it in a terminal (never echoed).
     A wrong passphrase and a file modified after export are told apart."""
-    from core.workbench.review import ExportPassphraseWrong
+    from core.workbench.review import ExportPassphraseWrong  # heavy: the vault and its crypto, ~50 ms
 
     workbench = state.workbench
     workbench.review.check_dvmem(Path(file))  # the file first: a FIFO, a folder or an oversized file is named as such

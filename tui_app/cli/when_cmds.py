@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from tui_app.cli.state import CliState, bad_time_input, emit, pass_state
+from tui_app.cli.state import CliState, emit, pass_state
 from tui_app.cli.when_help import WHEN_HELP
 
 if TYPE_CHECKING:
@@ -52,13 +52,7 @@ def describe(tp: TimeParse, now: datetime) -> str:
 @pass_state
 def when(state: CliState, query: tuple[str, ...], now_text: str | None, tz_name: str | None, as_json: bool) -> None:
     """Show how QUERY's time expression is understood: its range [start, end), grain and the rest."""
-    from core.workbench.when import TimeInputError, parse_now, parse_zone
-
-    try:
-        zone = parse_zone(tz_name) if tz_name is not None else state.config.zone()
-        now = parse_now(now_text, zone)
-    except TimeInputError as exc:
-        raise bad_time_input(exc) from exc
+    now, zone = state.clock(now_text, tz_name)
     text = " ".join(query)
     tp = state.workbench.read_time(text, now=now, zone=zone)
     emit(tp.to_dict(), as_json, describe(tp, now))
