@@ -1,24 +1,12 @@
 """Reverie in a browser: ``reverie serve`` runs textual-serve, which starts one app process per tab.
 
-textual-serve has no authentication: whoever reaches the port gets a terminal running Reverie. So:
-
-- it listens on 127.0.0.1 unless ``--public`` is given for another address (:func:`check_host`);
-  from another machine, an SSH tunnel (``ssh -L 8000:127.0.0.1:8000 home``) reaches it instead;
-- without ``--public``, a request whose ``Host`` is not a loopback name is refused (a web page that
-  re-points its own domain at 127.0.0.1 cannot load the app), and a WebSocket opened by a page of
-  another origin, or with no ``Origin`` at all (a browser always sends one; a script that leaves it
-  out is not the person's browser), is refused always (another site open in the same browser cannot
-  drive the app);
-- each WebSocket starts an app process: at most ``serve.max_sessions`` (default 4) run at once, and
-  one more is refused with 503 until a tab closes, so a loop of sockets cannot fill the machine;
-- every tab starts locked: the passphrase is asked on the app's own screen and never taken from
-  ``REVERIE_PASSPHRASE`` or the keyring (``REVERIE_PASSPHRASE`` is removed from the tabs'
-  environment), so reaching the port is not reaching the vault;
-- the page's link to Google Fonts is dropped (the terminal font ships with textual-serve), so opening
-  Reverie in a browser sends nothing off the machine.
-
-The WebSocket URL in the page is built from the ``Host`` the browser used, so a tunnel from any local
-port works (``ssh -L 9000:127.0.0.1:8000``).
+textual-serve has no authentication, so: it listens on 127.0.0.1 unless ``--public`` allows another
+address (an SSH tunnel is the way in from elsewhere); without ``--public`` a request whose ``Host`` is
+not a loopback name is refused (DNS rebinding), and a WebSocket from another origin or with no
+``Origin`` is refused always; at most ``serve.max_sessions`` app processes run at once (one more gets
+503); every tab starts locked and asks for the passphrase on its own screen (``REVERIE_PASSPHRASE`` is
+removed from the tabs' environment); the page's Google Fonts link is dropped, so nothing leaves the
+machine. The page's WebSocket URL follows the ``Host`` the browser used, so any tunnel port works.
 
 ``python -m tui_app.serve --home HOME`` is what each tab runs (:func:`main`).
 """
@@ -37,7 +25,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
+import textual_serve
+
 from core.errors import ReverieError
+from core.paths import HomePaths
+from core.workbench import Workbench
+from core.workbench.access import Access
 from core.workbench.local import is_loopback_address
 
 if TYPE_CHECKING:
@@ -103,8 +96,6 @@ def tab_command(home: Path) -> str:
 
 def local_templates(folder: Path) -> Path:
     """textual-serve's page template without its Google Fonts link, written into ``folder``."""
-    import textual_serve
-
     original = Path(textual_serve.__file__).parent / "templates" / "app_index.html"
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "app_index.html").write_text(GOOGLE_FONTS.sub("", original.read_text("utf-8")), "utf-8")
@@ -136,8 +127,8 @@ def make_server(
 ) -> Server:
     """The textual-serve server (its class is made here: a browser tab imports this module too, and
     needs neither aiohttp nor textual-serve). At most ``max_sessions`` app processes run at once."""
-    from aiohttp import web
-    from textual_serve.server import Server
+    from aiohttp import web  # heavy: aiohttp, ~0.2 s; a browser tab imports this module and needs neither
+    from textual_serve.server import Server  # heavy: it imports aiohttp
 
     check = RequestCheck(public)
     open_sessions = [0]
@@ -199,8 +190,6 @@ def serve(home: Path, host: str, port: int, *, public: bool, say: Callable[[str]
     check_port_free(host, port)
     if public and not is_loopback(host):
         say(NO_AUTH_WARNING.format(url=url_for(host, port), port=port))
-    from core.workbench.access import Access
-
     Access.forget_environment_passphrase()  # the tabs inherit this environment: each one asks instead
     with tempfile.TemporaryDirectory(prefix="reverie-serve-") as folder:
         server = make_server(home, host, port, public=public, templates=local_templates(Path(folder)), say=say,
@@ -214,9 +203,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--home", required=True)
     args = parser.parse_args(argv)
 
-    from core.paths import HomePaths
-    from core.workbench import Workbench
-    from tui_app.app import ReverieApp
+    from tui_app.app import ReverieApp  # heavy: textual, ~0.17 s; the `reverie serve` process never shows it
 
     paths = HomePaths.at(args.home)
     try:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import json
 import re
+import sys
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -166,8 +167,6 @@ async def _http_error(request: Request, exc: Exception) -> Response:
 
 
 async def _crash(request: Request, exc: Exception) -> Response:
-    import sys
-
     print(f"reverie api: {request.url.path} failed: {type(exc).__name__}: {exc}", file=sys.stderr)
     return error(500, "internal error (see the server log)")
 

@@ -11,13 +11,18 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+import uvicorn
+
+from core.assist.surface import AssistantSurface
 from core.errors import ReverieError
+from core.workbench import Workbench
 from core.workbench.local import is_loopback_address
+from tui_app.api.app import create_app
+from tui_app.api.token import read_token, token_path
+from tui_app.mcp.server import load_keys
+from tui_app.notices import on_stderr
 
 if TYPE_CHECKING:
-    import uvicorn
-
-    from core.assist.surface import AssistantSurface
     from core.config import Config
     from core.paths import HomePaths
     from core.vault.crypto import VaultKeys
@@ -85,15 +90,6 @@ def make_server(paths: HomePaths, config: Config, *, keys: Callable[[], VaultKey
     """Everything checked (host, profile, token, keys, port) before a request can arrive. ``keys``
     gives the vault's keys (the CLI may prompt in a terminal); by default they come from
     ``REVERIE_PASSPHRASE`` or the keyring, never from a prompt."""
-    import uvicorn
-
-    from core.assist.surface import AssistantSurface
-    from core.workbench import Workbench
-    from tui_app.api.app import create_app
-    from tui_app.api.token import read_token, token_path
-    from tui_app.mcp.server import load_keys
-    from tui_app.notices import on_stderr
-
     check_host(host)
     workbench = Workbench(paths, config, notice=on_stderr("reverie api"))
     surface = AssistantSurface.open(workbench, profile)

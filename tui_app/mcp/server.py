@@ -7,33 +7,27 @@ curates, restores, deletes or reads the passphrase. Reads pass the sharing profi
 carry the protocol): the passphrase comes from ``REVERIE_PASSPHRASE`` or the OS keyring, else the
 server exits at once with one line on stderr.
 
-Which SDK. Measured with ``tests/bench/bench_assist.py`` (spawn → ``initialize`` → ``tools/list``
-answered by the SDK's client over stdio; 10 interleaved runs on the shared 2-core machine, median and
-best; five-tool servers, nothing else loaded; ``fastmcp`` in a throwaway virtualenv, it pins its own
-``mcp``):
-
-    official mcp 2.3 low-level ``Server``      2.04 s  (best 1.17 s)
-    official mcp 2.3 ``MCPServer`` (FastMCP)   2.14 s  (best 1.44 s)
-    fastmcp 4.2.3 ``FastMCP``                  3.43 s  (best 2.44 s)
-    ``reverie mcp`` itself (config, unlock)    2.66 s  (best 1.97 s)
-
-Importing the ``mcp`` package costs about a second either way (its protocol types), so the two
-official servers start alike; ``fastmcp`` adds its own layers on top and starts slowest, and it would
-be a second framework to keep. Of the official two the low-level ``Server`` is used, because the tools
-are declared with the JSON Schemas in :mod:`core.assist.schemas`, which are also the REST API's
-OpenAPI schemas: one definition for both surfaces, checked by our own validator that answers a bad
-argument with one line naming the field (``MCPServer`` derives schemas from Python signatures and
-answers with pydantic's multi-line text). The vault is unlocked in a thread while the SDK imports.
+It uses the official SDK's low-level ``Server`` (why: tests/bench/README.md, ``bench_assist.py``), so
+the tools keep the JSON Schemas of :mod:`core.assist.schemas`, which the REST API's OpenAPI document
+publishes too. The ``mcp`` package costs about a second to import: it loads only when serving.
 """
 
 from __future__ import annotations
 
+import io
 import json
 import sys
+from concurrent.futures import ThreadPoolExecutor
+from importlib.metadata import PackageNotFoundError, version
 from typing import TYPE_CHECKING, Any
 
-from core.assist.surface import OUTPUTS, TOOLS, AssistantSurface, Caller, SurfaceError
+import anyio
+
+from core.assist.surface import INPUTS, OUTPUTS, TOOLS, AssistantSurface, Caller, SurfaceError, limit_figures
 from core.errors import HomeError, VaultLocked
+from core.workbench import Workbench
+from tui_app.mcp.wire import ScreenedLines, WireError
+from tui_app.notices import on_stderr
 
 if TYPE_CHECKING:
     from mcp.server.lowlevel import Server
@@ -41,7 +35,6 @@ if TYPE_CHECKING:
     from core.config import AssistantsConfig, Config
     from core.paths import HomePaths
     from core.vault.crypto import VaultKeys
-    from core.workbench import Workbench
 
 SERVER_NAME = "reverie"
 INSTRUCTIONS = (
@@ -77,9 +70,7 @@ READ_ONLY = frozenset({"recall", "where_are_we", "context"})
 
 def tool_list(limits: AssistantsConfig | None = None) -> list[Any]:
     """The tools, their descriptions stating the limits in force (the defaults without ``limits``)."""
-    import mcp_types as types
-
-    from core.assist.surface import INPUTS, limit_figures
+    import mcp_types as types  # heavy: mcp, ~1 s with the SDK; the REST API imports this module without it
 
     numbers = limit_figures(limits)
     return [
@@ -110,9 +101,8 @@ def _caller(ctx: Any, assistant: str | None) -> Caller:
 
 
 def build_server(surface: AssistantSurface, assistant: str | None = None) -> Server[Any]:
-    import anyio
-    import mcp_types as types
-    from mcp.server.lowlevel import Server
+    import mcp_types as types  # heavy: mcp, ~1 s with the SDK; loaded when serving
+    from mcp.server.lowlevel import Server  # heavy: mcp, the SDK itself
 
     tools = tool_list(surface.config.assistants)
 
@@ -133,8 +123,6 @@ def build_server(surface: AssistantSurface, assistant: str | None = None) -> Ser
             )
         text = json.dumps(result, ensure_ascii=False)
         return types.CallToolResult(content=[types.TextContent(type="text", text=text)], structured_content=result)
-
-    from importlib.metadata import PackageNotFoundError, version
 
     try:
         ours = version("reverie")
@@ -166,18 +154,12 @@ def serve_stdio(paths: HomePaths, config: Config, profile: str = "default", assi
 
     Argon2id runs in a thread while the SDK is imported (both take a few hundred milliseconds to a
     second; the key derivation releases the GIL), so unlocking adds nothing to the start-up."""
-    from concurrent.futures import ThreadPoolExecutor
-
-    from core.workbench import Workbench
-    from tui_app.notices import on_stderr
-
     workbench = Workbench(paths, config, notice=on_stderr("reverie mcp"))
     surface = AssistantSurface.open(workbench, profile)
     passphrase = server_passphrase(workbench)
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="reverie-unlock") as pool:
         pending = pool.submit(workbench.unlock, passphrase)
-        import anyio
-        import mcp.server.lowlevel  # noqa: F401  (the slow import, overlapping the key derivation)
+        import mcp.server.lowlevel  # noqa: F401  # heavy: the SDK, ~0.7 s, imported while the keys derive
         from mcp.server.stdio import stdio_server
 
         pending.result()
@@ -196,13 +178,8 @@ async def _serve_screened(server: Server[Any], stdio_server: Any) -> None:
     """``server`` over stdio, each line screened first (:mod:`tui_app.mcp.wire`): a line the SDK would
     drop unanswered (not JSON, not JSON-RPC, nested too deep) gets its JSON-RPC error on stdout,
     written by the SDK's own writer, and the session goes on."""
-    import io
-
-    import anyio
-    import mcp_types as types
-    from mcp.shared.message import SessionMessage
-
-    from tui_app.mcp.wire import ScreenedLines, WireError
+    import mcp_types as types  # heavy: mcp (loaded by now, when serving)
+    from mcp.shared.message import SessionMessage  # heavy: mcp (loaded by now, when serving)
 
     errors_in, errors_out = anyio.create_memory_object_stream[WireError](64)
     raw = anyio.wrap_file(io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace"))

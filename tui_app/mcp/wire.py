@@ -6,12 +6,11 @@ line gets a JSON-RPC error here, with the request's id when one can be read, and
 
 * not JSON: ``-32700`` (parse error), id null;
 * JSON, but not a JSON-RPC message: ``-32600`` (invalid request);
-* nested deeper than :data:`MAX_DEPTH` (the arguments of a tool are a few levels deep; the SDK's
-  parser gives up at 200 and Python's ``json`` at about 1,000): ``-32602`` (invalid params) when the
-  request's id can be read, else ``-32600``.
+* nested deeper than :data:`MAX_DEPTH` (a tool's arguments are a few levels deep): ``-32602``
+  (invalid params) when the request's id can be read, else ``-32600``.
 
-The depth is measured by one linear scan over the line's strings and brackets (no recursion and no
-backtracking, so 50,000 levels or megabytes of escapes cost milliseconds), before anything parses it.
+The depth is measured before anything parses the line, by one linear scan over its strings and
+brackets (no recursion, no backtracking: 50,000 levels or megabytes of escapes cost milliseconds).
 """
 
 from __future__ import annotations
@@ -22,7 +21,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any
 
-MAX_DEPTH = 64
+MAX_DEPTH = 64  # below the SDK parser's limit (200) and Python json's (about 1,000)
 PARSE_ERROR = -32700
 INVALID_REQUEST = -32600
 INVALID_PARAMS = -32602
@@ -89,7 +88,7 @@ def scan(line: str) -> tuple[int, int | str | None]:
 
 def screen(line: str) -> WireError | None:
     """None when the SDK can read ``line`` as a JSON-RPC message, else the error to answer it with."""
-    import mcp_types
+    import mcp_types  # heavy: the protocol types, ~0.3 s; loaded by the server by the time a line arrives
 
     deepest, found = scan(line)
     if deepest > MAX_DEPTH:
