@@ -23,6 +23,7 @@ import time
 from asyncio import AbstractEventLoop, sleep
 from collections.abc import Callable, Iterable
 from dataclasses import replace
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import events, work
@@ -63,6 +64,7 @@ UNLOCK_PRELOAD = ("tui_app.screens.home", "tui_app.views.data", "core.vault.stor
                   "core.workbench.curation", "tui_app.screens.curation_notice", "tui_app.views.imports")
 VERIFY_PRELOAD = ("core.workbench.verify", "core.conversation.seals", "core.curate.integrity")
 HOME = section_named(HOME_SECTION)
+SCREENS_CSS = os.path.abspath(Path(__file__).with_name("app.tcss"))  # every screen's rules but the gate's
 HOME_WAIT = 0.3  # seconds the gate stays at most after unlocking while Home composed ahead loads
 PREPARE_PAUSE = 0.05  # seconds between two sections composed ahead: a key pressed meanwhile goes first
 
@@ -126,7 +128,7 @@ def app_bindings() -> list[BindingType]:
 
 
 class ReverieApp(App[None], inherit_bindings=False):
-    CSS_PATH = "app.tcss"
+    CSS_PATH = "gate.tcss"  # the first frame parses only the gate's rules; the rest: ``style_every_screen``
     TITLE = "Reverie"
     COMMANDS: ClassVar = App.COMMANDS | {ScreenCommands}
     BINDINGS = app_bindings()
@@ -245,6 +247,17 @@ class ReverieApp(App[None], inherit_bindings=False):
         self.css_state = state
         super().refresh_css(animate=animate)
 
+    def style_every_screen(self) -> None:
+        """Read and parse the rules of every screen but the gate (``app.tcss``), once. The first frame
+        parses only the gate's (``gate.tcss``): this runs beside the key derivation, or before any
+        other screen is made or shown (a section, the keymap page, a dialog, the palette)."""
+        sheet = self.stylesheet
+        if sheet.has_source(SCREENS_CSS):
+            return
+        sheet.read(SCREENS_CSS)
+        sheet.reparse()
+        sheet.update(self)
+
     def on_mount(self) -> None:
         self.set_keymap(dict(self.config.tui.keymap))
         self.call_after_refresh(self.use_language)  # humanize loads after the first frame, which says no age
@@ -296,6 +309,7 @@ class ReverieApp(App[None], inherit_bindings=False):
         """Open every section on the unlocked vault and show the one the app was locked on (Home at
         first). The vault itself opens in the first screen's worker (``Session.vault``)."""
         self.workbench.adopt_keys(keys)
+        self.style_every_screen()
         self.session, self.next_session = self.next_session or self.new_session(), None
         for section in SECTIONS:
             self.add_mode(section.name, self.section_factory(section))
@@ -570,8 +584,10 @@ class ReverieApp(App[None], inherit_bindings=False):
 
     def prepare_unlock(self) -> None:
         """The unlock screen starts deriving the keys: meanwhile, what Home's first load needs, and Home
-        itself composed off-screen (the key derivation leaves the interpreter free)."""
+        itself composed off-screen, and every screen's rules parsed (the key derivation leaves the
+        interpreter free)."""
         self.preload_for_home()
+        self.style_every_screen()
         self.run_worker(self.compose_home_ahead(), group="prepare-home", exclusive=True, exit_on_error=False,
                         description="prepare Home")
 
@@ -648,6 +664,8 @@ class ReverieApp(App[None], inherit_bindings=False):
         """Textual's, without its 50 ms pause before the next paint when the mode's screen is composed
         already (shown before, or composed ahead): the pause hides a screen still being built, and
         this one is whole (``delay_update``)."""
+        if mode != GATE_MODE:
+            self.style_every_screen()
         composed_ahead = mode in self.ready_screens
         self.whole_screen = composed_ahead or mode in self.made_sections
         try:
@@ -659,6 +677,11 @@ class ReverieApp(App[None], inherit_bindings=False):
 
             paint_now(self.screen, self.size)
         return mounted
+
+    def push_screen(self, screen: Screen[Any] | str, *args: Any, **kwargs: Any) -> Any:
+        """Textual's, with every screen's rules parsed first (the keymap page or a dialog over the gate)."""
+        self.style_every_screen()
+        return super().push_screen(screen, *args, **kwargs)
 
     def delay_update(self, delay: float = 0.05) -> None:
         if not self.whole_screen:
