@@ -19,12 +19,10 @@ from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
+from core.vault.records import content_sha256
+
 _INFO_ENCRYPT = b"diaryvault-encryption"
 _INFO_SIGN = b"diaryvault-signing"
-
-
-def _sha256_hex(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def _pad(level: list[str]) -> list[str]:
@@ -53,15 +51,15 @@ class MemoryCrypto:
 
     @staticmethod
     def hash_content(content: str) -> str:
-        """Hex SHA-256 of the UTF-8 bytes of ``content``."""
-        return _sha256_hex(content)
+        """Hex SHA-256 of the UTF-8 bytes of ``content``: the vault's content hash."""
+        return content_sha256(content)
 
     @staticmethod
     def verify_hash(content: str, expected_hash: str) -> bool:
         """Whether ``content`` still hashes to ``expected_hash`` (constant-time compare)."""
         if not isinstance(content, str) or not isinstance(expected_hash, str):
             return False
-        return hmac.compare_digest(_sha256_hex(content), expected_hash)
+        return hmac.compare_digest(content_sha256(content), expected_hash)
 
     # -- encryption ---------------------------------------------------------------------------------
 
@@ -95,7 +93,7 @@ class MemoryCrypto:
             raise ValueError("Cannot compute Merkle root of empty list")
         level = _pad(list(hashes))
         while len(level) > 1:
-            level = _pad([_sha256_hex(level[i] + level[i + 1]) for i in range(0, len(level), 2)])
+            level = _pad([content_sha256(level[i] + level[i + 1]) for i in range(0, len(level), 2)])
         return level[0]
 
     @staticmethod
@@ -111,7 +109,7 @@ class MemoryCrypto:
                 proof.append({"hash": level[index - 1], "position": "left"})
             else:
                 proof.append({"hash": level[index + 1], "position": "right"})
-            level = _pad([_sha256_hex(level[i] + level[i + 1]) for i in range(0, len(level), 2)])
+            level = _pad([content_sha256(level[i] + level[i + 1]) for i in range(0, len(level), 2)])
             index //= 2
         return proof
 
@@ -122,5 +120,5 @@ class MemoryCrypto:
         for step in proof:
             sibling = step.get("hash", "")
             pair = sibling + current if step.get("position") == "left" else current + sibling
-            current = _sha256_hex(pair)
+            current = content_sha256(pair)
         return hmac.compare_digest(current, root)

@@ -21,13 +21,13 @@ from typing import Any
 from core.errors import NotFound, ReverieError
 from core.frozen import freeze
 from core.fsutil import atomic_write_bytes
-from core.sdk.common import RESERVED_CUSTOM, moment, new_record, reverie_error
+from core.sdk.common import RESERVED_CUSTOM, moment, reverie_error
 from core.sdk.crypto import MemoryCrypto
 from core.sdk.models import Memory
 from core.vault.canonical import sha256_hex
 from core.vault.crypto import b64e
 from core.vault.portable import export_dvmem, import_dvmem, read_dvmem_file
-from core.vault.records import MEMORY_FORMAT, MemoryRecord, open_memory
+from core.vault.records import MEMORY_FORMAT, MemoryRecord, RecordMetadata, new_record, open_memory
 from core.vault.review import check_field_value
 from core.vault.store import MemoryStore
 
@@ -124,9 +124,9 @@ def _import_upstream(store: MemoryStore, crypto: MemoryCrypto, memory: Memory, s
                                "hash": memory.hash, "signature": memory.signature}
     try:
         tags = check_field_value("tags", list(memory.metadata.tags), f"{source}: tags")
-        freeze(custom, f"{source}: metadata.custom")
-        record = new_record(memory_id, memory.content, list(tags), custom, memory.created_at, str(source),
-                            location=memory.metadata.location)
+        metadata = RecordMetadata(tags=tags, location=memory.metadata.location,
+                                  custom=freeze(custom, f"{source}: metadata.custom"))
+        record = new_record(memory_id, memory.content, metadata, memory.created_at, str(source))
     except ReverieError as exc:
         raise reverie_error(exc) from exc
     _store(store, record, data)

@@ -31,7 +31,7 @@ from core.frozen import freeze, thaw
 from core.fsutil import atomic_write_text, file_lock
 from core.paths import HomePaths
 from core.sdk.anchors import AnchorBackend, AnchorBook
-from core.sdk.common import RESERVED_CUSTOM, moment, new_record, reverie_error
+from core.sdk.common import RESERVED_CUSTOM, moment, reverie_error
 from core.sdk.context import ContextRequest, ContextResponse, SharedMemory
 from core.sdk.crypto import MemoryCrypto
 from core.sdk.drafts import RejectedDrafts, check_no_loss, from_stored, to_stored
@@ -42,7 +42,7 @@ from core.sdk.sharing import Grant
 from core.vault.canonical import canonical_json, sha256_hex
 from core.vault.crypto import KdfParams, b64d
 from core.vault.ledger import LedgerEntry
-from core.vault.records import MEMORY_FORMAT, MemoryRecord, open_memory
+from core.vault.records import MEMORY_FORMAT, MemoryRecord, RecordMetadata, new_record, open_memory
 from core.vault.review import check_field_value, new_id
 from core.vault.store import MEMORY_KINDS, MemoryStore
 from core.workbench.home import Workbench
@@ -281,8 +281,8 @@ class MemoryVault:
         try:
             checked_tags = check_field_value("tags", tag_list, "tags")
             frozen_custom = freeze(custom, "metadata")
-            stored = new_record(new_id("mem"), content, builtins.list(checked_tags), thaw(frozen_custom),
-                                 clock.utc_now_iso(), "memory")
+            metadata = RecordMetadata(tags=checked_tags, custom=frozen_custom)
+            stored = new_record(new_id("mem"), content, metadata, clock.utc_now_iso(), "memory")
             self._store.store_memory(stored, "add")
         except ReverieError as exc:
             raise reverie_error(exc) from exc

@@ -199,17 +199,37 @@ def memory_from_payload(payload: dict[str, Any], where: str, record_id: str, rec
     return _memory(shape, where, record_id, record_version)
 
 
+def new_record(memory_id: str, content: str, metadata: RecordMetadata, created_at: str, where: str) -> MemoryRecord:
+    """A new memory record from its parts, checked as a loaded one is (the id, each field's type, the
+    times); ``RecordError`` naming ``where`` and the field."""
+    check_memory_id(memory_id, f"{where}: memory_id")
+    if not isinstance(content, str):
+        raise RecordError(f"{where}: field 'content' must be a string")
+    try:
+        msgspec.convert(metadata, _MetadataData, from_attributes=True)
+    except msgspec.ValidationError as exc:
+        raise RecordError(f"{where}: metadata malformed: {one_line(str(exc))}") from exc
+    _check_times(where, created_at, metadata.occurred_at)
+    return MemoryRecord(memory_id=memory_id, content=content, metadata=metadata, created_at=created_at)
+
+
+def _check_times(where: str, created_at: object, occurred_at: object) -> None:
+    """``RecordError`` naming ``where`` and the field unless each time (``occurred_at`` may be None) is
+    ISO-8601 with a timezone."""
+    for name, value in (("created_at", created_at), ("metadata.occurred_at", occurred_at)):
+        if value is None and name != "created_at":
+            continue
+        try:
+            parse_ts(value)  # type: ignore[arg-type]
+        except (TurnError, TypeError) as exc:
+            raise RecordError(f"{where}: field {name!r} is not an ISO-8601 time with a timezone") from exc
+
+
 def _memory(shape: _MemoryPayload, where: str, record_id: str, record_version: int, *,
             decoded: bool = False) -> MemoryRecord:
     if shape.memory_id != record_id:
         raise SwappedRecord(f"{where}: payload belongs to {shape.memory_id!r} (swapped)")
-    for name, value in (("created_at", shape.created_at), ("metadata.occurred_at", shape.metadata.occurred_at)):
-        if value is None:
-            continue
-        try:
-            parse_ts(value)
-        except (TurnError, TypeError) as exc:
-            raise RecordError(f"{where}: field {name!r} is not an ISO-8601 time with a timezone") from exc
+    _check_times(where, shape.created_at, shape.metadata.occurred_at)
     return MemoryRecord(
         memory_id=record_id,
         content=shape.content,

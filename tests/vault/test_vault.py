@@ -10,6 +10,7 @@ import pytest
 from core.errors import NotFound, RecordError, ReviewError, WrongPassphrase
 from core.paths import HomePaths
 from core.vault.crypto import KdfParams
+from core.vault.records import RecordMetadata, new_record
 from core.vault.store import MemoryStore
 from tests.helpers.vault import PASSPHRASE, SENTENCES, finalize_reviewed, make_vault, populated
 
@@ -225,3 +226,15 @@ def test_a_save_from_a_stale_read_never_drops_what_another_process_added(paths: 
         assistant.save_draft(stale_for_assistant.add_suggestion("mood", "calm", "mcp:claude"))
     assert vault.get_draft(draft.draft_id).decision_for("s-new") is not None
     vault.save_draft(vault.get_draft(draft.draft_id).approve(reviewer="me"))  # a fresh read saves as before
+
+
+def test_a_new_record_is_checked_as_a_loaded_one_is() -> None:
+    """What the SDK creates and imports goes through the vault's own checks (id, field types, times)."""
+    at = "2026-11-03T10:00:00+00:00"
+    assert new_record("mem_x1", "text", RecordMetadata(tags=("a",)), at, "here").content_sha256
+    with pytest.raises(RecordError, match=r"here: metadata malformed: .*location"):
+        new_record("mem_x1", "text", RecordMetadata(location=5), at, "here")  # type: ignore[arg-type]
+    with pytest.raises(RecordError, match="here: field 'created_at'"):
+        new_record("mem_x1", "text", RecordMetadata(), "soon", "here")
+    with pytest.raises(RecordError, match="here: memory_id"):
+        new_record("mem_../x", "text", RecordMetadata(), at, "here")
