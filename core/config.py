@@ -211,7 +211,7 @@ class Config:
 
 
 def system_zone() -> ZoneInfo:
-    import tzlocal
+    import tzlocal  # lazy: ~10 ms, read only when config.toml names no timezone
 
     try:
         return ZoneInfo(tzlocal.get_localzone_name() or "UTC")

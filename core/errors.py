@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import errno
+
 
 class ReverieError(Exception):
     """Base of every error Reverie reports to a person; ``str(err)`` is a complete one-line message."""
@@ -60,8 +62,6 @@ class NotFound(ReverieError):
 
 def _is_full(error: BaseException) -> bool:
     """ENOSPC, EDQUOT, or SQLite's FULL (``apsw.FullError``, known by name: this module never imports apsw)."""
-    import errno
-
     if isinstance(error, OSError):
         return error.errno in {errno.ENOSPC, getattr(errno, "EDQUOT", 122)}
     kind = type(error)
@@ -72,8 +72,6 @@ def disk_full(error: BaseException) -> str | None:
     """One line naming what could not be written when ``error`` (or an error it was raised from or
     during) is a full disk or quota, else None. Every write Reverie makes leaves the previous state
     (temporary file, fsync, rename; SQLite's journal), so the line says what was stored is kept."""
-    import errno
-
     seen: set[int] = set()
     current: BaseException | None = error if isinstance(error, BaseException) else None
     while current is not None and id(current) not in seen:

@@ -17,6 +17,8 @@ import math
 import re
 from typing import Any
 
+import jsonschema_rs
+
 from core.errors import ReverieError
 from core.timeparse import GRAINS
 
@@ -249,8 +251,6 @@ def _check_strings(value: Any, path: str) -> None:
 
 
 def _validator(schema: dict[str, Any]) -> Any:
-    import jsonschema_rs
-
     key = id(schema)
     found = _VALIDATORS.get(key)
     if found is None or found[0] is not schema:

@@ -1,21 +1,12 @@
 """The read-and-propose surface an assistant gets, the same over MCP and the REST API.
 
-Five operations, nothing else: ``recall`` (the entry point of ``reverie search``), ``where_are_we``
-(the latest topic markers), ``context`` (the block of ``reverie context``), ``propose_memory`` (a new
-draft in the person's review queue) and ``suggest`` (one more suggestion on an open draft). Reads go
-through the sharing profile the server was started with (:mod:`core.sharing`); writes only create
-drafts and add suggestions, each carrying the assistant's name, model, process version and
-confidence as provenance. Accepting, rejecting, approving, finalizing, editing or deleting anything,
-curating, restoring and the passphrase are not reachable from here.
-
-Arguments are checked against :mod:`core.assist.schemas`; every failure is a :class:`SurfaceError`
-whose message is one line naming the field, and whose ``status`` is the HTTP status the REST API
-answers with (400 bad argument, 404 unknown draft, 409 draft not open).
-
-Proposals are limited (``[assistants]`` in ``config.toml``, counted by :mod:`core.assist.proposal_limits`
-from the drafts on disk, so the limits hold across servers and restarts): a limit that frees with
-time or review is a 429 with ``retry_after`` (seconds), the per-draft cap on suggestions a 409, and a
-limit the person set to 0 a 403. Nothing is written when a limit is reached.
+Five operations: ``recall``, ``where_are_we`` (the latest topic markers), ``context``,
+``propose_memory`` (a new draft in the review queue) and ``suggest`` (one more suggestion on an open
+draft). Reads pass the server's sharing profile; writes only create drafts and add suggestions, with
+the assistant's provenance. Nothing here accepts, approves, finalizes, edits, deletes, curates or
+restores. Every failure is a one-line :class:`SurfaceError` naming the field, with the HTTP status the
+REST API answers (400, 403, 404, 409, 429 with ``retry_after``); proposal limits are counted by
+:mod:`core.assist.proposal_limits` from the drafts on disk, and nothing is written past one.
 """
 
 from __future__ import annotations
@@ -37,8 +28,10 @@ from core.assist.proposal_limits import LimitReached, ProposalCounter
 from core.assist.schemas import ArgumentError
 from core.config import AssistantsConfig, Config
 from core.errors import NotFound, ReverieError, ReviewError
+from core.frozen import thaw
 from core.paths import HomePaths
 from core.sharing import SharePolicy, shared_item
+from core.vault.review import RESERVED_FIELDS, check_field_value
 
 if TYPE_CHECKING:
     from core.vault.store import MemoryStore
@@ -95,12 +88,9 @@ def limit_figures(limits: AssistantsConfig | None = None) -> dict[str, int]:
 
 def parse_now(text: str | None, config: Config) -> datetime:
     """The ``now`` argument (ISO 8601; the current time when absent) in the configured zone."""
-    from core.clock import TimeInputError
-    from core.clock import parse_now as read_now
-
     try:
-        return read_now(text, config.zone())
-    except TimeInputError as exc:
+        return clock.parse_now(text, config.zone())
+    except clock.TimeInputError as exc:
         raise ArgumentError(str(exc)) from exc
 
 
@@ -117,7 +107,7 @@ class AssistantSurface:
 
     def __init__(self, workbench: Workbench, policy: SharePolicy) -> None:
         self.workbench = workbench
-        # Memories leave as their sealed records say, never as the (unsigned) index says (issue 11, F6).
+        # Memories leave as their sealed records say, never as the (unsigned) index says.
         self.policy = policy if policy.records is not None else policy.checked_against(lambda: workbench.vault)
         self._limits: ProposalCounter | None = None
         self._lock = threading.Lock()
@@ -221,8 +211,6 @@ class AssistantSurface:
         return Proposed(draft.draft_id, draft.state, draft.created_by, [s.suggestion_id for s in draft.suggestions])
 
     def suggest(self, args: dict[str, Any], caller: Caller) -> Suggested:
-        from core.frozen import thaw
-
         _check_value("value", args["field"], args["value"], "field")
         with self.limits.exclusive():  # read, count, add and write with no other server in between
             try:
@@ -248,8 +236,6 @@ class AssistantSurface:
 def _check_value(where: str, field_name: str, value: Any, field_where: str) -> None:
     """A suggested value fits its field (occurred_at a time with an offset, tags and people lists of
     text…) and is not huge; the field is not one the vault reserves."""
-    from core.vault.review import RESERVED_FIELDS, check_field_value
-
     if field_name in RESERVED_FIELDS:
         raise ArgumentError(f"{field_where}: {field_name!r} is reserved and cannot be suggested")
     schemas.value_size_ok(value, where)

@@ -69,7 +69,7 @@ class Breaks:
 def jenks(values: Sequence[float], k: int, decimals: int = 2) -> Breaks:
     """Jenks natural breaks of ``values`` into ``k`` classes (exact; distinct values rounded to
     ``decimals`` and weighted by their counts, so 10,000 records cost as much as a few hundred)."""
-    import numpy as np
+    import numpy as np  # heavy: numpy, ~80 ms; only measuring needs it
     x = np.round(np.asarray(values, dtype=float), decimals)
     uniq, counts = np.unique(x, return_counts=True)
     m = len(uniq)
@@ -110,7 +110,7 @@ def jenks(values: Sequence[float], k: int, decimals: int = 2) -> Breaks:
 
 def largest_gap(values: Sequence[float]) -> dict[str, float] | None:
     """The widest gap between consecutive sorted values: its ends and its midpoint."""
-    import numpy as np
+    import numpy as np  # heavy: numpy, ~80 ms; only measuring needs it
     x = np.sort(np.asarray(values, dtype=float))
     if len(x) < 2:
         return None
@@ -120,7 +120,7 @@ def largest_gap(values: Sequence[float]) -> dict[str, float] | None:
 
 
 def describe(values: Sequence[float]) -> dict[str, float]:
-    import numpy as np
+    import numpy as np  # heavy: numpy, ~80 ms; only measuring needs it
     if not len(values):
         return {"n": 0}
     x = np.asarray(values, dtype=float)
@@ -133,7 +133,7 @@ def describe(values: Sequence[float]) -> dict[str, float]:
 
 def histogram(values: Sequence[float], bins: int = 24, log: bool = True) -> list[dict[str, float]]:
     """Counts per bin, evenly spaced on ``log1p`` (default) or linear scale: the picture's bars."""
-    import numpy as np
+    import numpy as np  # heavy: numpy, ~80 ms; only measuring needs it
     x = np.asarray(values, dtype=float)
     if not len(x):
         return []
@@ -145,7 +145,7 @@ def histogram(values: Sequence[float], bins: int = 24, log: bool = True) -> list
 
 def ks_statistic(a: Sequence[float], b: Sequence[float]) -> float:
     """Two-sample Kolmogorov–Smirnov statistic: the largest gap between the two empirical CDFs."""
-    import numpy as np
+    import numpy as np  # heavy: numpy, ~80 ms; only measuring needs it
     x, y = np.sort(np.asarray(a, dtype=float)), np.sort(np.asarray(b, dtype=float))
     if not len(x) or not len(y):
         return 1.0 if len(x) != len(y) else 0.0
@@ -184,7 +184,7 @@ def measure(records: Sequence[Record], ref_counts: dict[str, int], now: float) -
 
 def place_thresholds(ages: Sequence[float]) -> tuple[float, float, dict[str, Any]]:
     """(unused_days, clearly_old_days, how) from the ages, at natural breaks on a log scale."""
-    import numpy as np
+    import numpy as np  # heavy: numpy, ~80 ms; only measuring needs it
     logs = np.log1p(np.asarray(ages, dtype=float))
     two = jenks(logs, 2)
     how: dict[str, Any] = {"method": "jenks natural breaks on log1p(age in days)", "gvf_2_classes": round(two.gvf, 4)}
@@ -215,7 +215,7 @@ def place_thresholds(ages: Sequence[float]) -> tuple[float, float, dict[str, Any
 
 
 def _size_break(sizes: Sequence[int]) -> float | None:
-    import numpy as np
+    import numpy as np  # heavy: numpy, ~80 ms; only measuring needs it
     if len(sizes) < MIN_RECORDS:
         return None
     found = jenks(np.log1p(np.asarray(sizes, dtype=float)), 2)

@@ -24,7 +24,9 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from core.conversation.items import Rejected, make_turn
 from core.errors import ReverieError
+from core.turns import TurnError
 
 FORMAT = "reverie-batch"
 VERSION = 1
@@ -72,9 +74,6 @@ class Decoded:
 def decode(payload: bytes, *, machine: str, latest: str) -> Decoded:
     """The items of a batch for :func:`core.conversation.pipeline.ingest_items`: each turn checked
     as an importer checks it and marked with ``machine``, each refused one a ``Rejected`` record."""
-    from core.conversation.items import Rejected, make_turn
-    from core.turns import TurnError
-
     try:
         body = json.loads(payload.decode("utf-8"))
     except (UnicodeDecodeError, ValueError) as exc:
@@ -126,8 +125,6 @@ def _group_parts(group: Any, where: str) -> tuple[str, list[Any], list[Any], dic
 
 
 def _rejected(entry: Any, where: str) -> Any:
-    from core.conversation.items import Rejected
-
     if not isinstance(entry, dict) or type(entry.get("line")) is not int or not isinstance(entry.get("reason"), str):
         raise BadBatch(f"{where}.rejected: an entry without line and reason")
     raw_text = entry.get("raw_base64")

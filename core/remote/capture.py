@@ -15,11 +15,13 @@ import msgspec
 
 from core import clock
 from core.conversation.follow import Follower
+from core.conversation.items import Rejected, Skipped, latest_ts
 from core.conversation.pipeline import READERS, IngestReport
 from core.conversation.quarantine import QuarantineEntry
 from core.errors import ReverieError
 from core.remote.batch import Group, encode, rejected_entry, turn_fields
 from core.remote.spool import Spool
+from core.turns import Turn
 
 if TYPE_CHECKING:
     from core.conversation.detect import Source, SourcePlan
@@ -66,8 +68,6 @@ class CaptureForm(msgspec.Struct, frozen=True):
 def capture(spool: Spool, plan: SourcePlan, *, now: datetime | None = None) -> CaptureReport:
     """Read every source of ``plan`` and spool what it holds; raises only before anything is spooled
     for a file that cannot be read or a spool that is full (what earlier batches hold stays)."""
-    from core.conversation.items import latest_ts
-
     latest = latest_ts(now or clock.utc_now())
     report = CaptureReport(files=len(plan.sources), not_read=list(plan.not_read))
     for reason, count in plan.skipped.items():
@@ -88,9 +88,6 @@ def capture(spool: Spool, plan: SourcePlan, *, now: datetime | None = None) -> C
 
 def _read(source: Source, latest: str, report: CaptureReport) -> Iterator[Group]:
     """Groups of at most ``BATCH_TURNS`` turns read from ``source``."""
-    from core.conversation.items import Rejected, Skipped
-    from core.turns import Turn
-
     group = Group(origin=str(source.path))
     items = READERS[source.format](source.path, None, latest=latest)
     while True:

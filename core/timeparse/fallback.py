@@ -69,9 +69,8 @@ def _settings(ctx: Context) -> dict[str, Any]:
 
 
 def _search(text: str, ctx: Context, languages: Sequence[str]) -> list[tuple[int, int, TimeRange]]:
-    # dateparser costs about a second on first use: loaded only when the rules miss a date
-    from dateparser.date import DateDataParser
-    from dateparser.search import search_dates
+    from dateparser.date import DateDataParser  # heavy: dateparser, ~1 s on first use; only when the rules miss
+    from dateparser.search import search_dates  # heavy: as above
 
     settings = _settings(ctx)
     hits = search_dates(text, languages=list(languages), settings=settings) or []

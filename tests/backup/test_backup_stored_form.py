@@ -17,7 +17,7 @@ OLD_BYTES = (
     f'"files":[{{"path":"vault/a.json","mode":384,"size":12,"sha256":"{A}","mtime_ns":1700000000123456789,'
     f'"blobs":["{B}","{C}"]}},{{"path":"config.toml","mode":384,"size":0,"sha256":"{E}","mtime_ns":5,"blobs":[]}}],'
     '"unclassified":["stray/x ✓"]}'
-).encode("utf-8")
+).encode()
 MANIFEST = Manifest(NAME, "2026-11-03T10:00:00Z", "desk", "/home/me/.reverie ✓",
                     [FileEntry("vault/a.json", 0o600, 12, A, 1700000000123456789, (B, C)),
                      FileEntry("config.toml", 0o600, 0, E, 5, ())],
