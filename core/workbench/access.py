@@ -48,6 +48,17 @@ class Access(Service):
         """``REVERIE_PASSPHRASE`` when set: the passphrase ``reverie init`` uses without asking."""
         return os.environ.get(PASSPHRASE_ENV) or None
 
+    def server_passphrase(self) -> str:
+        """The passphrase of a server that never prompts (``reverie mcp``, ``reverie api``: stdin and
+        stdout are not the person's): ``REVERIE_PASSPHRASE`` or the keyring, else a one-line error."""
+        if not self.workbench.has_vault:
+            raise HomeError(f"no vault in {self.paths.root}: run `reverie init` first")
+        passphrase = self.workbench.passphrase_at_hand()
+        if not passphrase:
+            raise VaultLocked("the MCP server never prompts: set REVERIE_PASSPHRASE in the server's environment, "
+                              "or store the passphrase in the keyring (reverie init --keyring)")
+        return passphrase
+
     def create_vault(self, passphrase: str, *, keyring: bool = False) -> VaultKeys:
         """A new vault in the home (refused when one exists); the settings file is written when absent."""
         from core.conversation.written import begin_record  # lazy: cryptography, off the TUI's first paint

@@ -19,7 +19,6 @@ from core.workbench import Workbench
 from core.workbench.local import is_loopback_address
 from tui_app.api.app import create_app
 from tui_app.api.token import read_token, token_path
-from tui_app.mcp.server import load_keys
 from tui_app.notices import on_stderr
 
 if TYPE_CHECKING:
@@ -101,7 +100,7 @@ def make_server(paths: HomePaths, config: Config, *, keys: Callable[[], VaultKey
     if keys is not None:
         workbench.adopt_keys(keys())
     else:
-        load_keys(workbench)
+        workbench.unlock(workbench.access.server_passphrase())
     sock = bind(host, port)
     settings = uvicorn.Config(create_app(surface, token), log_level="warning", access_log=False, lifespan="off",
                               server_header=False, proxy_headers=False)

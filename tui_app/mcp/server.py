@@ -24,7 +24,6 @@ from typing import TYPE_CHECKING, Any
 import anyio
 
 from core.assist.surface import INPUTS, OUTPUTS, TOOLS, AssistantSurface, Caller, SurfaceError, limit_figures
-from core.errors import HomeError, VaultLocked
 from core.workbench import Workbench
 from tui_app.mcp.wire import ScreenedLines, WireError
 from tui_app.notices import on_stderr
@@ -34,7 +33,6 @@ if TYPE_CHECKING:
 
     from core.config import AssistantsConfig, Config
     from core.paths import HomePaths
-    from core.vault.crypto import VaultKeys
 
 SERVER_NAME = "reverie"
 INSTRUCTIONS = (
@@ -70,7 +68,7 @@ READ_ONLY = frozenset({"recall", "where_are_we", "context"})
 
 def tool_list(limits: AssistantsConfig | None = None) -> list[Any]:
     """The tools, their descriptions stating the limits in force (the defaults without ``limits``)."""
-    import mcp_types as types  # heavy: mcp, ~1 s with the SDK; the REST API imports this module without it
+    import mcp_types as types  # heavy: mcp, ~1 s with the SDK; serve_stdio imports it while the keys derive
 
     numbers = limit_figures(limits)
     return [
@@ -132,22 +130,6 @@ def build_server(surface: AssistantSurface, assistant: str | None = None) -> Ser
                   on_call_tool=call_tool)
 
 
-def server_passphrase(workbench: Workbench) -> str:
-    """The passphrase without ever prompting: ``REVERIE_PASSPHRASE`` or the keyring."""
-    if not workbench.has_vault:
-        raise HomeError(f"no vault in {workbench.paths.root}: run `reverie init` first")
-    passphrase = workbench.passphrase_at_hand()
-    if not passphrase:
-        raise VaultLocked("the MCP server never prompts: set REVERIE_PASSPHRASE in the server's environment, "
-                          "or store the passphrase in the keyring (reverie init --keyring)")
-    return passphrase
-
-
-def load_keys(workbench: Workbench) -> VaultKeys:
-    """Unlock ``workbench`` without ever prompting (a wrong passphrase is a ``WrongPassphrase``)."""
-    return workbench.unlock(server_passphrase(workbench))
-
-
 def serve_stdio(paths: HomePaths, config: Config, profile: str = "default", assistant: str | None = None) -> None:
     """Serve until the client closes stdin. Bad settings, a missing or wrong passphrase: a
     ``ReverieError`` before anything is served (the CLI prints it as one line on stderr).
@@ -156,7 +138,7 @@ def serve_stdio(paths: HomePaths, config: Config, profile: str = "default", assi
     second; the key derivation releases the GIL), so unlocking adds nothing to the start-up."""
     workbench = Workbench(paths, config, notice=on_stderr("reverie mcp"))
     surface = AssistantSurface.open(workbench, profile)
-    passphrase = server_passphrase(workbench)
+    passphrase = workbench.access.server_passphrase()
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="reverie-unlock") as pool:
         pending = pool.submit(workbench.unlock, passphrase)
         import mcp.server.lowlevel  # noqa: F401  # heavy: the SDK, ~0.7 s, imported while the keys derive
