@@ -1,19 +1,11 @@
 """The lossless conversation log: day files, importers, quarantine and day seals.
 
 The log is the source of truth: ``logs/YYYY/MM/YYYY-MM-DD.jsonl`` (UTC day of ``ts``), one
-``Turn.to_json()`` per line, append-only, never rewritten. Lines are in append order (not always
-time order); a turn's ``id`` is unique within its day file; a day file only grows.
-
-Reading (:func:`list_day_files`, :func:`read_day`) takes no lock and is safe beside a running ingest:
-``read_day`` returns the offset just past the last complete line, so a reader passes it back to read
-only the new tail; a malformed line comes back as a ``BadLine`` (``PATH:LINE: reason``), never raised;
-an unterminated last line is reported and not consumed; ``DayFileChanged`` means the offset no longer
-fits (the file shrank or was replaced): read again from 0.
-
-Writing (:func:`collect_sources`, :func:`ingest`) reports lines this ingest quarantined (exit code 2)
-apart from lines an earlier ingest already quarantined (exit code 0), and the special files it did
-not open; turns dated more than ``items.FUTURE_LIMIT`` after the import are quarantined; core never
-draws progress, it calls ``progress(bytes_read)``. Seals: :mod:`.seals`.
+``Turn.to_json()`` per line, append-only, never rewritten; a turn's ``id`` is unique within its day.
+Reading (:func:`list_day_files`, :func:`read_day`) takes no lock: ``read_day`` returns the offset past
+the last complete line, a malformed line comes back as a ``BadLine``, and ``DayFileChanged`` means the
+file shrank or was replaced. Writing (:func:`collect_sources`, :func:`ingest`) quarantines malformed
+lines and turns dated too far ahead. The names below load their modules on first use.
 """
 
 from __future__ import annotations

@@ -1,24 +1,13 @@
 """ChatGPT data exports: ``conversations.json`` (a list of conversations) or one conversation object.
 
-Each conversation is a tree in ``mapping`` (node id → ``{parent, children, message}``).
-
-- The visible thread (``current_node`` up through ``parent``; if missing, from the latest leaf) is
-  session ``<conversation id>``. Other branches (edited prompts, regenerated answers) are sessions
-  ``<conversation id>#branch-<first node id>``, holding their nodes from where they leave their
-  parent thread; where a branch forks again, the last child continues it.
-- ``id`` = the node id; ``source`` = ``chatgpt:<path>``. Times: ``message.create_time``; a null time
-  inherits the nearest ancestor's, then the conversation's ``create_time``, then ``update_time``
-  (none of these: rejected).
-- Roles: user → ``user``; assistant → ``assistant`` (actor and model = ``metadata.model_slug``), an
-  ``action`` when addressed to a tool; tool → ``assistant``, actor ``tool:<name>``, ``action``; system,
-  hidden messages, reasoning and custom instructions → ``meta``.
-- Text: string parts joined by newlines, object parts rendered (transcriptions, ``[image_asset_pointer
-  …]``, else JSON); ``text`` contents (code, execution output) as they are, other contents as JSON.
-  Messages whose parts are all empty, and nodes without a message, are skipped and counted.
-
-A malformed conversation or node is rejected with the line where its conversation starts; the others
-are imported. The file is streamed a conversation at a time (:mod:`core.conversation.json_stream`), so
-memory follows the largest conversation; one over ``MAX_CONVERSATION_BYTES`` is quarantined unparsed.
+Each conversation is a tree in ``mapping``. The visible thread (``current_node`` up through
+``parent``, else from the latest leaf) is session ``<conversation id>``; other branches (edited
+prompts, regenerated answers) are sessions ``<conversation id>#branch-<first node id>``. A turn's
+``id`` is its node id, ``source`` ``chatgpt:<path>``; a null time inherits the nearest ancestor's,
+then the conversation's. Tools, system and hidden messages are ``action`` or ``meta``; empty messages
+are skipped and counted. A malformed conversation is rejected with the line where it starts, the
+others are imported. The file is streamed a conversation at a time (:mod:`core.conversation.json_stream`);
+one over ``MAX_CONVERSATION_BYTES`` is quarantined unparsed.
 """
 
 from __future__ import annotations

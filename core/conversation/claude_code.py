@@ -3,29 +3,10 @@
 ``text`` by actor ``user``; what tools, commands and Claude Code produced is ``action`` or ``meta`` by
 actor ``claude-code``, so recall and ``context`` can keep to the conversation.
 
-A turn's ``id`` is ``<record uuid>:<content block index>``, ``source`` ``claude-code:<path>``.
-
-- ``user`` records: text → ``text``, actor ``user``, except what Claude Code put there: injected
-  records (``isMeta``, ``isCompactSummary``, ``isVisibleInTranscriptOnly``), its wrappers
-  (``<system-reminder>``, the local-command caveat, hook output, ``<task-notification>``), interruption
-  notices and compaction summaries → ``meta``; a slash command or ``!`` shell input → ``action`` by
-  ``user``; command output and any record with a ``toolUseResult`` → ``action`` by ``claude-code``.
-  ``tool_result`` blocks → ``action`` (text items joined, images as ``[image <type>]``, ``[error] `` first
-  when ``is_error``).
-- ``assistant`` records (actor and ``model`` = ``message.model``): ``text`` → ``text``; tool uses →
-  ``action`` ``<tool name> <input JSON>``; server tool results → ``action``; ``thinking`` and API errors
-  → ``meta``. ``system`` records with text → ``meta``, role ``system``.
-- ``queued_command`` attachments (typed while Claude answered) → ``text`` by ``user``; other attachments
-  are skipped. ``agent_progress`` messages are imported with their own uuid, so they deduplicate
-  against the subagent's file. A subagent's turns go to session ``<sessionId>#agent-<agentId>``.
-- Each session's first message record in a file also gives a header: ``meta``, id ``<session>:session``,
-  ``Claude Code session in <project> (<cwd>), branch <gitBranch>`` (``<project>``: last part of ``cwd``,
-  else the project folder's name), made only from the session's own records so a file always gives the
-  same header (``core.index.catalog.session_summaries`` reads it).
-
-Everything else is skipped and counted by reason; malformed records (not JSON, a missing ``uuid``,
-``timestamp``, ``sessionId`` or ``message.content``, a time over a day after the import) are rejected
-naming the field. Checked against every record type of the published session schema (v2.1.144).
+A turn's ``id`` is ``<record uuid>:<content block index>``, its ``source`` ``claude-code:<path>``; each
+session also gets a header turn. How each record type is read: :func:`record_items`. Everything else
+is skipped and counted by reason; a malformed record is rejected naming the field. Checked against
+every record type of the published session schema (v2.1.144).
 """
 
 from __future__ import annotations
@@ -346,7 +327,29 @@ def _progress_turns(record: dict[str, Any], file: _File) -> Iterator[ImportItem]
 
 
 def record_items(record: Any, file: _File) -> Iterator[ImportItem]:
-    """The items of one parsed transcript line; ``Malformed`` if it claims to be a turn but is not."""
+    """The items of one parsed transcript line; ``Malformed`` if it claims to be a turn but is not
+    (not JSON, a missing ``uuid``, ``timestamp``, ``sessionId`` or ``message.content``, a time over a day
+    after the import).
+
+    - ``user`` records: text → ``text``, actor ``user``, except what Claude Code put there: injected
+      records (``isMeta``, ``isCompactSummary``, ``isVisibleInTranscriptOnly``), its wrappers
+      (``<system-reminder>``, the local-command caveat, hook output, ``<task-notification>``),
+      interruption notices and compaction summaries → ``meta``; a slash command or ``!`` shell input →
+      ``action`` by ``user``; command output and any record with a ``toolUseResult`` → ``action`` by
+      ``claude-code``. ``tool_result`` blocks → ``action`` (text items joined, images as
+      ``[image <type>]``, ``[error] `` first when ``is_error``).
+    - ``assistant`` records (actor and ``model`` = ``message.model``): ``text`` → ``text``; tool uses →
+      ``action`` ``<tool name> <input JSON>``; server tool results → ``action``; ``thinking`` and API
+      errors → ``meta``. ``system`` records with text → ``meta``, role ``system``.
+    - ``queued_command`` attachments (typed while Claude answered) → ``text`` by ``user``; other
+      attachments are skipped. ``agent_progress`` messages are imported with their own uuid, so they
+      deduplicate against the subagent's file. A subagent's turns go to session
+      ``<sessionId>#agent-<agentId>``.
+    - Each session's first message record in a file also gives a header: ``meta``, id
+      ``<session>:session``, ``Claude Code session in <project> (<cwd>), branch <gitBranch>`` (the
+      last part of ``cwd``, else the project folder's name), made only from the session's own records
+      so a file always gives the same header (``core.index.catalog.session_summaries`` reads it).
+    """
     if not isinstance(record, dict):
         raise Malformed(f"not a JSON object (got {type(record).__name__})")
     kind = record.get("type")

@@ -1,29 +1,13 @@
-"""Codex CLI session files ("rollouts"): ``~/.codex/sessions/YYYY/MM/DD/rollout-<time>-<uuid>.jsonl``.
-
-Two shapes: **current**, every line ``{"timestamp", "type", "payload"}`` (``session_meta``,
-``response_item``, ``event_msg``, ``turn_context``, ``compacted``); **legacy** (early Rust CLI, 2025),
-a header ``{"id", "timestamp", "instructions"?}``, then bare response items and ``record_type: state``
-lines.
+"""Codex CLI session files ("rollouts"): ``~/.codex/sessions/YYYY/MM/DD/rollout-<time>-<uuid>.jsonl``,
+in the current shape (every line ``{"timestamp", "type", "payload"}``) and the legacy one of the early
+Rust CLI (a header ``{"id", "timestamp", "instructions"?}``, then bare response items and ``state``
+lines).
 
 Codex stores no item id, so a turn's ``id`` is ``<session>:<line>:<content block>``: rollouts are
-append-only, so line numbers never move and re-reading a grown file adds only the new turns.
-``source`` is ``codex:<path>``; ``session`` the ``session_meta`` (or header) id, else the file name's
-uuid; ``model`` the latest ``turn_context.model`` (or ``session_meta.model``) seen so far.
-
-- ``user`` messages: ``input_text`` → ``text`` by ``user``, except the context Codex injects as user
-  messages (``<environment_context>``, ``# AGENTS.md instructions``, ``<skill>``… recognised by their
-  start and end markers) → ``meta`` by ``codex``; ``<user_shell_command>`` → ``action`` by the person.
-  ``assistant``: ``output_text`` → ``text``, actor = model. ``developer``/``system`` → ``meta``, role
-  ``system``.
-- Tool calls → ``action`` ``<tool name> <arguments>`` of the assistant; their outputs → ``action``, role
-  ``user``, actor ``codex``, ``[error] `` first on a failure.
-- Readable ``reasoning``, ``compacted`` summaries, header or ``session_meta`` ``instructions`` and a
-  finished review (``exited_review_mode``) → ``meta``.
-
-Skipped and counted by reason: ``event_msg`` records that repeat a response item and other UI events,
-bookkeeping (``turn_context``, ``session_meta``, legacy ``state``), images, encrypted reasoning, ghost
-snapshots, empty blocks, unknown types. Malformed records are rejected naming the field and
-quarantined with their line.
+append-only, so re-reading a grown file adds only the new turns. ``source`` is ``codex:<path>``;
+``session`` the ``session_meta`` (or header) id, else the file name's uuid; ``model`` the latest
+``turn_context.model`` (or ``session_meta.model``) seen so far. How each line is read:
+:meth:`_Rollout.record`. Malformed records are rejected naming the field and quarantined with their line.
 """
 
 from __future__ import annotations
@@ -144,6 +128,21 @@ class _Rollout:
     # -- records ---------------------------------------------------------------------------------
 
     def record(self, record: Any, line: int) -> Iterator[ImportItem]:
+        """The items of one parsed line.
+
+        - ``user`` messages: ``input_text`` → ``text`` by ``user``, except the context Codex injects as
+          user messages (``<environment_context>``, ``# AGENTS.md instructions``, ``<skill>``…
+          recognised by their start and end markers) → ``meta`` by ``codex``; ``<user_shell_command>``
+          → ``action`` by the person. ``assistant``: ``output_text`` → ``text``, actor = model.
+          ``developer``/``system`` → ``meta``, role ``system``.
+        - Tool calls → ``action`` ``<tool name> <arguments>`` of the assistant; their outputs →
+          ``action``, role ``user``, actor ``codex``, ``[error] `` first on a failure.
+        - Readable ``reasoning``, ``compacted`` summaries, header or ``session_meta`` ``instructions``
+          and a finished review (``exited_review_mode``) → ``meta``.
+        - Skipped and counted by reason: ``event_msg`` records that repeat a response item and other UI
+          events, bookkeeping (``turn_context``, ``session_meta``, legacy ``state``), images, encrypted
+          reasoning, ghost snapshots, empty blocks, unknown types.
+        """
         if not isinstance(record, dict):
             raise Malformed(f"not a JSON object (got {type(record).__name__})")
         kind = record.get("type")

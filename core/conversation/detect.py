@@ -1,22 +1,12 @@
 """Which files to read and in which format.
 
-``collect_sources`` expands folders (recursively, without following symlinked folders, hidden
-entries skipped, so a ``~/.claude/projects`` tree yields every session file and every
-``subagents/agent-*.jsonl``), keeps ``.jsonl`` and ``.json`` files, and decides each file's format:
-
-- ChatGPT: a JSON document (list or object) whose first conversation has a ``mapping``;
-- Claude Code: JSONL whose first recognisable record has a Claude Code ``type`` and a ``sessionId``
-  or ``uuid`` (or is one of its bookkeeping records);
-- Codex: JSONL whose first recognisable record is a rollout line (``timestamp``, ``type`` of
-  ``session_meta``/``response_item``/``event_msg``/``turn_context``/``compacted``, ``payload``) or,
-  in the legacy shape, a session header (``id``, ``timestamp``, ``instructions``), a ``state`` line
-  or a bare response item;
-- generic: JSONL whose first recognisable record has ``ts`` and ``text``.
-
-A file named on the command line whose format cannot be told is an error (before anything is
-written); a file met while walking a folder is counted as skipped instead. A FIFO, socket or device
-(named or met in a folder, also behind a symlink) is never opened for reading, which could wait
-forever: it is skipped with its reason and its path listed in ``SourcePlan.not_read``.
+``collect_sources`` expands folders (recursively, hidden entries and symlinked folders skipped), keeps
+``.jsonl`` and ``.json`` files and tells each file's format from its first recognisable record:
+ChatGPT (a JSON document with a ``mapping``), Claude Code (a Claude Code ``type`` with a ``sessionId``
+or ``uuid``), Codex (a rollout line or a legacy session header) or generic (``ts`` and ``text``). A
+file named on the command line whose format cannot be told is an error before anything is written;
+one met in a folder is counted as skipped. A FIFO, socket or device is never opened (reading it could
+wait forever): it is listed in ``SourcePlan.not_read`` with its reason.
 """
 
 from __future__ import annotations

@@ -1,22 +1,12 @@
-"""Following assistant transcript folders: ingest what is new in them, pass after pass.
+"""Following assistant transcript folders (``reverie watch --follow``, ``[watch] follow`` in
+``config.toml``): ingest what is new in them, pass after pass.
 
-``reverie watch --follow PATH`` (and ``[watch] follow = [...]`` in ``config.toml``) hands folders
-such as ``~/.claude/projects`` (Claude Code) and ``~/.codex/sessions`` (Codex) to a
-:class:`Follower`. Each :meth:`Follower.run_once`:
-
-1. walks every followed folder (hidden entries and symlinked folders skipped, ``.jsonl``/``.json``
-   files kept, as ``reverie ingest`` does) with one ``stat`` per file;
-2. compares each file's size and modification time with the state file
-   (``<cache>/follow.json``, written atomically only when something changed); only new or
-   changed files are read, their format told once per change;
-3. ingests the changed files through the ordinary pipeline (:func:`~core.conversation.ingest`), so
-   turns keep their stable ids and a transcript that grew adds only its new turns; an unterminated
-   last line (a write in progress) is left for the pass after it is complete.
-
-A file that cannot be read is reported (``PATH: cannot be read: ...``) once per distinct error and
-tried again on the next pass; the other files go on. Malformed lines are quarantined as by
-``reverie ingest`` and reported once each. Deleting the state file only costs one pass that reads
-everything again (re-ingesting adds nothing).
+Each :meth:`Follower.run_once` walks the followed folders as ``reverie ingest`` does (one ``stat`` per
+file), reads only the files whose size or modification time changed since the state file
+(``<cache>/follow.json``, written atomically) and ingests them through the ordinary pipeline, so a
+grown transcript adds only its new turns and an unterminated last line waits for the next pass. A file
+that cannot be read is reported once per distinct error and tried again; deleting the state file only
+costs one pass that reads everything again.
 """
 
 from __future__ import annotations

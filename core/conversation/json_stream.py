@@ -1,20 +1,12 @@
 """The top-level elements of a JSON array (or one JSON value) read from a file in bounded memory.
 
-Why this shape (a generated 210 MB ChatGPT export, ``tests/bench/bench_chatgpt_import.py``, 2 busy
-cores): ``json.loads`` of the whole file took 7-10 s and ~3x the file in memory; ``json.loads`` of each
-conversation alone, 2.3-3.5 s in all; a pure-Python byte scanner finding each element's end first ran at
-40-70 MB/s even jumping from bracket to bracket with a regex, so it would have been the slowest step. So
-the common path parses straight from a small decoded window with the C decoder
-(``JSONDecoder.raw_decode``), which finds where the element ends as it parses, and the byte scanner
+The common path parses each element straight from a small decoded window with the C decoder
+(``JSONDecoder.raw_decode``, which finds where the element ends as it parses); the byte scanner
 (:func:`_extent`) runs only where that cannot work: an element longer than ``HOLD_BYTES``, one that
-does not parse, or garbage between elements. ijson was not worth a dependency: it builds each element
-whole too, so it would need the same cap, and the same scanner to step over what it cannot parse.
-
-Each element is judged alone: one that does not parse, or is longer than ``max_bytes`` (never parsed:
-the quarantine copies its bytes from the file), becomes a :class:`Broken` with its byte span, and the
-elements after it are still read. A file that ends inside an element or before the closing ``]`` ends
-with a :class:`Broken` running to the end of the file. Garbage whose brackets or quotes do not balance
-swallows what follows it, up to the end of the file: quarantined, not lost.
+does not parse, or garbage between elements (figures: tests/bench/README.md, ``bench_chatgpt_import.py``).
+Each element is judged alone: one that does not parse or is longer than ``max_bytes`` (never parsed)
+becomes a :class:`Broken` with its byte span, and the elements after it are still read. A file that
+ends inside an element ends with a :class:`Broken` running to its end: quarantined, not lost.
 """
 
 from __future__ import annotations

@@ -1,19 +1,11 @@
 """``quarantine/``: a copy of every malformed line or record that was not imported.
 
-One JSONL file per source file (``<name>-<hash of its path>.jsonl``), one entry per rejected line
-(:class:`StoredEntry`)::
-
-    {"source": "/abs/path.jsonl", "line": 12, "reason": "...", "sha256": "...", "bytes": 123,
-     "raw": "the line as text"}                    # or "raw_base64" when it is not UTF-8,
-                                                   # or "raw_file" (a sibling file) when too long:
-                                                   # its first "bytes" bytes (one file may serve the
-                                                   # same line read as several formats)
-
-Entries are deduplicated by (line, sha256), so ingesting the same broken file twice keeps one copy,
-and the second ingest learns that the line was ``already`` quarantined (reported as such, not as a
-new problem).
-Every write is durable (fsync) before the caller goes on; oversized lines are streamed from the
-source file into their own file, never read whole into memory.
+One JSONL file per source file (``<name>-<hash of its path>.jsonl``), one :class:`StoredEntry` per
+rejected line: the source, line, reason and SHA-256, and the raw bytes as text, as base64 when they
+are not UTF-8, or in a sibling file when too long. Entries are deduplicated by (line, sha256), so a
+second ingest of the same broken file keeps one copy and learns the line was ``already`` quarantined.
+Every write is durable (fsync) before the caller goes on; oversized lines are streamed from the source
+file, never read whole into memory.
 """
 
 from __future__ import annotations

@@ -1,22 +1,12 @@
 """Day seals: a closed UTC day's log file is recorded in the ledger, so a later change shows.
 
-- A day is *closed* once its end plus ``SEAL_GRACE`` has passed. Sealing appends a ledger entry
-  ``seal_day`` (``record_id`` = the day file's path under the home, ``record_sha256`` = SHA-256 of its
-  bytes, ``data`` = ``{"size", "turns"}``).
-- An ingest may add turns to a sealed day (a transcript imported late). Before it appends it records
-  an *intent* in ``logs/.pending-reseal.json``: size and SHA-256 before (``size``, ``sha256``) and
-  after the append (``after_size``, ``after_sha256``), MACed under the vault's signing key (HMAC of
-  ``reverie/v2/reseal-intent`` + the canonical JSON of those five). ``reseal_day`` (``{"previous_sha256",
-  "added", "size"}``) is recorded only if the MAC verifies, the sealed bytes are still the prefix, the
-  file is exactly the announced one and what follows is whole turns; anything else is ``modified``.
-  A second ingest before the reseal extends a signed intent only from the state the first announced,
-  so a crash between append and reseal is resealed by the next ingest or ``reverie seal``.
-- The intents file is plaintext: an intent without a valid MAC explains nothing. ``verify`` reports
-  such a day ``modified`` and ``seal`` refuses it unless the person names the day (``reverie seal
-  --accept-unsigned DAY``), which also reseals whole but unannounced appended turns.
-- :func:`verify_day_seals` reports ``removed``, ``modified`` and ``incomplete`` (grown under a signed
-  intent, not yet resealed). Sealing runs under the ingest lock, so no append falls between hashing a
-  file and sealing it.
+A day is closed once its end plus ``SEAL_GRACE`` has passed; sealing appends a ``seal_day`` ledger
+entry with the file's SHA-256, size and turn count. An ingest that adds turns to a sealed day first
+records a signed intent in ``logs/.pending-reseal.json`` (size and SHA-256 before and after the
+append, MACed under the vault's signing key); ``reseal_day`` is recorded only when the MAC verifies,
+the sealed bytes are still the prefix and what follows is whole turns; anything else is ``modified``
+(``reverie seal --accept-unsigned DAY`` lets the person vouch for it). :func:`verify_day_seals`
+reports ``removed``, ``modified`` and ``incomplete``. Sealing runs under the ingest lock.
 """
 
 from __future__ import annotations

@@ -1,19 +1,11 @@
 """Which day files Reverie wrote: ``logs/.written-days.json``, a signed record of each day's last append.
 
-A day's seal (``core.conversation.seals``) vouches for its bytes from then on; before it, only this
-record does. Before an ingest appends to a day it records, durably, the file's state now
-(``before_size``, ``before_sha256``) and the state the append leaves (``size``, ``sha256``), MACed under
-the vault's signing key (HMAC of ``reverie/v1/day-written`` + the canonical JSON of the day and those
-four). A file in either state is one Reverie wrote.
-
-- The ingest signs only when the file is new or in a state this record vouched for: a planted or
-  hand-changed day file stays unvouched and is never sealed. An ingest without the keys writes its
-  entry unsigned; such a day is sealed only when the person adopts it (``reverie seal --adopt DAY``).
-- A crash mid-append leaves the file between the two states: :func:`roll_back_cut_appends` copies
-  what follows the state before to the quarantine and cuts it off (the next ingest adds those turns
-  again). Bytes in neither state are left for ``verify`` to name.
-- A seal drops its day's entry. The first ingest that finds no record notes every day file already
-  in ``logs/`` as ``found`` (unsigned: named by ``verify``, sealed only when adopted).
+Before a day is sealed (:mod:`core.conversation.seals`) only this record vouches for its bytes. Before
+an ingest appends to a day it records, durably, the file's state before and after the append, MACed
+under the vault's signing key; a file in either state is one Reverie wrote. Only a new or vouched-for
+file is signed, so a planted or hand-changed day file is never sealed unless the person adopts it
+(``reverie seal --adopt DAY``). :func:`roll_back_cut_appends` quarantines and cuts what a crash
+mid-append left; a seal drops its day's entry.
 """
 
 from __future__ import annotations
