@@ -1,21 +1,13 @@
 """Calibration: thresholds measured from a scope's real distribution, never guessed.
 
-``reverie curate calibrate SCOPE`` measures every record's age (days since its last change or
-recorded use), size and reference count, and places the thresholds at natural breaks of the ages
-on a log scale (Jenks natural breaks, computed exactly by dynamic programming over the distinct
-values; the largest gap is recorded beside it as a cross-check):
-
-* ``unused_days``: the break between the recent records and the old ones (Jenks, two classes);
-* ``clearly_old_days``: when the break is clear (goodness of variance fit ≥ 0.8), the far edge of
-  the gap, so the whole old class is clearly old; otherwise a natural break inside the old class
-  if it has a clear one (≥ 0.9), else the median age of the old class.
-
-``curation/calibration.json`` keeps, per scope, the figures, the thresholds, how they were placed,
-the data they came from (path, last use, age, size, references of every record) and the history
-of earlier measurements. A scan compares the scope with its recorded data (record count, and a
-two-sample Kolmogorov–Smirnov test on the ages as of the measurement) and re-measures when the
-distribution has shifted, saying why. With fewer than ``MIN_RECORDS`` records nothing can be
-measured: defaults apply and the output says so.
+``reverie curate calibrate SCOPE`` measures every record's age, size and reference count and places
+``unused_days`` at the natural break of the ages on a log scale (Jenks natural breaks, exact by dynamic
+programming; the largest gap recorded beside it); ``clearly_old_days`` is the far edge of that gap
+when the break is clear, else a clear break inside the old class, else its median age.
+``curation/calibration.json`` keeps per scope the figures, the thresholds, how they were placed, the
+data they came from and earlier measurements. A scan re-measures when the distribution has shifted
+(record count, or a two-sample Kolmogorov–Smirnov test on the ages), saying why; with fewer than
+``MIN_RECORDS`` records defaults apply and the output says so.
 """
 
 from __future__ import annotations

@@ -1,24 +1,14 @@
 """Cold storage: move a record out of its scope with a tombstone, restore it byte for byte, and
 finish or roll back whatever a crash interrupted.
 
-A move, each step durable before the next: ``journal`` (``curation/pending/<move_id>.move.json``),
-``copied`` (to ``cold/<scope>/<move_id>/record/<name>``: temp file, fsync, rename), ``verified`` (read
-back, SHA-256 compared), ``tombstoned`` (the mirror beside the copy, then the tombstone beside the
-record, same bytes, both read back), ``ledgered`` (an ``archive`` entry with the record's and the
-tombstone's SHA-256), ``unlinked`` (the original checked once more, then removed: the only unlink of
-an original record in Reverie).
-
-A restore checks the cold copy's checksum, refuses if anything stands at the record's path, journals,
-writes the bytes back (never replacing a file) with their mode and mtime, checks again, appends a
-``restore`` ledger entry and a line to ``restores.jsonl``, and only then removes tombstone, mirror and
-copy. Killed at any point, the next :func:`recover` finds the original or a verified copy with its
-tombstone, and finishes or rolls back. Callers hold the curation lock (``paths.lock("curate")``).
-
-Every folder written in is opened once from the scope root (or the home) down, each component
-``O_NOFOLLOW`` (:mod:`core.curate.dirfd`), and held: every read, write, unlink and fsync goes through
-those descriptors. A symlink on the way, or a folder renamed or replaced after it was opened, is a
-``PathEscape`` found before the ledger entry. Folders keep their modes; a restore that makes a
-missing one again uses the umask's mode. ``on_step`` is called with each step's name as it
+A move goes through durable steps (``journal``, ``copied``, ``verified``, ``tombstoned``,
+``ledgered``, ``unlinked``: the only unlink of an original record in Reverie); a restore checks the
+cold copy, refuses if anything stands at the record's path, writes the bytes back with their mode and
+mtime, records the restore in the ledger and ``restores.jsonl``, and only then removes tombstone,
+mirror and copy. Killed at any point, :func:`recover` finds the original or a verified copy with its
+tombstone and finishes or rolls back. Callers hold the curation lock. Every folder is reached through
+descriptors opened ``O_NOFOLLOW`` from the scope root (:mod:`core.curate.dirfd`), so a symlink or a
+swapped folder is a ``PathEscape`` found before the ledger entry. ``on_step`` names each step as it
 completes (tests kill between steps).
 """
 

@@ -1,16 +1,11 @@
 """Folders held open by file descriptor, so a path checked once cannot be swapped before it is used.
 
-Curation moves records out of folders that other programs (an assistant, a sync tool) write in.
-Resolving a path, checking it, and then writing to the same path leaves a window in which a folder
-can be replaced by a symlink to anywhere. Here every folder is opened once, each component with
-``O_NOFOLLOW | O_DIRECTORY`` relative to its parent's descriptor (``openat``), and every read,
-write, rename, unlink and fsync goes through the descriptor: a symlink met on the way is an error,
-never followed, and a folder swapped after it was opened is not the one written to.
-
-Files are written through a temporary file created ``O_EXCL | O_NOFOLLOW`` beside the final name,
-fsynced and hard-linked into place (never replacing anything), its mode and mtime set through its
-own descriptor; the temporary file is removed by name under the same folder descriptor whatever
-happens. New folders are created with the mode asked for; folders that exist keep theirs.
+Curation moves records out of folders other programs write in, where a folder checked by path could be
+replaced by a symlink before it is written. Here every folder is opened once, each component
+``O_NOFOLLOW | O_DIRECTORY`` relative to its parent (``openat``), and every read, write, rename,
+unlink and fsync goes through the descriptor. Files are written through a temporary file created
+``O_EXCL | O_NOFOLLOW`` beside the final name, fsynced and hard-linked into place (never replacing
+anything); new folders get the mode asked for, existing ones keep theirs.
 """
 
 from __future__ import annotations

@@ -1,19 +1,12 @@
-"""Scan and apply: the curation modules put together. This is the API the CLI and the TUI call.
+"""Scan and apply: the curation modules put together, the API the workbench calls.
 
-``scan``     judge every record of one or every scope; write ``curation/candidates.json``; record
-             the run. Calibrates a scope the first time and re-measures when its distribution shifted.
-``judge_scopes``  the same judgement, read only: writes nothing, records no run (the TUI judges
-             ahead so its screen is ready, and scans for real when the person opens it).
-``apply``    finish or roll back interrupted operations, scan, then move what the tiers allow (high
-             tier, at most ``auto_move_cap`` per run, none during a scope's first
-             ``report_only_runs`` runs) plus what the person approved; ``dry_run`` moves nothing.
-             ``progress(done, total)`` is called as the moves go, and ``should_stop()`` is asked
-             between records (never in the middle of a move) so a long apply can be stopped cleanly.
-``decide``   approve or reject one candidate of the last scan (bound to its exact content).
-``restore``  bring a moved record back, verified.
-
-Every function takes ``paths`` and ``config``, and ``now`` so tests can fix the clock. Those that
-write hold the curation lock, so the TUI, a timer and the CLI never interleave.
+``scan`` judges every record of one or every scope, writes ``curation/candidates.json`` and records the
+run (calibrating a scope first, re-measuring when its distribution shifted); ``judge_scopes`` does the
+same read only. ``apply`` finishes interrupted operations, scans, then moves what the tiers allow (high
+tier, capped per run, none during a scope's report-only runs) plus what the person approved;
+``dry_run`` moves nothing and ``should_stop()`` is asked between records, never inside a move.
+``decide`` approves or rejects one candidate (bound to its exact content); ``restore`` brings a moved
+record back, verified. Those that write hold the curation lock; ``now`` is a parameter.
 """
 
 from __future__ import annotations

@@ -2,21 +2,12 @@
 the checksum the ledger signed, its tombstone and the tombstone's copy (the mirror) unchanged, and
 everything in cold storage was recorded.
 
-:func:`check_cold_storage` has the shape of ``core.workbench.verify.ExtraCheck`` and is one of
-``core.workbench.verify.default_extra_checks``. Vault memories' cold copies are checked by
-``core.workbench.verify`` with the other memory records (it uses :func:`pending_moves` from here); this covers the rest:
-
-- every recorded move's cold copy (for scopes other than the vault), mirror and, for the vault and
-  for scopes whose tombstone is still there, the tombstone beside the record;
-- the mirror is exactly the form curation writes, agrees with the ledger on every field the ledger
-  records, and has the SHA-256 the ledger recorded (``tombstone_sha256``; entries written before it
-  was recorded are compared field by field only);
-- a tombstone and its mirror are the same bytes (if not, both are named);
-- restored moves left nothing behind; nothing else was planted in ``cold/`` or as a vault tombstone;
-- every ``restore`` entry put back what its ``archive`` entry moved (:func:`check_restores`);
-- a move or restore interrupted mid-way is ``incomplete``, never ``modified`` or ``inserted``: its
-  journal in ``curation/pending/`` is there and ``reverie curate recover`` (or the next apply or
-  restore) finishes or rolls it back.
+:func:`check_cold_storage` is one of ``core.workbench.verify.default_extra_checks`` (vault memories'
+cold copies are checked there with the other records, through :func:`pending_moves`). It names copies,
+mirrors and tombstones that changed or went missing, a mirror that disagrees with the ledger, anything
+planted in ``cold/``, a restore that did not put back what its move took (:func:`check_restores`), and
+reports a move or restore interrupted mid-way as ``incomplete`` (its journal is in
+``curation/pending/``; ``reverie curate recover`` finishes or rolls it back).
 """
 
 from __future__ import annotations

@@ -1,16 +1,11 @@
 """Tiers: what the signals, guards and thresholds add up to for one record.
 
-high    score ≥ ``high_min_score`` (several signals), no guard, nothing uncertain, and clearly old
-        (age ≥ the scope's ``clearly_old_days``): moves automatically, within the per-run cap and
-        after the scope's report-only runs.
-medium  score ≥ ``medium_min_score``, no guard, nothing uncertain, and either old (age ≥ the
-        scope's ``unused_days``) or with an explicit signal (superseded, expired, finished project):
-        waits for a person's approval. A recent note that nothing links to is not "ambiguous", it
-        is new.
-low     everything else that has a signal: guarded, uncertain (a field the reader could not
-        parse), or too weak. It stays.
-
-A record with no signal at all is not a candidate.
+``high``: score ≥ ``high_min_score``, no guard, nothing uncertain and clearly old: moves automatically
+(within the per-run cap, after the report-only runs). ``medium``: score ≥ ``medium_min_score``, no
+guard, nothing uncertain, and old or with an explicit signal (superseded, expired, finished project):
+waits for a person's approval (a recent note nothing links to is new, not ambiguous). ``low``: any
+other record with a signal (guarded, uncertain or too weak): it stays. A record with no signal is not
+a candidate.
 """
 
 from __future__ import annotations

@@ -1,20 +1,12 @@
 """Scope kinds: where each kind keeps its records and how a record's text, frontmatter, links and
 references are read.
 
-``markdown``     any folder of notes: ``*.md`` files; a root ``index.md`` / ``README.md`` /
-                 ``MEMORY.md`` is the index.
-``claude-code``  a Claude Code project memory folder (``MEMORY.md`` index, one ``*.md`` per memory
-                 with frontmatter ``name``, ``description``, ``type``) and ``CLAUDE.md`` files,
-                 whose ``@path`` imports count as index entries.
-``codex``        a Codex home or project: ``AGENTS.md`` and everything under a ``memories/`` folder
-                 (``MEMORY.md`` and ``memory_summary.md`` are its index; ``raw_memories.md`` is
-                 generated and never a candidate).
-``vault``        the home's own finalized memories (``vault/<memory_id>.json``), decrypted with the
-                 vault's keys; content, tags and confirmed fields play the part of frontmatter.
-
-Readers never follow symlinks, skip hidden files and folders, and never mistake a tombstone
-(``<name>.tombstone``) for a record. Files are opened with ``O_NOATIME`` where allowed, so a scan
-never counts as a use.
+``markdown`` (any folder of notes; a root ``index.md``/``README.md``/``MEMORY.md`` is the index),
+``claude-code`` (a project memory folder with its ``MEMORY.md`` index, and ``CLAUDE.md`` files whose
+``@path`` imports count as index entries), ``codex`` (``AGENTS.md`` and a ``memories/`` folder;
+``raw_memories.md`` is generated, never a candidate) and ``vault`` (the home's finalized memories,
+decrypted). Readers never follow symlinks, skip hidden entries, never take a tombstone for a record,
+and open files with ``O_NOATIME`` where allowed, so a scan never counts as a use.
 """
 
 from __future__ import annotations

@@ -1,19 +1,11 @@
 """Signals that a record may go, and guards that keep it in place, for one record among its scope.
 
-Signals: ``superseded`` (another record says it replaces this one, or ``superseded_by`` /
-``status: superseded``), ``expired`` (``expires`` / ``valid_until`` in the past), ``finished_project``
-(its project is marked done), ``orphaned`` (no index entry or link points to it), ``unused`` (unchanged
-and unused for longer than the scope's measured threshold).
-
-Guards: ``preference`` (``type: feedback`` / ``type: user``, do / don't wording), ``pinned``,
-``restored_recently``, ``indexed`` (an index such as ``MEMORY.md`` or ``CLAUDE.md`` points to it),
-``persona`` (persona, identity, voice or tone: never moved without a person) and ``rejected`` (the
-person said no to moving this exact content).
-
-Persona detection deliberately errs toward guarding: a mis-moved persona record raises no error
-anywhere (the assistant's voice just drifts), so a false "this is persona" costs nothing and a
-missed one costs what nobody notices. It looks at the type, tags, file name, title and the opening
-of the text, in English, Korean and Japanese.
+Signals: ``superseded``, ``expired``, ``finished_project``, ``orphaned`` (nothing points to it) and
+``unused`` (past the scope's measured threshold). Guards: ``preference``, ``pinned``,
+``restored_recently``, ``indexed``, ``persona`` (never moved without a person) and ``rejected`` (the
+person said no to moving this exact content). Persona detection errs toward guarding: a mis-moved
+persona record raises no error anywhere (the assistant's voice just drifts), so it looks at the type,
+tags, file name, title and opening text, in English, Korean and Japanese.
 """
 
 from __future__ import annotations
