@@ -28,7 +28,7 @@ from core.fsutil import atomic_write_bytes
 from core.paths import HomePaths
 from core.sdk.review import DecisionOutcome, ReviewDraft, ReviewState
 from core.vault.crypto import VaultKeys
-from core.vault.review import Approval, StoredDraft
+from core.vault.review import Approval, StoredDraft, lost_update
 from core.vault.sealed import seal, unseal
 
 REJECTED_FORMAT = "reverie.sdk.rejected-draft"
@@ -79,16 +79,11 @@ def from_stored(stored: StoredDraft) -> ReviewDraft:
     )
 
 
-def check_no_loss(stored: StoredDraft, draft: ReviewDraft) -> None:
-    """A rejection made from an older read would drop what was added since: refuse it."""
-    before = stored.to_dict()
-    ids = {s.suggestion_id for s in draft.suggestions}
-    decided = {d.suggestion_id for d in draft.decisions}
-    missing = [s["suggestion_id"] for s in before["suggestions"] if s["suggestion_id"] not in ids]
-    undecided = [d["suggestion_id"] for d in before["decisions"] if d["suggestion_id"] not in decided]
-    if missing or undecided or before["state"] != "open":
-        what = (f"suggestion {missing[0]!r} was added" if missing else
-                f"suggestion {undecided[0]!r} was decided" if undecided else f"it was {before['state']}")
+def check_no_loss(stored: StoredDraft, draft: StoredDraft) -> None:
+    """A rejection made from an older read would drop what was added since (the vault's
+    :func:`~core.vault.review.lost_update`, ``draft`` in its open form) or undo an approval: refuse it."""
+    what = lost_update(stored, draft) or (None if stored.state == "open" else f"it was {stored.state}")
+    if what:
         raise ValueError(f"draft {draft.draft_id!r} changed since it was read ({what}); nothing was written")
 
 

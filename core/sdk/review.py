@@ -1,22 +1,12 @@
 """The review workflow's value objects in the DiaryVault Memory Layer v0.4 shape.
 
-``ReviewDraft``, ``Suggestion``, ``ReviewDecision``, ``Revision``, ``ReviewState`` and
-``DecisionOutcome``: frozen all the way down (nested mappings become read-only ``MappingProxyType``
-views, lists become tuples), every transition returns a new draft, and the invariants hold at
-construction and therefore on every load from JSON:
-
-* suggestion ids are unique; every decision refers to a known suggestion, at most one per suggestion;
-* at most one accepted value per field; a rejected decision carries no value;
-* an open draft carries no completion metadata; an approved or rejected one names who and when;
-* an approved draft has no pending suggestion.
-
-Errors follow the upstream SDK: ``ValueError`` for a broken invariant or an empty text field,
-``TypeError`` for a wrong type, ``KeyError`` for an unknown suggestion id.
-
 ``Suggestion``, ``ReviewDecision``, ``DecisionOutcome`` and ``Revision`` are the vault's own
-(``core.vault.review``): one type for both doors.
-These objects are pure: :class:`core.sdk.vault.MemoryVault` stores them as Reverie drafts
-(``core.vault.review``) through :mod:`core.sdk.drafts`, so the TUI and CLI see the same drafts.
+(``core.vault.review``), and so are the rules over them: the invariants (``check_decided``), what is
+pending, which values were accepted, the history steps. :class:`ReviewDraft` is the draft upstream's
+API publishes: frozen, every transition returns a new draft, upstream's errors (``ValueError``,
+``TypeError``, ``KeyError``) and JSON form. It keeps only the state that API needs and the vault's
+draft has no field for: the ``rejected`` state and ``completed_by``/``completed_at``.
+:class:`core.sdk.vault.MemoryVault` stores it as a vault draft through :mod:`core.sdk.drafts`.
 """
 
 from __future__ import annotations
@@ -30,7 +20,19 @@ from typing import Any
 from core import clock
 from core.frozen import thaw
 from core.typed import convert_as_python, to_builtins
-from core.vault.review import DecisionOutcome, ReviewDecision, Revision, Suggestion, check_decided, decision_fields
+from core.vault.review import (
+    DecisionOutcome,
+    ReviewDecision,
+    Revision,
+    Suggestion,
+    accepted_values,
+    check_decided,
+    decision_fields,
+    find_decision,
+    find_suggestion,
+    review_steps,
+    undecided,
+)
 
 __all__ = ["DecisionOutcome", "ReviewDecision", "ReviewDraft", "ReviewState", "Revision", "Suggestion"]
 
@@ -98,33 +100,24 @@ class ReviewDraft:
     @property
     def pending_suggestion_ids(self) -> tuple[str, ...]:
         """Ids of the suggestions nobody has accepted or rejected yet, in the order added."""
-        decided = {d.suggestion_id for d in self.decisions}
-        return tuple(s.suggestion_id for s in self.suggestions if s.suggestion_id not in decided)
+        return tuple(s.suggestion_id for s in undecided(self.suggestions, self.decisions))
 
     def _suggestion(self, suggestion_id: str) -> Suggestion:
-        for suggestion in self.suggestions:
-            if suggestion.suggestion_id == suggestion_id:
-                return suggestion
-        raise KeyError(f"unknown suggestion: {suggestion_id}")
+        found = find_suggestion(self.suggestions, suggestion_id)
+        if found is None:
+            raise KeyError(f"unknown suggestion: {suggestion_id}")
+        return found
 
     def resolved_fields(self) -> dict[str, Any]:
         """The person's content and tags plus every explicitly accepted value (plain JSON values).
         A suggestion nobody accepted never appears here."""
-        resolved: dict[str, Any] = {"content": self.content, "tags": list(self.tags)}
-        for decision in self.decisions:
-            if decision.outcome is DecisionOutcome.ACCEPTED:
-                resolved[self._suggestion(decision.suggestion_id).field_name] = thaw(decision.accepted_value)
-        return resolved
+        accepted = thaw(accepted_values(self.suggestions, self.decisions))
+        return {"content": self.content, "tags": list(self.tags), **accepted}
 
     def revision_history(self) -> tuple[Revision, ...]:
         """Creation, each suggestion, each decision and the terminal step, in time order."""
-        steps = [Revision(action="draft_created", occurred_at=self.created_at)]
-        for s in self.suggestions:
-            steps.append(Revision("suggestion_added", s.created_at, s.source, s.field_name, s.value, s.suggestion_id))
-        for d in self.decisions:
-            name = self._suggestion(d.suggestion_id).field_name
-            action = "suggestion_accepted" if d.outcome is DecisionOutcome.ACCEPTED else "suggestion_rejected"
-            steps.append(Revision(action, d.decided_at, d.reviewer, name, d.accepted_value, d.suggestion_id))
+        steps = [Revision(action="draft_created", occurred_at=self.created_at),
+                 *review_steps(self.suggestions, self.decisions, lambda s: s.source)]
         if self.state is not ReviewState.OPEN:
             action = "draft_approved" if self.state is ReviewState.APPROVED else "draft_rejected"
             steps.append(Revision(action, str(self.completed_at), self.completed_by))
@@ -137,7 +130,7 @@ class ReviewDraft:
             raise ValueError(f"draft is already {self.state.value}")
 
     def _require_undecided(self, suggestion_id: str) -> None:
-        if any(d.suggestion_id == suggestion_id for d in self.decisions):
+        if find_decision(self.decisions, suggestion_id) is not None:
             raise ValueError(f"suggestion has already been reviewed: {suggestion_id}")
 
     def add_suggestion(
@@ -162,7 +155,7 @@ class ReviewDraft:
             process_version=process_version,
             confidence=confidence,
         )
-        if any(s.suggestion_id == suggestion.suggestion_id for s in self.suggestions):
+        if find_suggestion(self.suggestions, suggestion.suggestion_id) is not None:
             raise ValueError(f"duplicate suggestion_id: {suggestion.suggestion_id}")
         return replace(self, suggestions=(*self.suggestions, suggestion))
 
@@ -173,10 +166,8 @@ class ReviewDraft:
         _text(reviewer, "reviewer")
         suggestion = self._suggestion(suggestion_id)
         self._require_undecided(suggestion_id)
-        for decision in self.decisions:
-            if decision.outcome is DecisionOutcome.ACCEPTED and \
-                    self._suggestion(decision.suggestion_id).field_name == suggestion.field_name:
-                raise ValueError(f"another suggestion is already accepted for field {suggestion.field_name!r}")
+        if suggestion.field_name in accepted_values(self.suggestions, self.decisions):
+            raise ValueError(f"another suggestion is already accepted for field {suggestion.field_name!r}")
         confirmed = suggestion.value if value is _UNSET else value
         decision = ReviewDecision(suggestion_id, DecisionOutcome.ACCEPTED, reviewer, accepted_value=thaw(confirmed))
         return replace(self, decisions=(*self.decisions, decision))

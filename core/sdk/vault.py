@@ -552,12 +552,12 @@ class MemoryVault:
         with file_lock(self._store.paths.lock("drafts")):
             stored = self._stored_draft(draft.draft_id)
             # the same checks as any stored draft (ids, times, field values), on its open form
-            to_stored(replace(draft, state=ReviewState.OPEN, completed_by=None, completed_at=None), stored)
+            open_form = to_stored(replace(draft, state=ReviewState.OPEN, completed_by=None, completed_at=None), stored)
             moment(str(draft.completed_at), f"draft {draft.draft_id!r}.completed_at")
             if stored is not None:
-                if stored.to_dict()["state"] == "finalized":
+                if stored.state == "finalized":
                     raise ValueError(f"draft {draft.draft_id!r} was finalized; it cannot be rejected")
-                check_no_loss(stored, draft)
+                check_no_loss(stored, open_form)
             self._rejected.put(draft)
             if stored is not None:
                 self._store.paths.drafts.joinpath(f"{draft.draft_id}.json").unlink(missing_ok=True)

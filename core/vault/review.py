@@ -26,7 +26,7 @@ import functools
 import re
 import secrets
 import uuid
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime
 from enum import StrEnum
 from typing import Any
@@ -358,6 +358,60 @@ def check_decided(suggestions: tuple[Any, ...], decisions: tuple[Any, ...], wher
     return [s.suggestion_id for s in suggestions if s.suggestion_id not in decided]
 
 
+def find_suggestion(suggestions: Iterable[Suggestion], suggestion_id: str) -> Suggestion | None:
+    return next((s for s in suggestions if s.suggestion_id == suggestion_id), None)
+
+
+def find_decision(decisions: Iterable[ReviewDecision], suggestion_id: str) -> ReviewDecision | None:
+    return next((d for d in decisions if d.suggestion_id == suggestion_id), None)
+
+
+def undecided(suggestions: tuple[Suggestion, ...], decisions: Iterable[ReviewDecision]) -> tuple[Suggestion, ...]:
+    """The suggestions nobody has accepted or rejected yet, in the order added."""
+    decided = {d.suggestion_id for d in decisions}
+    return tuple(s for s in suggestions if s.suggestion_id not in decided)
+
+
+def accepted_values(suggestions: Iterable[Suggestion], decisions: Iterable[ReviewDecision]) -> dict[str, Any]:
+    """Field → confirmed value (frozen), from accepted decisions only, in the order decided."""
+    by_id = {s.suggestion_id: s for s in suggestions}
+    return {by_id[d.suggestion_id].field_name: d.accepted_value
+            for d in decisions if d.outcome is DecisionOutcome.ACCEPTED}
+
+
+def review_steps(suggestions: tuple[Suggestion, ...], decisions: Iterable[ReviewDecision],
+                 suggested_by: Callable[[Suggestion], str | None]) -> list[Revision]:
+    """The history steps of the suggestions (their actor: ``suggested_by``) and the decisions, unsorted;
+    a draft adds its own first and last steps."""
+    steps = [Revision("suggestion_added", s.created_at, suggested_by(s), s.field_name, s.value, s.suggestion_id)
+             for s in suggestions]
+    by_id = {s.suggestion_id: s for s in suggestions}
+    for d in decisions:
+        action = "suggestion_accepted" if d.outcome is DecisionOutcome.ACCEPTED else "suggestion_rejected"
+        steps.append(Revision(action, d.decided_at, d.reviewer, by_id[d.suggestion_id].field_name,
+                              d.accepted_value, d.suggestion_id))
+    return steps
+
+
+def lost_update(stored: StoredDraft, draft: StoredDraft) -> str | None:
+    """What a save of ``draft`` over ``stored`` would drop, or None. Every review step only adds (a
+    suggestion, a decision, the approval), so a draft lacking something the stored one holds was made
+    from an older read."""
+    ids = {s.suggestion_id for s in draft.suggestions}
+    for suggestion in stored.suggestions:
+        if suggestion.suggestion_id not in ids:
+            return f"a suggestion for {suggestion.field_name!r} from {suggestion.source} was added"
+    decided = {d.suggestion_id for d in draft.decisions}
+    for decision in stored.decisions:
+        if decision.suggestion_id not in decided:
+            return f"{decision.reviewer} {decision.action} suggestion {decision.suggestion_id!r}"
+    if stored.approval is not None and draft.approval is None:
+        return f"{stored.approval.reviewer} approved it"
+    if (stored.content, stored.tags) != (draft.content, draft.tags):
+        return "its content or tags differ"
+    return None
+
+
 class StoredDraft(_Record, kw_only=True):
     """A proposed memory under review (keyword arguments only; ``created_at`` is required, so a stored
     draft without it is an error, never stamped with the time it was read)."""
@@ -413,36 +467,25 @@ class StoredDraft(_Record, kw_only=True):
     # --- reading ---------------------------------------------------------------------------------
 
     def suggestion(self, suggestion_id: str) -> Suggestion:
-        for s in self.suggestions:
-            if s.suggestion_id == suggestion_id:
-                return s
-        raise ReviewError(f"draft {self.draft_id!r}: no suggestion {suggestion_id!r}")
+        found = find_suggestion(self.suggestions, suggestion_id)
+        if found is None:
+            raise ReviewError(f"draft {self.draft_id!r}: no suggestion {suggestion_id!r}")
+        return found
 
     def decision_for(self, suggestion_id: str) -> ReviewDecision | None:
-        return next((d for d in self.decisions if d.suggestion_id == suggestion_id), None)
+        return find_decision(self.decisions, suggestion_id)
 
     def pending_suggestions(self) -> tuple[Suggestion, ...]:
-        decided = {d.suggestion_id for d in self.decisions}
-        return tuple(s for s in self.suggestions if s.suggestion_id not in decided)
+        return undecided(self.suggestions, self.decisions)
 
     def resolved_fields(self) -> FrozenDict:
         """Field → confirmed value, from accepted decisions only; suggestions never appear here."""
-        by_id = {s.suggestion_id: s for s in self.suggestions}
-        return FrozenDict(
-            {by_id[d.suggestion_id].field_name: d.value for d in self.decisions if d.action == "accepted"}
-        )
+        return FrozenDict(accepted_values(self.suggestions, self.decisions))
 
     def revision_history(self) -> tuple[Revision, ...]:
         """Derived from the timestamps already in the draft, in time order."""
-        steps = [Revision("draft_created", self.created_at, self.created_by)]
-        for s in self.suggestions:
-            steps.append(Revision("suggestion_added", s.created_at, s.model or s.source, s.field_name, s.value,
-                                  s.suggestion_id))
-        by_id = {s.suggestion_id: s for s in self.suggestions}
-        for d in self.decisions:
-            name = by_id[d.suggestion_id].field_name
-            action = "suggestion_accepted" if d.action == "accepted" else "suggestion_rejected"
-            steps.append(Revision(action, d.decided_at, d.reviewer, name, d.value, d.suggestion_id))
+        steps = [Revision("draft_created", self.created_at, self.created_by),
+                 *review_steps(self.suggestions, self.decisions, lambda s: s.model or s.source)]
         if self.approval:
             steps.append(Revision("draft_approved", self.approval.approved_at, self.approval.reviewer))
         if self.state == "finalized" and self.finalized_at:

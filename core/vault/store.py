@@ -36,7 +36,15 @@ from core.vault.canonical import sha256_hex
 from core.vault.crypto import KdfParams, VaultKeys, create_header, unlock
 from core.vault.ledger import Ledger, LedgerEntry
 from core.vault.records import MemoryRecord, RecordMetadata, is_memory_id, open_memory, seal_memory
-from core.vault.review import StoredDraft, check_field_value, draft_from_capture, is_draft_id, new_id, review_record
+from core.vault.review import (
+    StoredDraft,
+    check_field_value,
+    draft_from_capture,
+    is_draft_id,
+    lost_update,
+    new_id,
+    review_record,
+)
 from core.vault.scan import (
     Opened,
     Opener,
@@ -542,25 +550,8 @@ def _without_where(error: str, name: str) -> str:
 
 
 def _refuse_lost_update(stored: StoredDraft, draft: StoredDraft) -> None:
-    """Every review step only adds (a suggestion, a decision, the approval), so a save that lacks
-    something the stored draft holds was made from an older read and would silently drop it."""
-    lost: str | None = None
-    ids = {s.suggestion_id for s in draft.suggestions}
-    decided = {d.suggestion_id for d in draft.decisions}
-    for suggestion in stored.suggestions:
-        if suggestion.suggestion_id not in ids:
-            lost = f"a suggestion for {suggestion.field_name!r} from {suggestion.source} was added"
-            break
-    else:
-        for decision in stored.decisions:
-            if decision.suggestion_id not in decided:
-                lost = f"{decision.reviewer} {decision.action} suggestion {decision.suggestion_id!r}"
-                break
-        else:
-            if stored.approval is not None and draft.approval is None:
-                lost = f"{stored.approval.reviewer} approved it"
-            elif (stored.content, stored.tags) != (draft.content, draft.tags):
-                lost = "its content or tags differ"
+    """``DraftChanged`` when saving ``draft`` over ``stored`` would drop something (:func:`lost_update`)."""
+    lost = lost_update(stored, draft)
     if lost:
         raise DraftChanged(f"draft {draft.draft_id!r} changed since it was read ({lost}); "
                            "nothing was written: open it again")
