@@ -1,18 +1,11 @@
 """Which occurrence of a yearly period is meant: "summer", "last winter", "next Christmas", "작년 크리스마스".
 
 An occurrence belongs to the year it starts in (winter 2025 is 1 December 2025 – 1 March 2026), so a
-year beside the period picks the one that starts in that year ("작년 겨울", "去年の冬" in 2026: December
-2025 – February 2026). Without a year, the choice mirrors a month name (see :mod:`core.timeparse.resolve`):
-
-- bare ("in summer", "Christmas", "여름에"): the latest that has begun (this one while it lasts);
-- last ("last winter", "지난 여름"): the latest that has ended, so "last summer" in July is last year's;
-- this ("this winter", "이번 겨울", "この冬"): the one going on, else the one that starts this year
-  (in November, "this summer" is the one just past and "this winter" the one ahead);
-- next: the first that starts after today;
-- after a range's start (``after``): the first that starts on or after that day.
-
-A one-day period (a holiday) is a day, so a part of the day can qualify it ("Christmas Eve night");
-a longer one is a ``span`` from the midnight it starts to the midnight after it ends.
+year beside the period picks the one that starts in that year. Without a year the choice mirrors a
+month name: bare, the latest that has begun; last, the latest that has ended; this, the one going on,
+else the one that starts this year; next, the first that starts after today; after a range's start,
+the first that starts on or after that day. A one-day period (a holiday) is a day, so a part of the
+day can qualify it; a longer one is a ``span`` from the midnight it starts to the midnight after it.
 """
 
 from __future__ import annotations

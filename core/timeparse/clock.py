@@ -1,24 +1,12 @@
-"""Clock times: "3pm", "7p", "7 p m", "15:30", 3시 반, 午後3時, and the forms beyond them.
+"""Clock times: "3pm", "7p", "15:30", 3시 반, 午後3時, and the forms beyond them: written-out hours
+and minutes ("ten thirty"), quarters and halves ("a quarter to noon", the British "half three"), "by
+2pm" / 2시까지 (a ``span`` from the day's start), midnight and noon, Korean native-numeral hours (세 시),
+zone abbreviations ("3pm PST": the latest such moment, shown in the person's zone) and minutes before
+an hour (정오 10분 전, 3時10分前). Intervals between two times are in :mod:`core.timeparse.intervals`.
 
-- written-out hours and minutes: "ten thirty", "at three twenty", "twelve fifteen pm", "six o'clock";
-- quarters and halves: "a quarter to noon" (11:45), "half past ten", "ten past nine", "20 to 5"; the
-  British "half three" (half past three: 15:30, as "at three" is read) and "five to ten" beside a day
-  or after "at" ("five to ten yesterday"; alone it is as often a count: "five to ten people");
-- "by 2pm", "before 2pm", "until 2pm", "2시까지", "2時までに": from the start of that day up to that
-  time (a ``span``);
-- midnight and noon: "at midnight", 정오, 자정, 正午;
-- Korean native-numeral hours: "세 시", "오후 세시", "열두 시 반", "두 시 삼십 분";
-- a time with a zone abbreviation ("3pm PST", "9am UTC", "14:05 KST"): the latest such moment, shown
-  in the person's zone; an abbreviation names its region's clock (PST in July is Pacific time);
-- minutes before noon or midnight: 정오 10분 전, 자정 5분 전, 正午10分前; 10시 전: by ten; 3시 10분 전,
-  3時10分前: ten to three; "3h30", "at 1530", "0900 hours".
-
-Intervals between two clock times ("3-4pm") are in :mod:`core.timeparse.intervals`.
-
-An hour reading without a day follows :mod:`core.timeparse.resolve`: the latest such time that has
-begun, 1–6 without a.m./p.m. read as p.m. Written-out hours alone ("at three") are weak: they count
-beside a day or a part of the day ("yesterday at three", "three in the afternoon"), never in "at one
-point" or "about two people"; a written-out hour counts alone with minutes, o'clock or a meridiem.
+An hour without a day is the latest such time that has begun, 1–6 without a.m./p.m. read as p.m.
+(:mod:`core.timeparse.resolve`). Written-out hours alone ("at three") count only beside a day or a
+part of the day, or with minutes, o'clock or a meridiem, never in "at one point" or "about two people".
 """
 
 from __future__ import annotations

@@ -1,20 +1,12 @@
-"""From accepted matches to time expressions: join neighbours, then read "since" and "between".
+"""From accepted matches to time expressions: join neighbours, then read "since", "until" and "between".
 
-Neighbouring matches join when only a light connector separates them ("last Tuesday night",
-"지난주 화요일 밤", "先週の火曜日の夜", "Tuesday at 3pm", "March last year") and the pieces make
-sense together (see :mod:`core.timeparse.resolve`). Then:
-
-- **since**: "since Monday", 월요일부터, 月曜日から / 以降 → from the start of that range to now;
-- **until**: "until yesterday", "up to last week", 어제까지, 昨日まで → open at the start (see
-  :data:`~core.timeparse.model.OPEN_START`) up to the end of that range;
-- **between**: "between November 3 and November 5", "from Monday to Wednesday", "11월 3일부터
-  5일까지", "11月3日から5日まで", "3~5日" → from the start of the first to the end of the last (its
-  whole day: the end is the next midnight). An hour as the end stops at that hour ("3pm to 5pm" ends at
-  17:00). The end may be a bare day number that borrows its month from the start. Hours without a day
-  take it from the end ("between 9am and 11am yesterday") or from a day just before ("yesterday from
-  3pm to 5pm", "昨日の9時から11時まで").
-
-An expression made only of weak matches (a bare month name, "night") is dropped: that is the guard.
+Neighbouring matches join when only a light connector separates them ("last Tuesday night", "先週の
+火曜日の夜", "March last year") and the pieces make sense together (:mod:`core.timeparse.resolve`).
+"since X" runs from X's start to now; "until X" is open at the start (:data:`~core.timeparse.model.OPEN_START`)
+up to X's end; "between X and Y" / "from X to Y" / 3~5日 runs from X's start to Y's end (an hour as the
+end stops at that hour; a bare day number borrows its month from the start; hours without a day take
+it from a day beside them). An expression made only of weak matches (a bare month name, "night") is
+dropped: that is the guard.
 """
 
 from __future__ import annotations

@@ -1,23 +1,12 @@
-"""Counts of units back or ahead: "3 days ago", "2 weeks ago", 3일 전, 三日前, みっか前, 사흘 전; "in 3
-days", "3 weeks from now", 3일 후, 글피, しあさって; "the last 3 days", "the past week", 지난 2주간, 過去2週間;
-"a few days ago", 며칠 전, 数日前; "2 or 3 days ago", 이삼 일 전; "a week and a half ago", "half a year
-ago", 1년 반 전, 十数年前; "the last few days", ここ数日; "two weekends ago".
+"""Counts of units back or ahead: "3 days ago", 3일 전, 三日前, 사흘 전; "in 3 days", 글피, しあさって;
+"the last 3 days", 지난 2주간, 過去2週間; "a few days ago", 며칠 전, 数日前; "2 or 3 days ago"; "a week
+and a half ago", 1년 반 전, 十数年前; "two weekends ago".
 
-Conventions (stated in ``reverie when --help`` too): a count is read at the grain of its unit ("3 days
-ago" is that day, "2 weeks ago" that Monday-to-Sunday week, "3 months ago" that calendar month, "3 years
-ago" that year, "3 hours ago" that clock hour); "the last N units" is rolling, from the midnight N units
-back up to now; "a week ago today" is that very day; "a few" is two to five units back, "the last few"
-the last five up to now; "two and a half hours ago" the hour around that moment; "a decade ago" the year
-ten back; 半年前, "half a year ago" the month six back; 十数年前, 십여 년 전 11 – 19 years back; "in 15
-minutes", "in half an hour" the hour that starts then.
-
-Sino-Korean numerals (삼일 전, 이주 전, 십 년 전, 지난 삼 개월간) count only with a unit glued or
-spaced after them and a direction word (전) or a "지난/최근/과거" before them, as the digit forms do;
-they take the units Sino-Korean numbers go with (일, 주, 주일, 개월, 년; hours and 달 are counted
-with native numbers: 세 시간, 두 달). Words made of the same syllables stay words: 삼일절 and 오일
-(oil) have no 전 after them, "이 일 전에" is "before this work" (이 spaced before 일 or 주 is "this"),
-"엔진오일 전" is glued to a word before it, and "지난 삼일" / "지난 이주" (also "migration") need
-간 or 동안 after them.
+A count is read at the grain of its unit ("2 weeks ago" is that Monday-to-Sunday week, "3 months ago"
+that calendar month); "the last N units" is rolling, from the midnight N units back up to now; "a few"
+is two to five units back. Sino-Korean numerals (삼일 전, 이주 전) count only with a unit after them and
+전 or 지난/최근/과거 around them, so words made of the same syllables (삼일절, 오일, "이 일 전에") stay
+words. The conventions are listed in ``reverie when --help``.
 """
 
 from __future__ import annotations

@@ -1,18 +1,12 @@
-"""Fixed-date holidays in English, Korean and Japanese (Christmas, 광복절, 文化の日 …; the tables below
-list them). A few are ``span``s: 正月 (1 – 3 January), お盆 (13 – 16 August), ゴールデンウィーク
-(29 April – 5 May), 年末年始 (29 December – 3 January).
+"""Fixed-date holidays in English, Korean and Japanese (Christmas, 광복절, 文化の日 …, and the spans
+正月, お盆, ゴールデンウィーク, 年末年始); moving ones are in :mod:`core.timeparse.movable`.
 
-A holiday is read like a date without a year ("November 3"): the latest one that has begun, unless the
-query names the year ("작년 크리스마스", "Christmas 2025") or says last/this/next ("next Christmas",
-"次のクリスマス"); see :mod:`core.timeparse.annual`. A one-day holiday is a day, so a part of the day
-qualifies it ("Christmas Eve night", "크리스마스 저녁", "大晦日の夜"). Holidays whose date moves
-(Easter, 설날, 추석, 成人の日 …) are computed per year by :mod:`core.timeparse.movable`.
-
-Guards: holiday names also name things (a Christmas tree, 크리스마스 선물, クリスマスケーキ), so a
-name alone counts only with last/this/next, a preposition of time before it ("on", "over", "since";
-not "for": "gifts for Christmas" is a topic), a particle of time after it (크리스마스에, 正月に), a
-time beside it, or nothing but punctuation after it. "New Year" counts only after a preposition of
-time ("Happy New Year!" is a greeting). Glued words stay words: 크리스마스트리, 신정부, 元日本代表.
+A holiday is read like a date without a year: the latest that has begun, unless a year or
+last/this/next is given (:mod:`core.timeparse.annual`); a one-day holiday is a day, so a part of the
+day qualifies it ("Christmas Eve night"). Holiday names also name things (a Christmas tree,
+クリスマスケーキ), so a name alone counts only with last/this/next, a preposition of time before it (not
+"for"), a particle of time after it, a time beside it, or nothing but punctuation after it; "New
+Year" only after a preposition of time. Glued words stay words: 크리스마스트리, 신정부, 元日本代表.
 """
 
 from __future__ import annotations

@@ -1,22 +1,12 @@
 """Holidays whose date moves: computed per year, never typed in.
 
-- Western: Easter Sunday (the Gregorian computus), Good Friday (two days before), Thanksgiving (US,
-  fourth Thursday of November) and Black Friday after it, Labor Day (first Monday of September),
-  Memorial Day (US, last Monday of May), Mother's Day (second Sunday of May), Father's Day (third
-  Sunday of June), Presidents' Day, MLK Day, Columbus Day, Mardi Gras, Ash
-  Wednesday, Palm Sunday, Cyber Monday and holiday weekends ("Labor Day weekend" Saturday – Monday,
-  "Easter weekend" Good Friday – Easter Monday, "Thanksgiving weekend" Thursday – Sunday);
-- Korean lunar holidays, converted with ``korean-lunar-calendar`` (the KARI tables, 1000–2050):
-  설날 (lunar 1/1) and 설 연휴 (the day before to the day after, three days), 추석 / 한가위 (lunar 8/15)
-  and 추석 연휴 (8/14 – 8/16), 부처님 오신 날 (lunar 4/8), 정월 대보름 (lunar 1/15), 단오 (lunar 5/5);
-- 旧正月 / 春節 / Chinese New Year (Chinese lunar 1/1, converted with ``lunardate``);
-- Japanese Happy Monday holidays: 成人の日 (second Monday of January), 海の日 (third Monday of July),
-  敬老の日 (third Monday of September), スポーツの日 / 体育の日 (second Monday of October);
-- the equinox days 春分の日 / 秋分の日 (춘분 / 추분) by the almanac formula for 1900–2099.
-
-A one-day holiday is a day (so "추석 저녁" and "Easter morning" work); a holiday period (설 연휴) is a
-``span``. Which year is meant follows :mod:`core.timeparse.annual` (the latest that has begun, unless
-last/this/next or a year is given). A year the tables do not cover gives no range.
+Western holidays by rule (Easter by the Gregorian computus and the days around it, Thanksgiving and
+Black Friday, Labor, Memorial, Mother's and Father's Day, holiday weekends); Korean lunar holidays
+(설날, 추석, 부처님 오신 날, 정월 대보름, 단오) through ``korean-lunar-calendar`` (1000–2050); 旧正月 /
+春節 through ``lunardate``; Japan's Happy Monday holidays; the equinox days by the almanac formula
+(1900–2099). A one-day holiday is a day ("추석 저녁", "Easter morning"); a holiday period (설 연휴) is a
+``span``. Which year is meant follows :mod:`core.timeparse.annual`; a year the tables do not cover
+gives no range.
 """
 
 from __future__ import annotations

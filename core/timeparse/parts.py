@@ -1,18 +1,5 @@
-"""Parts of the day and their boundaries (local wall-clock time of the day they belong to).
-
-| part           | hours           | en                          | ko                 | ja                    |
-|----------------|-----------------|-----------------------------|--------------------|-----------------------|
-| dawn           | 00:00 – 06:00   | dawn, early morning         | 새벽               | 明け方, 未明           |
-| early_morning  | 05:00 – 09:00   |                             |                    | 早朝                  |
-| morning        | 06:00 – 12:00   | morning                     | 아침               | 朝, 今朝              |
-| forenoon       | 00:00 – 12:00   | (a.m.)                      | 오전               | 午前                  |
-| midday         | 11:00 – 14:00   | noon, midday, lunchtime     | 점심               | 昼                    |
-| daytime        | 09:00 – 18:00   | daytime                     | 낮                 | 日中                  |
-| afternoon      | 12:00 – 18:00   | afternoon                   | 오후               | 午後                  |
-| late_afternoon | 16:00 – 19:00   |                             |                    | 夕方, 夕刻            |
-| evening        | 18:00 – 24:00   | evening                     | 저녁               | 晩, 今晩, 昨晩        |
-| night          | 18:00 – 04:00+1 | night, tonight, last night  | 밤, 어젯밤, 간밤    | 夜, 今夜, 昨夜, ゆうべ  |
-| late_night     | 22:00 – 05:00+1 | late at night, midnight hrs | 한밤중, 심야        | 深夜, 夜中, 真夜中     |
+"""Parts of the day and their boundaries (local wall-clock time of the day they belong to):
+:data:`PARTS`; the words for them are in :mod:`core.timeparse.dayparts`.
 
 A night belongs to the day it starts on: "Tuesday night" is Tue 18:00 – Wed 04:00. 오후 and 午後 mean
 p.m. when they qualify an hour (오후 8시 is 20:00); alone they are the afternoon. The boundaries are

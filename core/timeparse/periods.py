@@ -1,23 +1,13 @@
-"""Named periods and their edges: quarters and halves (Q3, "last quarter", 상반기, 今四半期), thirds of a
-year or a decade ("early 2019", "late 90s", 90년대 초반, 90年代後半), decades and centuries ("the 90s",
-"the nineteenth century", 19세기, 前世紀, "this decade"), ISO weeks and weeks of a month (W10, 10주차,
-第10週, "the first week of March"), the beginning / middle / end of a period (초순, 下旬, 연말, 月末,
-"the end of the month", 작년 연말), "the last day of the month", "month to date", "so far this week",
-"midweek".
+"""Named periods and their edges: quarters and halves (Q3, 상반기, 今四半期), thirds of a year or a decade
+("early 2019", 90년대 초반), decades and centuries ("the 90s", 19세기, 前世紀), ISO weeks and weeks of a
+month (W10, 10주차, "the first week of March"), the beginning / middle / end of a period (초순, 下旬,
+연말, "the end of the month"), "the last day of the month", "month to date", "midweek".
 
-Conventions (stated in ``reverie when --help`` too):
-
-- a quarter is a calendar quarter (Q1 January – March), a ``span``; "Q3" or 3분기 alone is the latest
-  that has begun;
-- the beginning / middle / end of a year is January – February / May – August / November – December,
-  of a month days 1 – 10 / 11 – 20 / 21 to the end, of a week Monday – Tuesday / Wednesday – Thursday /
-  Friday – Sunday; "early/mid/late 2019" are thirds of the year (January – April, May – August,
-  September – December), "early/mid/late 90s" years 0 – 3, 3 – 6, 6 – 9 of the decade (ends included);
-- ISO weeks run Monday to Sunday, week 1 holding the year's first Thursday; without a year the latest
-  that has begun; 3월 2주차 is the month's second week (days 8 – 14);
-- "the 19th century", 19세기, 19世紀 are 1800 – 1899; "last century" the 1900s; "this decade" the 2020s,
-  "the past decade" the ten years up to now;
-- "month to date", "so far this week": from the unit's start to now; "midweek": Wednesday – Thursday.
+A quarter is a calendar quarter, alone the latest that has begun; the beginning / middle / end of a
+year is January – February / May – August / November – December, of a month days 1 – 10 / 11 – 20 /
+21 to the end; "early/mid/late 2019" are thirds of the year; ISO weeks run Monday to Sunday, week 1
+holding the year's first Thursday; "the 19th century" is 1800 – 1899. The full list is in
+``reverie when --help``.
 """
 
 from __future__ import annotations

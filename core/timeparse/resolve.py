@@ -1,22 +1,12 @@
 """Put pieces together into one range: "last week" + "Tuesday" + "night" → Tue 18:00 – Wed 04:00.
 
-Pieces that do not say everything are read looking back, because Reverie searches what happened:
-
-- a weekday alone ("Tuesday", "火曜日") is the latest on or before today; "last Tuesday" / "지난 화요일"
-  the latest before today; "this Tuesday" / "next Tuesday" the one in this or next week;
-- a month alone ("in March", "3월에") is the latest that has begun (this March in March); "last March"
-  the latest before the current month; "next March" the next one; seasons and fixed-date holidays the
-  same way (:mod:`core.timeparse.annual`);
-- a date without a year, or a day of the month alone ("on the 3rd"), is the latest on or before today;
-- a part of the day alone ("in the evening", "밤에") is the latest that has begun, an hour alone too;
-- an hour with a part of the day is placed inside it (밤 11시 → 23:00, 深夜2時 → 02:00 the next day),
-  or read as the part's a.m./p.m. (오후 8시 → 20:00); without one, "3시" / "at 3" is 15:00 for 1–6 and
-  as written otherwise, "03:00" and "15:00" as written;
-- after ``after`` (the start of a "between" range) each is instead the first on or after that day,
-  so "11월 3일부터 5일까지" ends on 5 November and "Monday to Wednesday" on that Wednesday.
-
-A combination that makes no sense ("yesterday" + "last week", two parts of a day) gives None; the
-caller then keeps the pieces apart.
+Pieces that do not say everything are read looking back, because Reverie searches what happened: a
+weekday, month, date without a year, part of the day or hour alone is the latest that has begun
+("last" the latest before the current one, "this"/"next" the one in this or the next unit); an hour
+with a part of the day is placed inside it (밤 11시 → 23:00) or read as its a.m./p.m.; without one,
+1–6 is p.m. After ``after`` (the start of a "between" range) each is the first on or after that day,
+so "Monday to Wednesday" ends on that Wednesday. A combination that makes no sense ("yesterday" +
+"last week") gives None; the caller keeps the pieces apart.
 """
 
 from __future__ import annotations

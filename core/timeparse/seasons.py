@@ -1,20 +1,10 @@
-"""Seasons: "last summer", "this winter", "in the spring of 2025", 지난 봄, 올여름, 작년 겨울, 去年の夏, この冬, 今春.
+"""Seasons: "last summer", "in the spring of 2025", 지난 봄, 올여름, 去年の夏, 今春.
 
-Seasons are meteorological and northern-hemisphere: spring is March – May, summer June – August,
-autumn (fall) September – November, winter December – February, so a winter runs into the next year
-and belongs to the year it starts in ("last winter" in November 2026 is 1 December 2025 – 1 March
-2026). There is no setting for the southern hemisphere or for astronomical seasons. The range is a
-``span`` from midnight to midnight in the person's zone; which occurrence is meant is read by
-:mod:`core.timeparse.annual`.
-
-Guards: a season name alone is read like a month name. In English it needs "last/this/next", a
-preposition ("in the summer", "during winter", "since spring") or a time beside it ("summer 2025");
-"summer" in "Summer said" or "a spring in the garden" stays a word, and "the fall of Rome" / "the
-spring of youth" (a season followed by "of" and no year) is never time. In Korean it needs 지난/이번/
-다음/올, a particle of time (여름에, 겨울 동안) or a time word beside it; glued words (여름옷, 봄비,
-겨울왕국, 돌봄) are words. In Japanese a one-kanji season glued to another kanji (夏休み, 春巻き, 冬至,
-秋葉原) is a word; alone it needs a particle or 以降 after it (夏に, 夏以降), as a one-kanji part of
-the day does.
+Seasons are meteorological and northern-hemisphere (winter is December – February and belongs to the
+year it starts in); the range is a ``span`` from midnight to midnight in the person's zone, and which
+occurrence is meant is read by :mod:`core.timeparse.annual`. A season name alone is read like a month
+name: it needs last/this/next, a preposition or particle of time, or a time beside it, so "Summer
+said", "the fall of Rome", 여름옷, 겨울왕국, 夏休み and 秋葉原 stay words.
 """
 
 from __future__ import annotations

@@ -1,24 +1,12 @@
 """Time words written with a typo ("yesturday", "tuesdya", "어재"): found here, read by the rules after
 correction, and always reported in :attr:`TimeParse.notes` ("read 'yesturday' as yesterday").
 
-A word is a typo of a time word when it is within a small edit distance of it (optimal string
-alignment: insertions, deletions, substitutions and swaps of two neighbours each count one):
-
-- English: one edit for words of 5–7 letters ("tuesdya", "fridya", "tonite" is not one of them),
-  two for 8 letters or more ("wendsday", "tommorrow"); the first letter must be right, plurals and
-  possessives are not typos, and real words that happen to be near a time word stay words ("sundae",
-  "mourning", "mouth", "Frida"). Words of four letters or fewer are never corrected, so "we", "may",
-  "sat", "sun" and "mon" are never touched. Month names and weekdays found this way still pass the
-  guards of the rules (a corrected "febuary" alone needs "in" before it, like "February"). Chat
-  spellings ("yday", "tmrw", "tonite") are read the same way, with the same note.
-- Korean: one commonly confused vowel (ㅐ/ㅔ, ㅒ/ㅖ, ㅙ/ㅚ/ㅞ, ㅜ/ㅠ) or final consonant (ㄱ/ㅋ, ㄱ/ㄲ,
-  ㅅ/ㅆ, ㄷ/ㅅ, ㅂ/ㅍ), in a word followed only by a particle ("어재는", "저녘에", "올헤"); initial
-  consonants and other vowels are never changed (이제 "now", 언제 "when", 예전 stay words), and real
-  words one such change away are listed and stay words (모래 "sand", 네일 "nail").
-- Japanese: one kana in a hiragana time word at the start of a run of hiragana ("きのお", "あさつて").
-
-The rules, not this module, decide whether the corrected text means a time: a correction that makes
-no expression is dropped and never reported.
+English: within one edit (optimal string alignment) for words of 5–7 letters, two for longer ones, the
+first letter right, words of four letters or fewer never corrected, and real words near a time word
+("sundae", "mourning", "Frida") kept; chat spellings ("yday", "tmrw") are read the same way. Korean:
+one commonly confused vowel or final consonant in a word followed only by a particle ("어재는",
+"저녘에"), listed real words kept. Japanese: one kana in a hiragana time word. The rules decide whether
+the corrected text means a time: a correction that makes no expression is dropped and never reported.
 """
 
 from __future__ import annotations
