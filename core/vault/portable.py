@@ -23,6 +23,8 @@ import stat
 from pathlib import Path
 from typing import Any
 
+import msgspec
+
 from core import clock
 from core.errors import HomeError, NotFound, RecordError, ReviewError, WrongPassphrase
 from core.frozen import thaw
@@ -38,8 +40,8 @@ from core.vault.crypto import (
     read_header,
 )
 from core.vault.records import MemoryRecord, memory_from_payload
-from core.vault.review import StoredDraft
-from core.vault.sealed import seal, unseal
+from core.vault.review import ReviewRecord
+from core.vault.sealed import one_line, seal, unseal
 from core.vault.store import MemoryStore
 
 DVMEM_FORMAT = "reverie.dvmem"
@@ -169,26 +171,12 @@ def _why_not(check: Any, file_keys: VaultKeys, where: str) -> RecordError:
 
 
 def _check_review(review: Any, where: str) -> None:
-    """Re-validate the review provenance with the review workflow's own invariants."""
-    record = thaw(review)
+    """Re-validate the review provenance: its stored shape (msgspec) and the review workflow's own
+    invariants over the approved draft it records."""
     try:
-        StoredDraft.from_dict(
-            {
-                "draft_id": record["draft_id"],
-                "content": record["original_content"],
-                "tags": [],
-                "created_at": record["created_at"],
-                "created_by": record.get("created_by", "me"),
-                "suggestions": record["suggestions"],
-                "decisions": record["decisions"],
-                "state": "approved",
-                "approval": {"reviewer": record["approved_by"], "approved_at": record["approved_at"]},
-                "finalized_memory_id": None,
-                "finalized_at": None,
-            }
-        )
-    except (KeyError, TypeError, ReviewError) as exc:
-        raise RecordError(f"{where}: review provenance does not hold: {exc}") from exc
+        msgspec.convert(thaw(review), ReviewRecord).as_draft()
+    except (msgspec.ValidationError, ReviewError) as exc:
+        raise RecordError(f"{where}: review provenance does not hold: {one_line(str(exc))}") from exc
 
 
 def import_dvmem(vault: MemoryStore, data: bytes, passphrase: str, where: str) -> tuple[MemoryRecord, bool]:

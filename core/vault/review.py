@@ -623,21 +623,29 @@ def _sort_key(stamp: str) -> datetime:
     return datetime.fromisoformat(stamp.replace("Z", "+00:00"))
 
 
-class ReviewRecord(_Record, kw_only=True):
+class ReviewRecord(_Record, kw_only=True, forbid_unknown_fields=False):
     """The full review provenance a finalized memory carries under ``metadata.custom["review"]``: the
     draft's original content, every suggestion and decision as stored, who approved it and when, and
-    which fields were confirmed. Sealed with the memory; :func:`review_record` builds it."""
+    which fields were confirmed. Sealed with the memory; :func:`review_record` builds it. Reading one
+    back (a ``.dvmem`` import) tolerates what older records lack (``created_by``, ``supersedes``)."""
 
     draft_id: str
     original_content: str
     created_at: str
-    created_by: str
+    created_by: str = "me"
     suggestions: tuple[Suggestion, ...]
     decisions: tuple[ReviewDecision, ...]  # stored form: ``action``/``value``
     approved_by: str
     approved_at: str
-    confirmed_fields: tuple[str, ...]
-    supersedes: tuple[str, ...]
+    confirmed_fields: tuple[str, ...] = ()
+    supersedes: tuple[str, ...] = ()
+
+    def as_draft(self) -> StoredDraft:
+        """The approved draft this provenance records, checked with every invariant of the review
+        workflow (``ReviewError``)."""
+        return StoredDraft(draft_id=self.draft_id, content=self.original_content, created_at=self.created_at,
+                           created_by=self.created_by, suggestions=self.suggestions, decisions=self.decisions,
+                           state="approved", approval=Approval(self.approved_by, self.approved_at))
 
 
 def review_record(draft: StoredDraft) -> ReviewRecord:
