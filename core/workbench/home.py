@@ -20,10 +20,13 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from core.clock import parse_now
 from core.config import Config, load_config
 from core.errors import HomeError, ReverieError, VaultLocked
 from core.paths import HomePaths
-from core.workbench.access import NO_PASSPHRASE
+from core.vault.passphrase import passphrase_without_prompt
+from core.workbench import when
+from core.workbench.access import NO_PASSPHRASE, Access
 from core.workbench.freshness import (
     CATCH_UP_BYTES,
     VAULT_SEEN_KEY,
@@ -48,11 +51,11 @@ if TYPE_CHECKING:
     from core.vault.crypto import KdfParams, VaultKeys
     from core.vault.ledger import Checkpoint
     from core.vault.store import MemoryStore
-    from core.workbench.access import Access
     from core.workbench.backups import Backups
     from core.workbench.curation import Curation
     from core.workbench.log import Log
     from core.workbench.mirror import Mirror
+    from core.workbench.recall import Recall
     from core.workbench.remote import RemoteService
     from core.workbench.review import Review
     from core.workbench.search import SearchAnswer
@@ -120,8 +123,6 @@ class Workbench:
 
     def now(self, text: str | None = None, zone: tzinfo | None = None) -> datetime:
         """The moment a request is made in: ``text`` (ISO 8601) or the current time, in ``zone``."""
-        from core.clock import parse_now
-
         return parse_now(text, zone or self.zone)
 
     # --- keys -------------------------------------------------------------------------------------
@@ -136,8 +137,6 @@ class Workbench:
 
     def passphrase_at_hand(self) -> str | None:
         """The passphrase when it needs no prompt (``REVERIE_PASSPHRASE`` or the keyring)."""
-        from core.vault.passphrase import passphrase_without_prompt
-
         return passphrase_without_prompt(self.config, self.paths)
 
     def can_unlock_quietly(self) -> bool:
@@ -149,7 +148,7 @@ class Workbench:
         passphrase raises before anything is read or written."""
         if self._keys is not None and passphrase is None:
             return self._keys
-        from core.vault.crypto import unlock
+        from core.vault.crypto import unlock  # lazy: cryptography, off the TUI's first paint
 
         if not self.has_vault:
             raise HomeError(f"{self.paths.root}: no vault here yet (`reverie init` creates one)")
@@ -184,7 +183,7 @@ class Workbench:
     def vault(self) -> MemoryStore:
         with self._open_lock:
             if self._vault is None:
-                from core.vault.store import MemoryStore
+                from core.vault.store import MemoryStore  # lazy: cryptography, off the TUI's first paint
 
                 self._vault = MemoryStore.open(self.paths, self.keys)
             return self._vault
@@ -223,7 +222,7 @@ class Workbench:
     def _new_embedder(self) -> Embedder:
         if self._embedder_factory is not None:
             return self._embedder_factory()
-        from core.embed import make_embedder
+        from core.embed import make_embedder  # lazy: the embedding backends, with the model
 
         return make_embedder(self.config.embedding, notice=self.notice)
 
@@ -236,7 +235,7 @@ class Workbench:
     def recaller(self) -> Recaller:
         with self._open_lock:
             if self._recaller is None:
-                from core.recall import Recaller
+                from core.recall import Recaller  # lazy: core.recall and the time grammar, ~150 ms
 
                 self._recaller = Recaller.open(self.paths, self.config, embedder=self.embedder, index=self.index)
             return self._recaller
@@ -247,7 +246,7 @@ class Workbench:
         a caller only counting or reading turns does not need)."""
         with self._open_lock:
             if self._index is None:
-                from core.index import BusyPolicy, SearchIndex
+                from core.index import BusyPolicy, SearchIndex  # lazy: core.index and apsw, ~45 ms
 
                 # Another process upgrading the index (a migration, up to minutes) is said through the
                 # workbench's notice while this one waits (the CLI prints it; the TUI's search screen
@@ -259,14 +258,14 @@ class Workbench:
         """A reindex of the day logs (and of the vault's memories with ``memories``, when the keys are at
         hand without asking), for ``reverie watch`` and the workbench's own catch-ups; close it (or use
         ``with``)."""
-        from core.index import HomeDayLogs, Reindexer
+        from core.index import HomeDayLogs, Reindexer  # lazy: core.index and apsw, ~45 ms
 
         source = None
         if memories and self.can_unlock_quietly():
             zone = self.zone
 
             def source() -> Sequence[Any]:
-                from core.recall import vault_docs
+                from core.recall import vault_docs  # lazy: core.recall and the time grammar, ~150 ms
 
                 return vault_docs(self.vault, zone)
 
@@ -290,7 +289,7 @@ class Workbench:
         little ahead, sync the vault's memories when the vault is open and changed. Never raises for a
         busy index or a vault that cannot be read: the answer is made from what the index holds, and
         :meth:`Freshness.notes` says so."""
-        import apsw
+        import apsw  # lazy: with core.index, off the TUI's first paint
 
         caught_up, busy, synced, memory_note = 0, False, None, None
         lag = self.log_lag() if turns else LogLag()
@@ -317,7 +316,7 @@ class Workbench:
     def sync_memories(self, *, force: bool = False) -> MemorySync | None:
         """Make the index's memories those of the vault, when the vault changed since the last sync (a
         fingerprint of its files is kept in the index). None when nothing had to be done."""
-        from core.recall import sync_vault
+        from core.recall import sync_vault  # lazy: core.recall and the time grammar, ~150 ms
 
         seen = vault_fingerprint(self.paths)
         if not force and self.index.get_meta(VAULT_SEEN_KEY) == seen:
@@ -333,80 +332,37 @@ class Workbench:
                refresh: bool = True, share: SharePolicy | None = None) -> SearchAnswer:
         """The one search: the freshness policy, then :meth:`core.recall.Recaller.search`; with ``share``,
         the answer an assistant gets through that sharing profile (:func:`core.sharing.shared_search`)."""
-        from core.workbench.search import SearchAnswer
-
-        fresh = self.refresh() if refresh else self.freshness()
-        zone = zone or self.zone
-        now = now or self.now(zone=zone)
-        if share is not None:
-            from core.sharing import shared_search
-
-            shared = shared_search(self.recaller, share, query, now=now, zone=zone, limit=limit, mode=mode)
-            return SearchAnswer(shared.result, fresh, shared)
-        result = self.recaller.search(query, now=now, zone=zone, limit=limit, mode=mode, filters=filters)
-        return SearchAnswer(result, fresh)
+        return self.recall.search(query, now=now, zone=zone, limit=limit, mode=mode, filters=filters,
+                                  refresh=refresh, share=share)
 
     def read_time(self, text: str, *, now: datetime, zone: tzinfo | None = None) -> TimeParse:
         """How ``text`` reads as a time in the home's languages and fiscal year (``reverie when``)."""
-        from core.workbench.when import read_time
-
-        return read_time(text, now, zone or self.zone, self.config.general.languages,
+        return when.read_time(text, now, zone or self.zone, self.config.general.languages,
                          fiscal_year_start=self.config.timeparse.fiscal_year_start)
 
     def understood(self, query: str, *, now: datetime, zone: tzinfo, mode: str = "auto") -> RecallResult | None:
         """How ``query`` is read (its time range, the expression and the rest), without searching: what a
         screen shows for a search that was refused. None when the query itself cannot be read."""
-        from core.recall import analyze
-        from core.recall.model import RecallResult
-
-        try:
-            plan = analyze(query, now, zone, self.config.general.languages,
-                           fiscal_year_start=self.config.timeparse.fiscal_year_start)
-        except ReverieError:
-            return None
-        return RecallResult(range=plan.range, expression=plan.expression, rest=plan.rest, mode=mode)
+        return self.recall.understood(query, now=now, zone=zone, mode=mode)
 
     def context(self, query: str | None, *, now: datetime | None = None, zone: tzinfo | None = None,
                 budget: int | None = None, profile: str | SharePolicy | None = None,
                 refresh: bool = True) -> ContextBlock:
         """A block for a model's prompt: the latest topic markers, confirmed memories, matching turns;
         through a sharing profile when ``profile`` names one or is a policy (denied tags win)."""
-        from core.context import build_context
-
-        if refresh:
-            self.refresh()
-        zone = zone or self.zone
-        now = now or self.now(zone=zone)
-        markers = self.topics.latest()
-        if profile is None:
-            return build_context(self.recaller, query, markers=markers, now=now, zone=zone,
-                                 config=self.config.context, budget=budget)
-        from core.sharing import SharePolicy, shared_context
-
-        policy = profile if isinstance(profile, SharePolicy) else SharePolicy.from_config(self.config, profile)
-        return shared_context(self.recaller, policy, query, markers=markers, now=now, zone=zone,
-                              config=self.config.context, budget=budget)
+        return self.recall.context(query, now=now, zone=zone, budget=budget, profile=profile, refresh=refresh)
 
     def share_check(self, profile: str, query: str, *, now: datetime | None = None,
                     limit: int | None = None) -> ShareCheck:
         """What an assistant under ``profile`` would get for ``query``, and what the same query finds
         without the profile, each item with why it is withheld (``reverie share check``). The
         memories are synced first, asking for the passphrase if need be: what is shared depends on them."""
-        from core.sharing import SharePolicy, check_share
-
-        policy = SharePolicy.from_config(self.config, profile)
-        if self.has_vault:
-            self.unlock()
-        self.refresh()
-        return check_share(self.recaller, policy, query, now=now or self.now(), zone=self.zone, limit=limit)
+        return self.recall.share_check(profile, query, now=now, limit=limit)
 
     def as_sealed(self, items: Sequence[RecallItem]) -> dict[str, RecallItem | None]:
         """Each memory among ``items`` as its sealed record says (text, tags, review state), None for one
         whose record does not verify; the index is unsigned, so what is shown of a memory comes from here."""
-        from core.sharing import SealedRecords
-
-        records = SealedRecords(lambda: self.vault)
-        return {item.id: records.as_sealed(item) for item in items if item.kind == "memory"}
+        return self.recall.as_sealed(items)
 
     def mark(self, text: str, now: datetime | None = None) -> Marker:
         """A topic marker: where the person is now (the one way a marker is written)."""
@@ -415,7 +371,7 @@ class Workbench:
     @cached_property
     def topics(self) -> Topics:
         """Topic markers: write one, read them latest first."""
-        from core.workbench.topics import Topics
+        from core.workbench.topics import Topics  # lazy: core.topics, off the TUI's first paint
 
         return Topics(self)
 
@@ -425,11 +381,9 @@ class Workbench:
         """Check every record, the ledger chain, the sealed day logs and cold storage, against
         ``checkpoint`` (a head ``verify --checkpoint`` printed) when given; ``incremental`` (the app's
         Home) skips the ledger entries a signed verified-prefix note vouches for."""
-        from core.workbench.verify import verify_home
+        from core.workbench.verify import Checkpoint, verify_home  # lazy: the vault, ledger and cold storage
 
         if isinstance(checkpoint, str):
-            from core.vault.ledger import Checkpoint
-
             checkpoint = Checkpoint.parse(checkpoint)
         return verify_home(self.paths, self.keys, checkpoint, incremental=incremental)
 
@@ -438,21 +392,19 @@ class Workbench:
     @cached_property
     def access(self) -> Access:
         """Create the vault, change its passphrase, make a recovery key."""
-        from core.workbench.access import Access
-
         return Access(self)
 
     @cached_property
     def review(self) -> Review:
         """Capture (with the duplicate check), suggestions, accept / reject / approve, finalize, .dvmem."""
-        from core.workbench.review import Review
+        from core.workbench.review import Review  # lazy: the vault's records and .dvmem, ~50 ms
 
         return Review(self)
 
     @cached_property
     def log(self) -> Log:
         """Ingest, follow, seal, describe a day, reindex, recent sessions."""
-        from core.workbench.log import Log
+        from core.workbench.log import Log  # lazy: the importers, core.index and apsw, ~90 ms
 
         return Log(self)
 
@@ -460,27 +412,35 @@ class Workbench:
     @cached_property
     def curation(self) -> Curation:
         """Scan, apply, approve/reject, restore, recover, calibrate: every scope, never deleting."""
-        from core.workbench.curation import Curation
+        from core.workbench.curation import Curation  # lazy: the curation engine, ~80 ms
 
         return Curation(self)
 
     @cached_property
     def backups(self) -> Backups:
         """Encrypted backups of everything not derived: take, check, list, restore into an empty home."""
-        from core.workbench.backups import Backups
+        from core.workbench.backups import Backups  # lazy: core.backup, ~25 ms
 
         return Backups(self)
 
     @cached_property
     def mirror(self) -> Mirror:
         """Keep a PostgreSQL + pgvector mirror in step through a sharing profile, and search it."""
-        from core.workbench.mirror import Mirror
+        from core.workbench.mirror import Mirror  # lazy: core.mirror and core.recall, ~150 ms
 
         return Mirror(self)
 
     @cached_property
     def remote(self) -> RemoteService:
         """Several machines: remotes, the laptop's spool and shipping, the home's receiving side."""
-        from core.workbench.remote import RemoteService
+        from core.workbench.remote import RemoteService  # lazy: core.remote, ~60 ms
 
         return RemoteService(self)
+
+    @cached_property
+    def recall(self) -> Recall:
+        """Search, how a query reads, context blocks, sharing checks: :meth:`search` and :meth:`context`
+        answer through it."""
+        from core.workbench.recall import Recall  # lazy: core.recall and the time grammar, ~150 ms
+
+        return Recall(self)

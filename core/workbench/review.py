@@ -9,7 +9,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from core.vault.portable import ExportPassphraseWrong  # what import_dvmem raises for another passphrase
+from core.export import HomeExporter
+from core.vault.canonical import sha256_hex
+from core.vault.portable import (  # ExportPassphraseWrong: what import_dvmem raises for another passphrase
+    ExportPassphraseWrong,
+    export_dvmem,
+    import_dvmem,
+    read_dvmem_file,
+)
+from core.vault.store import MEMORY_KINDS
 from core.workbench.capture import CHOICES, CaptureOutcome, DuplicateChoice
 from core.workbench.freshness import VAULT_SEEN_KEY, vault_fingerprint
 from core.workbench.service import Service
@@ -17,7 +25,6 @@ from core.workbench.service import Service
 __all__ = ["ExportPassphraseWrong", "Imported", "Review", "SealedMemory"]
 
 if TYPE_CHECKING:
-    from core.export import HomeExporter
     from core.index import SearchIndex
     from core.suggest.runner import SuggestRun
     from core.vault.ledger import LedgerEntry
@@ -78,7 +85,7 @@ class Review(Service):
         the finalized memories). With a near duplicate and ``on_duplicate="ask"`` nothing is written
         and the outcome ``needs_choice``; replace records that the new memory supersedes the old one
         (curation then offers the old one for cold storage: nothing is deleted)."""
-        from core.duplicates import DuplicateError
+        from core.duplicates import DuplicateError  # heavy: numpy, ~150 ms
 
         if on_duplicate not in CHOICES:
             raise DuplicateError(f"on_duplicate: must be one of {', '.join(CHOICES)}, got {on_duplicate!r}")
@@ -96,7 +103,7 @@ class Review(Service):
 
     def _capture(self, content: str, tags: Sequence[str], on_duplicate: DuplicateChoice, check_duplicates: bool,
                  suggest: bool, created_by: str | None) -> CaptureOutcome:
-        from core.duplicates import decide
+        from core.duplicates import decide  # heavy: numpy, ~150 ms
 
         vault = self.workbench.vault  # a wrong passphrase fails here, before the check
         check, notes = (self._duplicate_check(content) if check_duplicates else (None, []))
@@ -117,7 +124,7 @@ class Review(Service):
         return CaptureOutcome(draft, check, decision, added, tuple(notes))
 
     def _duplicate_check(self, content: str) -> tuple[Any, list[str]]:
-        from core.duplicates import check_duplicate
+        from core.duplicates import check_duplicate  # heavy: numpy, ~150 ms
 
         fresh = self.workbench.refresh(turns=False)
         notes = ["duplicate check used the index as it is (another process is writing to it)"] if fresh.busy else []
@@ -128,7 +135,7 @@ class Review(Service):
     def run_suggesters(self, draft: StoredDraft | str, *, only: Sequence[str] = (), save: bool = True) -> SuggestRun:
         """The local suggesters (dates, tags, people, places; ``only`` some of them) on an open draft;
         saved when anything was added and ``save``. The run holds the draft as stored and what was added."""
-        from core.suggest import pick_suggesters, suggest_draft
+        from core.suggest import pick_suggesters, suggest_draft  # lazy: with core.recall, ~200 ms; off Home's load
 
         if isinstance(draft, str):
             draft = self.workbench.vault.get_draft(draft)
@@ -138,7 +145,7 @@ class Review(Service):
     def embedded_memory_index(self) -> SearchIndex:
         """The index with the vault's memories current and their vectors made by the model (for the
         suggesters that compare a draft with confirmed memories)."""
-        from core.recall import sync_vault
+        from core.recall import sync_vault  # lazy: core.recall and the time grammar, ~150 ms
 
         sync_vault(self.workbench.index, self.workbench.vault, self.workbench.zone, self.workbench.embedder())
         self.workbench.index.put_meta(VAULT_SEEN_KEY, vault_fingerprint(self.paths))
@@ -176,16 +183,11 @@ class Review(Service):
 
     def export_dvmem(self, memory_id: str, passphrase: str | None = None) -> bytes:
         """One memory as a portable ``.dvmem`` record, sealed under the passphrase it is exported with."""
-        from core.vault.portable import export_dvmem
-
         passphrase = passphrase or self.workbench.access.passphrase_for_exchange()
         return export_dvmem(self.workbench.vault, memory_id, passphrase)
 
     def sealed_memory(self, memory_id: str) -> SealedMemory:
         """One memory with its verification state; a record that does not open raises (named)."""
-        from core.vault.canonical import sha256_hex
-        from core.vault.store import MEMORY_KINDS
-
         vault = self.workbench.vault
         memory = vault.get_memory(memory_id)  # checks signature, ciphertext and content hash, or raises
         entry = vault.ledger_placement().get(memory_id)
@@ -196,21 +198,15 @@ class Review(Service):
     def exporter(self) -> HomeExporter:
         """Exports of the finalized memories (drafts never) with their review provenance: RAG chunks,
         JSONL (generic, OpenAI, Anthropic), conversation history, the knowledge graph."""
-        from core.export import HomeExporter
-
         return HomeExporter(self.workbench.vault)
 
     def check_dvmem(self, path: Path) -> None:
         """Refuse a path that is not a readable ``.dvmem`` file (a FIFO, a folder, an oversized file),
         naming it, before any passphrase is asked."""
-        from core.vault.portable import read_dvmem_file
-
         read_dvmem_file(path)
 
     def import_dvmem(self, path: Path, passphrase: str | None = None) -> Imported:
         """A ``.dvmem`` record, verified before it is accepted."""
-        from core.vault.portable import import_dvmem, read_dvmem_file
-
         data = read_dvmem_file(path)
         passphrase = passphrase or self.workbench.access.passphrase_for_exchange()
         return Imported(*import_dvmem(self.workbench.vault, data, passphrase, str(path)))

@@ -1,0 +1,44 @@
+"""The workbench's services import what they use at their top; an import inside a function is kept only
+when it keeps something heavy off a start-up path, and says so."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+REASONS = ("# lazy:", "# heavy:", "# cycle:")
+# What the TUI imports before its first paint (core.workbench.home, access, freshness, when) must not load.
+OFF_THE_START = ("cryptography", "apsw", "numpy", "core.index", "core.recall", "core.timeparse", "core.vault.crypto",
+                 "core.vault.store", "core.curate", "core.conversation")
+
+
+def _function_level_imports(path: Path) -> list[tuple[int, str]]:
+    """(line, text of the import's last line) of each import inside a function of ``path``."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    found: set[tuple[int, str]] = set()
+    for node in ast.walk(ast.parse("\n".join(lines))):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            for sub in ast.walk(node):
+                if isinstance(sub, (ast.Import, ast.ImportFrom)):
+                    first = lines[sub.lineno - 1]
+                    found.add((sub.lineno, first if "#" in first else lines[(sub.end_lineno or sub.lineno) - 1]))
+    return sorted(found)
+
+
+def test_every_import_inside_a_workbench_function_says_why_it_is_there() -> None:
+    unexplained = [f"{path.relative_to(ROOT)}:{line}: {text.strip()}"
+                   for path in sorted((ROOT / "core" / "workbench").glob("*.py"))
+                   for line, text in _function_level_imports(path) if not any(r in text for r in REASONS)]
+    assert not unexplained, "imports inside functions without a reason:\n" + "\n".join(unexplained)
+
+
+def test_what_the_tui_imports_of_the_workbench_at_start_loads_no_subsystem() -> None:
+    code = ("import sys\nimport core.workbench.home, core.workbench.access, core.workbench.freshness, "
+            "core.workbench.when\nprint('\\n'.join(sorted(sys.modules)))")
+    loaded = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
+                            check=True).stdout.split()
+    heavy = sorted(m for m in loaded if m.startswith(OFF_THE_START))
+    assert not heavy, f"the workbench's start-up modules import {heavy[:6]}"
