@@ -1,18 +1,12 @@
 """``config.toml``: typed settings, validated when loaded.
 
 Each section is a dataclass whose field types carry their constraints (``Annotated[int, Meta(ge=0)]``,
-``Literal`` choices). msgspec does the conversion and the checks (``msgspec.convert``), so an unknown key
-or a wrong type is one clear error naming the file and the dotted key
-(``config.toml: recall.half_life_days must be a number, got 'soon'``). Only what no type can say stays
-here: the timezone must exist, scope names must not repeat, a folder scope needs a path.
-
-Why msgspec and not pydantic v2 (``tests/bench/bench_typed.py``, on this 2-core machine under load):
-importing it and defining a type costs 107 ms in a fresh interpreter against 360 ms for pydantic (this
-module loads on every CLI start), and it decodes and validates a memory record 2× and 10,000 drafts
-4.7× faster (91 ms against 425 ms), which ``reverie verify`` needs. The settings stay dataclasses
-(msgspec converts into them) because callers copy them with ``dataclasses.replace``; msgspec ignores
-unknown fields of dataclasses, so :func:`_unknown_key` walks the document against msgspec's own type
-description (``msgspec.inspect``) to name the first unknown key.
+``Literal`` choices); msgspec converts and checks them, so an unknown key or a wrong type is one error
+naming the file and the dotted key (``config.toml: recall.half_life_days must be a number, got
+'soon'``). Only what no type can say stays here: the timezone must exist, scope names must not repeat,
+a folder scope needs a path. msgspec rather than pydantic for its start-up cost (figures:
+``bench_typed.py`` in tests/bench/README.md); the sections stay dataclasses for ``dataclasses.replace``,
+and :func:`_unknown_key` walks the document against msgspec's type description to name an unknown key.
 """
 
 from __future__ import annotations

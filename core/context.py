@@ -1,20 +1,12 @@
 """The block Reverie puts into a model's prompt: where we are, what is confirmed, what was said.
 
-In order: (1) the latest topic markers, latest first, the person's own words, never cut (one that does
-not fit whole is left out and counted in ``ContextBlock.left_out``); (2) the most relevant finalized
-memories, each marked reviewed or unreviewed; (3) the matching turns (in time order when the query
-names a time). Without a query: the latest memories and turns. A sharing profile filters both
-(denied wins). Turns are ``text`` unless ``turn_types`` asks for ``action`` or ``meta`` too.
-
-Everything fits the token budget (``context.budget``, or a profile's smaller ``max_tokens``). An item
-longer than ``context.item_max_tokens`` is cut (with "…"); the last item is cut to what is left when a
-useful part fits; no item takes more than ``MAX_ITEM_SHARE``; inside a section items are fitted best
-score first, then printed in recall's order. A turn below ``RELEVANCE_FLOOR`` of the best turn's score
-is left out, and so is a harness-written turn (actor ``claude-code`` or ``codex``, role ``system``, or
-text opening like a summary) unless it holds a word of the query.
-
-Tokens are estimated (no offline tokenizer fits every model): one per CJK character, one per four
-letters or digits of a word, one per other symbol; high for CJK, near exact for English.
+In order: the latest topic markers (the person's own words, never cut: one that does not fit is left
+out and counted), the most relevant finalized memories marked reviewed or not, then the matching turns
+(in time order when the query names a time); a sharing profile filters both. Everything fits the token
+budget: long items are cut with "…", no item takes more than ``MAX_ITEM_SHARE``, and a turn far below
+the best one's score (``RELEVANCE_FLOOR``) or written by the harness is left out unless it holds a
+word of the query. Tokens are estimated (one per CJK character, one per four letters of a word, one
+per other symbol): high for CJK, near exact for English.
 """
 
 from __future__ import annotations

@@ -1,18 +1,10 @@
 """The near-duplicate check when a memory is captured: first look for a similar memory that exists.
 
-Before a new memory is kept, the finalized memories most like it are found and compared by cosine
-with the embedding model. One at or above ``recall.duplicate_threshold`` (0.95 by default) is a near
-duplicate: the interface shows it and the person chooses:
-
-- ``replace``: keep the new one in place of the old. Nothing is deleted here: the decision names the
-  memory it supersedes, and the caller retires it the way the vault retires anything (archived,
-  restorable);
-- ``keep_both``: keep the new one beside the old;
-- ``cancel``: keep nothing new.
-
-Candidates come from the index (nearest memory vectors and exact matches, so memories not embedded
-yet are still found), or from a list the caller passes. The index's vectors are int8; the similarity
-reported is recomputed in float32 from the texts, so a threshold of 0.95 means 0.95.
+The finalized memories most like the new one are found in the index (nearest vectors and exact
+matches, so memories not embedded yet are found too, or from a list the caller passes) and compared
+by cosine recomputed in float32 from the texts, so a threshold of 0.95 means 0.95. One at or above
+``recall.duplicate_threshold`` is a near duplicate and the person chooses ``replace`` (the decision
+names the memory it supersedes; the caller retires it, restorably), ``keep_both`` or ``cancel``.
 """
 
 from __future__ import annotations

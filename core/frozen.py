@@ -1,16 +1,10 @@
 """Deep immutability for JSON-shaped values.
 
 ``freeze`` turns dicts into :class:`FrozenDict` and lists into tuples, all the way down, so a frozen
-review object cannot be changed through a nested value (``suggestion.value["people"].append(...)``
-fails). ``thaw`` gives back plain, JSON-serialisable dicts and lists.
-
-:func:`adopt_decoded` freezes what a JSON decoder (msgspec) has just produced without walking it: the
-decoder already guarantees a JSON value (string keys, finite numbers, nothing but dicts, lists and
-scalars), so what is left is the conversion, and a :class:`FrozenDict` made this way converts each
-nested value the first time it is read. Nothing else holds the decoded dict, so no one can change it;
-every way in (``[]``, ``get``, ``items``, ``values``, ``==``, ``hash``) sees frozen values only. A
-memory's review provenance is large and a scan of the vault rarely reads it: this is the difference
-between ``reverie verify`` walking 490,000 values and walking none.
+review object cannot be changed through a nested value; ``thaw`` gives back plain dicts and lists.
+:func:`adopt_decoded` freezes what msgspec has just decoded without walking it: each nested value is
+converted the first time it is read, and every way in (``[]``, ``get``, ``items``, ``==``, ``hash``)
+sees frozen values only, so ``reverie verify`` does not walk review provenance it never reads.
 """
 
 from __future__ import annotations

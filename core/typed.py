@@ -1,27 +1,14 @@
 """Typed data by msgspec: the project's dataclasses to JSON values and back, field lists written once.
 
-:func:`to_builtins` turns a dataclass (nested dataclasses, tuples, mappings, paths included) into the
-JSON values it is written as: msgspec walks the type's own fields in their declared order, so a
-stored form is the dataclass itself and a new field cannot be forgotten in a hand-written ``to_dict``.
-It goes through msgspec's JSON encoder and decoder (both in C) rather than ``msgspec.to_builtins``,
-because ``to_builtins`` keeps tuples as tuples and the stored forms are lists (``[...] == (...)`` is
-false for a caller comparing with a loaded document). The one thing this changes: a non-finite float
-becomes ``null`` (msgspec's JSON has no ``NaN``); no stored or printed form here holds one.
-
-:func:`convert` builds a dataclass from a decoded document (``msgspec.convert``: each field's JSON
-type, required fields, ``bool`` is not an ``int``), and :func:`field_error` rewrites msgspec's message
-into the project's one line naming the field (``field 'size': expected int, got str``).
-:func:`convert_as_python` does the same with the errors a hand-written ``cls(**data)`` loader raises
-(``KeyError``, ``TypeError``, ``ValueError``), for APIs that promise them (the SDK).
-
-The types stay dataclasses (msgspec converts into them and calls their ``__post_init__``), because
-their callers copy them with ``dataclasses.replace`` and positional construction is public API.
-What msgspec does not do for dataclasses, :func:`document_problem` does from msgspec's own type
-description (``msgspec.inspect``): refuse unknown keys (``forbid_unknown_fields`` is a Struct option),
-and, for stored documents, require a field whose default is made at construction (a new id, the
-current time), so loading never invents it. msgspec cannot rename a dataclass field or write a
-``datetime`` as ``isoformat`` does (``+00:00``; msgspec writes ``Z``): the few forms that need either
-say so where they stay written out.
+:func:`to_builtins` gives the JSON values a dataclass is written as (fields in declared order, tuples as
+lists, through msgspec's JSON encoder and decoder; a non-finite float becomes ``null``).
+:func:`convert` builds a dataclass from a decoded document and :func:`field_error` turns msgspec's
+message into one line naming the field (``field 'size': expected int, got str``);
+:func:`convert_as_python` raises the errors a hand-written ``cls(**data)`` loader would, for APIs that
+promise them (the SDK). :func:`document_problem` adds what msgspec does not do for dataclasses: refuse
+unknown keys and, for stored documents, require a field whose default is made at construction. The
+types stay dataclasses (``dataclasses.replace``, positional construction); msgspec cannot rename a
+field or write a ``datetime`` as ``isoformat`` does, so the few forms that need either stay written out.
 """
 
 from __future__ import annotations

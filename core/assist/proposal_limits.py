@@ -1,24 +1,13 @@
-"""How much an assistant may put into the person's review queue: the counting rule behind the
-``[assistants]`` settings, used by the MCP server and the REST API alike.
+"""How much an assistant may put into the person's review queue (``[assistants]`` in ``config.toml``;
+0 turns that kind of proposal off), for the MCP server and the REST API alike.
 
-Three limits (``config.toml``, section ``[assistants]``; 0 turns that kind of proposal off):
-
-* ``proposals_per_hour``: new drafts one assistant (one caller source, ``mcp:claude-code``) may
-  propose in any sliding hour;
-* ``open_proposals``: drafts proposed by assistants, all of them together, that may wait in the queue
-  unreviewed (state ``open``) at once; approving, finalizing or deleting one frees its place;
-* ``suggestions_per_draft``: suggestions assistants may put on one draft, ever (suggestions stay in a
-  draft's history, so this one never resets).
-
-Everything is counted from the drafts themselves (who created each, when, its state, the source of
-each suggestion): one source of truth, the same for every process that serves assistants, and it
-survives restarts. Drafts are encrypted, so reading 1,000 of them costs 0.22-0.36 s on the shared
-2-core machine; a :class:`ProposalCounter` therefore remembers what it read per file and re-reads
-only the files whose inode, size or times changed (a draft is always replaced by rename, so a change
-is a new inode), which brings a check over 1,000 drafts down to a ``stat`` of each (7-9 ms; the first
-check of a process still reads them all).
-The check and the write that follows it happen under the ``proposals`` lock of the home, so two
-servers cannot both take the last place.
+``proposals_per_hour`` (new drafts from one caller source in any sliding hour), ``open_proposals``
+(assistant drafts waiting unreviewed at once, all assistants together) and ``suggestions_per_draft``
+(ever, on one draft) are counted from the drafts themselves, so every process agrees and restarts
+change nothing. A :class:`ProposalCounter` remembers what it read per file and re-reads only drafts
+whose inode, size or times changed (figures: ``bench_proposal_limits.py`` in tests/bench/README.md).
+The check and the write after it hold the home's ``proposals`` lock, so two servers cannot both take
+the last place.
 """
 
 from __future__ import annotations

@@ -1,20 +1,11 @@
 """The backup repository on disk (``docs/backup.md`` is the specification; restic is the model).
 
-::
-
-    DEST/config.json           format, KDF parameters and salt, the master key wrapped, a checksum
-    DEST/blobs/ab/<id>         one encrypted chunk (at most CHUNK_SIZE bytes of one file)
-    DEST/snapshots/<name>      one encrypted manifest, written last, atomically
-    DEST/lock                  held (flock) by a process writing to the repository
-
-- The master key is 32 random bytes, wrapped with AES-256-GCM under the vault's passphrase KDF
-  (Argon2id with the config's parameters and salt, then HKDF-SHA256): a wrong passphrase fails the
-  wrap's tag (:class:`WrongPassphrase`), told apart from a damaged config by the config's checksum.
-- HKDF-SHA256 of the master key gives the data key (AES-256-GCM) and the id key (HMAC-SHA256).
-- A blob's id is HMAC-SHA256(id key, plaintext): content addressed (dedup) without revealing the
-  plaintext's hash. On disk: 12-byte random nonce, then the ciphertext and tag; the associated data
-  binds the blob's id, so a blob renamed to another id does not authenticate.
-- A manifest is sealed the same way, the associated data binding the snapshot's name.
+``DEST/config.json`` holds the format, the KDF parameters and salt and the master key wrapped with
+AES-256-GCM under the vault's passphrase KDF (a wrong passphrase fails the wrap's tag, told apart from
+a damaged config by its checksum); ``DEST/blobs/ab/<id>`` one encrypted chunk each, the id an
+HMAC-SHA256 of the plaintext (deduplicated without revealing its hash), the associated data binding
+the id; ``DEST/snapshots/<name>`` one encrypted manifest, written last, bound to its name; ``DEST/lock``
+is held by a writer. The data and id keys come from the master key by HKDF-SHA256.
 """
 
 from __future__ import annotations

@@ -1,17 +1,11 @@
 """A batch: what one capture on a machine without a vault read, as it travels to the home.
 
-The payload is one JSON object (UTF-8)::
-
-    {"format": "reverie-batch", "version": 1,
-     "groups": [{"origin": "/path/of/the/transcript.jsonl",
-                 "turns": [{"id": ..., "ts": ..., "actor": ..., ...}],      # as the log writes them
-                 "rejected": [{"line": 12, "reason": "...", "raw_base64": "..."}],
-                 "skipped": {"reason": 3}}]}
-
-The laptop reads and checks the transcript as a local ingest does (the same importers); the home
-checks every turn again with the importers' own rule (:func:`~core.conversation.items.make_turn`,
-future limit included) before storing it, so a turn the home would not import is quarantined
-there, never written. A payload that is not this shape is refused whole.
+The payload is one UTF-8 JSON object ``{"format": "reverie-batch", "version": 1, "groups": [...]}``,
+each group holding its transcript's ``origin``, its ``turns`` as the log writes them, the ``rejected``
+lines (line, reason, raw bytes) and the ``skipped`` counts. The laptop reads and checks the transcript
+as a local ingest does; the home checks every turn again with the importers' own rule
+(:func:`~core.conversation.items.make_turn`) before storing it, so a turn the home would not import is
+quarantined there, never written. A payload that is not this shape is refused whole.
 """
 
 from __future__ import annotations

@@ -1,17 +1,12 @@
-"""The shipping protocol between a laptop's ``remote push`` and the home's ``remote receive``.
+"""The shipping protocol between a laptop's ``remote push`` and the home's ``remote receive``, in ASCII
+lines over one ``ssh`` connection (the receiver's stdin and stdout).
 
-Over one ``ssh`` connection (the receiver's stdin and stdout), lines in ASCII:
-
-1. the home writes ``REVERIE-REMOTE 1`` first; the laptop checks it (a missing or older reverie on
-   the home says something else, or nothing) and answers with the same line, which the home checks;
-2. per batch, in spool order, the laptop writes ``BATCH <id> <length> <sha256>``, then exactly
-   ``length`` bytes of payload (:mod:`core.remote.batch`) and a newline; the home checks the
-   checksum, stores the batch through the ingest path and fsyncs, then writes
-   ``ACK <id> <added> <duplicates> <quarantined>``; the laptop drops a batch only after its ACK;
-3. the laptop writes ``END``; the home catches its index up and exits 0.
-
-Any fault on the home's side is ``ERROR <one line>`` on its stdout (and stderr), then exit 2; it
-stores nothing of the batch at fault.
+Both sides exchange and check ``REVERIE-REMOTE 1``. Per batch, in spool order, the laptop writes
+``BATCH <id> <length> <sha256>``, the payload (:mod:`core.remote.batch`) and a newline; the home checks
+the checksum, stores the batch through the ingest path, fsyncs, and answers
+``ACK <id> <added> <duplicates> <quarantined>``: the laptop drops a batch only after its ACK. ``END``
+closes the session (the home catches its index up and exits 0). A fault on the home's side is
+``ERROR <one line>``, then exit 2, with nothing of the batch at fault stored.
 """
 
 from __future__ import annotations

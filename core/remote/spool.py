@@ -1,23 +1,12 @@
 """The spool: captured batches waiting on this machine until the home acknowledges them.
 
-``<home>/spool/`` (0700) holds append-only segment files ``seg-<first batch>.rsp`` (0600). Each
-record is one batch::
-
-    R1 <batch> <length> <sha256> <turns> <oldest ts or -> <spooled at>\\n<payload of length bytes>\\n
-
-written with one ``write`` and an fsync (and the folder's fsync when the segment is new). A record
-cut short by a kill is the last of the newest segment: readers leave it alone and the next append
-cuts it off (the capture that wrote it never returned, so its transcript is read again). A record
-whose checksum or header is wrong anywhere else is damaged: it is named (file, record number), copied
-to ``spool/damaged/`` and never shipped.
-
-``state.json`` (written atomically) holds ``acked``, the highest batch the home acknowledged (every
-batch up to it was acknowledged, in order), the last successful shipment and the last error. A
-segment is removed once each of its records is acknowledged or copied aside as damaged, under the
-append lock, so an append never lands in a removed file.
-
-The spool is bounded: an append that would take the segments past ``limit`` bytes raises
-:class:`SpoolFull` naming the limit, and nothing is written.
+``<home>/spool/`` (0700) holds append-only segment files ``seg-<first batch>.rsp`` (0600), one record
+per batch (``R1 <batch> <length> <sha256> <turns> <oldest ts or -> <spooled at>`` then the payload),
+each written with one ``write`` and an fsync. A record cut short by a kill (the last of the newest
+segment) is cut off by the next append; a damaged record elsewhere is named, copied to
+``spool/damaged/`` and never shipped. ``state.json`` holds the highest batch the home acknowledged, the
+last shipment and the last error; a segment is removed under the append lock once all its records are
+acknowledged or set aside. An append past ``limit`` bytes raises :class:`SpoolFull` and writes nothing.
 """
 
 from __future__ import annotations
