@@ -42,6 +42,7 @@ class RagChunk:
     metadata: dict[str, Any]
 
     def to_dict(self) -> dict[str, Any]:
+        """The published form (a line of ``reverie export rag``), by msgspec."""
         return to_builtins(self)
 
 
@@ -66,6 +67,7 @@ class ExportGraph:
     edges: list[GraphEdge] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
+        """The published form (``reverie export graph``), by msgspec."""
         return to_builtins(self)
 
 
@@ -100,6 +102,7 @@ class HomeExporter:
 
     @staticmethod
     def _facts(memory: MemoryRecord) -> dict[str, Any]:
+        """The facts every exported row publishes about its memory (part of a JSON row, so a dict)."""
         meta = memory.metadata
         return {
             "memory_id": memory.memory_id,

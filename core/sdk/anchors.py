@@ -69,6 +69,7 @@ class LocalAnchor(AnchorBackend):
         return "local"
 
     def _load_index(self) -> dict[str, Any]:
+        """The anchor folder's ``index.json`` in upstream's file layout (a plain JSON document)."""
         if not self._index_path.exists():
             return {"version": "1.0", "anchors": {}}
         try:

@@ -33,6 +33,7 @@ class ContextRequest:
     requested_at: str = field(default_factory=clock.utc_now_iso)
 
     def to_dict(self) -> dict[str, Any]:
+        """The upstream's published JSON form (DiaryVault Memory Layer v0.4), by msgspec."""
         return to_builtins(self)
 
     def to_json(self) -> str:
@@ -40,7 +41,8 @@ class ContextRequest:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ContextRequest:
-        """By msgspec: an unknown field or a wrong type is a ``TypeError`` naming it."""
+        """Read upstream's published form by msgspec: an unknown field or a wrong type is a ``TypeError``
+        naming it."""
         return convert_as_python(data, cls, "context request")
 
     @classmethod
@@ -61,6 +63,7 @@ class SharedMemory:
     verified: bool = False
 
     def to_dict(self) -> dict[str, Any]:
+        """The upstream's published JSON form (DiaryVault Memory Layer v0.4), by msgspec."""
         return to_builtins(self)
 
 
@@ -96,6 +99,7 @@ class ContextResponse:
         return all(m.verified for m in self.shared_memories)
 
     def to_dict(self) -> dict[str, Any]:
+        """The upstream's published JSON form (DiaryVault Memory Layer v0.4), by msgspec."""
         return to_builtins(self)
 
     def to_json(self) -> str:
@@ -103,8 +107,8 @@ class ContextResponse:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ContextResponse:
-        """By msgspec, the shared memories included: an unknown field or a wrong type is a
-        ``TypeError`` naming it."""
+        """Read upstream's published form by msgspec, the shared memories included: an unknown field or
+        a wrong type is a ``TypeError`` naming it."""
         return convert_as_python(data, cls, "context response")
 
     @classmethod

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -52,7 +52,8 @@ class RAGChunk:
     metadata: dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        """The upstream's published JSON form (DiaryVault Memory Layer v0.4), by msgspec."""
+        return to_builtins(self)
 
 
 @dataclass
@@ -65,7 +66,8 @@ class KnowledgeNode:
     properties: dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        """The upstream's published JSON form (DiaryVault Memory Layer v0.4), by msgspec."""
+        return to_builtins(self)
 
 
 @dataclass
@@ -78,7 +80,8 @@ class KnowledgeEdge:
     properties: dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        """The upstream's published JSON form (DiaryVault Memory Layer v0.4), by msgspec."""
+        return to_builtins(self)
 
 
 @dataclass
@@ -95,7 +98,7 @@ class KnowledgeGraph:
         return len(self.edges)
 
     def to_dict(self) -> dict[str, Any]:
-        """The fields by msgspec and the counts (``stats``)."""
+        """Upstream's published JSON form: the fields by msgspec and the counts (``stats``)."""
         return {**to_builtins(self), "stats": {"node_count": self.node_count, "edge_count": self.edge_count}}
 
     def to_json(self, indent: int = 2) -> str:
@@ -262,7 +265,8 @@ class VaultExporter:
         ]
 
     def summary(self, tags: list[str] | None = None) -> dict[str, Any]:
-        """Counts of what an export would hold (reviewed and unreviewed memories among them)."""
+        """Counts of what an export would hold (reviewed and unreviewed memories among them), as the
+        plain dict upstream's API returns."""
         items = self._items(tags)
         days = sorted({i.created_at[:10] for i in items})
         characters = sum(len(i.content) for i in items)
@@ -281,8 +285,8 @@ class VaultExporter:
 
 
 def _summary(review: dict[str, Any] | None) -> dict[str, Any]:
-    """The compact review summary of the upstream exports (Reverie's own exports add the rejected and
-    edited counts): ``{"reviewed": False}`` without review."""
+    """The compact review summary of the upstream exports, published in their JSON (Reverie's own exports
+    add the rejected and edited counts): ``{"reviewed": False}`` without review."""
     full = review_summary(review)
     if not full["reviewed"]:
         return {"reviewed": False}

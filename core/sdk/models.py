@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import uuid
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
@@ -86,8 +86,8 @@ class Memory:
         return bool(self.anchors)
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain JSON-ready fields by msgspec, bytes as hex (msgspec's own form is base64; the upstream
-        documents hold hex). Includes the plaintext content: a disclosure."""
+        """Upstream's published JSON form: the fields by msgspec, bytes as hex (msgspec's own form is
+        base64; the upstream documents hold hex). Includes the plaintext content: a disclosure."""
         sealed = self.encrypted_content.hex() if self.encrypted_content else None
         return {**to_builtins(self), "encrypted_content": sealed, "nonce": self.nonce.hex() if self.nonce else None}
 
@@ -104,7 +104,7 @@ class Memory:
             "verification": {
                 "hash": self.hash,
                 "signature": self.signature,
-                "anchors": [asdict(a) for a in self.anchors],
+                "anchors": [to_builtins(a) for a in self.anchors],
             },
         }
         return json.dumps(document, indent=2, ensure_ascii=False, default=str)

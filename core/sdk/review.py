@@ -109,8 +109,8 @@ class ReviewDraft:
         return found
 
     def resolved_fields(self) -> dict[str, Any]:
-        """The person's content and tags plus every explicitly accepted value (plain JSON values).
-        A suggestion nobody accepted never appears here."""
+        """The person's content and tags plus every explicitly accepted value, as the plain dict of JSON
+        values upstream's API returns. A suggestion nobody accepted never appears here."""
         accepted = thaw(accepted_values(self.suggestions, self.decisions))
         return {"content": self.content, "tags": list(self.tags), **accepted}
 
@@ -198,7 +198,8 @@ class ReviewDraft:
     # -- serialisation ------------------------------------------------------------------------------
 
     def to_dict(self) -> dict[str, Any]:
-        """The fields by msgspec, the id first and each suggestion and decision in the upstream form."""
+        """Upstream's published JSON form: the fields by msgspec, the id first and each suggestion and
+        decision in that form."""
         return {"draft_id": self.draft_id, **to_builtins(self), "suggestions": [s.to_dict() for s in self.suggestions],
                 "decisions": [d.to_dict() for d in self.decisions]}
 

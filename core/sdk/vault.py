@@ -66,8 +66,9 @@ class _Sealed:
 
 
 def _sdk_review(review: dict[str, Any], tags: list[str]) -> dict[str, Any]:
-    """A Reverie review record in both shapes: the upstream draft fields (``state``, ``completed_by``,
-    ``decisions[].outcome``/``accepted_value`` …) beside Reverie's own (``approved_by`` …)."""
+    """A Reverie review record in both shapes, as a view publishes it in ``metadata.custom["review"]``:
+    the upstream draft fields (``state``, ``completed_by``, ``decisions[].outcome``/``accepted_value`` …)
+    beside Reverie's own (``approved_by`` …)."""
     decisions = [
         {**d, "outcome": d.get("action"), "accepted_value": d.get("value") if d.get("action") == "accepted" else None}
         for d in review.get("decisions") or []
@@ -388,8 +389,9 @@ class MemoryVault:
     # -- batch operations ---------------------------------------------------------------------------
 
     def batch_verify(self) -> dict[str, Any]:
-        """``{"total", "valid", "invalid", "invalid_ids"}`` over every memory record in the home,
-        including records too damaged to open (counted invalid, never loaded)."""
+        """``{"total", "valid", "invalid", "invalid_ids"}`` (the plain dict upstream's API returns) over
+        every memory record in the home, including records too damaged to open (counted invalid, never
+        loaded)."""
         self._sync()
         latest = self._latest_entries()
         invalid_ids = sorted(self._unreadable)
@@ -452,6 +454,7 @@ class MemoryVault:
 
     @property
     def stats(self) -> dict[str, Any]:
+        """Counts and tags, as the plain dict upstream's API returns."""
         self._sync()
         memories = builtins.list(self._memories.values())
         return {

@@ -96,6 +96,8 @@ class KdfParams:
         return cls(iterations=1, lanes=1, memory_cost_kib=64)
 
     def to_dict(self) -> dict[str, int | str]:
+        """The parameters as the vault header and a ``.dvmem`` store them: a fixed layout that names the
+        algorithm, which is no field here, so written out."""
         return {
             "algorithm": "argon2id",
             "iterations": self.iterations,

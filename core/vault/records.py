@@ -112,7 +112,8 @@ class RecordMetadata:
     custom: FrozenDict = field(default_factory=FrozenDict)  # custom["review"]: the full review record
 
     def to_dict(self) -> dict[str, Any]:
-        """The stored form by msgspec: the fields in order, frozen values as plain JSON values."""
+        """The stored form by msgspec: the fields in order, frozen values as plain JSON values (also what
+        ``reverie memory show --json`` publishes)."""
         return to_builtins(self)
 
 
@@ -144,6 +145,7 @@ class MemoryRecord:
         return bool(review and review.get("approved_by") and review.get("approved_at"))
 
     def review_summary(self) -> dict[str, Any]:
+        """The compact review summary exports publish (:func:`core.vault.review.review_summary`)."""
         return review_summary(thaw(self.review) if self.review else None)
 
     @property

@@ -372,11 +372,11 @@ def undecided(suggestions: tuple[Suggestion, ...], decisions: Iterable[ReviewDec
     return tuple(s for s in suggestions if s.suggestion_id not in decided)
 
 
-def accepted_values(suggestions: Iterable[Suggestion], decisions: Iterable[ReviewDecision]) -> dict[str, Any]:
-    """Field → confirmed value (frozen), from accepted decisions only, in the order decided."""
+def accepted_values(suggestions: Iterable[Suggestion], decisions: Iterable[ReviewDecision]) -> FrozenDict:
+    """Field → confirmed value, from accepted decisions only, in the order decided."""
     by_id = {s.suggestion_id: s for s in suggestions}
-    return {by_id[d.suggestion_id].field_name: d.accepted_value
-            for d in decisions if d.outcome is DecisionOutcome.ACCEPTED}
+    return FrozenDict({by_id[d.suggestion_id].field_name: d.accepted_value
+                       for d in decisions if d.outcome is DecisionOutcome.ACCEPTED})
 
 
 def review_steps(suggestions: tuple[Suggestion, ...], decisions: Iterable[ReviewDecision],
@@ -461,7 +461,8 @@ class StoredDraft(_Record, kw_only=True):
             _check_time(self.finalized_at, where, ".finalized_at")
 
     def to_dict(self) -> dict[str, Any]:
-        """The stored form (:meth:`_Record.to_dict`), each suggestion written id first."""
+        """The stored form (:meth:`_Record.to_dict`), each suggestion written id first; also what
+        ``reverie draft show --json`` publishes."""
         return {**to_builtins(self), "suggestions": [s.to_dict() for s in self.suggestions]}
 
     # --- reading ---------------------------------------------------------------------------------
@@ -480,7 +481,7 @@ class StoredDraft(_Record, kw_only=True):
 
     def resolved_fields(self) -> FrozenDict:
         """Field → confirmed value, from accepted decisions only; suggestions never appear here."""
-        return FrozenDict(accepted_values(self.suggestions, self.decisions))
+        return accepted_values(self.suggestions, self.decisions)
 
     def revision_history(self) -> tuple[Revision, ...]:
         """Derived from the timestamps already in the draft, in time order."""
@@ -667,7 +668,8 @@ def review_record(draft: StoredDraft) -> ReviewRecord:
 
 
 def review_summary(review: Mapping[str, Any] | None) -> dict[str, Any]:
-    """The compact summary exports carry: ``{"reviewed": False}`` when there was no review."""
+    """The compact summary exports publish in their JSON (so a plain dict): ``{"reviewed": False}`` when
+    there was no review."""
     if not review:
         return {"reviewed": False}
     decisions = review.get("decisions") or ()
