@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from core.frozen import thaw
 from core.fsutil import atomic_write_text
 from core.typed import to_builtins
+from core.vault.records import MemoryRecord
 from core.vault.review import review_summary
 
 if TYPE_CHECKING:
@@ -107,17 +108,15 @@ class KnowledgeGraph:
 
 @dataclass(frozen=True)
 class _Item:
-    """One memory as exported: its stored record's facts plus the vault's verdict."""
+    """One memory as exported: the vault's record, its review summary and the vault's verdict."""
 
-    id: str
-    content: str
-    tags: list[str]
-    created_at: str
-    hash: str
-    location: str | None
-    people: list[str]
+    record: MemoryRecord
     review: dict[str, Any]
     verified: bool
+
+    @property
+    def tags(self) -> list[str]:
+        return list(self.record.metadata.tags)
 
 
 class VaultExporter:
@@ -133,17 +132,7 @@ class VaultExporter:
             if wanted and not wanted & set(record.metadata.tags):
                 continue
             review = record.metadata.custom.get("review")
-            items.append(_Item(
-                id=record.memory_id,
-                content=record.content,
-                tags=list(record.metadata.tags),
-                created_at=record.created_at,
-                hash=record.content_sha256,
-                location=record.metadata.location,
-                people=list(record.metadata.people),
-                review=_summary(thaw(review) if review else None),
-                verified=verified,
-            ))
+            items.append(_Item(record, _summary(thaw(review) if review else None), verified))
         return items
 
     def to_jsonl(
@@ -165,23 +154,23 @@ class VaultExporter:
                 examples.append({"messages": [
                     {"role": "system", "content": system},
                     {"role": "user", "content": question},
-                    {"role": "assistant", "content": item.content},
+                    {"role": "assistant", "content": item.record.content},
                 ]})
             elif format == "anthropic":
                 examples.append({
                     "messages": [
                         {"role": "user", "content": question},
-                        {"role": "assistant", "content": item.content},
+                        {"role": "assistant", "content": item.record.content},
                     ],
                     "system": system,
                 })
             else:
                 examples.append({
                     "input": question,
-                    "output": item.content,
+                    "output": item.record.content,
                     "tags": item.tags,
-                    "created_at": item.created_at,
-                    "hash": item.hash,
+                    "created_at": item.record.created_at,
+                    "hash": item.record.content_sha256,
                     "review": item.review,
                     "verified": item.verified,
                 })
@@ -194,11 +183,11 @@ class VaultExporter:
         """One chunk per memory, oldest first; ``metadata["review"]`` is the review summary."""
         return [
             RAGChunk(
-                id=item.id,
-                content=item.content,
+                id=item.record.memory_id,
+                content=item.record.content,
                 tags=item.tags,
-                created_at=item.created_at,
-                hash=item.hash if include_hash else "",
+                created_at=item.record.created_at,
+                hash=item.record.content_sha256 if include_hash else "",
                 metadata={
                     "source": "diaryvault",
                     "store": "reverie",
@@ -223,29 +212,31 @@ class VaultExporter:
             return node_id
 
         for item in self._items(tags):
-            label = item.content if len(item.content) <= 60 else item.content[:60] + "..."
-            graph.nodes.append(KnowledgeNode(item.id, label, "memory", {
-                "full_content": item.content,
-                "hash": item.hash,
-                "created_at": item.created_at,
+            record = item.record
+            label = record.content if len(record.content) <= 60 else record.content[:60] + "..."
+            graph.nodes.append(KnowledgeNode(record.memory_id, label, "memory", {
+                "full_content": record.content,
+                "hash": record.content_sha256,
+                "created_at": record.created_at,
                 "review": item.review,
                 "verified": item.verified,
             }))
-            known.add(item.id)
+            known.add(record.memory_id)
             for tag in item.tags:
-                graph.edges.append(KnowledgeEdge(item.id, node(f"tag_{tag}", tag, "tag"), "tagged_with"))
-            day = item.created_at[:10]
-            graph.edges.append(KnowledgeEdge(item.id, node(f"date_{day}", day, "date"), "created_on"))
-            for person in item.people:
+                graph.edges.append(KnowledgeEdge(record.memory_id, node(f"tag_{tag}", tag, "tag"), "tagged_with"))
+            day = record.created_at[:10]
+            graph.edges.append(KnowledgeEdge(record.memory_id, node(f"date_{day}", day, "date"), "created_on"))
+            for person in record.metadata.people:
                 target = node(f"person_{_slug(person)}", person, "person")
-                graph.edges.append(KnowledgeEdge(item.id, target, "mentions"))
-            if item.location:
-                target = node(f"location_{_slug(item.location)}", item.location, "location")
-                graph.edges.append(KnowledgeEdge(item.id, target, "located_at"))
+                graph.edges.append(KnowledgeEdge(record.memory_id, target, "mentions"))
+            if record.metadata.location:
+                location = record.metadata.location
+                target = node(f"location_{_slug(location)}", location, "location")
+                graph.edges.append(KnowledgeEdge(record.memory_id, target, "located_at"))
             if extract_entities:
-                for entity in _entities(item.content):
+                for entity in _entities(record.content):
                     target = node(f"entity_{_slug(entity)}", entity, "entity")
-                    graph.edges.append(KnowledgeEdge(item.id, target, "mentions"))
+                    graph.edges.append(KnowledgeEdge(record.memory_id, target, "mentions"))
         return graph
 
     def to_conversation_history(self, tags: list[str] | None = None) -> list[dict[str, Any]]:
@@ -253,10 +244,10 @@ class VaultExporter:
         return [
             {
                 "role": "user",
-                "content": f"[{item.created_at[:10]}] [{', '.join(item.tags)}] {item.content}",
+                "content": f"[{item.record.created_at[:10]}] [{', '.join(item.tags)}] {item.record.content}",
                 "metadata": {
-                    "memory_id": item.id,
-                    "hash": item.hash,
+                    "memory_id": item.record.memory_id,
+                    "hash": item.record.content_sha256,
                     "verified": item.verified,
                     "review": item.review,
                 },
@@ -268,8 +259,8 @@ class VaultExporter:
         """Counts of what an export would hold (reviewed and unreviewed memories among them), as the
         plain dict upstream's API returns."""
         items = self._items(tags)
-        days = sorted({i.created_at[:10] for i in items})
-        characters = sum(len(i.content) for i in items)
+        days = sorted({i.record.created_at[:10] for i in items})
+        characters = sum(len(i.record.content) for i in items)
         reviewed = sum(1 for i in items if i.review.get("reviewed"))
         return {
             "total_memories": len(items),

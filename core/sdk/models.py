@@ -1,8 +1,8 @@
 """The SDK's memory model: ``Memory``, ``MemoryStatus``, ``MemoryMetadata`` and ``MemoryAnchor``.
 
-These are the mutable view objects of the DiaryVault Memory Layer API. A ``Memory`` handed out by
-:class:`core.sdk.vault.MemoryVault` is a *view* of a sealed Reverie record: its plaintext lives only
-in this Python object; on disk the record stays encrypted and signed (``core.vault.records``).
+These are the mutable view objects of the DiaryVault Memory Layer API, with upstream's fields. A
+``Memory`` handed out by :class:`core.sdk.vault.MemoryVault` is a *view* built from the vault's
+sealed record (``core.vault.records.MemoryRecord``): its plaintext lives only in this Python object.
 Changing a view (its content, hash, signature or tags) does not change the record: the next
 ``vault.verify(memory)`` reports the difference.
 """
@@ -34,7 +34,9 @@ class MemoryStatus(StrEnum):
 
 @dataclass
 class MemoryMetadata:
-    """Tags and descriptive metadata. ``custom["review"]`` holds a finalized memory's review record."""
+    """Upstream's metadata of a view, derived from the record's (``source``, ``ai_enriched`` and ``mood``
+    from its review provenance and confirmed fields). ``custom["review"]`` holds a finalized memory's
+    review record."""
 
     tags: list[str] = field(default_factory=list)
     location: str | None = None
@@ -58,7 +60,9 @@ class MemoryAnchor:
 
 @dataclass
 class Memory:
-    """One memory as the SDK shows it. Mutable in Python; tamper-evident in the vault."""
+    """One memory as the SDK shows it. Mutable in Python; tamper-evident in the vault. Besides what the
+    record holds, it keeps the state upstream's API shows: the envelope (ciphertext, nonce, signature),
+    the status, the anchors and the Merkle fields."""
 
     id: str = field(default_factory=lambda: str(uuid.uuid4()))
     version: str = "1.0.0"

@@ -102,7 +102,8 @@ class MemoryVault:
 
     ``encryption_key`` is the vault's passphrase (Argon2id → keys). A wrong key for an existing home is
     a :class:`WrongKeyError` before anything is read or written. ``kdf`` (Reverie only) sets the
-    Argon2id cost when the home is created."""
+    Argon2id cost when the home is created. The state it keeps is what upstream's API needs: one view
+    per memory (the same object on every call), the anchor book and the drafts rejected as a whole."""
 
     def __init__(
         self,
