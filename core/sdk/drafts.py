@@ -1,20 +1,14 @@
-"""Where the SDK's review drafts live: in the data home's own draft store, as Reverie drafts.
+"""Where the SDK's review drafts live: in the data home's own draft store, as vault drafts.
 
-An SDK :class:`~core.sdk.review.ReviewDraft` holds the vault's own suggestions and decisions
-(``core.vault.review``); what differs is the draft around them, mapped here both ways so the TUI and
-CLI list, review and finalize drafts an application made through the SDK, and the SDK reads drafts
-made in the TUI:
+An SDK :class:`~core.sdk.review.ReviewDraft` holds the vault's own suggestions and decisions; the draft
+around them is mapped here both ways, so the TUI and CLI see drafts made through the SDK and the other
+way round: ``completed_by``/``completed_at`` is the vault's ``approval``; ``finalized`` reads as
+``approved`` (``MemoryVault.finalized_memory_id`` says it was finalized); the vault's ``created_by`` and
+``supersedes`` are kept from the stored draft; a decision's ``edited`` is worked out from its suggestion (false in the SDK's view).
 
-* ``completed_by``/``completed_at`` of an approved draft is Reverie's ``approval``;
-* a Reverie draft marked ``finalized`` reads as ``approved`` (the upstream SDK has no finalized state;
-  ``MemoryVault.finalized_memory_id`` says it was finalized);
-* Reverie's ``created_by`` and ``supersedes``, which the SDK shape lacks, are kept from the stored draft;
-* a decision's ``edited`` (Reverie's flag, which upstream drafts lack) is worked out from its suggestion
-  when the draft is stored and left false in the SDK's view.
-
-Reverie drafts have no *rejected* state. A draft rejected as a whole (``draft.reject``) is terminal,
-so it leaves the review queue: it is sealed (encrypted and signed like every draft) under
-``<home>/sdk/rejected/`` and its open copy is removed from ``drafts/``. Nothing is lost.
+The vault has no *rejected* state. A draft rejected as a whole is terminal, so it leaves the review
+queue: it is sealed like every draft under ``<home>/sdk/rejected/`` and its open copy is removed from
+``drafts/``. Nothing is lost.
 """
 
 from __future__ import annotations

@@ -1,17 +1,14 @@
 """``MemoryVault``: the DiaryVault Memory Layer v0.4 API over a Reverie data home.
 
-``MemoryVault(encryption_key=..., storage_dir=...)`` opens (or creates) the Reverie home at
-``storage_dir`` with the key as its passphrase. Every memory it creates is an ordinary Reverie memory
-(a sealed record in ``vault/`` plus a ledger entry), so ``reverie memory list``, ``reverie verify``,
-search, curation and exports see it; every draft is an ordinary Reverie draft, so the TUI's review
-queue shows it, and drafts made in the TUI are listed here.
+``MemoryVault(encryption_key=..., storage_dir=...)`` opens (or creates) the home at ``storage_dir`` with
+the key as its passphrase, over the vault's :class:`~core.vault.store.MemoryStore`. Every memory it
+creates is an ordinary sealed record with its ledger entry, every draft an ordinary vault draft, so the
+CLI, the TUI, search, curation and exports see them, and it sees theirs.
 
-The ``Memory`` objects handed out are views: mutable Python objects holding the decrypted content.
-``verify`` checks a view against itself (its content still hashes to its hash) *and* against the
-vault: the sealed record verifies (signature, ciphertext, content hash), it matches the ledger's
-checksum for that memory, and its content, hash, signature and tags are the view's. So a view whose
-content was changed in memory no longer verifies, and neither does a memory whose record was changed,
-replaced or rolled back on disk.
+The ``Memory`` objects handed out are views holding the decrypted content. ``verify`` checks a view
+against itself (its content still hashes to its hash) and against the vault: the sealed record
+verifies, matches the ledger's checksum, and holds the view's content, hash, signature and tags. A view
+changed in memory no longer verifies, nor does a record changed, replaced or rolled back on disk.
 """
 
 from __future__ import annotations

@@ -1,22 +1,16 @@
 """The ledger: an append-only, hash-chained, signed log of everything that must not change silently.
 
-Each line of ``ledger.jsonl`` is one entry::
+Each line of ``ledger.jsonl`` is one entry (``seq``, ``ts``, ``kind``, ``record_id``, ``record_sha256``,
+``data``, ``prev``: the previous entry's hash, ``hash``, ``sig``). ``hash`` covers every other field;
+``sig`` is HMAC-SHA256 of ``hash`` under the vault's signing key, so an entry cannot be forged or edited
+without the passphrase. ``ledger.head.json`` holds the signed last (seq, hash): cutting entries off the
+end shows; a whole-home rollback shows only against a checkpoint kept elsewhere (``reverie verify
+--checkpoint`` / ``--against``). Kinds: ``finalize``, ``add``, ``import`` (memories), ``archive`` and
+``restore`` (curation), ``seal_day`` and ``reseal_day`` (day logs).
 
-    {"seq": 3, "ts": "...", "kind": "finalize", "record_id": "...", "record_sha256": "...",
-     "data": {...}, "prev": "<hash of entry 2>", "hash": "<sha256 of this entry>", "sig": "<hmac>"}
-
-``hash`` covers every other field; ``sig`` is HMAC-SHA256 of ``hash`` under the vault's signing key,
-so an entry cannot be forged or edited without the passphrase. ``ledger.head.json`` holds the signed
-last (seq, hash): cutting entries off the end shows. A whole-home rollback to an older copy is caught
-only against a checkpoint the person kept elsewhere (``reverie verify --checkpoint`` / ``--against``).
-
-Kinds in use: ``finalize`` and ``import`` (vault memories), ``archive`` and ``restore`` (curation),
-``seal_day`` and ``reseal_day`` (conversation day logs).
-
-Every full read that finds the chain clean writes a signed note of the bytes it checked
-(``core.vault.ledger_prefix``, in the cache folder), so an append (and ``read(full=False)``) need only hash
-those bytes (~10 ms for 15 MB) and check what follows, instead of re-checking every entry (~45 µs each).
-``reverie verify`` always checks everything.
+A full read that finds the chain clean writes a signed note of the bytes it checked
+(``core.vault.ledger_prefix``), so an append and ``read(full=False)`` only hash those bytes and check what
+follows; ``reverie verify`` always checks everything.
 """
 
 from __future__ import annotations

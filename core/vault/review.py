@@ -1,23 +1,16 @@
 """The review workflow's value objects: AI suggests, the person confirms.
 
-A :class:`StoredDraft` holds the captured content, the suggestions attached to it, the person's
-decisions on them, and (once complete) the approval. Every object is frozen all the way down and
-every transition returns a new draft. The review workflow's invariants are checked in ``__post_init__``,
-so they hold for drafts built in code and for drafts loaded from disk alike:
+A :class:`StoredDraft` holds the captured content, the suggestions, the person's decisions and (once
+complete) the approval; frozen all the way down, every transition returns a new draft. Its invariants
+are checked in ``__post_init__``, for drafts built in code and loaded from disk alike: unique suggestion
+ids, one decision per known suggestion, one accepted value per field, no value on a rejection, nothing
+pending once approved, no approval on an open draft, a finalized draft names its memory. Revision
+history is derived from the timestamps in the draft, never stored. The rules over suggestions and
+decisions are functions here, which the DiaryVault API's draft (``core.sdk``) uses too.
 
-* suggestion ids are unique; a decision refers to a known suggestion; at most one decision per suggestion;
-* at most one accepted value per field;
-* an approved draft has no pending suggestions; an open draft carries no approval or finalization;
-* a rejected decision carries no value;
-* a finalized draft is approved and names its memory.
-
-Revision history is derived from the timestamps already in the draft, never stored separately.
-
-The objects are frozen msgspec structs, so each is its own stored shape: msgspec decodes the stored
-JSON straight into them (each field's JSON type, unknown and missing fields, one line naming the path)
-and ``__post_init__`` checks every invariant above, exactly as for a draft built in code. ``to_dict``
-is msgspec's too (:func:`core.typed.to_builtins`: fields in order, tuples as lists); drafts and a memory's
-review provenance are signed records, a fixed byte layout, which a test holds to its written-out form.
+The objects are frozen msgspec structs, each its own stored shape: msgspec decodes the stored JSON
+straight into them and writes them back (:func:`core.typed.to_builtins`); drafts and a memory's review
+provenance are signed records, a fixed layout that tests hold to its written-out form.
 """
 
 from __future__ import annotations

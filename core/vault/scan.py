@@ -1,22 +1,16 @@
 """Reading every record of a folder (``vault/``, ``drafts/``), in a pool of processes when it pays.
 
 Each record costs a read, a JSON decode, an HMAC, an exact-bytes check, an AES-GCM decryption and
-building frozen, checked objects; records are independent, so a scan of thousands splits them over the
-cores (``reverie verify`` of 10,000 memories and their drafts). Workers read the files themselves and
-send back, for each file, its name, its SHA-256 and what the opener returned (the object, or for
-``verify`` only its facts: :class:`MemoryFacts`, :class:`DraftFacts`) or the one-line error; the order
-is the files' name order, so the result does not depend on how the work was split.
+building checked objects; records are independent, so a scan of thousands can split them over the
+cores. Workers read the files themselves and send back, per file, its name, its SHA-256 and what the
+opener returned (the object, or for ``verify`` only its facts: :class:`MemoryFacts`, :class:`DraftFacts`)
+or the one-line error, in the files' name order whatever the split.
 
-A pool pays only when cores are idle. When workers sent back whole memories and drafts, the pool cost
-more CPU than it saved (17.4 s of wall time and 6.0 s of CPU under a load of 7 to 9, where one process
-took 11.0 s and 3.6 s); with facts it costs about 5% more CPU than one process and, under a load of 8
-to 12 on this 2-core machine, takes about the same wall time (``tests/bench/bench_vault.py`` measures
-both). So by default the pool is used when the load average leaves at least one core free.
-
-Forking is used only when the calling process runs a single thread (forking beside other threads can
-copy a lock one of them holds); otherwise the workers are spawned and get the keys through their
-initializer, over the pipe to a child of this process. Small scans, a single core, or a pool that
-cannot start run in this process.
+A pool pays only when cores are idle (``tests/bench/bench_vault.py`` measures both ways), so by default
+it is used when the load average leaves at least one core free. Forking is used only when the calling
+process runs a single thread (forking beside other threads can copy a held lock); otherwise workers are
+spawned and get the keys through their initializer. Small scans, one core, or a pool that cannot start
+run in this process.
 """
 
 from __future__ import annotations

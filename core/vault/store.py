@@ -1,17 +1,13 @@
 """MemoryStore: drafts under review, finalized memories, and the ledger that seals them.
 
-The review workflow's operations: ``create_draft``, ``save_draft``, ``get_draft``, ``list_drafts``,
-``delete_draft``, ``finalize_draft`` (or ``finalize`` by id) and ``finalized_memory_id``. Drafts are
-encrypted at rest like memories. Finalization goes through the same pipeline as any memory (content
-→ SHA-256 → AES-256-GCM → HMAC → atomic write → ledger) and happens at most once per draft, also
-across restarts: the ledger is the authority, and a finalized draft can be neither replaced nor
-deleted.
-
-Finalization order, and what a crash at each point leaves:
-1. memory file written (exclusive create) — a crash here leaves a sealed memory the ledger does not
-   know; its id is derived from the draft id, so the next finalize of that draft finds it, checks
-   it, and records it (:meth:`complete_interrupted`);
-2. ledger entry appended — the draft still says "approved"; the next run marks it finalized;
+The review workflow's operations (``create_draft``, ``save_draft``, ``get_draft``, ``list_drafts``,
+``delete_draft``, ``finalize_draft`` or ``finalize`` by id, ``finalized_memory_id``) and the memories'
+(``add_memory``, ``store_memory``, ``get_memory``, listings). Drafts are encrypted at rest like memories.
+A draft is finalized at most once, also across restarts (the ledger is the authority), and a finalized
+draft can be neither replaced nor deleted. Finalization, and what a crash at each step leaves:
+1. memory file written (exclusive create): a sealed memory the ledger does not know; its id derives
+   from the draft id, so the next finalize finds it, checks it and records it (:meth:`complete_interrupted`);
+2. ledger entry appended: the draft still says "approved"; the next run marks it finalized;
 3. draft rewritten as finalized.
 """
 
