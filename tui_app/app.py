@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
+import importlib
 import os
 import re
 import sys
@@ -23,6 +24,7 @@ import time
 from asyncio import AbstractEventLoop, sleep
 from collections.abc import Callable, Iterable
 from dataclasses import replace
+from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -33,16 +35,21 @@ from textual.binding import Binding, BindingType
 from textual.screen import ModalScreen, Screen
 from textual.widget import Widget
 from textual.widgets import LoadingIndicator
+from textual.worker import get_current_worker
 
-from core.errors import ReverieError
+from core.errors import ReverieError, disk_full
 from core.workbench import Workbench
+from core.workbench.local import atomic_write_text
 from tui_app.commands import ScreenCommands
+from tui_app.offscreen import compose_offscreen, lay_out_offscreen, paint_now
 from tui_app.screens.registry import HOME_SECTION, SECTIONS, Section
 from tui_app.screens.registry import section as section_named
+from tui_app.screens.unlock import UnlockScreen
 from tui_app.stylesheet import ReusingStylesheet
 from tui_app.ui_state import UiState, load_ui_state, save_ui_state, ui_state_path
 from tui_app.widgets.editor import ExternalEditor, edit_in_terminal_editor
 from tui_app.widgets.format import plural
+from tui_app.widgets.section_bar import SectionBar
 
 if TYPE_CHECKING:
     from textual.theme import Theme
@@ -276,7 +283,7 @@ class ReverieApp(App[None], inherit_bindings=False):
 
     def use_language(self) -> None:
         """Ages and sizes in the person's first language (``general.languages``), where humanize has it."""
-        from tui_app.widgets.humane import use_language
+        from tui_app.widgets.humane import use_language  # lazy: humanize, ~2 ms, after the first frame
 
         use_language(self.config.general.languages[0] if self.config.general.languages else "en")
 
@@ -373,7 +380,7 @@ class ReverieApp(App[None], inherit_bindings=False):
 
     def new_session(self) -> Session:
         """What the section screens work with; it holds no keys (the workbench has them once unlocked)."""
-        from tui_app.screens.session import Session
+        from tui_app.screens.session import Session  # lazy: ~1 ms, made beside the key derivation
 
         return Session(paths=self.paths, config=self.config, workbench=self.workbench, zone=self.config.zone(),
                        label=self.label, editor=self.editor)
@@ -390,8 +397,6 @@ class ReverieApp(App[None], inherit_bindings=False):
                 self.finish_unlock(waiting)
 
     async def compose_home(self, session: Session) -> None:
-        from tui_app.offscreen import compose_offscreen, lay_out_offscreen
-
         if not self.locked or HOME_SECTION in self.ready_screens or not self.prepare_ahead:
             return
         self.next_session = session
@@ -415,10 +420,8 @@ class ReverieApp(App[None], inherit_bindings=False):
     def build_vectors(self, session: Session) -> None:
         """Every turn and memory without a vector gets one; stops when the app locks (the build
         resumes at the next unlock, where it stopped). Progress and the end are posted as messages."""
-        from textual.worker import get_current_worker
-
-        from tui_app import messages
-        from tui_app.views.search_backend import SearchBackend
+        from tui_app import messages  # lazy: ~10 ms, off the first frame
+        from tui_app.views.search_backend import SearchBackend  # heavy: the index, recall and embedding, ~200 ms
 
         worker = get_current_worker()
         backend = SearchBackend(self.workbench)
@@ -454,8 +457,6 @@ class ReverieApp(App[None], inherit_bindings=False):
                         title="Semantic search", markup=False)
 
     def show_background_status(self, status: str) -> None:
-        from tui_app.widgets.section_bar import SectionBar
-
         self.background_status = status
         for bar in self.screen.query(SectionBar):
             bar.refresh_keys()
@@ -491,8 +492,6 @@ class ReverieApp(App[None], inherit_bindings=False):
         let it load what it shows, one screen at a time with a pause between (a key pressed meanwhile
         waits for one screen at most). Its mode's first switch then only paints it
         (``section_factory``); see :func:`tui_app.offscreen.compose_offscreen`."""
-        from tui_app.offscreen import compose_offscreen, lay_out_offscreen
-
         for section in SECTIONS:
             if self.session is not session or section.name in self.made_sections:
                 continue
@@ -538,8 +537,7 @@ class ReverieApp(App[None], inherit_bindings=False):
     def show_gate(self, reason: str = "", *, passphrase: str | None = None) -> None:
         """Show the unlock screen (or create-vault when the home has none) and drop every section.
         ``passphrase``: one at hand, which the unlock screen tries at once."""
-        from tui_app.screens.create_vault import CreateVaultScreen
-        from tui_app.screens.unlock import UnlockScreen
+        from tui_app.screens.create_vault import CreateVaultScreen  # lazy: only a new home shows it
 
         blink = self.config.tui.animations
         if self.paths.vault_header.exists():
@@ -569,7 +567,7 @@ class ReverieApp(App[None], inherit_bindings=False):
 
     def post_workbench_notice(self, line: str) -> None:
         """The workbench's notice, posted to the app from the thread that waits (posting is thread-safe)."""
-        from tui_app import messages  # loaded with the first notice, not before the first frame
+        from tui_app import messages  # lazy: ~10 ms, loaded with the first notice, not before the first frame
 
         self.post_message(messages.WorkbenchNotice(line[:1].upper() + line[1:]))
 
@@ -594,8 +592,6 @@ class ReverieApp(App[None], inherit_bindings=False):
     @work(thread=True, exclusive=True, exit_on_error=False, group="preload", description="prepare Home")
     def preload_for_home(self) -> None:
         """Best effort: whatever fails here fails again, and is said, where it is used."""
-        import importlib
-
         for name in UNLOCK_PRELOAD:
             with contextlib.suppress(Exception):  # said by the real use
                 importlib.import_module(name)
@@ -621,7 +617,7 @@ class ReverieApp(App[None], inherit_bindings=False):
 
     def offer_import(self) -> None:
         """Once, after a vault is created: the import screen with what this machine holds (Esc skips)."""
-        from tui_app.screens.importer import ImportScreen
+        from tui_app.screens.importer import ImportScreen  # lazy: a screen shown later
 
         if self.session is not None:
             self.push_screen(ImportScreen(self.session, first_run=True))
@@ -673,8 +669,6 @@ class ReverieApp(App[None], inherit_bindings=False):
         finally:
             self.whole_screen = False
         if composed_ahead:
-            from tui_app.offscreen import paint_now
-
             paint_now(self.screen, self.size)
         return mounted
 
@@ -704,14 +698,14 @@ class ReverieApp(App[None], inherit_bindings=False):
 
     def action_passphrase(self) -> None:
         """The passphrase screen: change it, or make a recovery key (p on the home screen, or the palette)."""
-        from tui_app.screens.passphrase import PassphraseScreen
+        from tui_app.screens.passphrase import PassphraseScreen  # lazy: a screen shown later
 
         if self.session is not None and not isinstance(self.screen, PassphraseScreen):
             self.push_screen(PassphraseScreen(self.session))
 
     def action_keys(self) -> None:
         """The keymap page (F1 or ?), over the screen it was opened from."""
-        from tui_app.screens.keymap import SUB_SCREENS, KeymapScreen, keymap_groups
+        from tui_app.screens.keymap import SUB_SCREENS, KeymapScreen, keymap_groups  # lazy: a screen shown later
 
         if isinstance(self.screen, KeymapScreen):
             self.screen.dismiss(None)
@@ -739,12 +733,6 @@ class ReverieApp(App[None], inherit_bindings=False):
         in a browser (``reverie serve``) it is handed to the browser as Textual does."""
         if self.is_web:
             return super().deliver_screenshot(filename, path, time_format)
-        from datetime import datetime
-        from pathlib import Path
-
-        from core.errors import disk_full
-        from core.workbench.local import atomic_write_text
-
         stamp = datetime.now().astimezone().strftime(time_format or "%Y-%m-%dT%H_%M_%S_%f")
         target = self.paths.exports / Path(filename or f"reverie_{stamp}.svg").name
         try:

@@ -9,6 +9,7 @@ that binds ``capture``).
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from typing import TYPE_CHECKING, ClassVar
 
@@ -18,6 +19,8 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.worker import Worker, WorkerState, get_current_worker
 
+from tui_app.offscreen import lay_out_offscreen
+from tui_app.screens.registry import SECTIONS
 from tui_app.widgets.footer import WrappingFooter
 from tui_app.widgets.format import one_line, preview
 from tui_app.widgets.section_bar import SectionBar
@@ -45,7 +48,7 @@ class WorkerScreen(Screen[None]):
         if self.failed_unseen(worker):
             return
         self.work_failed(worker)
-        from tui_app.widgets.dialogs import ErrorDialog  # only when something failed: not on the first frame's path
+        from tui_app.widgets.dialogs import ErrorDialog  # lazy: a screen shown only when something failed
 
         what = worker.description or worker.name or "finish"
         # Closing the dialog shows this screen again: a load started by that showing would fail the
@@ -98,8 +101,6 @@ class ReverieScreen(WorkerScreen):
         self.shown_once = False  # composed ahead (``prepare``) and never shown yet: failures wait for the showing
 
     def compose(self) -> ComposeResult:
-        from tui_app.screens.registry import SECTIONS
-
         yield SectionBar(self.SECTION, SECTIONS, self.session.label)
         yield from self.compose_body()
         yield WrappingFooter()
@@ -115,15 +116,11 @@ class ReverieScreen(WorkerScreen):
         covered = bool(self.query(f".{self.BUSY_CLASS}")) if not busy else False
         super().set_busy(busy, *widgets)
         if covered and self.composed_ahead and not self.is_current:
-            from tui_app.offscreen import lay_out_offscreen
-
             lay_out_offscreen(self, self.app.size)
 
     async def refresh_footer(self) -> None:
         """Compose the footer again now if its keys changed since it was (composed ahead while locked,
         the section keys greyed): before the screen is first shown rather than after."""
-        import asyncio
-
         for footer in self.query(WrappingFooter):
             if footer.composed_keys is None or footer.keys_on_show() == footer.composed_keys:
                 continue
@@ -172,7 +169,7 @@ class ReverieScreen(WorkerScreen):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="stamp", description="look for changes")
     def check_stamp(self) -> None:
-        from tui_app.views.data import home_stamp
+        from tui_app.views.data import home_stamp  # lazy: ~5 ms, off the first frame (the gate's base too)
 
         try:
             stamp: tuple[object, ...] | None = home_stamp(self.session.paths)
@@ -201,7 +198,7 @@ class ReverieScreen(WorkerScreen):
     # --- capture a new draft (bound as ``capture`` on the screens that offer it) ---------------------
 
     def action_capture(self) -> None:
-        from tui_app.screens.capture import CaptureScreen
+        from tui_app.screens.capture import CaptureScreen  # lazy: a screen shown later (TextArea, ~25 ms)
 
         self.app.push_screen(CaptureScreen(self.session.editor, blink=self.blink), self.capture_done)
 
@@ -212,7 +209,7 @@ class ReverieScreen(WorkerScreen):
     @work(thread=True, exclusive=True, exit_on_error=False, group="capture", description="save the new draft")
     def save_capture(self, capture: Capture, choice: DuplicateChoice = "ask") -> None:
         """The workbench's capture: near-duplicate check, then the draft and the local suggesters."""
-        from tui_app import messages  # the app's messages load with the first worker that posts one
+        from tui_app import messages  # lazy: ~10 ms, loaded with the first worker that posts one
 
         outcome = self.session.workbench.review.capture(capture.content, capture.tags, on_duplicate=choice,
                                                         suggest=True, created_by=self.session.reviewer)
@@ -221,7 +218,7 @@ class ReverieScreen(WorkerScreen):
     def on_capture_done(self, message: messages.CaptureDone) -> None:
         outcome = message.outcome
         if outcome.needs_choice:
-            from tui_app.screens.capture import NearDuplicateDialog
+            from tui_app.screens.capture import NearDuplicateDialog  # lazy: a screen shown later
 
             assert outcome.duplicate is not None
             self.app.push_screen(NearDuplicateDialog(outcome.duplicate),
@@ -236,7 +233,7 @@ class ReverieScreen(WorkerScreen):
         self.reload()
 
     def duplicate_chosen(self, asked: messages.CaptureDone, choice: str | None) -> None:
-        from tui_app.screens.capture import Capture
+        from tui_app.screens.capture import Capture  # lazy: with the capture screen, shown later
 
         if choice is None:
             self.notify("Nothing was written.", title="Capture cancelled")

@@ -86,7 +86,7 @@ class CreateVaultScreen(WorkerScreen):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="unlock", description="create the vault")
     def create_vault(self, passphrase: str) -> None:
-        from tui_app import messages
+        from tui_app import messages  # lazy: ~10 ms, off the first frame
 
         workbench = self.app.workbench  # type: ignore[attr-defined]
         workbench.access.create_vault(passphrase)  # the workbench keeps the keys and opens its vault

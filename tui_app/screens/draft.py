@@ -26,6 +26,7 @@ from core.textsafe import one_line as one_line_text
 from core.workbench.types import StoredDraft, Suggestion
 from tui_app import messages
 from tui_app.screens.base import ReverieScreen
+from tui_app.screens.memory_detail import MemoryDetailScreen
 from tui_app.screens.session import Session
 from tui_app.widgets.dialogs import ConfirmDialog, EditDialog, ErrorDialog
 from tui_app.widgets.field_edit import FieldReader, example_hint, kind_hint
@@ -509,8 +510,6 @@ class DraftReviewScreen(ReverieScreen):
         self.app.push_screen(dialog, lambda yes: self.finalize_draft() if yes else None)
 
     def action_open_memory(self) -> None:
-        from tui_app.screens.memory_detail import MemoryDetailScreen
-
         if self.draft is not None and self.draft.finalized_memory_id:
             self.app.push_screen(MemoryDetailScreen(self.session, self.draft.finalized_memory_id))
 

@@ -25,6 +25,7 @@ from tui_app import messages
 from tui_app.screens.base import ReverieScreen
 from tui_app.screens.session import Session
 from tui_app.views.imports import (
+    KNOWN_SOURCES,
     FoundSource,
     check_path,
     find_sources,
@@ -174,7 +175,7 @@ class ImportScreen(ReverieScreen):
                           key=str(source.path))
         self.refresh_bindings()
         if not self.sources:
-            where = " or ".join(f"~/{relative}" for _, relative in _known())
+            where = " or ".join(f"~/{relative}" for _, relative in KNOWN_SOURCES)
             self.query_one("#import-report", Static).update(
                 f"Nothing found in {where}. Press o to import an export (a ChatGPT conversations.json…)."
             )
@@ -284,8 +285,3 @@ class ImportScreen(ReverieScreen):
         if not self.running:
             self.dismiss()
 
-
-def _known() -> tuple[tuple[str, str], ...]:
-    from tui_app.views.imports import KNOWN_SOURCES
-
-    return KNOWN_SOURCES

@@ -15,6 +15,7 @@ from textual.widgets import DataTable, Static
 from core.textsafe import one_line
 from tui_app import messages
 from tui_app.screens.base import ReverieScreen
+from tui_app.screens.memory_detail import MemoryDetailScreen
 from tui_app.screens.session import Session
 from tui_app.views.data import MemoryRow, load_memory_rows
 from tui_app.widgets.format import local_time, preview
@@ -173,8 +174,6 @@ class MemoriesScreen(ReverieScreen):
 
     @on(DataTable.RowSelected)
     def action_open_memory(self) -> None:
-        from tui_app.screens.memory_detail import MemoryDetailScreen
-
         memory_id = self.highlighted_id()
         row = next((r for r in self.rows if r.memory_id == memory_id), None)
         if row is not None and row.memory is None:

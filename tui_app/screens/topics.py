@@ -201,7 +201,7 @@ class TopicsScreen(ReverieScreen):
         self.post_message(messages.MarkerTurnFound(marker, turn))
 
     def on_marker_turn_found(self, message: messages.MarkerTurnFound) -> None:
-        from tui_app.screens.session_view import MarkerSessionScreen
+        from tui_app.screens.session_view import MarkerSessionScreen  # lazy: a screen shown later (~10 ms)
 
         if message.turn is None:
             self.notify("No conversation is in the index yet: import one first (i on Home).", severity="warning")

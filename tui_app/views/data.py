@@ -13,6 +13,9 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from core.textsafe import one_line
+from core.workbench.when import utc_now
+from tui_app.views.imports import index_status_line
 from tui_app.widgets.activity import ACTIVITY_WEEKS
 from tui_app.widgets.format import parse_time, plural
 
@@ -48,8 +51,6 @@ def home_stamp(paths: HomePaths, now: float | None = None) -> tuple[object, ...]
                         pending.append(Path(entry.path))
         except OSError:
             continue
-    from core.workbench.when import utc_now
-
     minute = int((utc_now().timestamp() if now is None else now) // STAMP_SECONDS)
     return (minute, *sorted(entries))
 
@@ -121,8 +122,6 @@ def review_notices(session: Session, summary: HomeSummary) -> Iterable[Notice]:
 
 def index_notices(session: Session, summary: HomeSummary) -> Iterable[Notice]:
     """The index's lag behind the log and its vector coverage (stat calls and one status query)."""
-    from tui_app.views.imports import index_status_line
-
     fresh = session.workbench.freshness()
     level = "warning" if fresh.lag.behind else "info"
     yield Notice(level, f"Index: {index_status_line(fresh)}", key_hint="i" if fresh.lag.behind else "")
@@ -197,8 +196,6 @@ class MemoryRow:
 def load_memory_rows(session: Session) -> tuple[list[MemoryRow], list[str]]:
     """Damaged records first (named, with the reason), then memories newest first, each with its
     verification state; and the problems of the records that failed."""
-    from core.textsafe import one_line
-
     listed = session.workbench.review.memories()
     damaged = [MemoryRow(e.memory_id, None, False, e.damage) for e in listed if e.memory is None]
     rows = damaged + [MemoryRow(e.memory_id, e.memory, e.verified) for e in reversed(listed) if e.memory is not None]

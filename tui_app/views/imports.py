@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from tui_app.widgets.format import plural
+
 if TYPE_CHECKING:
     from core.conversation.quarantine import QuarantineEntry
     from core.workbench import Freshness, Workbench
@@ -82,8 +84,6 @@ class ImportTotals:
 
     def lines(self) -> list[str]:
         """The report, one line each, as the import screen shows it."""
-        from tui_app.widgets.format import plural
-
         done = f"{self.files:,} of {plural(self.files_total, 'file')}" if self.stopped else plural(self.files, "file")
         head = "Stopped after " + done if self.stopped else f"Imported {done}"
         lines = [f"{head}: {plural(self.added, 'turn')} added, {self.duplicates:,} already in the log"]

@@ -15,7 +15,7 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-from textual.app import App
+from textual.app import App, SuspendNotSupported
 
 from core.errors import ReverieError
 
@@ -37,8 +37,6 @@ def editor_command() -> list[str]:
 def edit_in_terminal_editor(app: App[object], text: str, suffix: str = ".txt") -> str | None:
     """Open ``text`` in the person's editor with the app suspended; return the saved text, or
     ``None`` if the editor exited with an error."""
-    from textual.app import SuspendNotSupported
-
     command = editor_command()
     folder = Path(tempfile.mkdtemp(prefix="reverie-edit-"))
     path = folder / f"value{suffix}"

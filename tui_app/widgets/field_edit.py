@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime, tzinfo
 from typing import Any
 
+from core.workbench.when import read_time
 from tui_app.widgets.format import value_from_text, value_text
 
 KIND_HINTS = {
@@ -102,8 +103,6 @@ class FieldReader:
         return f"occurred_at = {local:%a %d %b %Y %H:%M} {local.tzname() or ''} ({how}; stored {moment.isoformat()})"
 
     def parse(self, text: str) -> Any:
-        from core.workbench.when import read_time  # the time grammar loads with the first time edit
-
         try:
             return read_time(text, self.now, self.zone, self.languages, fiscal_year_start=self.fiscal_year_start)
         except ValueError:

@@ -15,6 +15,7 @@ from typing import Any
 
 from rich.cells import cell_len, set_cell_size
 
+from core.errors import ReverieError, disk_full
 from core.frozen import thaw
 from core.textsafe import visible
 
@@ -54,7 +55,7 @@ def field_value_text(field_name: str, value: Any, zone: tzinfo) -> str:
 def value_from_text(field_name: str, text: str, original: Any) -> Any:
     """The inverse of :func:`value_text` for an edit of ``original``: lists split on commas, text stays
     text, other JSON values are parsed as JSON (falling back to text)."""
-    from core.workbench.types import LIST_FIELDS  # the vault's review code loads with the first draft, not at start
+    from core.workbench.types import LIST_FIELDS  # heavy: the vault's review code and cryptography, ~30 ms
 
     plain = thaw(original)
     if field_name in LIST_FIELDS or (isinstance(plain, list) and all(isinstance(v, str) for v in plain)):
@@ -127,8 +128,6 @@ def wrap_lines(text: str, width: int, limit: int) -> list[str]:
 def one_line(error: BaseException | None) -> str:
     """An error as one line for a dialog: Reverie's own errors already are; a full disk names what
     could not be written (:func:`core.errors.disk_full`); others get their type."""
-    from core.errors import ReverieError, disk_full
-
     if error is None:
         return "unknown error"
     if isinstance(error, ReverieError):
