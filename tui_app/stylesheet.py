@@ -1,27 +1,11 @@
-"""A stylesheet that parses the app's CSS again only when something it depends on changed, and
-restyles a widget only when its styles could come out different.
+"""The app's stylesheet: Textual's, skipping work whose result it already has.
 
-Textual refreshes the whole stylesheet (``App.refresh_css``: set the variables, re-parse every
-source, restyle) whenever a mode's screen is shown for the first time, twice per new mode in
-Textual 8, and each refresh starts from an empty parse cache. With the app's ``app.tcss`` (500
-lines) that was 20–50 ms per refresh on this machine, two or three times before the first frame and
-twice on each section's first switch, for rules that came out identical every time.
-
-Parsed rules depend only on the CSS sources and the CSS variables (the theme). This stylesheet
-keeps both from its last parse and skips a re-parse that would see the same ones; a new source is
-still parsed when it is added (Textual's own ``parse`` on demand), a new theme still re-parses
-everything.
-
-Restyles: Textual restyles every node of a screen each time the screen is shown (``ScreenResume``,
-twice on a mode's first switch) and on each stylesheet refresh (twice more on a first switch), and
-a restyle also empties the widget's render caches, so a DataTable renders every visible cell again
-(about 90 ms for the curation table, on every switch to it). The styles Textual's ``apply`` gives a
-widget depend only on the rules it finds for the widget (indexed by its type names, id and classes;
-the rules of its component classes with them) and on the path from the app down to it: each node's
-type, id, classes, and the pseudo-classes those rules name (Textual's selectors have no sibling
-combinators). :meth:`apply` remembers both for each widget it styled and skips a widget for which
-they are the ones it was last styled with; anything else (a class toggled, focus or hover moved, a
-new theme, a new source with rules for it) is styled as Textual would.
+Textual parses every CSS source again on each ``refresh_css`` (twice on each mode's first switch)
+and restyles every node of a screen each time it is shown, which also empties the widgets' render
+caches. :class:`ReusingStylesheet` parses only a source or a theme it has not parsed yet, and
+restyles a widget only when the rules that can match it (by its type names, id and classes) or its
+path from the app (each node's type, id, classes and the pseudo-classes those rules name) changed
+since it was last styled. What that saves: ``bench_tui_start.py`` in ``tests/bench/README.md``.
 """
 
 from __future__ import annotations
