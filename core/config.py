@@ -432,6 +432,7 @@ def load_config(path: Path) -> Config:
 
 
 def config_to_dict(config: Config) -> dict[str, Any]:
+    """The settings as the TOML document ``config.toml`` holds (tomli_w writes plain mappings)."""
     return msgspec.to_builtins(config)
 
 

@@ -32,6 +32,7 @@ def resolve_dsn(given: str | None, configured: str) -> str:
 
 
 def _parts(dsn: str) -> dict[str, Any]:
+    """The DSN's fields as psycopg's ``conninfo_to_dict`` gives them."""
     from psycopg.conninfo import conninfo_to_dict  # lazy: psycopg is the optional mirror extra
 
     try:

@@ -54,6 +54,7 @@ def turn_fields(turn: Any) -> dict[str, Any]:
 
 
 def rejected_entry(line: int, reason: str, raw: bytes | None) -> dict[str, Any]:
+    """A rejected line as a batch's JSON payload carries it (the wire form :func:`decode` reads back)."""
     return {"line": line, "reason": reason,
             "raw_base64": None if raw is None else base64.b64encode(raw).decode("ascii")}
 

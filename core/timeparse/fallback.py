@@ -60,6 +60,7 @@ def search(text: str, ctx: Context, languages: Sequence[str]) -> list[tuple[int,
 
 
 def _settings(ctx: Context) -> dict[str, Any]:
+    """dateparser's settings, in the plain mapping its API takes."""
     return {
         "RELATIVE_BASE": ctx.now.replace(tzinfo=None),
         "PREFER_DATES_FROM": "past",
