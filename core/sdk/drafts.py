@@ -4,7 +4,8 @@ An SDK :class:`~core.sdk.review.ReviewDraft` holds the vault's own suggestions a
 around them is mapped here both ways, so the TUI and CLI see drafts made through the SDK and the other
 way round: ``completed_by``/``completed_at`` is the vault's ``approval``; ``finalized`` reads as
 ``approved`` (``MemoryVault.finalized_memory_id`` says it was finalized); the vault's ``created_by`` and
-``supersedes`` are kept from the stored draft; a decision's ``edited`` is worked out from its suggestion (false in the SDK's view).
+``supersedes`` are kept from the stored draft; a decision's ``edited`` is worked out from its
+suggestion (false in the SDK's view).
 
 The vault has no *rejected* state. A draft rejected as a whole is terminal, so it leaves the review
 queue: it is sealed like every draft under ``<home>/sdk/rejected/`` and its open copy is removed from

@@ -69,7 +69,7 @@ class LedgerEntry:
         }
 
     def to_dict(self) -> dict[str, Any]:
-        """The ledger line's fields (:meth:`body` with ``hash`` and ``sig``)."""
+        """The ledger line's fields (:meth:`body` with ``hash`` and ``sig``), a fixed layout it is signed in."""
         return {**self.body(), "hash": self.hash, "sig": self.sig}
 
 
