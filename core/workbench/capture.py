@@ -9,9 +9,7 @@ the interface asks (a prompt, a dialog) and calls again with the choice (replace
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
-
-from core.typed import to_builtins
+from typing import TYPE_CHECKING, Literal
 
 if TYPE_CHECKING:
     from core.duplicates import DuplicateCheck, DuplicateDecision, DuplicateMatch
@@ -43,15 +41,3 @@ class CaptureOutcome:
     @property
     def cancelled(self) -> bool:
         return self.decision is not None and not self.decision.keep_new
-
-    def to_dict(self) -> dict[str, Any]:
-        """A view, written out: the draft by its id, the duplicate check by its nearest duplicate,
-        and ``needs_choice`` (a property) beside the suggestions and notes."""
-        return {
-            "draft_id": self.draft.draft_id if self.draft is not None else None,
-            "suggestions": [s.to_dict() for s in self.suggestions],
-            "duplicate": to_builtins(self.decision) if self.decision is not None else None,
-            "near_duplicate": self.duplicate.to_dict() if self.duplicate is not None else None,
-            "needs_choice": self.needs_choice,
-            "notes": list(self.notes),
-        }

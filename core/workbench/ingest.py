@@ -29,8 +29,9 @@ class IngestOutcome:
         return self.index is not None
 
     def to_dict(self) -> dict[str, Any]:
-        """A view: the log's report in its own form, then ``index`` (how far the index followed, in the
-        words the interfaces print: ``turns_added`` of the catch-up, ``vectors_embedded``…), so written out."""
+        """What ``ingest --json`` prints: the log's report in its own form, then ``index`` (how far the
+        index followed: ``turns_added`` of the catch-up, ``vectors_embedded``…). A dict because it
+        extends :meth:`core.conversation.IngestReport.to_dict`, itself a dict (days and reasons sorted)."""
         return {
             **self.report.to_dict(),
             "index": {

@@ -19,7 +19,7 @@ import msgspec
 from core.conversation.items import latest_ts
 from core.errors import ConfigError, HomeError
 from core.fsutil import ensure_private_dir
-from core.remote.capture import CaptureReport, SpoolingFollower
+from core.remote.capture import CaptureForm, CaptureReport, SpoolingFollower
 from core.remote.capture import capture as capture_into_spool
 from core.remote.receive import ReceiveReport
 from core.remote.receive import receive as receive_batches
@@ -37,6 +37,9 @@ ShipHook = Callable[[str, str], None]
 
 @dataclass
 class SpoolStatus:
+    """The laptop's spool and its default remote; ``remote status --json`` prints its fields in declared
+    order (``msgspec.to_builtins``)."""
+
     remote: str | None
     target: str | None
     machine: str
@@ -52,9 +55,6 @@ class SpoolStatus:
     last_error: str | None
     last_error_at: str | None
 
-    def to_dict(self) -> dict[str, Any]:
-        return dict(self.__dict__)
-
 
 @dataclass
 class LaptopCapture:
@@ -65,10 +65,17 @@ class LaptopCapture:
     push: PushReport | None
     push_error: str | None
 
-    def to_dict(self) -> dict[str, Any]:
-        return {**msgspec.to_builtins(self.capture.form()),
-                "push": None if self.push is None else msgspec.to_builtins(self.push),
-                "push_error": self.push_error}
+    def form(self) -> LaptopCaptureForm:
+        """The published form (``ingest --json`` on a laptop)."""
+        return LaptopCaptureForm(**msgspec.structs.asdict(self.capture.form()), push=self.push,
+                                 push_error=self.push_error)
+
+
+class LaptopCaptureForm(CaptureForm, frozen=True):
+    """A laptop's capture as ``ingest --json`` prints it: the capture's fields, then what shipping did."""
+
+    push: PushReport | None
+    push_error: str | None
 
 
 class RemoteService(Service):

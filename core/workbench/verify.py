@@ -1,22 +1,14 @@
 """``reverie verify``: recompute everything and name each damaged record.
 
-Checks, in order: the ledger chain and its signed head; every memory record (signature, ciphertext,
-content hash, exact bytes, name) against the ledger's latest entry for it; memories the ledger places
-in cold storage; drafts, and the finalized ones the ledger vouches for; sealed day logs; cold storage
-(copies, tombstone mirrors, tombstones, anything planted there); and, when the person gives one, a
-checkpoint they kept elsewhere.
+Checks the ledger chain and its signed head, every memory record against the ledger's latest entry
+for it, memories in cold storage, drafts (and the finalized ones the ledger vouches for), sealed day
+logs, cold storage, files nothing wrote, and a checkpoint the person kept elsewhere when given.
 
-Interrupted operations are not damage. A state that only a crash can leave, and that the next run
-completes, is reported as ``incomplete`` (``VerifyReport.ok`` stays true), and only when the record's
-bytes are exactly what the ledger signed or what this vault's key signed:
-
-- a memory written by a finalize whose ledger entry is missing (the next finalize, or the app's
-  start, records it: :meth:`MemoryStore.complete_interrupted`);
-- a memory written by ``add`` / ``import`` with its intent still on disk (same);
-- a draft the ledger finalized that still says "approved";
-- one ledger entry after the signed head (the next append signs the head again);
-- a move or restore of cold storage with its journal in ``curation/pending/`` (``reverie curate
-  recover`` finishes or rolls it back).
+Interrupted operations are not damage: a state only a crash can leave, which the next run completes
+(a finalize or an add whose ledger entry is missing, a finalized draft still "approved", one entry
+after the signed head, a cold-storage move with its journal in ``curation/pending/``), is reported
+as ``incomplete`` and ``VerifyReport.ok`` stays true, but only when the record's bytes are exactly
+what the ledger or this vault's key signed.
 """
 
 from __future__ import annotations
@@ -26,9 +18,10 @@ import json
 import os
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+
+import msgspec
 
 from core.conversation.seals import check_day_seals
 from core.curate.integrity import PendingMove, check_cold_storage, inside, pending_moves
@@ -57,15 +50,21 @@ class VerifyReport:
     def ok(self) -> bool:
         return not [p for p in self.problems if p.kind != "incomplete"]
 
-    def to_dict(self) -> dict[str, Any]:
-        """What ``reverie verify --json`` prints: ``ok`` (a property) and the checkpoint as its one-line
-        text beside the counts and problems, so written out."""
-        return {
-            "ok": self.ok,
-            "head": str(self.head) if self.head else None,
-            "counts": self.counts,
-            "problems": [asdict(p) for p in self.problems],  # a path may hold a lone surrogate: no msgspec
-        }
+    def form(self) -> VerifyForm:
+        """The published form (``reverie verify --json``): ``ok`` (a property) and the checkpoint as its
+        one-line text beside the counts and problems."""
+        return VerifyForm(self.ok, str(self.head) if self.head else None, self.counts, self.problems)
+
+
+class VerifyForm(msgspec.Struct, frozen=True):
+    """A verification as ``reverie verify --json`` prints it. Printed through ``msgspec.to_builtins``,
+    which keeps a path's lone surrogate as it is (``json.dumps`` escapes it), never msgspec's JSON
+    encoder, which refuses one."""
+
+    ok: bool
+    head: str | None
+    counts: dict[str, int]
+    problems: list[Problem]
 
 
 # --- memories -----------------------------------------------------------------------------------------

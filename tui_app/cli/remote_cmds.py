@@ -99,7 +99,7 @@ def _status_text(status: SpoolStatus) -> str:
 def status(state: CliState, as_json: bool) -> None:
     """The spool: turns and bytes waiting, the oldest waiting turn, the last ship and the last error."""
     result = state.workbench.remote.status()
-    emit(result.to_dict(), as_json, _status_text(result))
+    emit(msgspec.to_builtins(result), as_json, _status_text(result))
 
 
 def push_text(report: PushReport) -> str:
@@ -152,7 +152,7 @@ def ingest_on_laptop(state: CliState, plan: SourcePlan, as_json: bool) -> None:
     """``reverie ingest`` on a laptop: spool, then ship (exit 0 once the turns are safe in the spool;
     2 when the input held no turn at all, as a local ingest)."""
     outcome = state.workbench.remote.capture(plan)
-    emit(outcome.to_dict(), as_json, capture_text(outcome))
+    emit(msgspec.to_builtins(outcome.form()), as_json, capture_text(outcome))
     for entry in outcome.capture.rejected:
         click.echo(visible(f"{entry}"), err=True)
     if outcome.push_error:

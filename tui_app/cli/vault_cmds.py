@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import click
+import msgspec
 
 from core.errors import HomeError, ReverieError
 from core.frozen import thaw
@@ -130,13 +131,14 @@ def draft_new(
                               type=click.Choice(["replace", "keep-both", "cancel"]), default="cancel")
         outcome = workbench.review.capture(content, tags, on_duplicate=picked.replace("-", "_"), suggest=run_suggesters)
     if outcome.draft is None:
-        emit({"draft_id": None, "duplicate": outcome.to_dict()["duplicate"]}, as_json, "cancelled: nothing was written")
+        emit({"draft_id": None, "duplicate": msgspec.to_builtins(outcome.decision)}, as_json,
+             "cancelled: nothing was written")
         return
     d = outcome.draft
     data = {
         "draft_id": d.draft_id,
         "suggestions": [s.to_dict() for s in d.suggestions],
-        "duplicate": outcome.to_dict()["duplicate"],
+        "duplicate": msgspec.to_builtins(outcome.decision),
     }
     text = d.draft_id + "".join(
         f"\n  {s.suggestion_id}: {s.field_name} = {s.value!r} ({field_line(s.source)}, conf {s.confidence or 0:.2f})"
@@ -405,7 +407,7 @@ def verify(ctx: click.Context, as_json: bool, checkpoint: bool, against: str | N
     if checkpoint and not as_json:
         click.echo(str(report.head))
     elif as_json:
-        emit(report.to_dict(), True)
+        emit(msgspec.to_builtins(report.form()), True)
     else:
         counts = ", ".join(f"{v} {k.replace('_', ' ')}" for k, v in report.counts.items())
         click.echo(f"{'intact' if report.ok else 'DAMAGED'}: {counts}; head {report.head}")
