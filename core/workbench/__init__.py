@@ -1,20 +1,14 @@
 """The application layer: one :class:`Workbench` per process, opened on a data home, offering each
 use case once. Interfaces adapt it; they never reach storage by themselves.
 
-The workbench owns the paths, settings, keys, vault, index, recaller and model, and answers search,
-context, verify and mark itself; the other use cases are small services hung off it:
-``access`` (create the vault, passphrase, recovery key), ``review`` (capture, suggestions,
-decisions, finalize, drafts and memories, .dvmem), ``log`` (ingest, follow, seal, reindex, sessions),
-``topics`` (markers) and ``curation`` (scan, move, restore, calibrate; ``curation.views`` for the TUI).
-
-Layers, outermost first (checked by the import-linter contracts in ``pyproject.toml``):
-``tui_app`` (TUI, CLI, MCP, REST, serve) → ``core.assist`` (the assistant surface, a client of the
-workbench) → ``core.workbench`` → the subsystems (``core.recall``, ``core.curate``, ``core.sharing``,
-``core.conversation``, ``core.index``, ``core.vault``, ``core.timeparse``, ``core.embed``…) → storage
-helpers (``core.paths``, ``core.fsutil``, ``core.config``, ``core.errors``…). ``tui_app`` may import
-from core only this package, ``core.assist``, the errors, text safety, the home's paths, the log's
-turns and frozen values: the result types come from ``core.workbench.types``, the clock from
-``core.workbench.when``, file and loopback helpers from ``core.workbench.local``.
+The workbench owns the paths, settings, keys, vault, index, recaller and model; ``search``,
+``context``, ``verify`` and ``mark`` are its own methods, and the other use cases are small services
+hung off it: ``access`` (the vault, passphrase, recovery key), ``recall`` (search, context, sharing
+checks), ``review`` (capture, suggestions, decisions, finalize, .dvmem), ``log`` (ingest, follow,
+seal, reindex, sessions), ``topics``, ``curation`` (``curation.views`` for the TUI), ``backups``,
+``mirror`` and ``remote``. What an interface names besides the services comes from ``types`` (result
+types), ``when`` (the clock) and ``local`` (its own files); the layers are the import-linter
+contracts in ``pyproject.toml``.
 """
 
 from __future__ import annotations
