@@ -29,7 +29,7 @@ from core.index import BusyPolicy, Filters, SearchIndex, VectorModel
 from core.paths import HomePaths
 from core.recall import browse, rarity
 from core.recall.model import MODES, RecallError, RecallItem, RecallResult
-from core.recall.names import read_names
+from core.recall.names import first_names, read_names
 from core.recall.pool import Gate, Pool
 from core.recall.query import QueryPlan, analyze, name_words, named_actors
 from core.recall.scoring import (
@@ -177,8 +177,13 @@ class Recaller:
         words = name_words(plan)
         if not words or not self.ranking.read_names:
             return plan
-        readings = read_names(words, self.index.actors(), frequency=self._frequency, common=NAME_COMMON,
-                              stopwords=EN_STOPWORDS)
+        actors = self.index.actors()
+        # a word the index holds as a speaker's name ("Melany" and "Melanie" are both 'melani') counts
+        # that name's own mentions, not a word's: it is read as the name however often the log says it
+        own = {stem(name) for actor in actors for name in first_names(actor)}
+        frequency = lambda word: 0 if stem(word) in own else self._frequency(word)  # noqa: E731
+        readings = read_names(words, actors, frequency=frequency, common=NAME_COMMON, stopwords=EN_STOPWORDS,
+                              variants=self.ranking.name_variants)
         if not readings:
             return plan
         notes = tuple(note for note in dict.fromkeys(r.note() for r in readings) if note)
@@ -483,19 +488,21 @@ class Recaller:
         so a reply to Kate in Kate's conversation counts more than the same words elsewhere). A query
         naming several people favours the sessions in which they all speak (who speaks where is read
         from the index, not only from the candidates); when no session holds them all, a session's
-        factor grows with the share of them who speak in it."""
+        factor grows with the share of them who speak in it. The speakers one word may name ("Jonn":
+        John or Jon) are one person: either of them speaking counts for that word."""
         if not names:
             return scores
         turns = [k for k in scores if k in pool.turns]
         named = [k for k in turns if pool.turns[k].actor in names]
         together = self.ranking.session_of_named
-        if len(names) < 2 or not self.ranking.named_together:
+        people = set(names.values())
+        if len(people) < 2 or not self.ranking.named_together:
             sessions = {pool.turns[k].session for k in named}
             scores = boost(scores, [k for k in turns if pool.turns[k].session in sessions], together)
             return boost(scores, named, factor)
         candidates = sorted({pool.turns[k].session for k in turns if pool.turns[k].session})
         who = self.index.speakers_in(candidates, sorted(names))
-        share = {session: len(people) / len(names) for session, people in who.items()}
+        share = {session: len({names[actor] for actor in actors}) / len(people) for session, actors in who.items()}
         if any(value == 1.0 for value in share.values()):  # they talk together: only there
             share = {session: value for session, value in share.items() if value == 1.0}
         out = {key: value * (1 + (together - 1) * share.get(pool.turns[key].session, 0.0)) if key in pool.turns

@@ -2,10 +2,11 @@
 
 A name matches regardless of case ("caroline" is Caroline) and, when the word is not a common word of
 the log, regardless of simple transliteration (:func:`folded`: c/k, ph/f, y/i, doubled letters, an
-``h`` after another letter; Karoline → Caroline) and of one slip of the keyboard (:func:`within_one`,
-for names of 5 letters or more that begin alike; Carolnie → Caroline, not "games" → James). A word
-read this way is said in the answer ("read 'Karoline' as Caroline"); a word the log itself uses more
-than a few times ("grade" when Grace speaks) is never read as a name.
+``h`` after another letter; Karoline → Caroline) and of one slip of the keyboard, keeping the first
+letter (:func:`within_one` for names of 5 letters or more, Carolnie → Caroline, not "games" → James;
+:func:`slip` for shorter ones, Naet → Nate). A word read this way is said in the answer ("read
+'Karoline' as Caroline"); a word the log itself uses more than a few times ("grade" when Grace
+speaks) is never read as a name.
 """
 
 from __future__ import annotations
@@ -14,7 +15,10 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-MIN_EDIT_LETTERS = 5  # names shorter than this only match as written or folded
+MIN_EDIT_LETTERS = 5  # names shorter than this match as written, folded or by one slip (:func:`slip`)
+MIN_SLIP_LETTERS = 3
+_KEY_ROWS = ("qwertyuiop", "asdfghjkl", "zxcvbnm")
+_BESIDE = frozenset((row[i], row[i + 1]) for row in _KEY_ROWS for i in range(len(row) - 1))
 _FOLDS = (("ph", "f"), ("ck", "k"), ("c", "k"), ("q", "k"), ("y", "i"), ("w", "v"))
 _H_AFTER = re.compile(r"(?<=[a-z])h")
 _DOUBLE = re.compile(r"(.)\1+")
@@ -68,9 +72,23 @@ def close(word: str, name: str) -> bool:
     a, b = word.casefold(), name.casefold()
     if a == b or folded(a) == folded(b):
         return True
-    if min(len(a), len(b)) < MIN_EDIT_LETTERS or folded(a)[:1] != folded(b)[:1]:
+    if folded(a)[:1] != folded(b)[:1] or min(len(a), len(b)) < MIN_SLIP_LETTERS:
         return False  # a slip of the keyboard keeps the first letter ("games" is not James)
+    if min(len(a), len(b)) < MIN_EDIT_LETTERS:
+        return slip(a, b)  # too many short names are one edit apart ("Kata", "Kate"): only a slip
     return within_one(a, b) or within_one(folded(a), folded(b))
+
+
+def slip(a: str, b: str) -> bool:
+    """Whether ``a`` is ``b`` typed with one slip of the finger: two neighbouring letters swapped
+    (Naet → Nate) or one letter replaced by the key beside it on its QWERTY row (Nste → Nate)."""
+    if len(a) != len(b):
+        return False
+    diffs = [i for i, (x, y) in enumerate(zip(a, b, strict=True)) if x != y]
+    if len(diffs) == 1:
+        x, y = a[diffs[0]], b[diffs[0]]
+        return (x, y) in _BESIDE or (y, x) in _BESIDE
+    return len(diffs) == 2 and diffs[1] == diffs[0] + 1 and a[diffs[0]] == b[diffs[1]] and a[diffs[1]] == b[diffs[0]]
 
 
 def first_names(actor: str) -> list[str]:
@@ -81,10 +99,12 @@ def first_names(actor: str) -> list[str]:
 
 
 def read_names(words: Iterable[str], actors: Iterable[str], *, frequency: Callable[[str], int] | None = None,
-               common: int = 2, stopwords: frozenset[str] = frozenset()) -> list[Reading]:
+               common: int = 2, stopwords: frozenset[str] = frozenset(), variants: bool = False) -> list[Reading]:
     """The query's ``words`` read as names of ``actors``: as written (case folded) first; a word
     that matches no one as written is read as the closest name that :func:`close` allows, unless the
-    log holds it in more than ``common`` documents (``frequency``) or it is a stop word."""
+    log holds it in more than ``common`` documents (``frequency``) or it is a stop word. ``variants``:
+    a word that is one speaker's name as written is also read as the names it is a transliteration of
+    (:func:`folded`: "Jon" is also John's)."""
     by_name: dict[str, list[str]] = {}
     for actor in set(actors):
         for name in first_names(actor):
@@ -94,6 +114,9 @@ def read_names(words: Iterable[str], actors: Iterable[str], *, frequency: Callab
         key = word.casefold()
         if key in by_name:
             out += [Reading(actor, word, True) for actor in sorted(by_name[key])]
+            if variants:
+                same = sorted(name for name in by_name if name != key and folded(name) == folded(key))
+                out += [Reading(actor, word, False) for name in same for actor in sorted(by_name[name])]
             continue
         if key in stopwords or len(key) < 3:
             continue

@@ -42,6 +42,7 @@ class Ranking:
     fusion_rarity_question: float = 0.3  # the same for a question (its words are more often its answer's)
     keywords_find_the_turn: bool = True  # keywords: no answer share, no session prior (Recaller._asks)
     read_names: bool = True  # misspelt and transliterated names read as speakers' (core.recall.names)
+    name_variants: bool = False  # a speaker's name as written also read as the names it transliterates
     named_together: bool = True  # several named people: only the sessions in which they all speak
     exact_pool: int = 200  # exact hits ranked per search (more when a larger limit is asked)
     vector_pool: int = 100

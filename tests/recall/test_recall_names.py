@@ -91,6 +91,12 @@ def test_two_named_people_misspelt_are_both_read(painters):
     ("games", "James", False),  # one edit, but a typo keeps the first letter
     ("names", "James", False),
     ("Andew", "Andrew", True),
+    ("Naet", "Nate", True),  # a short name: two neighbours swapped
+    ("Nste", "Nate", True),  # ... or one letter replaced by the key beside it
+    ("Tmi", "Tim", True),
+    ("Nore", "Nate", False),  # two letters replaced
+    ("Nave", "Nate", False),  # v is not beside t
+    ("Ti", "Tim", False),
 ])
 def test_close_names(word, name, same):
     assert close(word, name) is same
@@ -120,3 +126,52 @@ def test_reading_names_and_the_together_rule_can_be_switched_off_for_ablations(p
     assert Recaller(index, RecallConfig(), zone=UTC).search("what did Karoline paint?", now=NOW,
                                                             zone=UTC).notes == ("read 'Karoline' as Caroline",)
     index.close()
+
+
+def test_a_short_name_typed_with_one_slip_is_read_as_the_name(painters):
+    readings = read_names(["Tmi", "Jhon", "Jonh"], ["Tim", "John"], frequency=lambda word: 0)
+    assert [(r.actor, r.word) for r in readings] == [("Tim", "Tmi"), ("John", "Jhon"), ("John", "Jonh")]
+    assert read_names(["Tom"], ["Tim"], frequency=lambda word: 3) == []  # a word of the log stays a word
+    answer = painters.search("what did Jonh say about painting?", now=NOW, zone=UTC, limit=1)
+    assert "read 'Jonh' as John" in answer.notes and answer.results[0].session == "s2"
+
+
+def test_a_name_the_index_holds_as_the_same_token_is_read_however_often_it_is_mentioned(paths):
+    """'Melany' is stemmed as 'Melanie' is ('melani'): the turns that mention Melanie are the name's,
+    not evidence that 'Melany' is a word of the log."""
+    rows = [("s1", "Melanie", "I painted a lake at sunrise"), ("s1", "Caroline", "Lovely, the colours")]
+    rows += [(f"c{i}", "Caroline", f"Melanie told me about the train, number {i}") for i in range(4)]
+    rows += [("s2", "Caroline", "My painting of a lake is finished, a painting for my mother")]
+    turns = [turn(DAY + timedelta(minutes=i), text, session=session, actor=actor)
+             for i, (session, actor, text) in enumerate(rows)]
+    index = indexed(paths, turns, ConceptEmbedder())
+    answer = recaller(index, ConceptEmbedder()).search("what did Melany say about painting?", now=NOW,
+                                                        zone=UTC, limit=1)
+    assert "read 'Melany' as Melanie" in answer.notes
+    assert answer.results[0].text == "I painted a lake at sunrise"
+    index.close()
+
+
+def test_the_speakers_one_word_may_name_are_one_person(paths):
+    """'Jonn' reads as John and as Jon: with Gina, the conversation in which Gina speaks with either of
+    them is the one in which the two named people speak together."""
+    rows = [("s1", "Jon", "We painted the studio wall"), ("s1", "Gina", "It looks great"),
+            ("s2", "John", "Painting is not for me"), ("s2", "Tim", "Indeed"),
+            ("s3", "Gina", "My painting class: painting faces, painting portraits"), ("s3", "Maria", "Fun")]
+    rows += [(f"x{i}", "Tom", f"The train was late again, number {i}") for i in range(12)]
+    turns = [turn(DAY + timedelta(minutes=i), text, session=session, actor=actor)
+             for i, (session, actor, text) in enumerate(rows)]
+    index = indexed(paths, turns, ConceptEmbedder())
+    answer = recaller(index, ConceptEmbedder()).search("what did Jonn and Gina say about painting?", now=NOW,
+                                                        zone=UTC, limit=4)
+    assert "read 'Jonn' as John" in answer.notes and "read 'Jonn' as Jon" in answer.notes
+    order = [item.session for item in sorted(answer.results, key=lambda item: -item.score)]
+    assert order.index("s1") < order.index("s3")  # Gina with Jon, before Gina with Maria
+    index.close()
+
+
+def test_a_name_as_written_may_also_be_read_as_the_names_it_transliterates():
+    assert [(r.actor, r.exact) for r in read_names(["Jon"], ["Jon", "John"])] == [("Jon", True)]
+    readings = read_names(["Jon"], ["Jon", "John", "Joan"], variants=True)
+    assert [(r.actor, r.exact) for r in readings] == [("Jon", True), ("John", False)]
+    assert readings[1].note() == "read 'Jon' as John"
