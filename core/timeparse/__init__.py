@@ -3,7 +3,7 @@
 ``parse_time("what did we decide last Tuesday night?", now, zone)`` gives the range (Tue 18:00 – Wed
 04:00, grain ``part_of_day``), the expression read, the rest of the query, and notes (a typo read).
 One module per kind of expression, each with its English, Korean and Japanese tables: ``clock``,
-``dates``, ``relative``, ``counts``, ``moments``, ``weekdays``, ``periods``, ``dayparts`` (boundaries
+``dates``, ``relative``, ``counts``, ``approximate``, ``moments``, ``weekdays``, ``periods``, ``dayparts`` (boundaries
 in ``parts``), ``intervals``, ``seasons``, ``holidays``, ``movable``, ``annual``, ``fiscal``, ``typos``,
 ``hints`` (time-like words left unread) and ``fallback`` (dateparser). The machinery: ``text``,
 ``lang_en``/``lang_ko``/``lang_ja``, ``rules``, ``pieces``, ``resolve``, ``ranges`` (DST-correct

@@ -10,6 +10,7 @@ from zoneinfo import ZoneInfo
 
 from core.timeparse import (
     anchor,
+    approximate,
     clock,
     counts,
     dates,
@@ -37,7 +38,8 @@ LANGUAGES = ("en", "ko", "ja")
 # One table per kind of expression. Among equally long matches the earlier rule wins, so the order
 # matters where two kinds read the same words: "last Friday of October" is an ordinal weekday, not
 # "last Friday".
-_KINDS = (intervals, weekdays, periods, moments, counts, relative, dayparts, dates, clock, seasons, holidays, fiscal)
+_KINDS = (intervals, weekdays, periods, moments, approximate, counts, relative, dayparts, dates, clock, seasons,
+          holidays, fiscal)
 _RULES = {lang: [item for kind in _KINDS for item in kind.RULES.get(lang, [])] for lang in ("en", "ko", "ja")}
 
 # English words before an expression that belong to it ("on Monday", "in mid-March", "earlier today").
