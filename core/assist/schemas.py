@@ -3,11 +3,10 @@ REST API's request and response bodies in its OpenAPI document (``tui_app/api/op
 builds ``openapi.json`` from them), are these dicts.
 
 :func:`check` validates arguments against an input schema with ``jsonschema_rs`` (a JSON Schema
-2020-12 validator in Rust: 22 ms to import here against 360 ms for the pure-Python ``jsonschema``,
-which the MCP server would otherwise pay on start) and turns the first error into
-:class:`ArgumentError` with one line that names the field (``limit: must be an integer from 1 to 100,
-got 0``). JSON Schema cannot say two things checked here by hand: strings may not hold lone surrogates
-(they cannot be stored as UTF-8) and numbers must be finite.
+2020-12 validator in Rust, far cheaper to import than ``jsonschema``: tests/bench/README.md) and turns
+the first error into :class:`ArgumentError` with one line that names the field (``limit: must be an
+integer from 1 to 100, got 0``). JSON Schema cannot say two things checked here by hand: strings may
+not hold lone surrogates (they cannot be stored as UTF-8) and numbers must be finite.
 """
 
 from __future__ import annotations
