@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from core.clock import parse_now
 from core.config import Config, load_config
+from core.curate.runs import overdue_notice
 from core.errors import HomeError, ReverieError, VaultLocked
 from core.paths import HomePaths
 from core.vault.passphrase import passphrase_without_prompt
@@ -367,6 +368,11 @@ class Workbench:
     def mark(self, text: str, now: datetime | None = None) -> Marker:
         """A topic marker: where the person is now (the one way a marker is written)."""
         return self.topics.mark(text, now)
+
+    def curation_overdue(self, now: datetime | None = None) -> str | None:
+        """One line when a scope's weekly curation review is overdue, else None: the reminder every CLI
+        command gives, read from ``runs.jsonl`` alone (the curation service loads the whole engine)."""
+        return overdue_notice(self.paths, self.config, now)
 
     @cached_property
     def topics(self) -> Topics:

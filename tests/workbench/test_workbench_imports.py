@@ -12,7 +12,7 @@ ROOT = Path(__file__).resolve().parents[2]
 REASONS = ("# lazy:", "# heavy:", "# cycle:")
 # What the TUI imports before its first paint (core.workbench.home, access, freshness, when) must not load.
 OFF_THE_START = ("cryptography", "apsw", "numpy", "core.index", "core.recall", "core.timeparse", "core.vault.crypto",
-                 "core.vault.store", "core.curate", "core.conversation")
+                 "core.vault.store", "core.curate.engine", "core.conversation")
 
 
 def _function_level_imports(path: Path) -> list[tuple[int, str]]:
@@ -42,3 +42,31 @@ def test_what_the_tui_imports_of_the_workbench_at_start_loads_no_subsystem() -> 
                             check=True).stdout.split()
     heavy = sorted(m for m in loaded if m.startswith(OFF_THE_START))
     assert not heavy, f"the workbench's start-up modules import {heavy[:6]}"
+
+
+ADD_SCOPE = """
+import sys
+from core.workbench.home import Workbench
+bench = Workbench.open(sys.argv[1])
+bench.paths.ensure()
+bench.curation.add_scope("memories", "vault", None)
+"""
+OVERDUE = """
+import sys
+from core.workbench.home import Workbench
+bench = Workbench.open(sys.argv[1])
+light = bench.curation_overdue()
+print("core.curate.engine" in sys.modules)
+print(light == bench.curation.overdue() and light is not None)
+"""
+
+
+def test_the_reminder_every_cli_command_gives_reads_the_runs_without_the_curation_engine(tmp_path: Path) -> None:
+    """Each CLI command says when a curation review is overdue (a new scope never was reviewed); that check
+    must not load the curation engine into every command, and says what the curation service says."""
+    for step in (ADD_SCOPE, OVERDUE):
+        run = subprocess.run([sys.executable, "-c", step, str(tmp_path / "home")], cwd=ROOT, capture_output=True,
+                             text=True, check=True)
+    engine_loaded, same = run.stdout.split()
+    assert engine_loaded == "False"
+    assert same == "True", "the new scope was never reviewed: both say so, in the same words"

@@ -60,7 +60,7 @@ def _remind_overdue_review(state: CliState) -> None:
     if not state.paths.root.exists():
         return
     try:
-        notice = state.workbench.curation.overdue()
+        notice = state.workbench.curation_overdue()
     except ReverieError:
         return  # a bad config.toml is reported by the command itself, with its file and key
     if notice:
