@@ -25,10 +25,10 @@ from core.sdk.common import RESERVED_CUSTOM, moment, reverie_error
 from core.sdk.crypto import MemoryCrypto
 from core.sdk.models import Memory
 from core.vault.canonical import sha256_hex
-from core.vault.crypto import b64e
 from core.vault.portable import export_dvmem, import_dvmem, read_dvmem_file
 from core.vault.records import MEMORY_FORMAT, MemoryRecord, RecordMetadata, new_record, open_memory
 from core.vault.review import check_field_value
+from core.vault.sealed import envelope_bytes
 from core.vault.store import MemoryStore
 
 
@@ -73,11 +73,8 @@ def _own_view_record(store: MemoryStore, memory: Memory, source: Path) -> Memory
     """The record a ``Memory.to_dvmem()`` of one of this vault's views carries, or None."""
     if not (memory.id.startswith("mem_") and memory.encrypted_content and memory.nonce and memory.signature):
         return None
-    envelope = {"format": MEMORY_FORMAT, "format_version": 1, "id": memory.id, "record_version": 1,
-                "nonce": b64e(memory.nonce), "ciphertext": b64e(memory.encrypted_content),
-                "hmac": memory.signature}
+    data = envelope_bytes(MEMORY_FORMAT, memory.id, 1, memory.nonce, memory.encrypted_content, memory.signature)
     try:
-        data = (json.dumps(envelope, indent=1, sort_keys=True) + "\n").encode("utf-8")  # a record file's form
         stored = open_memory(data, store.keys, str(source), memory.id)
     except ReverieError:
         return None

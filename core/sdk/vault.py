@@ -36,11 +36,12 @@ from core.sdk.models import Memory, MemoryMetadata, MemoryStatus
 from core.sdk.portable import export_file, import_file
 from core.sdk.review import ReviewDraft, ReviewState
 from core.sdk.sharing import Grant
-from core.vault.canonical import canonical_json, sha256_hex
+from core.vault.canonical import sha256_hex
 from core.vault.crypto import KdfParams, b64d
 from core.vault.ledger import LedgerEntry
 from core.vault.records import MEMORY_FORMAT, MemoryRecord, RecordMetadata, new_record, open_memory
 from core.vault.review import check_field_value, new_id
+from core.vault.sealed import associated_data
 from core.vault.store import MEMORY_KINDS, MemoryStore
 from core.workbench.home import Workbench
 
@@ -340,7 +341,7 @@ class MemoryVault:
         record = self._records.get(memory.id)
         if record is None:
             raise KeyError(f"no memory {memory.id!r} in {self._store.paths.vault}")
-        aad = canonical_json({"format": MEMORY_FORMAT, "id": memory.id, "record_version": record.record_version})
+        aad = associated_data(MEMORY_FORMAT, memory.id, record.record_version)
         try:
             plaintext = self._store.keys.decrypt(memory.nonce, memory.encrypted_content, aad, f"memory {memory.id}")
         except ReverieError as exc:

@@ -53,25 +53,30 @@ class Envelope:
     payload: dict[str, Any]
 
 
-def _associated_data(fmt: str, record_id: str, version: int, plain: bool = False) -> bytes:
-    """``plain``: ``fmt`` and ``record_id`` were decoded from a record file for which ``is_plain_json``
+def associated_data(fmt: str, record_id: str, version: int, plain: bool = False) -> bytes:
+    """What binds a record's ciphertext to its format, id and version (the AES-GCM associated data).
+    ``plain``: ``fmt`` and ``record_id`` were decoded from a record file for which ``is_plain_json``
     holds, so msgspec writes them exactly as ``canonical_json`` does (strings without escapes, an int)."""
     value = {"format": fmt, "id": record_id, "record_version": version}
     return msgspec.json.encode(value, order="sorted") if plain else canonical_json(value)
 
 
 def seal(fmt: str, record_id: str, version: int, payload: dict[str, Any], keys: VaultKeys) -> bytes:
-    nonce, ciphertext = keys.encrypt(canonical_json(payload), _associated_data(fmt, record_id, version))
-    record: dict[str, Any] = {
-        "format": fmt,
-        "format_version": FORMAT_VERSION,
-        "id": record_id,
-        "record_version": version,
-        "nonce": b64e(nonce),
-        "ciphertext": b64e(ciphertext),
-    }
+    nonce, ciphertext = keys.encrypt(canonical_json(payload), associated_data(fmt, record_id, version))
+    record = _unsigned(fmt, record_id, version, nonce, ciphertext)
     record["hmac"] = keys.sign(canonical_json(record))
     return _file_bytes(record)
+
+
+def _unsigned(fmt: str, record_id: str, version: int, nonce: bytes, ciphertext: bytes) -> dict[str, Any]:
+    return {"format": fmt, "format_version": FORMAT_VERSION, "id": record_id, "record_version": version,
+            "nonce": b64e(nonce), "ciphertext": b64e(ciphertext)}
+
+
+def envelope_bytes(fmt: str, record_id: str, version: int, nonce: bytes, ciphertext: bytes, hmac: str) -> bytes:
+    """The record file these sealed parts make, exactly as :func:`seal` writes one (for parts shown apart,
+    e.g. by a DiaryVault view: its ciphertext, nonce and signature)."""
+    return _file_bytes({**_unsigned(fmt, record_id, version, nonce, ciphertext), "hmac": hmac})
 
 
 def _file_bytes(record: dict[str, Any]) -> bytes:
@@ -164,5 +169,5 @@ def unseal_plaintext(data: bytes, fmt: str, keys: VaultKeys, where: str, expecte
     except (ValueError, TypeError):  # which one, in the words of b64d
         nonce_bytes = b64d(str(nonce), f"{where}: nonce")
         ciphertext_bytes = b64d(str(ciphertext), f"{where}: ciphertext")
-    plaintext = keys.decrypt(nonce_bytes, ciphertext_bytes, _associated_data(fmt, record_id, version, simple), where)
+    plaintext = keys.decrypt(nonce_bytes, ciphertext_bytes, associated_data(fmt, record_id, version, simple), where)
     return record_id, version, plaintext

@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.vault.sealed import _file_bytes, is_file_bytes
+from core.errors import RecordError
+from core.vault.crypto import VaultKeys, b64d
+from core.vault.sealed import _file_bytes, associated_data, envelope_bytes, is_file_bytes, seal
 
 VALUE = st.one_of(st.text(max_size=12), st.integers(-5, 10**12), st.booleans(), st.floats(allow_nan=False),
                   st.none())
@@ -37,3 +40,17 @@ def test_a_real_record_takes_the_fast_path_and_a_changed_one_fails() -> None:
     assert is_file_bytes(exact, record)
     assert not is_file_bytes(exact.replace(b'"id"', b'"id" '), record)
     assert not is_file_bytes(exact.replace(b"mem_0", b"mem_\\u0030"), record)  # same value, other bytes
+
+
+def test_a_sealed_record_put_back_together_from_its_parts_is_its_file() -> None:
+    """``envelope_bytes`` (a DiaryVault view's ciphertext, nonce and signature made a record file again)
+    writes exactly what ``seal`` wrote, and the associated data binds the parts to the id and version."""
+    keys = VaultKeys(b"\x01" * 32, b"\x02" * 32)
+    data = seal("reverie.memory", "mem_0123456789abcdef", 1, {"content": "x"}, keys)
+    record = json.loads(data)
+    nonce, ciphertext = b64d(record["nonce"], "nonce"), b64d(record["ciphertext"], "ciphertext")
+    assert envelope_bytes("reverie.memory", "mem_0123456789abcdef", 1, nonce, ciphertext, record["hmac"]) == data
+    aad = associated_data("reverie.memory", "mem_0123456789abcdef", 1)
+    assert json.loads(keys.decrypt(nonce, ciphertext, aad, "here")) == {"content": "x"}
+    with pytest.raises(RecordError):
+        keys.decrypt(nonce, ciphertext, associated_data("reverie.memory", "mem_0123456789abcdef", 2), "here")
