@@ -21,17 +21,15 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from core.config import Config, ContextConfig, SharingProfile
-from core.context import MIN_CUT_TOKENS, build_context, cut_to_tokens, estimate_tokens
 from core.errors import ReverieError
-from core.export import HomeExporter
-from core.recall.pool import source_shared
 from core.tags import normalize_tag
-from core.vault.canonical import sha256_hex
-from core.vault.records import open_memory
-from core.vault.store import MEMORY_KINDS
+
+# core.context, core.export, core.recall and core.vault load in the functions that use them: `reverie mcp`
+# imports this module (through core.assist) before the vault unlocks, without apsw or cryptography.
 
 if TYPE_CHECKING:
     from core.context import ContextBlock
+    from core.export import HomeExporter
     from core.index import Filters
     from core.recall import Recaller, RecallItem, RecallResult
     from core.recall.model import ItemForm
@@ -95,6 +93,8 @@ class SharePolicy:
         return None
 
     def source_allowed(self, source: str) -> bool:
+        from core.recall.pool import source_shared  # lazy: core.recall, apsw
+
         return source_shared(source, self.profile.sources)
 
     def item_verdict(self, item: RecallItem) -> str | None:
@@ -194,6 +194,8 @@ def share_items(items: Sequence[RecallItem], policy: SharePolicy, limit: int | N
 def _fit_tokens(items: list[RecallItem], max_tokens: int,
                 withheld: dict[str, int]) -> tuple[list[RecallItem], int, int]:
     """Items while they fit in ``max_tokens``; returns them, how many were cut, and the tokens used."""
+    from core.context import MIN_CUT_TOKENS, cut_to_tokens, estimate_tokens  # lazy: core.recall, apsw
+
     out: list[RecallItem] = []
     used = cut = 0
     for index, item in enumerate(items):
@@ -276,6 +278,8 @@ def shared_context(recaller: Recaller, policy: SharePolicy, query: str | None, *
                    budget: int | None = None) -> ContextBlock:
     """The block of ``reverie context --profile``: built from shared items only, within the smaller
     of the budget and the profile's ``max_tokens``."""
+    from core.context import build_context  # lazy: core.recall, apsw
+
     block = build_context(SharedRecaller(recaller, policy), query, markers=markers, now=now, zone=zone,
                           config=config, budget=budget, profile=policy.profile)
     leaked = [item.id for item in [*block.memories, *block.turns] if policy.item_verdict(item) is not None]
@@ -295,6 +299,8 @@ class SealedRecords:
 
     def _signed(self, vault: MemoryStore) -> dict[str, str] | None:
         """Memory id → SHA-256 of the record the ledger signed last (None: the chain is damaged)."""
+        from core.vault.store import MEMORY_KINDS  # lazy: cryptography
+
         reading = vault.ledger.read(full=False)
         if [p for p in reading.problems if p.kind != "incomplete"]:
             return None
@@ -304,6 +310,9 @@ class SealedRecords:
         return self._latest[1]
 
     def as_sealed(self, item: RecallItem) -> RecallItem | None:
+        from core.vault.canonical import sha256_hex  # lazy: core.vault, beside open_memory
+        from core.vault.records import open_memory  # lazy: cryptography
+
         try:
             vault = self._vault()
             signed = self._signed(vault)
@@ -319,6 +328,8 @@ class SealedRecords:
 
 def shared_exporter(vault: MemoryStore, policy: SharePolicy) -> HomeExporter:
     """Exports (RAG chunks, JSONL, conversation history, knowledge graph) of the shared memories only."""
+    from core.export import HomeExporter  # lazy: cryptography
+
     return HomeExporter(vault, include=policy.allows_memory)
 
 

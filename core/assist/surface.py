@@ -31,7 +31,6 @@ from core.errors import NotFound, ReverieError, ReviewError
 from core.frozen import thaw
 from core.paths import HomePaths
 from core.sharing import SharePolicy, shared_item
-from core.vault.review import RESERVED_FIELDS, check_field_value
 
 if TYPE_CHECKING:
     from core.vault.store import MemoryStore
@@ -236,6 +235,8 @@ class AssistantSurface:
 def _check_value(where: str, field_name: str, value: Any, field_where: str) -> None:
     """A suggested value fits its field (occurred_at a time with an offset, tags and people lists of
     text…) and is not huge; the field is not one the vault reserves."""
+    from core.vault.review import RESERVED_FIELDS, check_field_value  # lazy: cryptography, off `reverie mcp`'s start
+
     if field_name in RESERVED_FIELDS:
         raise ArgumentError(f"{field_where}: {field_name!r} is reserved and cannot be suggested")
     schemas.value_size_ok(value, where)
