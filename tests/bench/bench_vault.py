@@ -64,10 +64,10 @@ sys.path.insert(0, tree)
 from pathlib import Path
 from core.paths import HomePaths
 from core.vault import scan
-from core.vault.store import MemoryVault
+from core.vault.crypto import unlock
 from core.workbench.verify import verify_home
 paths = HomePaths(Path(home), Path(cache))
-keys = MemoryStore.unlock(paths, passphrase).keys
+keys = unlock(paths.vault_header, passphrase)
 scan.default_workers = lambda: int(workers)  # the benchmark chooses; the code asks the machine
 def children():
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
