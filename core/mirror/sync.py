@@ -129,7 +129,7 @@ def _state_key(paths: HomePaths) -> bytes:
 
 def sealed_memories(vault: Any) -> list[MirroredMemory]:
     """The vault's memories whose record verifies and matches the ledger's latest entry for it; none
-    while the ledger chain is damaged (the rule of ``MemoryVault.verified_ids``)."""
+    while the ledger chain is damaged (the rule of ``MemoryStore.verified_ids``)."""
     if [p for p in vault.ledger.read().problems if p.kind != "incomplete"]:
         return []
     scan = vault.scan_memories()

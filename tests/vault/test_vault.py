@@ -1,4 +1,4 @@
-"""MemoryVault: drafts at rest, once-only finalization across restarts, no plaintext on disk."""
+"""MemoryStore: drafts at rest, once-only finalization across restarts, no plaintext on disk."""
 
 from __future__ import annotations
 
