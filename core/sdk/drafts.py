@@ -23,7 +23,8 @@ from core.fsutil import atomic_write_bytes
 from core.paths import HomePaths
 from core.sdk.review import DecisionOutcome, ReviewDraft, ReviewState
 from core.vault.crypto import VaultKeys
-from core.vault.review import Approval, StoredDraft, lost_update
+from core.vault.review import Approval, StoredDraft, is_draft_id, lost_update
+from core.vault.scan import record_names
 from core.vault.sealed import seal, unseal
 
 REJECTED_FORMAT = "reverie.sdk.rejected-draft"
@@ -90,7 +91,9 @@ class RejectedDrafts:
         self.keys = keys
 
     def path(self, draft_id: str) -> Path:
-        if not draft_id or "/" in draft_id or "\\" in draft_id or draft_id.startswith("."):
+        """The file of ``draft_id``; ``KeyError`` when it is no draft id (the vault's grammar), so no name
+        from outside reaches another file."""
+        if not is_draft_id(draft_id):
             raise KeyError(f"unknown draft: {draft_id}")
         return self.folder / f"{draft_id}.json"
 
@@ -117,8 +120,8 @@ class RejectedDrafts:
 
     def all(self) -> list[ReviewDraft]:
         found = []
-        for path in sorted(self.folder.glob("*.json")):
-            draft = self.get(path.stem)
+        for name in record_names(self.folder):
+            draft = self.get(name.removesuffix(".json"))
             if draft is not None:
                 found.append(draft)
         return found

@@ -41,6 +41,7 @@ from core.vault.crypto import KdfParams, b64d
 from core.vault.ledger import LedgerEntry
 from core.vault.records import MEMORY_FORMAT, MemoryRecord, RecordMetadata, new_record, open_memory
 from core.vault.review import check_field_value, new_id
+from core.vault.scan import record_names
 from core.vault.sealed import associated_data
 from core.vault.store import MEMORY_KINDS, MemoryStore
 from core.workbench.home import Workbench
@@ -208,7 +209,7 @@ class MemoryVault:
     def _sync(self) -> None:
         """Pick up memories other front doors added (TUI, CLI, imports) and drop those moved away
         (cold storage); views already handed out stay the same objects."""
-        present = {p.stem for p in self._store.paths.vault.glob("mem_*.json")}
+        present = {name.removesuffix(".json") for name in record_names(self._store.paths.vault, "mem_")}
         for gone in set(self._memories) - present:
             self._memories.pop(gone)
             self._records.pop(gone, None)

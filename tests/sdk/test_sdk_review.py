@@ -338,3 +338,12 @@ def test_a_tampered_draft_is_reported_never_loaded(vault: MemoryVault) -> None:
     with pytest.raises(ValueError, match=f"{hit.draft_id}.json"):
         vault.get_draft(hit.draft_id)
     assert vault.list_drafts() == [kept]  # left out here; `reverie verify` names it
+
+
+@pytest.mark.parametrize("bad", ["../x", "..", ".hidden", "a/b", "a\\b", "", "x\x00y", "a" * 300])
+def test_a_draft_id_from_outside_names_no_file(vault: MemoryVault, bad: str) -> None:
+    """Any id, also one no file can have, is simply not a draft: nothing is read, deleted or raised."""
+    draft = vault.create_draft("Kept.")
+    assert vault.get_draft(bad) is None
+    assert vault.delete_draft(bad) is False
+    assert vault.get_draft(draft.draft_id) == draft
