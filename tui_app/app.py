@@ -193,6 +193,7 @@ class ReverieApp(App[None], inherit_bindings=False):
         self._initial_keys = keys
         self._initial_passphrase = passphrase
         self.unlocked_waiting: messages.Unlocked | None = None  # keys that came while Home was composed ahead
+        self.home_ahead_pending = False  # Home to be composed ahead once the unlock screen's frame is painted
         self.resume_section = HOME_SECTION  # where unlocking returns: the section shown when the app locked
         self.sections_warm = False
         self.prepare_ahead = prepare_sections
@@ -581,9 +582,16 @@ class ReverieApp(App[None], inherit_bindings=False):
             self.notify(message.line, markup=False)
 
     def prepare_unlock(self) -> None:
-        """The unlock screen starts deriving the keys: meanwhile, what Home's first load needs, and Home
-        itself composed off-screen, and every screen's rules parsed (the key derivation leaves the
-        interpreter free)."""
+        """The unlock screen has started deriving the keys: once its first frame is on the terminal (the
+        derivation leaves the interpreter free), what Home's first load needs, Home itself composed
+        off-screen, and every screen's rules parsed. Keys that come sooner wait for that Home."""
+        self.home_ahead_pending = True
+        self.call_after_refresh(self.prepare_home_ahead)
+
+    def prepare_home_ahead(self) -> None:
+        self.home_ahead_pending = False
+        if not self.locked:
+            return
         self.preload_for_home()
         self.style_every_screen()
         self.run_worker(self.compose_home_ahead(), group="prepare-home", exclusive=True, exit_on_error=False,
@@ -604,7 +612,7 @@ class ReverieApp(App[None], inherit_bindings=False):
     def on_unlocked(self, message: messages.Unlocked) -> None:
         """Start the session on the keys; if Home is being composed ahead, once it is (sooner than
         composing it again: ``compose_home_ahead`` calls :meth:`finish_unlock`)."""
-        if any(w.group == "prepare-home" and not w.is_finished for w in self.workers):  # pending or running
+        if self.home_ahead_pending or any(w.group == "prepare-home" and not w.is_finished for w in self.workers):
             self.unlocked_waiting = message
             return
         self.finish_unlock(message)
@@ -678,7 +686,10 @@ class ReverieApp(App[None], inherit_bindings=False):
         return super().push_screen(screen, *args, **kwargs)
 
     def delay_update(self, delay: float = 0.05) -> None:
-        if not self.whole_screen:
+        """Textual's pause before painting a screen switched to, which keeps the old screen on the
+        terminal while the new one is built: not for a screen already whole, nor for the first screen
+        (there is nothing on the terminal to keep, and the pause only delays the first frame)."""
+        if not self.whole_screen and self.current_mode != self.DEFAULT_MODE:
             super().delay_update(delay)
 
     async def action_section(self, name: str) -> None:

@@ -14,6 +14,7 @@ from textual.widgets import Static
 
 from core.demo.build import DEMO_PASSPHRASE, DemoHome
 from tests.helpers.tui import FakeEditor, demo_fixture, frozen_clock_fixture, settle, tui_config  # noqa: F401
+from tui_app import app as app_module
 from tui_app import offscreen
 from tui_app.app import ReverieApp
 from tui_app.screens.home import HomeScreen
@@ -108,7 +109,7 @@ async def test_keys_that_come_while_home_is_composed_ahead_show_that_home(
             await composing.wait()
         return await real_compose(app, screen)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(offscreen, "compose_offscreen", held_compose)
+    monkeypatch.setattr(app_module, "compose_offscreen", held_compose)
     app = at_hand(demo)
     async with app.run_test(size=(80, 24)) as pilot:
         await until(pilot, lambda: app.workbench.unlocked and homes, "the keys, Home being composed")
