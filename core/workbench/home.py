@@ -60,6 +60,7 @@ if TYPE_CHECKING:
     from core.workbench.remote import RemoteService
     from core.workbench.review import Review
     from core.workbench.search import SearchAnswer
+    from core.workbench.sharing import Sharing
     from core.workbench.topics import Topics
     from core.workbench.verify import VerifyReport
 
@@ -351,19 +352,19 @@ class Workbench:
                 refresh: bool = True) -> ContextBlock:
         """A block for a model's prompt: the latest topic markers, confirmed memories, matching turns;
         through a sharing profile when ``profile`` names one or is a policy (denied tags win)."""
-        return self.recall.context(query, now=now, zone=zone, budget=budget, profile=profile, refresh=refresh)
+        return self.sharing.context(query, now=now, zone=zone, budget=budget, profile=profile, refresh=refresh)
 
     def share_check(self, profile: str, query: str, *, now: datetime | None = None,
                     limit: int | None = None) -> ShareCheck:
         """What an assistant under ``profile`` would get for ``query``, and what the same query finds
         without the profile, each item with why it is withheld (``reverie share check``). The
         memories are synced first, asking for the passphrase if need be: what is shared depends on them."""
-        return self.recall.share_check(profile, query, now=now, limit=limit)
+        return self.sharing.share_check(profile, query, now=now, limit=limit)
 
     def as_sealed(self, items: Sequence[RecallItem]) -> dict[str, RecallItem | None]:
         """Each memory among ``items`` as its sealed record says (text, tags, review state), None for one
         whose record does not verify; the index is unsigned, so what is shown of a memory comes from here."""
-        return self.recall.as_sealed(items)
+        return self.sharing.as_sealed(items)
 
     def mark(self, text: str, now: datetime | None = None) -> Marker:
         """A topic marker: where the person is now (the one way a marker is written)."""
@@ -445,8 +446,14 @@ class Workbench:
 
     @cached_property
     def recall(self) -> Recall:
-        """Search, how a query reads, context blocks, sharing checks: :meth:`search` and :meth:`context`
-        answer through it."""
+        """Search and how a query reads: :meth:`search` and :meth:`understood` answer through it."""
         from core.workbench.recall import Recall  # lazy: core.recall and the time grammar, ~150 ms
 
         return Recall(self)
+
+    @cached_property
+    def sharing(self) -> Sharing:
+        """Context blocks, answers through a sharing profile, share checks, memories as sealed."""
+        from core.workbench.sharing import Sharing  # lazy: core.context and core.sharing, ~20 ms more
+
+        return Sharing(self)
