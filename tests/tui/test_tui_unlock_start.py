@@ -1,4 +1,5 @@
-"""After the keys: Home, composed ahead while they were derived, loads behind the gate and is shown
+"""The unlock screen reaches the terminal before the work done beside the key derivation starts. After
+the keys: Home, composed ahead while they were derived, loads behind the gate and is shown
 whole (counts, verification, activity, its footer composed for the unlocked app), or after
 ``HOME_WAIT`` with its loading indicator when its load is slow; keys that come while Home is still
 being composed wait for that Home instead of making another."""
@@ -136,3 +137,38 @@ async def test_a_home_load_that_fails_behind_the_gate_is_said_once_home_shows(
         dialog = app.screen
         assert dialog.title_text == "Could not load the home summary" and "database is locked" in dialog.message
         assert isinstance(app.screen_stack[-2], HomeScreen) and not app.locked
+
+
+async def test_the_unlock_screen_reaches_the_terminal_before_home_is_prepared(
+    demo: DemoHome, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With the passphrase at hand the derivation starts at once, and the work done beside it (every
+    screen's rules, Home composed ahead) waits until the unlock screen's frame has been handed to the
+    terminal: a frame held by a batch (``App._display`` returns at once then) is not one."""
+    app = at_hand(demo)
+    events: list[str] = []
+    display = app._display
+
+    def handed(screen: object, renderable: object) -> None:
+        if renderable is not None and not app._batch_count:
+            events.append(f"frame {type(screen).__name__}")
+        display(screen, renderable)  # type: ignore[arg-type]
+
+    app._display = handed  # type: ignore[method-assign]
+    real_rules, real_compose = ReverieApp.style_every_screen, ReverieApp.compose_home
+
+    def rules(self: ReverieApp) -> None:
+        events.append("rules")
+        real_rules(self)
+
+    async def compose_home(self: ReverieApp, session: object) -> None:
+        events.append("compose Home")
+        await real_compose(self, session)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(ReverieApp, "style_every_screen", rules)
+    monkeypatch.setattr(ReverieApp, "compose_home", compose_home)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, HomeScreen), "Home shown")
+        await settle(pilot)
+    first = events.index("frame UnlockScreen")
+    assert first < events.index("rules") and first < events.index("compose Home"), events[:6]
