@@ -7,7 +7,8 @@ Each run is a fresh interpreter (so imports count), headless at 100x30; the apps
 a run, so a busy moment hurts each alike. Columns:
 - import: importing the app module (Textual included);
 - first paint: from interpreter start to the first frame the app hands to the terminal (``App._display``
-  with something to draw: the moment the person sees the screen; added 2026-12-03);
+  with something to draw, outside a ``batch_update``, which makes ``_display`` drop the frame: the
+  moment the person sees the screen);
 - first frame: from interpreter start to the pilot's next refresh once it runs (the auto-pilot
   waits for the screen's next refresh, ``Screen.wait_for_refresh``; the same wait for both apps).
   Textual starts the pilot after the first paint for Reverie and before it for the bare app, so for
@@ -25,7 +26,8 @@ Then, for Reverie, each section's switch by its F-key, the first time and the se
 again is the second switch to Home): from the key event sent to the app's first paint of the new
 screen ("drawn") and to its last paint once everything the switch started is done ("shown": its
 workers finished and nothing painted for 0.1 s). The paints are the compositor's updates handed to
-the terminal (``App._display``, wrapped in the child: this bench's only use of a private name); the
+the terminal (``App._display``, wrapped in the child, and ``App._batch_count``: this bench's only uses
+of private names); the
 waits that tell the switch is over (``pilot.pause``) are not counted, unlike the figures before
 2026-12-02, which timed ``pilot.press`` plus those waits (each at least 20 ms: about 50-70 ms on
 every switch, counted in "settled (as before)"). Targets: shown under 150 ms, Topics under 300 ms.
@@ -88,7 +90,7 @@ async def auto(pilot):
 app = Bare()
 display = app._display
 def counted(screen, renderable):
-    if renderable is not None:
+    if renderable is not None and not app._batch_count:  # handed to the terminal, not held by a batch
         marks.setdefault("first_paint", time.perf_counter())
     return display(screen, renderable)
 app._display = counted
@@ -159,7 +161,7 @@ async def auto(pilot):
 app = ReverieApp(paths, load_config(paths.config), keys)
 display = app._display
 def counted(screen, renderable):
-    if renderable is not None:
+    if renderable is not None and not app._batch_count:  # handed to the terminal, not held by a batch
         now = time.perf_counter()
         marks.setdefault("first_paint", now)
         paints.append((now, screen))
@@ -225,7 +227,7 @@ async def auto(pilot):
 
 display = app._display
 def counted(screen, renderable):
-    if renderable is not None:
+    if renderable is not None and not app._batch_count:  # handed to the terminal, not held by a batch
         now = time.perf_counter()
         marks.setdefault("first_paint", now)
         paints.append((now, screen))
