@@ -37,9 +37,9 @@ from core.sdk.portable import export_file, import_file
 from core.sdk.review import ReviewDraft, ReviewState
 from core.sdk.sharing import Grant
 from core.vault.canonical import sha256_hex
-from core.vault.crypto import KdfParams, b64d
+from core.vault.crypto import KdfParams
 from core.vault.ledger import LedgerEntry
-from core.vault.records import MEMORY_FORMAT, MemoryRecord, RecordMetadata, new_record, open_memory
+from core.vault.records import MEMORY_FORMAT, MemoryRecord, RecordMetadata, new_record, open_sealed_memory
 from core.vault.review import check_field_value, new_id
 from core.vault.scan import record_names
 from core.vault.sealed import associated_data
@@ -161,15 +161,9 @@ class MemoryVault:
             data = path.read_bytes()
         except FileNotFoundError as exc:
             raise NotFound(f"no memory {memory_id!r} in {self._store.paths.vault}") from exc
-        memory = open_memory(data, self._store.keys, f"vault/{path.name}", memory_id)
-        record = json.loads(data)
-        return _Sealed(
-            memory=memory,
-            signature=record["hmac"],
-            nonce=b64d(record["nonce"], f"vault/{path.name}: nonce"),
-            ciphertext=b64d(record["ciphertext"], f"vault/{path.name}: ciphertext"),
-            file_sha256=sha256_hex(data),
-        )
+        memory, parts = open_sealed_memory(data, self._store.keys, f"vault/{path.name}", memory_id)
+        return _Sealed(memory=memory, signature=parts.hmac, nonce=parts.nonce, ciphertext=parts.ciphertext,
+                       file_sha256=sha256_hex(data))
 
     def _view(self, sealed: _Sealed) -> Memory:
         stored = sealed.memory

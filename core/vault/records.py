@@ -27,7 +27,7 @@ from core.typed import to_builtins
 from core.vault.canonical import sha256_hex
 from core.vault.crypto import VaultKeys
 from core.vault.review import StoredDraft, draft_from_json, review_summary
-from core.vault.sealed import SwappedRecord, one_line, seal, unseal_plaintext
+from core.vault.sealed import SwappedRecord, Unsealed, one_line, seal, unseal_plaintext
 
 MEMORY_FORMAT = "reverie.memory"
 DRAFT_FORMAT = "reverie.draft"
@@ -168,21 +168,28 @@ def open_memory(data: bytes, keys: VaultKeys, where: str, expected_id: str | Non
     """Verify and decrypt a record; ``RecordError`` (``SwappedRecord``, ``SignatureMismatch``) says
     what failed. The payload is decoded by msgspec straight into its stored shape (types and unknown
     keys checked in C) and the content is rechecked against its SHA-256."""
-    record_id, version, plaintext = unseal_plaintext(data, MEMORY_FORMAT, keys, where, expected_id, exact_bytes=True)
+    return open_sealed_memory(data, keys, where, expected_id)[0]
+
+
+def open_sealed_memory(data: bytes, keys: VaultKeys, where: str,
+                       expected_id: str | None = None) -> tuple[MemoryRecord, Unsealed]:
+    """:func:`open_memory`, and the record's sealed parts (nonce, ciphertext, HMAC) as the file holds them."""
+    unsealed = unseal_plaintext(data, MEMORY_FORMAT, keys, where, expected_id, exact_bytes=True)
+    record_id, version, plaintext = unsealed.record_id, unsealed.record_version, unsealed.plaintext
     try:
         shape = msgspec.json.decode(plaintext, type=_MemoryPayload)
     except msgspec.ValidationError as exc:
         raise RecordError(f"{where}: payload malformed: {one_line(str(exc))}") from exc
     except (msgspec.DecodeError, RecursionError) as exc:
         raise RecordError(f"{where}: the decrypted payload is not JSON") from exc
-    return _memory(shape, where, record_id, version, decoded=True)
+    return _memory(shape, where, record_id, version, decoded=True), unsealed
 
 
 def open_draft(data: bytes, keys: VaultKeys, where: str, expected_id: str | None = None) -> StoredDraft:
     """Verify and decrypt a draft record; its payload is decoded by msgspec straight into the draft's
     stored shape, then every invariant of the review workflow is checked (``ReviewError``)."""
-    _, _, plaintext = unseal_plaintext(data, DRAFT_FORMAT, keys, where, expected_id, exact_bytes=True)
-    return draft_from_json(plaintext, f"{where}: draft")
+    unsealed = unseal_plaintext(data, DRAFT_FORMAT, keys, where, expected_id, exact_bytes=True)
+    return draft_from_json(unsealed.plaintext, f"{where}: draft")
 
 
 def memory_from_payload(payload: dict[str, Any], where: str, record_id: str, record_version: int) -> MemoryRecord:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import binascii
 import json
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import msgspec
 
@@ -44,6 +44,18 @@ class SwappedRecord(RecordError):
 
 class SignatureMismatch(RecordError):
     """A record whose HMAC does not match: modified, or signed with another key."""
+
+
+class Unsealed(NamedTuple):
+    """A verified record: its id and version, the decrypted payload's bytes, and the sealed parts the
+    file holds (nonce, ciphertext, HMAC)."""
+
+    record_id: str
+    record_version: int
+    plaintext: bytes
+    nonce: bytes
+    ciphertext: bytes
+    hmac: str
 
 
 @dataclass(frozen=True)
@@ -122,15 +134,15 @@ def unseal(data: bytes, fmt: str, keys: VaultKeys, where: str, expected_id: str 
     """Check the signature, the name, then decrypt. Raises ``RecordError`` (or a subclass) naming
     ``where`` and what failed. With ``exact_bytes`` (a record file of the home), ``data`` must also
     be exactly what :func:`seal` wrote."""
-    record_id, version, plaintext = unseal_plaintext(data, fmt, keys, where, expected_id, exact_bytes=exact_bytes)
-    payload = _decode_json(plaintext, where, "the decrypted payload is not JSON")
+    unsealed = unseal_plaintext(data, fmt, keys, where, expected_id, exact_bytes=exact_bytes)
+    payload = _decode_json(unsealed.plaintext, where, "the decrypted payload is not JSON")
     if not isinstance(payload, dict):
         raise RecordError(f"{where}: payload is not an object")
-    return Envelope(record_id, version, payload)
+    return Envelope(unsealed.record_id, unsealed.record_version, payload)
 
 
 def unseal_plaintext(data: bytes, fmt: str, keys: VaultKeys, where: str, expected_id: str | None = None, *,
-                     exact_bytes: bool = False) -> tuple[str, int, bytes]:
+                     exact_bytes: bool = False) -> Unsealed:
     """:func:`unseal` up to the decrypted payload's bytes (record id, record version, plaintext), for a
     caller that decodes them straight into its own types.
 
@@ -170,4 +182,4 @@ def unseal_plaintext(data: bytes, fmt: str, keys: VaultKeys, where: str, expecte
         nonce_bytes = b64d(str(nonce), f"{where}: nonce")
         ciphertext_bytes = b64d(str(ciphertext), f"{where}: ciphertext")
     plaintext = keys.decrypt(nonce_bytes, ciphertext_bytes, associated_data(fmt, record_id, version, simple), where)
-    return record_id, version, plaintext
+    return Unsealed(record_id, version, plaintext, nonce_bytes, ciphertext_bytes, record["hmac"])
