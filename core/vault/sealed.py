@@ -81,6 +81,7 @@ def seal(fmt: str, record_id: str, version: int, payload: dict[str, Any], keys: 
 
 
 def _unsigned(fmt: str, record_id: str, version: int, nonce: bytes, ciphertext: bytes) -> dict[str, Any]:
+    """Every field of a record file but ``hmac``, which signs them: the envelope's fixed layout."""
     return {"format": fmt, "format_version": FORMAT_VERSION, "id": record_id, "record_version": version,
             "nonce": b64e(nonce), "ciphertext": b64e(ciphertext)}
 
