@@ -16,8 +16,6 @@ import math
 import re
 from typing import Any
 
-import jsonschema_rs
-
 from core.errors import ReverieError
 from core.timeparse import GRAINS
 
@@ -250,6 +248,8 @@ def _check_strings(value: Any, path: str) -> None:
 
 
 def _validator(schema: dict[str, Any]) -> Any:
+    import jsonschema_rs  # lazy: 15-60 ms with the stdlib modules it loads; `reverie mcp` starts before any call
+
     key = id(schema)
     found = _VALIDATORS.get(key)
     if found is None or found[0] is not schema:
