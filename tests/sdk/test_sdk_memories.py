@@ -248,12 +248,10 @@ def test_share_limits_to_the_newest(vault: MemoryVault) -> None:
 
 
 def test_a_validly_sealed_record_the_ledger_does_not_know_fails(vault: MemoryVault) -> None:
-    from core.vault.records import MemoryRecord as StoredMemory
-    from core.vault.records import RecordMetadata as StoredMetadata
-    from core.vault.records import seal_memory
+    from core.vault.records import MemoryRecord, RecordMetadata, seal_memory
 
     memory = vault.create("What really happened.", tags=["a"])
-    planted = StoredMemory(memory.id, "What someone wrote later.", StoredMetadata(tags=("a",)), memory.created_at)
+    planted = MemoryRecord(memory.id, "What someone wrote later.", RecordMetadata(tags=("a",)), memory.created_at)
     (vault.storage_dir / "vault" / f"{memory.id}.json").write_bytes(seal_memory(planted, vault.store.keys))
     fresh = open_vault(HomePaths.at(vault.storage_dir))
     view = fresh.get(memory.id)

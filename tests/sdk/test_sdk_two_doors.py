@@ -7,11 +7,11 @@ import json
 
 from click.testing import CliRunner
 
-from core.export import HomeExporter as ReverieExporter
+from core.export import HomeExporter
 from core.paths import HomePaths
 from core.sdk import MemoryVault, ReviewState
 from core.vault.crypto import unlock
-from core.vault.store import MemoryStore as Store
+from core.vault.store import MemoryStore
 from tests.sdk.conftest import KEY, open_vault
 from tui_app.cli.main import cli
 
@@ -21,8 +21,8 @@ def reverie(isolated_home: HomePaths, *args: str) -> CliRunner:
     return result
 
 
-def store_of(paths: HomePaths) -> Store:
-    return Store.open(paths, unlock(paths.vault_header, KEY))
+def store_of(paths: HomePaths) -> MemoryStore:
+    return MemoryStore.open(paths, unlock(paths.vault_header, KEY))
 
 
 def test_the_cli_lists_and_verifies_what_the_sdk_created(vault: MemoryVault, isolated_home: HomePaths) -> None:
@@ -82,7 +82,7 @@ def test_reverie_exports_and_memories_include_sdk_memories(vault: MemoryVault, i
     memory = vault.create("Exported by Reverie too.", tags=["sdk"])
     store = store_of(isolated_home)
     assert memory.id in store.verified_ids()
-    chunks = ReverieExporter(store).to_rag_chunks()
+    chunks = HomeExporter(store).to_rag_chunks()
     assert [c.metadata["memory_id"] for c in chunks] == [memory.id] and chunks[0].metadata["verified"]
     later = store.add_memory("Added through Reverie.", ["cli"])
     assert vault.get(later.memory_id) is not None  # the SDK picks up memories added meanwhile
