@@ -87,6 +87,9 @@ class KnowledgeEdge:
 
 @dataclass
 class KnowledgeGraph:
+    """Upstream's graph of memories, tags, dates and entities (Reverie's own export is
+    ``core.export.ExportGraph``, in Reverie's published form)."""
+
     nodes: list[KnowledgeNode] = field(default_factory=list)
     edges: list[KnowledgeEdge] = field(default_factory=list)
 
@@ -120,7 +123,8 @@ class _Item:
 
 
 class VaultExporter:
-    """Exports of an SDK ``MemoryVault``'s memories in AI-ready formats."""
+    """Exports of an SDK ``MemoryVault``'s memories in upstream's AI-ready formats, made from the vault's
+    records and its verdicts (no state but the vault)."""
 
     def __init__(self, vault: MemoryVault) -> None:
         self._vault = vault

@@ -58,7 +58,9 @@ class ReviewState(StrEnum):
 
 @dataclass(frozen=True)
 class ReviewDraft:
-    """A proposed memory under review: the person's content and tags, suggestions and decisions."""
+    """A proposed memory under review: the person's content and tags, suggestions and decisions (the
+    vault's types, checked by its rules). Beside them it keeps what upstream's API has and the vault's
+    draft does not: the ``rejected`` state and ``completed_by``/``completed_at``."""
 
     content: str
     tags: tuple[str, ...] = ()
