@@ -182,8 +182,7 @@ class Recaller:
         # that name's own mentions, not a word's: it is read as the name however often the log says it
         own = {stem(name) for actor in actors for name in first_names(actor)}
         frequency = lambda word: 0 if stem(word) in own else self._frequency(word)  # noqa: E731
-        readings = read_names(words, actors, frequency=frequency, common=NAME_COMMON, stopwords=EN_STOPWORDS,
-                              variants=self.ranking.name_variants)
+        readings = read_names(words, actors, frequency=frequency, common=NAME_COMMON, stopwords=EN_STOPWORDS)
         if not readings:
             return plan
         notes = tuple(note for note in dict.fromkeys(r.note() for r in readings) if note)
@@ -513,8 +512,12 @@ class Recaller:
               question: bool) -> tuple[Scores, str | None]:
         """Exact and semantic scores fused, the exact side weighed by how much of the query's rarity
         its best match holds (core.recall.rarity) to the power ``fusion_rarity`` (a question:
-        ``fusion_rarity_question``; 0 weighs it 1), and a note when meaning leads."""
+        ``fusion_rarity_question``; 0 weighs it 1), and a note when meaning leads. Inside a time range
+        meaning weighs ``fusion_weight_range``: the candidates are already narrowed to a few
+        conversations by time, and what tells them apart is more often meaning than a word."""
         power = self.ranking.fusion_rarity_question if question else self.ranking.fusion_rarity
+        ranged = pool.gate.start is not None or pool.gate.end is not None
+        meaning = self.ranking.fusion_weight_range if ranged else self.ranking.fusion_weight
         terms, hits = found
         share = 1.0
         if power > 0 and terms and hits:
@@ -524,10 +527,10 @@ class Recaller:
             share = rarity.explained(rarity.weights(total, frequencies), texts)
         weight = share**power
         note = None
-        if weight < self.ranking.fusion_weight:
+        if weight < meaning:
             note = (f"the matching words hold {share:.0%} of the query's rarest words: "
                     "ranked by meaning first, words second")
-        return fuse(exact, semantic, self.ranking.fusion_weight, weight), note
+        return fuse(exact, semantic, meaning, weight), note
 
     def _vector_model(self) -> Embedder:
         """The embedder, checked against the vectors the index holds (:class:`RecallError` if none)."""

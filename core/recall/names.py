@@ -99,12 +99,10 @@ def first_names(actor: str) -> list[str]:
 
 
 def read_names(words: Iterable[str], actors: Iterable[str], *, frequency: Callable[[str], int] | None = None,
-               common: int = 2, stopwords: frozenset[str] = frozenset(), variants: bool = False) -> list[Reading]:
+               common: int = 2, stopwords: frozenset[str] = frozenset()) -> list[Reading]:
     """The query's ``words`` read as names of ``actors``: as written (case folded) first; a word
     that matches no one as written is read as the closest name that :func:`close` allows, unless the
-    log holds it in more than ``common`` documents (``frequency``) or it is a stop word. ``variants``:
-    a word that is one speaker's name as written is also read as the names it is a transliteration of
-    (:func:`folded`: "Jon" is also John's)."""
+    log holds it in more than ``common`` documents (``frequency``) or it is a stop word."""
     by_name: dict[str, list[str]] = {}
     for actor in set(actors):
         for name in first_names(actor):
@@ -114,9 +112,6 @@ def read_names(words: Iterable[str], actors: Iterable[str], *, frequency: Callab
         key = word.casefold()
         if key in by_name:
             out += [Reading(actor, word, True) for actor in sorted(by_name[key])]
-            if variants:
-                same = sorted(name for name in by_name if name != key and folded(name) == folded(key))
-                out += [Reading(actor, word, False) for name in same for actor in sorted(by_name[name])]
             continue
         if key in stopwords or len(key) < 3:
             continue

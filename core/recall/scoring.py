@@ -35,6 +35,7 @@ class Ranking:
     speaker_semantic: float = 1.5
     session_of_named: float = 3.0  # turns of a session in which a named person speaks (theirs included)
     fusion_weight: float = 0.7  # exact/max(exact) + weight · semantic/max(semantic)
+    fusion_weight_range: float = 1.0  # the same inside a question's time range (candidates already narrowed by time)
     fill_semantic: bool = True  # fused: exact candidates beyond the nearest vector_pool get their cosine too
     auto_fuse: bool = True  # auto: fuse exact and semantic for a question when vectors can be searched
     auto_fuse_keywords: bool = True  # ... and for keywords too (a noun phrase, one word, a paraphrase)
@@ -42,7 +43,6 @@ class Ranking:
     fusion_rarity_question: float = 0.3  # the same for a question (its words are more often its answer's)
     keywords_find_the_turn: bool = True  # keywords: no answer share, no session prior (Recaller._asks)
     read_names: bool = True  # misspelt and transliterated names read as speakers' (core.recall.names)
-    name_variants: bool = False  # a speaker's name as written also read as the names it transliterates
     named_together: bool = True  # several named people: only the sessions in which they all speak
     exact_pool: int = 200  # exact hits ranked per search (more when a larger limit is asked)
     vector_pool: int = 100
@@ -61,8 +61,8 @@ class Ranking:
             if not all(isinstance(w, (int, float)) and 0 <= w <= 1 for w in weights):
                 raise ValueError(f"ranking.{name}: weights must be numbers from 0 to 1, got {weights!r}")
         numbers = ("spread_after", "answer_share", "answer_share_semantic", "speaker_exact", "speaker_semantic",
-                   "session_of_named", "fusion_weight", "session_prior", "coordination", "fusion_rarity",
-                   "fusion_rarity_question")
+                   "session_of_named", "fusion_weight", "fusion_weight_range", "session_prior", "coordination",
+                   "fusion_rarity", "fusion_rarity_question")
         for name in numbers:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:

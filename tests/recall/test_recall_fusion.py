@@ -10,7 +10,7 @@ import pytest
 from core.config import RecallConfig
 from core.recall import Recaller
 from core.recall.rarity import explained, idf, weights
-from core.recall.scoring import Ranking
+from core.recall.scoring import DEFAULT_RANKING, Ranking
 from tests.helpers.recall import NOW, ConceptEmbedder, conversation, indexed, recaller, turn
 
 OLD_AUTO = Ranking(fusion_rarity=0.0, fusion_rarity_question=0.0, auto_fuse_keywords=False)  # the ranking before
@@ -150,3 +150,27 @@ def test_keywords_fused_rank_the_nearest_as_meaning_alone_does(paths):
         assert top("auto", floor_of_nearest=False) != meant  # the floor of every filled candidate
     finally:
         index.close()
+
+
+def test_inside_a_time_range_meaning_weighs_fusion_weight_range(busy_weekend, monkeypatch):
+    """A question's range has already narrowed the candidates to a few conversations: inside it,
+    fusion weighs meaning by ``fusion_weight_range``; over all time (or a range widened to all time) by
+    ``fusion_weight``."""
+    from core.recall import engine
+
+    index, embedder = busy_weekend
+    weights: list[float] = []
+    real = engine.fuse
+
+    def spy(exact, semantic, weight, exact_weight=1.0):
+        weights.append(weight)
+        return real(exact, semantic, weight, exact_weight)
+
+    monkeypatch.setattr(engine, "fuse", spy)
+    ranking = Ranking(fusion_weight=0.7, fusion_weight_range=1.0)
+    found = Recaller(index, RecallConfig(), embedder=embedder, zone=UTC, ranking=ranking)
+    found.search("what did we do on the weekend with books?", now=NOW, zone=UTC, limit=5)
+    assert weights == [0.7]
+    answer = found.search("3 days ago, what did we do on the weekend with books?", now=NOW, zone=UTC, limit=5)
+    assert answer.range is not None and answer.mode == "hybrid" and weights == [0.7, 1.0]
+    assert DEFAULT_RANKING.fusion_weight_range > DEFAULT_RANKING.fusion_weight

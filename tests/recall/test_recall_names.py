@@ -169,9 +169,3 @@ def test_the_speakers_one_word_may_name_are_one_person(paths):
     assert order.index("s1") < order.index("s3")  # Gina with Jon, before Gina with Maria
     index.close()
 
-
-def test_a_name_as_written_may_also_be_read_as_the_names_it_transliterates():
-    assert [(r.actor, r.exact) for r in read_names(["Jon"], ["Jon", "John"])] == [("Jon", True)]
-    readings = read_names(["Jon"], ["Jon", "John", "Joan"], variants=True)
-    assert [(r.actor, r.exact) for r in readings] == [("Jon", True), ("John", False)]
-    assert readings[1].note() == "read 'Jon' as John"
