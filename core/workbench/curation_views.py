@@ -25,7 +25,8 @@ from core.curate.runs import RUNS_FILE, applied_on_day, apply_runs, read_runs
 
 if TYPE_CHECKING:
     from core.paths import HomePaths
-    from core.workbench.curation import CalibrationPicture, Curation
+    from core.workbench.curation import CalibrationPicture
+    from core.workbench.curation_service import Curation
 
 # --- change detection ---------------------------------------------------------------------------------
 

@@ -13,6 +13,7 @@ creates) and ``embedder`` (a model-free embedder).
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 from collections.abc import Callable, Sequence
 from datetime import datetime, tzinfo
@@ -53,7 +54,7 @@ if TYPE_CHECKING:
     from core.vault.ledger import Checkpoint
     from core.vault.store import MemoryStore
     from core.workbench.backups import Backups
-    from core.workbench.curation import Curation
+    from core.workbench.curation_service import Curation
     from core.workbench.log import Log
     from core.workbench.mirror import Mirror
     from core.workbench.recall import Recall
@@ -370,10 +371,19 @@ class Workbench:
         """A topic marker: where the person is now (the one way a marker is written)."""
         return self.topics.mark(text, now)
 
-    def curation_overdue(self, now: datetime | None = None) -> str | None:
+    def curation_overdue(self, now: datetime | None = None, *, live: bool = False) -> str | None:
         """One line when a scope's weekly curation review is overdue, else None: the reminder every CLI
-        command gives, read from ``runs.jsonl`` alone (the curation service loads the whole engine)."""
-        return overdue_notice(self.paths, self.config, now)
+        command and the app's Home give, read from ``runs.jsonl`` alone (the curation service loads the
+        whole engine); ``live``: with the ``[curation]`` table as ``config.toml`` holds it now."""
+        return overdue_notice(self.paths, self.live_config() if live else self.config, now)
+
+    def live_config(self) -> Config:
+        """The settings with the ``[curation]`` table as ``config.toml`` holds it now: scopes are added
+        with ``reverie curate scope add`` while the app may be open."""
+        config, path = self.config, self.paths.config
+        if not path.exists():
+            return config
+        return dataclasses.replace(config, curation=load_config(path).curation)
 
     @cached_property
     def topics(self) -> Topics:
@@ -419,7 +429,7 @@ class Workbench:
     @cached_property
     def curation(self) -> Curation:
         """Scan, apply, approve/reject, restore, recover, calibrate: every scope, never deleting."""
-        from core.workbench.curation import Curation  # lazy: the curation engine, ~80 ms
+        from core.workbench.curation_service import Curation  # lazy: the curation engine and yaml, ~80 ms
 
         return Curation(self)
 

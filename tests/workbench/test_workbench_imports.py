@@ -52,21 +52,26 @@ bench.paths.ensure()
 bench.curation.add_scope("memories", "vault", None)
 """
 OVERDUE = """
-import sys
+import subprocess, sys
 from core.workbench.home import Workbench
 bench = Workbench.open(sys.argv[1])
-light = bench.curation_overdue()
+bench.paths.ensure()
+before = bench.curation_overdue()  # the settings are read now: no scope yet
+subprocess.run([sys.executable, "-c", sys.argv[2], sys.argv[1]], check=True)  # `reverie curate scope add`
+stale, live = bench.curation_overdue(), bench.curation_overdue(live=True)
 print("core.curate.engine" in sys.modules)
-print(light == bench.curation.overdue() and light is not None)
+print(before is None and stale is None and live is not None)
+print(live == bench.curation.overdue(config=bench.curation.live_config()))
 """
 
 
-def test_the_reminder_every_cli_command_gives_reads_the_runs_without_the_curation_engine(tmp_path: Path) -> None:
-    """Each CLI command says when a curation review is overdue (a new scope never was reviewed); that check
-    must not load the curation engine into every command, and says what the curation service says."""
-    for step in (ADD_SCOPE, OVERDUE):
-        run = subprocess.run([sys.executable, "-c", step, str(tmp_path / "home")], cwd=ROOT, capture_output=True,
-                             text=True, check=True)
-    engine_loaded, same = run.stdout.split()
+def test_the_overdue_reminder_reads_the_runs_without_the_curation_engine(tmp_path: Path) -> None:
+    """Every CLI command and the app's Home say when a curation review is overdue; that check must not
+    load the curation engine, says what the curation service says, and with ``live`` sees a scope added
+    while the workbench is open (a new scope was never reviewed)."""
+    run = subprocess.run([sys.executable, "-c", OVERDUE, str(tmp_path / "home"), ADD_SCOPE], cwd=ROOT,
+                         capture_output=True, text=True, check=True)
+    engine_loaded, sees_new_scope, same = run.stdout.split()
     assert engine_loaded == "False"
-    assert same == "True", "the new scope was never reviewed: both say so, in the same words"
+    assert sees_new_scope == "True"
+    assert same == "True"

@@ -21,8 +21,7 @@ def curation_notices(session: Session, summary: HomeSummary) -> Iterable[Notice]
     """The weekly review, when a scope is overdue (reads ``runs.jsonl`` only; never moves anything).
     Settings that cannot be read are said here too, instead of failing the whole home screen."""
     try:
-        curation = session.workbench.curation
-        text = curation.overdue(session.now(), config=curation.live_config())
+        text = session.workbench.curation_overdue(session.now(), live=True)
     except ReverieError as exc:
         yield Notice("error", f"Curation cannot check its weekly review: {exc}")
         return
