@@ -421,7 +421,7 @@ class Workbench:
     @cached_property
     def log(self) -> Log:
         """Ingest, follow, seal, describe a day, reindex, recent sessions."""
-        from core.workbench.log import Log  # lazy: the importers, core.index and apsw, ~90 ms
+        from core.workbench.log import Log  # lazy: the importers, core.index and apsw, ~60 ms
 
         return Log(self)
 
