@@ -11,11 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import apsw
 
-from core.conversation import FORMATS, collect_sources, seal_closed_days
-from core.conversation import ingest as run_ingest
-from core.conversation.follow import Follower
-from core.conversation.pipeline import ingest_items
-from core.conversation.seals import describe_day
+from core.conversation.seals import describe_day, seal_closed_days
 from core.index import SearchIndex, Watcher, purge
 from core.vault.ledger import Ledger
 from core.workbench.freshness import VAULT_SEEN_KEY, vault_fingerprint
@@ -25,7 +21,7 @@ from core.workbench.service import Service
 if TYPE_CHECKING:
     from core.conversation import IngestReport, SealReport
     from core.conversation.detect import SourcePlan
-    from core.conversation.follow import FollowReport
+    from core.conversation.follow import Follower, FollowReport
     from core.conversation.seals import DaySummary
     from core.index import Reindexer, ReindexReport
     from core.index.catalog import SessionInfo, SessionSummary
@@ -40,11 +36,15 @@ class Log(Service):
     @staticmethod
     def formats() -> tuple[str, ...]:
         """The input formats an ingest reads (besides ``auto``, which detects them)."""
+        from core.conversation.detect import FORMATS  # lazy: the importers, ~30 ms, off Home's load
+
         return tuple(FORMATS)
 
     def plan_ingest(self, inputs: Sequence[Path], fmt: str = "auto") -> SourcePlan:
         """What an ingest of ``inputs`` would read (files, formats, total bytes); raises for an unknown
         format or a missing file, before anything is written."""
+        from core.conversation.detect import collect_sources  # lazy: the importers, ~30 ms, off Home's load
+
         return collect_sources(list(inputs), fmt)
 
     def ingest(self, inputs: Sequence[Path] = (), fmt: str = "auto", *, plan: SourcePlan | None = None,
@@ -55,6 +55,8 @@ class Log(Service):
         index (catalog + FTS5) always; vectors too with ``embed`` (stopping keeps what is embedded, and
         the outcome says how many wait). Closed days are sealed when the keys are at hand.
         ``progress`` gets input bytes read; ``embed_progress`` the embedding's (phase, done, total)."""
+        from core.conversation.pipeline import ingest as run_ingest  # lazy: the importers, ~30 ms, off Home's load
+
         plan = plan if plan is not None else self.plan_ingest(inputs, fmt)
         keys, reason = self._keys_for_sealing()
         report = run_ingest(self.paths, plan=plan, keys=keys, unsealed_reason=reason, progress=progress, now=now)
@@ -64,6 +66,8 @@ class Log(Service):
                      ) -> IngestReport:
         """Store items an importer read on another machine (:mod:`core.remote`'s receiver) through the
         same path as :meth:`ingest` (dedup by id, quarantine, seals); the index follows at the next read."""
+        from core.conversation.pipeline import ingest_items  # lazy: the importers, ~30 ms, off Home's load
+
         keys, reason = self._keys_for_sealing()
         return ingest_items(self.paths, groups, keys=keys, unsealed_reason=reason, now=now)
 
@@ -95,6 +99,8 @@ class Log(Service):
     def follower(self, folders: Sequence[Path | str]) -> Follower:
         """A follower of Claude Code and Codex folders (``watch --follow``): new turns into the log,
         closed days sealed when the keys are at hand."""
+        from core.conversation.follow import Follower  # lazy: the importers, ~30 ms, off Home's load
+
         keys, reason = self._keys_for_sealing()
         return Follower(self.paths, list(folders), keys=keys, unsealed_reason=reason)
 

@@ -9,7 +9,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from core.export import HomeExporter
 from core.vault.canonical import sha256_hex
 from core.vault.portable import (  # ExportPassphraseWrong: what import_dvmem raises for another passphrase
     ExportPassphraseWrong,
@@ -25,6 +24,7 @@ from core.workbench.service import Service
 __all__ = ["ExportPassphraseWrong", "Imported", "Review", "SealedMemory"]
 
 if TYPE_CHECKING:
+    from core.export import HomeExporter
     from core.index import SearchIndex
     from core.suggest.runner import SuggestRun
     from core.vault.ledger import LedgerEntry
@@ -198,6 +198,8 @@ class Review(Service):
     def exporter(self) -> HomeExporter:
         """Exports of the finalized memories (drafts never) with their review provenance: RAG chunks,
         JSONL (generic, OpenAI, Anthropic), conversation history, the knowledge graph."""
+        from core.export import HomeExporter  # lazy: off Home's load, which builds this service
+
         return HomeExporter(self.workbench.vault)
 
     def check_dvmem(self, path: Path) -> None:
