@@ -180,7 +180,7 @@ class Recaller:
         actors = self.index.actors()
         # a word the index holds as a speaker's name ("Melany" and "Melanie" are both 'melani') counts
         # that name's own mentions, not a word's: it is read as the name however often the log says it
-        own = {stem(name) for actor in actors for name in first_names(actor)}
+        own = {stem(name) for actor in actors for name in first_names(actor)} - {""}
         frequency = lambda word: 0 if stem(word) in own else self._frequency(word)  # noqa: E731
         readings = read_names(words, actors, frequency=frequency, common=NAME_COMMON, stopwords=EN_STOPWORDS)
         if not readings:
