@@ -341,7 +341,7 @@ class Workbench:
     def read_time(self, text: str, *, now: datetime, zone: tzinfo | None = None) -> TimeParse:
         """How ``text`` reads as a time in the home's languages and fiscal year (``reverie when``)."""
         return when.read_time(text, now, zone or self.zone, self.config.general.languages,
-                         fiscal_year_start=self.config.timeparse.fiscal_year_start)
+                              fiscal_year_start=self.config.timeparse.fiscal_year_start)
 
     def understood(self, query: str, *, now: datetime, zone: tzinfo, mode: str = "auto") -> RecallResult | None:
         """How ``query`` is read (its time range, the expression and the rest), without searching: what a
