@@ -10,7 +10,7 @@ import threading
 from collections.abc import Iterator
 from dataclasses import asdict
 from types import FrameType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 import click
 import msgspec
@@ -234,9 +234,7 @@ def apply(state: CliState, scope_name: str | None, dry_run: bool, scheduled: boo
 def approve(state: CliState, candidate: str, as_json: bool) -> None:
     """Approve moving CANDIDATE (an id, SCOPE:PATH or a path) at the next apply."""
 
-    done = state.workbench.curation.decide(candidate, "approved")
-    verb = "Approved" if done.changed else "Already approved:"
-    emit(asdict(done), as_json, f"{verb} {done.id} {done.path}: it moves at the next `reverie curate apply`")
+    _decide(state, candidate, "approved", as_json, "it moves at the next `reverie curate apply`")
 
 
 @curate.command()
@@ -246,9 +244,15 @@ def approve(state: CliState, candidate: str, as_json: bool) -> None:
 def reject(state: CliState, candidate: str, as_json: bool) -> None:
     """Reject moving CANDIDATE: it stays, and is not proposed again while its content is unchanged."""
 
-    done = state.workbench.curation.decide(candidate, "rejected")
-    verb = "Rejected" if done.changed else "Already rejected:"
-    emit(asdict(done), as_json, f"{verb} {done.id} {done.path}: it stays where it is")
+    _decide(state, candidate, "rejected", as_json, "it stays where it is")
+
+
+def _decide(state: CliState, candidate: str, decision: Literal["approved", "rejected"], as_json: bool,
+            outcome: str) -> None:
+    """Record ``decision`` on ``candidate`` and say so (``Already …:`` when it was decided so before)."""
+    done = state.workbench.curation.decide(candidate, decision)
+    verb = decision.capitalize() if done.changed else f"Already {decision}:"
+    emit(asdict(done), as_json, f"{verb} {done.id} {done.path}: {outcome}")
 
 
 @curate.command()
