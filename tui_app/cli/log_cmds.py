@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -55,14 +55,9 @@ def _summary(outcome: IngestOutcome, quarantine_dir: Path) -> str:
     if report.repaired:
         lines.append("Repaired interrupted writes:")
         lines += [f"  {repair}" for repair in report.repaired]
-    if report.sealed:
-        lines.append(f"Sealed {counted(len(report.sealed), 'day')}: {', '.join(report.sealed)}")
-    if report.resealed:
-        lines.append(f"Resealed {counted(len(report.resealed), 'day')} that grew: {', '.join(report.resealed)}")
-    if report.unsealed:
-        lines.append(f"Left {counted(len(report.unsealed), 'closed day')} unsealed: {report.unsealed_reason}")
-    lines += [f"Not resealed: {problem}" for problem in report.seal_problems]
-    lines += [f"Not sealed: {problem}" for problem in report.not_sealed]
+    left = (f"Left {counted(len(report.unsealed), 'closed day')} unsealed: {report.unsealed_reason}"
+            if report.unsealed else "")
+    lines += _seal_lines(report.sealed, report.resealed, report.seal_problems, report.not_sealed, left)
     if report.quarantined:
         lines.append(f"Malformed lines were copied to {quarantine_dir} (listed on stderr).")
     lines.append(_index_line(outcome))
@@ -132,14 +127,24 @@ def ingest(state: CliState, fmt: str, embed: bool, as_json: bool, inputs: tuple[
     click.get_current_context().exit(outcome.exit_code)
 
 
-def _seal_text(report: SealReport) -> str:
+def _seal_lines(sealed: Sequence[str], resealed: Sequence[str], refused: Sequence[object],
+                not_sealed: Sequence[object], left: str = "") -> list[str]:
+    """What a seal did, for ``ingest`` and ``seal`` alike; ``left`` (the days left unsealed and why)
+    comes before the problems."""
     lines = []
-    if report.sealed:
-        lines.append(f"Sealed {counted(len(report.sealed), 'day')}: {', '.join(report.sealed)}")
-    if report.resealed:
-        lines.append(f"Resealed {counted(len(report.resealed), 'day')} that grew: {', '.join(report.resealed)}")
-    lines += [f"Not resealed: {problem}" for problem in report.refused]
-    lines += [f"Not sealed: {problem}" for problem in report.not_sealed]
+    if sealed:
+        lines.append(f"Sealed {counted(len(sealed), 'day')}: {', '.join(sealed)}")
+    if resealed:
+        lines.append(f"Resealed {counted(len(resealed), 'day')} that grew: {', '.join(resealed)}")
+    if left:
+        lines.append(left)
+    lines += [f"Not resealed: {problem}" for problem in refused]
+    lines += [f"Not sealed: {problem}" for problem in not_sealed]
+    return lines
+
+
+def _seal_text(report: SealReport) -> str:
+    lines = _seal_lines(report.sealed, report.resealed, report.refused, report.not_sealed)
     return "\n".join(lines) or "Every closed day is already sealed."
 
 
