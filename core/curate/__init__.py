@@ -2,7 +2,7 @@
 storage with tombstones and verified restore, and a rubric that learns from restores.
 
 Delete nothing → move → restore any time → therefore safe. The only ``unlink`` of an original
-record in this package happens in :func:`core.curate.cold.move_record`, after a verified copy, a
+record in this package happens in :func:`core.curate.cold.move.move_record`, after a verified copy, a
 tombstone and a ledger entry exist.
 
 Where things are: ``engine`` puts the pieces together (scan and apply); ``kinds`` and ``scopes`` find

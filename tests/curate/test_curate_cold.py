@@ -304,11 +304,11 @@ def test_archive_entries_without_the_tombstones_sha256_still_verify(
         setup: tuple[HomePaths, Config, VaultKeys, Path], monkeypatch: pytest.MonkeyPatch) -> None:
     """Entries written before ``tombstone_sha256`` existed: compared field by field, never failed for
     lacking it."""
-    from core.curate import cold
+    from core.curate.cold import ledger_entries
     from core.workbench.verify import verify_home
 
     paths, config, keys, _ = setup
-    monkeypatch.setattr(cold, "_archive_data", cold._ledger_data)
+    monkeypatch.setattr(ledger_entries, "archive_data", ledger_entries.ledger_data)
     moved = moved_all(setup)
     assert all("tombstone_sha256" not in e.data for e in Ledger(paths, keys).read().entries)
     assert verify_home(paths, keys).problems == []

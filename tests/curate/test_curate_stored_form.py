@@ -13,7 +13,7 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from core.curate.cold import _journal
+from core.curate.cold.journal import write_journal
 from core.curate.engine import load_candidates_file, stored_form
 from core.curate.model import Candidate, Thresholds
 from core.curate.tombstone import Tombstone
@@ -187,7 +187,7 @@ def test_a_missing_field_is_named() -> None:
 
 
 def test_the_move_journal_is_unchanged(paths: HomePaths) -> None:
-    journal = _journal(paths, "move", STONE)
+    journal = write_journal(paths, "move", STONE)
     assert journal.read_bytes() == JOURNAL_LINE.encode("utf-8")
 
 
@@ -288,9 +288,9 @@ ARCHIVE_ENTRY_DATA = (
 def test_an_archive_ledger_entry_records_the_same_data() -> None:
     """The ledger signs its entries' canonical JSON (sorted keys): the data of an archive entry, with the
     SHA-256 of the tombstone's bytes, must not change, or old entries would no longer match their moves."""
-    from core.curate.cold import _archive_data
+    from core.curate.cold.ledger_entries import archive_data
 
-    assert json.dumps(_archive_data(STONE), ensure_ascii=False, sort_keys=True) == ARCHIVE_ENTRY_DATA
+    assert json.dumps(archive_data(STONE), ensure_ascii=False, sort_keys=True) == ARCHIVE_ENTRY_DATA
 
 
 def test_the_schedule_files_are_unchanged() -> None:

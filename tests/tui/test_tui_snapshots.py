@@ -135,7 +135,7 @@ def curation_home(tmp_path: Path, monkeypatch: Any) -> DemoHome:
     from core import clock
     from core.demo.build import build_demo_home
 
-    monkeypatch.setattr("core.curate.cold.new_move_id", lambda now: f"m-{now:%Y%m%dT%H%M%S}-000000000001")
+    monkeypatch.setattr("core.curate.cold.move.new_move_id", lambda now: f"m-{now:%Y%m%dT%H%M%S}-000000000001")
     monkeypatch.setenv("HOME", str(tmp_path))
     return build_demo_home(tmp_path / "demo", now=clock.utc_now(), timezone="UTC")
 
