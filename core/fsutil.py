@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import json
 import os
 import tempfile
 import time
 from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import Any
 
 PRIVATE_DIR_MODE = 0o700
 PRIVATE_FILE_MODE = 0o600
@@ -159,6 +161,25 @@ def append_line_durably(path: Path, line: str) -> None:
         raise _naming(exc, path) from exc
     finally:
         os.close(fd)
+
+
+def read_object_lines(path: Path) -> list[dict[str, Any]]:
+    """The JSON objects of a file written by :func:`append_line_durably`, one a line, in order; a
+    line that is not JSON (a torn last line from a crash) or not an object is skipped, and a missing
+    file has none."""
+    try:
+        raw = path.read_text(encoding="utf-8", errors="replace")
+    except FileNotFoundError:
+        return []
+    found = []
+    for line in raw.splitlines():
+        try:
+            item = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(item, dict):
+            found.append(item)
+    return found
 
 
 @contextlib.contextmanager

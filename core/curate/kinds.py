@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path, PurePosixPath
@@ -62,6 +62,19 @@ def walk_files(root: Path) -> Iterator[tuple[str, Path]]:
                     stack.append((Path(entry.path), rel + "/"))
             elif entry.is_file(follow_symlinks=False) and not name.endswith(TOMBSTONE_SUFFIX):
                 yield rel, Path(entry.path)
+
+
+def read_files(root: Path, wanted: Callable[[str], bool]) -> Iterator[tuple[str, Path, bytes, os.stat_result]]:
+    """Each file of :func:`walk_files` whose relative path ``wanted`` accepts, with its bytes and stat;
+    one that vanished or was replaced while scanning is skipped (not a record this time)."""
+    for rel, path in walk_files(root):
+        if not wanted(rel):
+            continue
+        try:
+            data, info = read_file(path)
+        except OSError:
+            continue
+        yield rel, path, data, info
 
 
 def _stem_names(rel: str) -> list[str]:
@@ -117,13 +130,7 @@ class Kind:
         return self.is_index(rel) or (PurePosixPath(rel).name.lower() in self.anchor_names)
 
     def records(self, scope: str, root: Path, keys: VaultKeys | None = None) -> Iterator[Record]:
-        for rel, path in walk_files(root):
-            if not self.in_scope(rel):
-                continue
-            try:
-                data, info = read_file(path)
-            except OSError:
-                continue  # vanished or replaced while scanning: not a record this time
+        for rel, path, data, info in read_files(root, self.in_scope):
             yield self.read(scope, rel, path, data, info)
 
     def read(self, scope: str, rel: str, path: Path, data: bytes, info: os.stat_result) -> Record:
@@ -204,13 +211,7 @@ class CodexKind(Kind):
 
     def _inside(self, scope: str, root: Path) -> Iterator[Record]:
         """The scope is the ``memories`` folder itself: every text file in it is a record."""
-        for rel, path in walk_files(root):
-            if not rel.lower().endswith(self.suffixes):
-                continue
-            try:
-                data, info = read_file(path)
-            except OSError:
-                continue
+        for rel, path, data, info in read_files(root, lambda rel: rel.lower().endswith(self.suffixes)):
             yield self.read(scope, rel, path, data, info)
 
 
@@ -232,13 +233,7 @@ class VaultKind(Kind):
     def records(self, scope: str, root: Path, keys: VaultKeys | None = None) -> Iterator[Record]:
         if keys is None:
             raise VaultLocked(f"scope {scope!r}: reading the vault's memories needs the passphrase")
-        for rel, path in walk_files(root):
-            if not self.in_scope(rel):
-                continue
-            try:
-                data, info = read_file(path)
-            except OSError:
-                continue
+        for rel, path, data, info in read_files(root, self.in_scope):
             yield self.read_memory(scope, rel, path, data, info, keys)
 
     def read_memory(self, scope: str, rel: str, path: Path, data: bytes, info: os.stat_result,

@@ -21,7 +21,7 @@ from typing import Any
 
 from core.config import Config
 from core.curate.rubric import Rubric, RubricChange, load_rubric, save_rubric, tightened
-from core.fsutil import append_line_durably, atomic_write_text
+from core.fsutil import append_line_durably, atomic_write_text, read_object_lines
 from core.paths import HomePaths
 
 RESTORES_FILE = "restores.jsonl"
@@ -37,19 +37,8 @@ def changelog_path(paths: HomePaths) -> Path:
 
 
 def read_restores(paths: HomePaths) -> list[dict[str, Any]]:
-    try:
-        raw = restores_path(paths).read_text(encoding="utf-8", errors="replace")
-    except FileNotFoundError:
-        return []
-    found = []
-    for line in raw.splitlines():
-        try:
-            item = json.loads(line)
-        except ValueError:
-            continue  # a torn last line from a crash; the restore is re-logged by recovery
-        if isinstance(item, dict) and isinstance(item.get("move_id"), str):
-            found.append(item)
-    return found
+    # a torn last line from a crash is skipped; the restore is re-logged by recovery
+    return [item for item in read_object_lines(restores_path(paths)) if isinstance(item.get("move_id"), str)]
 
 
 def record_restore(paths: HomePaths, entry: dict[str, Any]) -> bool:

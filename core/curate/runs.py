@@ -16,7 +16,7 @@ from typing import Any
 
 from core import clock
 from core.config import Config
-from core.fsutil import append_line_durably
+from core.fsutil import append_line_durably, read_object_lines
 from core.paths import HomePaths
 
 RUNS_FILE = "runs.jsonl"
@@ -34,19 +34,8 @@ def record_run(paths: HomePaths, run: dict[str, Any]) -> None:
 
 def read_runs(paths: HomePaths) -> list[dict[str, Any]]:
     """Every well-formed run line, oldest first (a torn last line from a crash is skipped)."""
-    try:
-        raw = runs_path(paths).read_text(encoding="utf-8", errors="replace")
-    except FileNotFoundError:
-        return []
-    runs = []
-    for line in raw.splitlines():
-        try:
-            run = json.loads(line)
-        except ValueError:
-            continue
-        if isinstance(run, dict) and isinstance(run.get("scope"), str) and isinstance(run.get("ts"), str):
-            runs.append(run)
-    return runs
+    return [run for run in read_object_lines(runs_path(paths))
+            if isinstance(run.get("scope"), str) and isinstance(run.get("ts"), str)]
 
 
 def _when(ts: str) -> datetime | None:

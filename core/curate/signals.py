@@ -132,8 +132,7 @@ class ScopeContext:
             self.superseded[record.rel].append(f"status: {status}")
 
     def _project(self, record: Record) -> None:
-        kind = str(record.frontmatter.get("type") or "").strip().lower()
-        if kind != "project" and "project" not in record.tags:
+        if _own_type(record) != "project" and "project" not in record.tags:
             return
         status = project_status(record)
         if status:
@@ -184,8 +183,7 @@ def _expired(record: Record, now: float, grace_days: float, uncertain: list[str]
 
 
 def _finished(record: Record, ctx: ScopeContext) -> str | None:
-    own_kind = str(record.frontmatter.get("type") or "").strip().lower()
-    if own_kind == "project" or "project" in record.tags:
+    if _own_type(record) == "project" or "project" in record.tags:
         status = project_status(record)
         if status in DONE:
             return f"this project is marked {status}"
@@ -199,34 +197,47 @@ def _finished(record: Record, ctx: ScopeContext) -> str | None:
     return None
 
 
-def _preference(record: Record) -> str | None:
-    kind = str(record.frontmatter.get("type") or "").strip().lower()
-    if kind in PREFERENCE_TYPES:
+def _own_type(record: Record) -> str:
+    """The record's frontmatter ``type``, lowercased ("" when it has none)."""
+    return str(record.frontmatter.get("type") or "").strip().lower()
+
+
+def _typed_or_tagged(record: Record, words: frozenset[str]) -> str | None:
+    """Why ``record`` is of a kind ``words`` name: its ``type`` is one of them, or a tag is."""
+    kind = _own_type(record)
+    if kind in words:
         return f"type: {kind}"
-    tags = PREFERENCE_TYPES.intersection(record.tags)
+    tags = words.intersection(record.tags)
     if tags:
         return f"tagged {sorted(tags)[0]}"
-    lowered = record.text.lower()
-    match = _DO_DONT.search(record.text) if any(h in lowered for h in _DO_DONT_HINTS) else None
+    return None
+
+
+def _hinted_match(text: str, hints: tuple[str, ...], pattern: re.Pattern[str]) -> re.Match[str] | None:
+    """``pattern`` in ``text``, searched only when one of the cheap lowercase ``hints`` occurs."""
+    lowered = text.lower()
+    return pattern.search(text) if any(h in lowered for h in hints) else None
+
+
+def _preference(record: Record) -> str | None:
+    typed = _typed_or_tagged(record, PREFERENCE_TYPES)
+    if typed:
+        return typed
+    match = _hinted_match(record.text, _DO_DONT_HINTS, _DO_DONT)
     if match:
         return f"do / don't wording: {match.group(0).strip()!r}"
     return None
 
 
 def _persona(record: Record) -> str | None:
-    kind = str(record.frontmatter.get("type") or "").strip().lower()
-    if kind in PERSONA_WORDS:
-        return f"type: {kind}"
-    tags = PERSONA_WORDS.intersection(record.tags)
-    if tags:
-        return f"tagged {sorted(tags)[0]}"
+    typed = _typed_or_tagged(record, PERSONA_WORDS)
+    if typed:
+        return typed
     named = PERSONA_WORDS.intersection(_words(PurePosixPath(record.rel).stem) | _words(record.title))
     if named:
         return f"named {sorted(named)[0]}"
     opening = " ".join(str(record.frontmatter.get(k) or "") for k in ("description", "title", "name"))
-    head = opening + "\n" + record.text[:1500]
-    lowered = head.lower()
-    match = _PERSONA_TEXT.search(head) if any(h in lowered for h in _PERSONA_HINTS) else None
+    match = _hinted_match(opening + "\n" + record.text[:1500], _PERSONA_HINTS, _PERSONA_TEXT)
     if match:
         return f"speaks of {match.group(0).strip()!r}"
     return None
