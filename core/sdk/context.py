@@ -8,13 +8,12 @@ Merkle root.
 
 from __future__ import annotations
 
-import json
 import uuid
 from dataclasses import dataclass, field
-from typing import Any
+from typing import ClassVar
 
 from core import clock
-from core.typed import convert_as_python, to_builtins
+from core.sdk.common import Published, PublishedDocument
 
 
 def _new_id() -> str:
@@ -22,8 +21,10 @@ def _new_id() -> str:
 
 
 @dataclass
-class ContextRequest:
+class ContextRequest(PublishedDocument):
     """What an agent asks for: tags (``scope``), a purpose and a maximum number of memories."""
+
+    _what: ClassVar[str] = "context request"
 
     agent_id: str
     scope: list[str] = field(default_factory=list)
@@ -32,26 +33,9 @@ class ContextRequest:
     request_id: str = field(default_factory=_new_id)
     requested_at: str = field(default_factory=clock.utc_now_iso)
 
-    def to_dict(self) -> dict[str, Any]:
-        """The upstream's published JSON form (DiaryVault Memory Layer v0.4), by msgspec."""
-        return to_builtins(self)
-
-    def to_json(self) -> str:
-        return json.dumps(self.to_dict(), indent=2, ensure_ascii=False)
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> ContextRequest:
-        """Read upstream's published form by msgspec: an unknown field or a wrong type is a ``TypeError``
-        naming it."""
-        return convert_as_python(data, cls, "context request")
-
-    @classmethod
-    def from_json(cls, json_str: str) -> ContextRequest:
-        return cls.from_dict(json.loads(json_str))
-
 
 @dataclass
-class SharedMemory:
+class SharedMemory(Published):
     """One memory as shared with an agent: content, tags and proof, never a key."""
 
     memory_id: str
@@ -62,18 +46,15 @@ class SharedMemory:
     created_at: str
     verified: bool = False
 
-    def to_dict(self) -> dict[str, Any]:
-        """The upstream's published JSON form (DiaryVault Memory Layer v0.4), by msgspec."""
-        return to_builtins(self)
-
 
 @dataclass
-class ContextResponse:
+class ContextResponse(PublishedDocument):
     """What the vault returns: the shared memories with their proofs, and what was granted or denied.
 
     ``purpose`` and ``scope_requested`` repeat the request so a stored response says on its own what
-    was asked, why, and what was disclosed."""
+    was asked, why, and what was disclosed. Read back with the shared memories included."""
 
+    _what: ClassVar[str] = "context response"
     request_id: str
     agent_id: str
     vault_merkle_root: str | None = None
@@ -97,23 +78,6 @@ class ContextResponse:
     def verify_all(self) -> bool:
         """Whether every shared memory passed the vault's verification (True when none was shared)."""
         return all(m.verified for m in self.shared_memories)
-
-    def to_dict(self) -> dict[str, Any]:
-        """The upstream's published JSON form (DiaryVault Memory Layer v0.4), by msgspec."""
-        return to_builtins(self)
-
-    def to_json(self) -> str:
-        return json.dumps(self.to_dict(), indent=2, ensure_ascii=False)
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> ContextResponse:
-        """Read upstream's published form by msgspec, the shared memories included: an unknown field or
-        a wrong type is a ``TypeError`` naming it."""
-        return convert_as_python(data, cls, "context response")
-
-    @classmethod
-    def from_json(cls, json_str: str) -> ContextResponse:
-        return cls.from_dict(json.loads(json_str))
 
     def __repr__(self) -> str:
         return (f"ContextResponse(memories={self.memory_count}, scope_granted={self.scope_granted}, "

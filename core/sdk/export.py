@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from core.frozen import thaw
 from core.fsutil import atomic_write_text
+from core.sdk.common import Published
 from core.typed import to_builtins
 from core.vault.records import MemoryRecord
 from core.vault.review import review_summary
@@ -41,7 +42,7 @@ _QUESTIONS = (
 
 
 @dataclass
-class RAGChunk:
+class RAGChunk(Published):
     """One memory ready for embedding: content, tags, time, hash and metadata (``review``,
     ``verified``)."""
 
@@ -52,13 +53,9 @@ class RAGChunk:
     hash: str
     metadata: dict[str, Any] = field(default_factory=dict)
 
-    def to_dict(self) -> dict[str, Any]:
-        """The upstream's published JSON form (DiaryVault Memory Layer v0.4), by msgspec."""
-        return to_builtins(self)
-
 
 @dataclass
-class KnowledgeNode:
+class KnowledgeNode(Published):
     """A node: ``memory``, ``tag``, ``date``, ``entity``, ``person`` or ``location``."""
 
     id: str
@@ -66,23 +63,15 @@ class KnowledgeNode:
     node_type: str
     properties: dict[str, Any] = field(default_factory=dict)
 
-    def to_dict(self) -> dict[str, Any]:
-        """The upstream's published JSON form (DiaryVault Memory Layer v0.4), by msgspec."""
-        return to_builtins(self)
-
 
 @dataclass
-class KnowledgeEdge:
+class KnowledgeEdge(Published):
     """An edge: ``tagged_with``, ``created_on``, ``mentions`` or ``located_at``."""
 
     source: str
     target: str
     relation: str
     properties: dict[str, Any] = field(default_factory=dict)
-
-    def to_dict(self) -> dict[str, Any]:
-        """The upstream's published JSON form (DiaryVault Memory Layer v0.4), by msgspec."""
-        return to_builtins(self)
 
 
 @dataclass
