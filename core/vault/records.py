@@ -27,7 +27,7 @@ from core.typed import to_builtins
 from core.vault.canonical import sha256_hex
 from core.vault.crypto import VaultKeys
 from core.vault.review import StoredDraft, draft_from_json, review_summary
-from core.vault.sealed import SwappedRecord, Unsealed, one_line, seal, unseal_plaintext
+from core.vault.sealed import SwappedRecord, Unsealed, decode_payload, one_line, seal, unseal_plaintext
 
 MEMORY_FORMAT = "reverie.memory"
 DRAFT_FORMAT = "reverie.draft"
@@ -176,12 +176,7 @@ def open_sealed_memory(data: bytes, keys: VaultKeys, where: str,
     """:func:`open_memory`, and the record's sealed parts (nonce, ciphertext, HMAC) as the file holds them."""
     unsealed = unseal_plaintext(data, MEMORY_FORMAT, keys, where, expected_id, exact_bytes=True)
     record_id, version, plaintext = unsealed.record_id, unsealed.record_version, unsealed.plaintext
-    try:
-        shape = msgspec.json.decode(plaintext, type=_MemoryPayload)
-    except msgspec.ValidationError as exc:
-        raise RecordError(f"{where}: payload malformed: {one_line(str(exc))}") from exc
-    except (msgspec.DecodeError, RecursionError) as exc:
-        raise RecordError(f"{where}: the decrypted payload is not JSON") from exc
+    shape = decode_payload(plaintext, _MemoryPayload, where)
     return _memory(shape, where, record_id, version, decoded=True), unsealed
 
 

@@ -31,7 +31,7 @@ from core import clock
 from core.errors import InvalidReview, ReviewError, ReviewTypeError
 from core.frozen import FrozenDict, freeze, freeze_view, thaw
 from core.typed import convert_as_python, to_builtins
-from core.vault.sealed import one_line
+from core.vault.sealed import decode_payload, one_line
 
 DRAFT_STATES = ("open", "approved", "finalized")
 FIELD_NAME = re.compile(r"^[a-z][a-z0-9_]{0,63}\Z")
@@ -604,13 +604,7 @@ class _DraftPayload(msgspec.Struct):
 def draft_from_json(data: bytes, where: str) -> StoredDraft:
     """A draft from the JSON of a draft record's payload (``{"draft": {...}}``), decoded by msgspec
     straight into the review objects, whose ``__post_init__`` checks every invariant."""
-    try:
-        shape = msgspec.json.decode(data, type=_DraftPayload)
-    except msgspec.ValidationError as exc:
-        raise ReviewError(f"{where}: {one_line(str(exc))}") from exc
-    except (msgspec.DecodeError, RecursionError) as exc:
-        raise ReviewError(f"{where}: the decrypted payload is not JSON") from exc
-    return shape.draft
+    return decode_payload(data, _DraftPayload, where, ReviewError, malformed="").draft
 
 
 def _sort_key(stamp: str) -> datetime:

@@ -18,11 +18,11 @@ from __future__ import annotations
 import binascii
 import json
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
 import msgspec
 
-from core.errors import RecordError
+from core.errors import RecordError, ReverieError
 from core.vault.canonical import canonical_json, is_plain_json
 from core.vault.crypto import VaultKeys, b64d, b64e
 
@@ -128,6 +128,21 @@ def _decode_json(data: bytes, where: str, what: str) -> Any:
         raise RecordError(f"{where}: {what}: {one_line(str(exc))}") from exc
     except RecursionError as exc:
         raise RecordError(f"{where}: {what}: nested too deeply") from exc
+
+
+_Payload = TypeVar("_Payload")
+
+
+def decode_payload(plaintext: bytes, kind: type[_Payload], where: str, error: type[ReverieError] = RecordError, *,
+                   malformed: str = "payload malformed: ") -> _Payload:
+    """A decrypted payload decoded by msgspec straight into ``kind``; ``error`` names ``where`` when it is
+    not JSON, or (after ``malformed``) the field msgspec refused."""
+    try:
+        return msgspec.json.decode(plaintext, type=kind)
+    except msgspec.ValidationError as exc:
+        raise error(f"{where}: {malformed}{one_line(str(exc))}") from exc
+    except (msgspec.DecodeError, RecursionError) as exc:
+        raise error(f"{where}: the decrypted payload is not JSON") from exc
 
 
 def unseal(data: bytes, fmt: str, keys: VaultKeys, where: str, expected_id: str | None = None, *,
