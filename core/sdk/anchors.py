@@ -18,7 +18,7 @@ import os
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from core import clock
 from core.fsutil import atomic_write_text
@@ -131,38 +131,37 @@ class VaultAnchor(LocalAnchor):
         return self._commit(content_hash)
 
 
-class ArweaveAnchor(AnchorBackend):
+class _Planned(AnchorBackend):
+    """A backend upstream plans for v0.3 and has not implemented: every call raises
+    ``NotImplementedError`` in upstream's words."""
+
+    _network: ClassVar[str]  # as upstream's verification and retrieval messages name it
+    _anchoring: ClassVar[str]  # as its anchoring message names it
+
+    @property
+    def name(self) -> str:
+        return self._network.lower()
+
+    def anchor(self, memory_id: str, content_hash: str, signature: str) -> MemoryAnchor:
+        raise NotImplementedError(f"{self._anchoring} anchoring coming in v0.3. Track progress: {_ISSUES}")
+
+    def verify(self, memory_id: str, content_hash: str) -> bool:
+        raise NotImplementedError(f"{self._network} verification coming in v0.3")
+
+    def retrieve(self, memory_id: str) -> dict[str, Any] | None:
+        raise NotImplementedError(f"{self._network} retrieval coming in v0.3")
+
+
+class ArweaveAnchor(_Planned):
     """Placeholder: Arweave anchoring is not implemented (as upstream states)."""
 
-    @property
-    def name(self) -> str:
-        return "arweave"
-
-    def anchor(self, memory_id: str, content_hash: str, signature: str) -> MemoryAnchor:
-        raise NotImplementedError(f"Arweave anchoring coming in v0.3. Track progress: {_ISSUES}")
-
-    def verify(self, memory_id: str, content_hash: str) -> bool:
-        raise NotImplementedError("Arweave verification coming in v0.3")
-
-    def retrieve(self, memory_id: str) -> dict[str, Any] | None:
-        raise NotImplementedError("Arweave retrieval coming in v0.3")
+    _network = _anchoring = "Arweave"
 
 
-class EthereumAnchor(AnchorBackend):
+class EthereumAnchor(_Planned):
     """Placeholder: Ethereum L2 anchoring is not implemented (as upstream states)."""
 
-    @property
-    def name(self) -> str:
-        return "ethereum"
-
-    def anchor(self, memory_id: str, content_hash: str, signature: str) -> MemoryAnchor:
-        raise NotImplementedError(f"Ethereum L2 anchoring coming in v0.3. Track progress: {_ISSUES}")
-
-    def verify(self, memory_id: str, content_hash: str) -> bool:
-        raise NotImplementedError("Ethereum verification coming in v0.3")
-
-    def retrieve(self, memory_id: str) -> dict[str, Any] | None:
-        raise NotImplementedError("Ethereum retrieval coming in v0.3")
+    _network, _anchoring = "Ethereum", "Ethereum L2"
 
 
 class AnchorBook:
