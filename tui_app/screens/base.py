@@ -108,6 +108,15 @@ class ReverieScreen(WorkerScreen):
     def compose_body(self) -> ComposeResult:
         raise NotImplementedError(f"{type(self).__name__} must implement compose_body")
 
+    def toggle_full_screen(self, box: Widget) -> None:
+        """``box`` on the full screen and focused; when something is already there, back from it."""
+        if self.maximized is not None:
+            self.minimize()
+            return
+        self.maximize(box, container=False)
+        box.focus()
+        self.refresh_bindings()
+
     def set_busy(self, busy: bool, *widgets: Widget) -> None:
         """As :meth:`WorkerScreen.set_busy`; on a screen composed ahead and not shown, a cleared loading
         indicator also lays the screen out again: the widget it covered had no size while covered, and

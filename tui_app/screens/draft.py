@@ -379,10 +379,15 @@ class DraftReviewScreen(ReverieScreen):
             return None
         return suggestion
 
+    def suggestion_to_decide(self, action: str) -> Suggestion | None:
+        """The pending suggestion ``action`` decides; None while a decision is being stored (``action``
+        then waits for it) or when nothing here can be decided (said in a notice)."""
+        if self.wait_for_decision(action):
+            return None
+        return self.pending_highlighted()
+
     def action_accept(self) -> None:
-        if self.wait_for_decision("accept"):
-            return
-        suggestion = self.pending_highlighted()
+        suggestion = self.suggestion_to_decide("accept")
         if suggestion is None:
             return
         dialog = ConfirmDialog(
@@ -395,9 +400,7 @@ class DraftReviewScreen(ReverieScreen):
         self.app.push_screen(dialog, lambda yes: self.decide(yes, self.accept_suggestion, suggestion, None))
 
     def action_edit(self) -> None:
-        if self.wait_for_decision("edit"):
-            return
-        suggestion = self.pending_highlighted()
+        suggestion = self.suggestion_to_decide("edit")
         if suggestion is None:
             return
         reader = self.field_reader(suggestion)
@@ -430,9 +433,7 @@ class DraftReviewScreen(ReverieScreen):
             worker(*args)
 
     def action_edit_external(self) -> None:
-        if self.wait_for_decision("edit_external"):
-            return
-        suggestion = self.pending_highlighted()
+        suggestion = self.suggestion_to_decide("edit_external")
         if suggestion is None:
             return
         try:
@@ -457,9 +458,7 @@ class DraftReviewScreen(ReverieScreen):
         self.app.push_screen(dialog, lambda yes: self.decide(yes, self.accept_suggestion, suggestion, value))
 
     def action_reject(self) -> None:
-        if self.wait_for_decision("reject"):
-            return
-        suggestion = self.pending_highlighted()
+        suggestion = self.suggestion_to_decide("reject")
         if suggestion is None:
             return
         dialog = ConfirmDialog(
@@ -515,13 +514,7 @@ class DraftReviewScreen(ReverieScreen):
 
     def action_read_content(self) -> None:
         """The content on the full screen (c again, or Esc, comes back to the draft)."""
-        if self.maximized is not None:
-            self.minimize()
-            return
-        box = self.query_one("#draft-content-box", LongText)
-        self.maximize(box, container=False)
-        box.focus()
-        self.refresh_bindings()
+        self.toggle_full_screen(self.query_one("#draft-content-box", LongText))
 
     def minimize(self) -> None:
         """Back from the full-screen content: the suggestions have the keys again."""

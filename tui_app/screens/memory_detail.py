@@ -150,13 +150,7 @@ class MemoryDetailScreen(ReverieScreen):
 
     def action_read_content(self) -> None:
         """The content on the full screen (c again, or Esc, comes back)."""
-        if self.maximized is not None:
-            self.minimize()
-            return
-        box = self.query_one("#memory-content", LongText)
-        self.maximize(box, container=False)
-        box.focus()
-        self.refresh_bindings()
+        self.toggle_full_screen(self.query_one("#memory-content", LongText))
 
     def minimize(self) -> None:
         super().minimize()
