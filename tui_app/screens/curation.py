@@ -46,6 +46,7 @@ from tui_app.views import curation_data as data
 from tui_app.widgets.dialogs import ErrorDialog
 from tui_app.widgets.format import one_line, plural, preview
 from tui_app.widgets.humane import ago
+from tui_app.widgets.list_filter import filter_tabs
 from tui_app.widgets.tables import RecordTable, cursor_key
 
 if TYPE_CHECKING:
@@ -259,10 +260,7 @@ class CurationScreen(DecidingScreen):
         found = self.candidates()
         counts = {tier: sum(1 for c in found if c.tier == tier) for tier in TIERS}
         counts["all"] = len(found)
-        parts: list[ContentPart] = [("Candidates ", "bold")]
-        for number, name in zip(("1", "2", "3", "0"), FILTERS, strict=True):
-            label = f" {number} {name} {counts[name]} "
-            parts.append((label, "reverse bold") if name == self.filter else label)
+        parts = filter_tabs("Candidates", zip(("1", "2", "3", "0"), FILTERS, strict=True), counts, self.filter)
         approved = sum(1 for c in found if c.decision == "approved")
         if approved:
             parts.append((f"  · {approved} approved, moves with m", "$text-success"))

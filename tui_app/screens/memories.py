@@ -19,8 +19,8 @@ from tui_app.screens.memory_detail import MemoryDetailScreen
 from tui_app.screens.session import Session
 from tui_app.views.data import MemoryRow, load_memory_rows
 from tui_app.widgets.format import local_time, preview
-from tui_app.widgets.list_filter import FILTER_BINDING, ListFilter
-from tui_app.widgets.tables import RecordTable, cursor_key
+from tui_app.widgets.list_filter import FILTER_BINDING, ListFilter, filter_tabs, filtered_table
+from tui_app.widgets.tables import cursor_key
 
 SHOW = Binding.Group("Show")
 FILTERS = ("all", "reviewed", "unreviewed")
@@ -71,11 +71,7 @@ class MemoriesScreen(ReverieScreen):
 
     def compose_body(self) -> ComposeResult:
         with Vertical(id="memories"):
-            yield Static(id="memories-filter")
-            yield ListFilter("#memories-table", blink=self.blink, id="memories-find")
-            table = RecordTable(id="memories-table", cursor_type="row", zebra_stripes=True)
-            yield table
-            yield Static(id="memories-problems")
+            yield from filtered_table("memories", "memories-problems", blink=self.blink)
 
     def reload(self) -> None:
         if not self.rows:  # a loading indicator only while there is nothing to show yet
@@ -150,10 +146,7 @@ class MemoriesScreen(ReverieScreen):
         sound = sum(1 for r in self.rows if r.memory is not None)
         counts = {"all": len(self.rows), "reviewed": reviewed, "unreviewed": sound - reviewed}
         unverified = sum(1 for r in self.rows if not r.verified)
-        parts: list[Content | tuple[str, str] | str] = [("Memories ", "bold")]
-        for number, name in zip(("1", "2", "3"), FILTERS, strict=True):
-            label = f" {number} {name} {counts[name]} "
-            parts.append((label, "reverse bold") if name == self.filter else label)
+        parts = filter_tabs("Memories", zip(("1", "2", "3"), FILTERS, strict=True), counts, self.filter)
         if self.rows:
             note = "all records verify" if not unverified and not self.problems else f"{unverified} to check"
             parts.append((f"  · {note}", "dim" if not unverified else "bold $text-error"))

@@ -19,8 +19,8 @@ from tui_app.screens.base import ReverieScreen
 from tui_app.screens.session import Session
 from tui_app.widgets.format import plural, preview, wrap_lines
 from tui_app.widgets.humane import age
-from tui_app.widgets.list_filter import FILTER_BINDING, ListFilter
-from tui_app.widgets.tables import RecordTable, cursor_key
+from tui_app.widgets.list_filter import FILTER_BINDING, ListFilter, filter_tabs, filtered_table
+from tui_app.widgets.tables import cursor_key
 
 STATES = ("open", "approved", "finalized", "all")
 AGE_WIDTH = 15  # the longest age humanize says ("1 year, 1 month"); longer ones end in …
@@ -66,11 +66,7 @@ class ReviewQueueScreen(ReverieScreen):
 
     def compose_body(self) -> ComposeResult:
         with Vertical(id="queue"):
-            yield Static(id="queue-filter")
-            yield ListFilter("#queue-table", blink=self.blink, id="queue-find")
-            table = RecordTable(id="queue-table", cursor_type="row", zebra_stripes=True)
-            yield table
-            yield Static(id="queue-detail")
+            yield from filtered_table("queue", "queue-detail", blink=self.blink)
 
     # --- loading -------------------------------------------------------------------------------------
 
@@ -137,11 +133,8 @@ class ReviewQueueScreen(ReverieScreen):
     def filter_line(self) -> Content:
         counts = {state: sum(1 for d in self.drafts if d.state == state) for state in STATES[:3]}
         counts["all"] = len(self.drafts)
-        parts: list[Content | tuple[str, str] | str] = [("Drafts ", "bold")]
-        for number, state in zip(("1", "2", "3", "0"), STATES, strict=True):
-            label = f" {number} {state} {counts[state]} "
-            parts.append((label, "reverse bold") if state == self.state else label)
-        return Content.assemble(*parts)
+        return Content.assemble(*filter_tabs("Drafts", zip(("1", "2", "3", "0"), STATES, strict=True), counts,
+                                             self.state))
 
     # --- the highlighted draft ----------------------------------------------------------------------
 

@@ -14,7 +14,7 @@ not fire); Esc clears it, a second Esc closes it; Enter (or Down) goes to the li
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import ClassVar
 
 from textual import on
@@ -25,9 +25,32 @@ from textual.content import Content
 from textual.message import Message
 from textual.widgets import Input, Static
 
+from tui_app.widgets.tables import RecordTable
+
 FILTER_BINDING = Binding(
     "slash", "filter", "Filter", id="list.filter", tooltip="Filter the list by its text as you type (Esc clears)"
 )
+
+
+def filtered_table(name: str, below: str, *, blink: bool) -> ComposeResult:
+    """A filterable list's widgets: its tabs line (``#NAME-filter``), the filter (``#NAME-find``), the
+    table (``#NAME-table``) and the line under it (``#BELOW``)."""
+    yield Static(id=f"{name}-filter")
+    yield ListFilter(f"#{name}-table", blink=blink, id=f"{name}-find")
+    yield RecordTable(id=f"{name}-table", cursor_type="row", zebra_stripes=True)
+    yield Static(id=below)
+
+
+def filter_tabs(
+    title: str, tabs: Iterable[tuple[str, str]], counts: Mapping[str, int], current: str
+) -> list[Content | tuple[str, str] | str]:
+    """The start of a list's tabs line: ``title``, then `` KEY NAME COUNT `` for each (key, name) of
+    ``tabs``, the ``current`` one reversed."""
+    parts: list[Content | tuple[str, str] | str] = [(f"{title} ", "bold")]
+    for key, name in tabs:
+        label = f" {key} {name} {counts[name]} "
+        parts.append((label, "reverse bold") if name == current else label)
+    return parts
 
 
 def folded(text: str) -> str:
