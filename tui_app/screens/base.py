@@ -199,6 +199,10 @@ class ReverieScreen(WorkerScreen):
     def reload(self) -> None:
         """Load what the screen shows, in a worker. The default shows nothing stored."""
 
+    def action_reload(self) -> None:
+        """The screen's refresh key: load what it shows again."""
+        self.reload()
+
     @property
     def blink(self) -> bool:
         """Cursor blink follows ``tui.animations`` (off by default: steadier over SSH, stable snapshots)."""

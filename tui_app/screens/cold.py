@@ -113,9 +113,6 @@ class ColdStorageScreen(ReverieScreen):
             self.set_busy(True, self.query_one(DataTable))
         self.load_items(verify=False)
 
-    def action_reload(self) -> None:
-        self.reload()
-
     def action_verify(self) -> None:
         self.set_busy(True, self.query_one(DataTable))
         self.load_items(verify=True)

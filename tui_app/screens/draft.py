@@ -177,9 +177,6 @@ class DraftReviewScreen(ReverieScreen):
         self.set_busy(True, self.query_one("#draft"))
         self.load_draft()
 
-    def action_reload(self) -> None:
-        self.reload()
-
     @work(thread=True, exclusive=True, exit_on_error=False, group="draft", description="load the draft")
     def load_draft(self) -> None:
         draft = self.session.workbench.review.draft(self.draft_id)

@@ -181,9 +181,6 @@ class HomeScreen(ReverieScreen):
             self.set_busy(True, self.query_one("#home-panels"))
         self.load_summary(stamp_first=first and self.loaded_stamp is None)
 
-    def action_reload(self) -> None:
-        self.reload()
-
     def action_import(self) -> None:
         from tui_app.screens.importer import ImportScreen  # lazy: a screen shown later (~100 ms)
 

@@ -78,9 +78,6 @@ class MemoriesScreen(ReverieScreen):
             self.set_busy(True, self.query_one(DataTable))
         self.load_rows()
 
-    def action_reload(self) -> None:
-        self.reload()
-
     @work(thread=True, exclusive=True, exit_on_error=False, group="load", description="load the memories")
     def load_rows(self) -> None:
         rows, problems = load_memory_rows(self.session)

@@ -134,9 +134,6 @@ class MemoryDetailScreen(ReverieScreen):
         self.set_busy(True, self.query_one("#memory"))
         self.load_detail()
 
-    def action_reload(self) -> None:
-        self.reload()
-
     def action_back(self) -> None:
         self.dismiss()
 

@@ -75,9 +75,6 @@ class ReviewQueueScreen(ReverieScreen):
             self.set_busy(True, self.query_one(DataTable))
         self.load_drafts()
 
-    def action_reload(self) -> None:
-        self.reload()
-
     @work(thread=True, exclusive=True, exit_on_error=False, group="load", description="load the drafts")
     def load_drafts(self) -> None:
         drafts = self.session.workbench.review.drafts()

@@ -119,9 +119,6 @@ class TopicsScreen(ReverieScreen):
             self.set_busy(True, self.query_one("#topics-table"))
         self.load_markers()
 
-    def action_reload(self) -> None:
-        self.reload()
-
     @work(thread=True, exclusive=True, exit_on_error=False, group="load", description="read the topic markers")
     def load_markers(self) -> None:
         reading = self.session.workbench.topics.read()  # latest first
