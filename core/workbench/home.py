@@ -23,7 +23,6 @@ from typing import TYPE_CHECKING, Any
 
 from core.clock import parse_now
 from core.config import Config, load_config
-from core.curate.runs import overdue_notice
 from core.errors import HomeError, ReverieError, VaultLocked
 from core.paths import HomePaths
 from core.vault.passphrase import passphrase_without_prompt
@@ -375,6 +374,8 @@ class Workbench:
         """One line when a scope's weekly curation review is overdue, else None: the reminder every CLI
         command and the app's Home give, read from ``runs.jsonl`` alone (the curation service loads the
         whole engine); ``live``: with the ``[curation]`` table as ``config.toml`` holds it now."""
+        from core.curate.runs import overdue_notice  # lazy: the TUI loads no core.curate before its first frame
+
         return overdue_notice(self.paths, self.live_config() if live else self.config, now)
 
     def live_config(self) -> Config:

@@ -12,7 +12,7 @@ ROOT = Path(__file__).resolve().parents[2]
 REASONS = ("# lazy:", "# heavy:", "# cycle:")
 # What the TUI imports before its first paint (core.workbench.home, access, freshness, when) must not load.
 OFF_THE_START = ("cryptography", "apsw", "numpy", "core.index", "core.recall", "core.timeparse", "core.vault.crypto",
-                 "core.vault.store", "core.curate.engine", "core.conversation")
+                 "core.vault.store", "core.curate", "core.conversation")
 
 
 def _function_level_imports(path: Path) -> list[tuple[int, str]]:
