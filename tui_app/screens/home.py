@@ -192,7 +192,7 @@ class HomeScreen(ReverieScreen):
         ``stamp_first``: take the home's stamp before reading (:meth:`scheduled_reload`)."""
         # lazy: messages and loaders, ~15 ms, off the first frame when Home is the first screen
         from tui_app import messages
-        from tui_app.views.data import home_stamp, load_home_summary
+        from tui_app.views.data import home_stamp, load_home_summary  # lazy: as above
 
         stamp = home_stamp(self.session.paths) if stamp_first else None
         summary = load_home_summary(self.session, notice_providers(), verify=False)
