@@ -113,6 +113,16 @@ async def settle(pilot: Pilot[object]) -> None:
             return
 
 
+async def until(pilot: Pilot[object], condition: Callable[[], object], what: str, *, tries: int = 1500) -> None:
+    """Wait, 20 ms at a time and at most ``tries`` times, until ``condition()`` is true; else fail
+    naming ``what``."""
+    for _ in range(tries):
+        if condition():
+            return
+        await pilot.pause(0.02)
+    raise AssertionError(f"never happened: {what}")
+
+
 async def press(pilot: Pilot[object], *keys: str) -> None:
     for key in keys:
         await pilot.press(key)

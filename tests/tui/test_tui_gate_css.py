@@ -7,11 +7,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from textual.pilot import Pilot
 from textual.screen import Screen
 
 from core.demo.build import DEMO_PASSPHRASE, DemoHome
-from tests.helpers.tui import FakeEditor, demo_fixture, frozen_clock_fixture, make_app, press, settle, tui_config  # noqa: F401
+from tests.helpers.tui import FakeEditor, demo_fixture, frozen_clock_fixture, make_app, press, settle, tui_config, until  # noqa: F401
 from tui_app import app as app_module
 from tui_app.app import ReverieApp
 from tui_app.screens.home import HomeScreen
@@ -40,14 +39,6 @@ def differences(mine: dict[tuple[int, str, str | None], str],
     if mine.keys() != reference.keys():
         return [f"other nodes: {sorted(set(mine) ^ set(reference))[:5]}"]
     return [f"{key}: {mine[key]!r} != {reference[key]!r}" for key in mine if mine[key] != reference[key]]
-
-
-async def until(pilot: Pilot[object], condition: object, what: str) -> None:
-    for _ in range(1500):
-        if callable(condition) and condition():
-            return
-        await pilot.pause(0.02)
-    raise AssertionError(f"never happened: {what}")
 
 
 async def test_the_unlock_screen_is_drawn_with_the_gate_rules_only(demo: DemoHome) -> None:

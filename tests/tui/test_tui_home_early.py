@@ -7,11 +7,10 @@ from __future__ import annotations
 import threading
 
 import pytest
-from textual.pilot import Pilot
 from textual.widgets import Static
 
 from core.demo.build import DEMO_PASSPHRASE, DemoHome
-from tests.helpers.tui import FakeEditor, demo_fixture, frozen_clock_fixture, make_app, settle, tui_config  # noqa: F401
+from tests.helpers.tui import FakeEditor, demo_fixture, frozen_clock_fixture, make_app, settle, tui_config, until  # noqa: F401
 from tui_app.app import ReverieApp
 from tui_app.screens.home import HomeScreen
 from tui_app.screens.memories import MemoriesScreen
@@ -23,14 +22,6 @@ WAIT = 30.0  # seconds a held worker waits for the test at most
 
 def vault_text(app: ReverieApp) -> str:
     return str(app.screen.query_one("#home-vault", Static).render())
-
-
-async def until(pilot: Pilot[object], condition: object, what: str) -> None:
-    for _ in range(500):
-        if callable(condition) and condition():
-            return
-        await pilot.pause(0.02)
-    raise AssertionError(f"never happened: {what}")
 
 
 def verifying(app: ReverieApp) -> bool:
@@ -52,14 +43,14 @@ async def test_home_answers_keys_before_its_verification_ends_and_shows_it_then(
     async with app.run_test(size=(100, 30)) as pilot:
         home = app.screen
         assert isinstance(home, HomeScreen)
-        await until(pilot, lambda: "8 memories" in vault_text(app), "Home shows its counts")
+        await until(pilot, lambda: "8 memories" in vault_text(app), "Home shows its counts", tries=500)
         vault = vault_text(app)
         assert "8 memories · 6 reviewed · 2 not" in vault and "verifying" in vault and "✓" not in vault
         assert verifying(app)
         await pilot.press("m")  # a key of Home's answers while the verification runs
-        await until(pilot, lambda: isinstance(app.screen, MemoriesScreen), "m opens Memories")
+        await until(pilot, lambda: isinstance(app.screen, MemoriesScreen), "m opens Memories", tries=500)
         await pilot.press("f2")
-        await until(pilot, lambda: app.screen is home, "F2 comes back to Home")
+        await until(pilot, lambda: app.screen is home, "F2 comes back to Home", tries=500)
         assert verifying(app) and "verifying" in vault_text(app)
         release.set()
         await settle(pilot)
@@ -94,7 +85,7 @@ async def test_home_is_composed_while_the_keys_are_derived_and_reads_nothing_bef
 
     monkeypatch.setattr(app.workbench, "unlock", slow_unlock)
     async with app.run_test(size=(80, 24)) as pilot:
-        await until(pilot, lambda: "home" in app.ready_screens, "Home composed while the keys are derived")
+        await until(pilot, lambda: "home" in app.ready_screens, "Home composed while the keys are derived", tries=500)
         ahead = app.ready_screens["home"]
         await pilot.pause(0.1)  # anything Home would start on mount has had its turn
         assert isinstance(app.screen, UnlockScreen) and app.locked and not app.workbench.unlocked

@@ -10,11 +10,10 @@ import asyncio
 import threading
 
 import pytest
-from textual.pilot import Pilot
 from textual.widgets import Static
 
 from core.demo.build import DEMO_PASSPHRASE, DemoHome
-from tests.helpers.tui import FakeEditor, demo_fixture, frozen_clock_fixture, settle, tui_config  # noqa: F401
+from tests.helpers.tui import FakeEditor, demo_fixture, frozen_clock_fixture, settle, tui_config, until  # noqa: F401
 from tui_app import app as app_module
 from tui_app import offscreen
 from tui_app.app import ReverieApp
@@ -28,14 +27,6 @@ WAIT = 30.0  # seconds a held step waits for the test at most
 
 def at_hand(demo: DemoHome) -> ReverieApp:
     return ReverieApp(demo.paths, tui_config(), None, editor=FakeEditor(), label="demo", passphrase=DEMO_PASSPHRASE)
-
-
-async def until(pilot: Pilot[object], condition: object, what: str) -> None:
-    for _ in range(1500):
-        if callable(condition) and condition():
-            return
-        await pilot.pause(0.02)
-    raise AssertionError(f"never happened: {what}")
 
 
 def vault_text(app: ReverieApp) -> str:
