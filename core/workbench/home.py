@@ -426,7 +426,6 @@ class Workbench:
 
         return Log(self)
 
-
     @cached_property
     def curation(self) -> Curation:
         """Scan, apply, approve/reject, restore, recover, calibrate: every scope, never deleting."""
