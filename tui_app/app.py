@@ -165,6 +165,8 @@ class ReverieApp(App[None], inherit_bindings=False):
         before the app covers the terminal). ``vectors_in_background``: after unlocking, give every
         turn and memory its vector in a worker, with its progress in the section bar (the demo: its
         first semantic search then waits for nothing)."""
+        if keys is None:  # the gate is the first mode: no blank default screen made, styled and switched from
+            self.DEFAULT_MODE = GATE_MODE  # read by App.__init__ for the mode it starts in
         super().__init__()
         self.ui_state_file = ui_state_path(paths.root)
         self.ui_state, self.ui_state_problem = load_ui_state(self.ui_state_file)
@@ -191,7 +193,6 @@ class ReverieApp(App[None], inherit_bindings=False):
         self.gate_open = False
         self.last_input = time.monotonic()
         self._initial_keys = keys
-        self._initial_passphrase = passphrase
         self.unlocked_waiting: messages.Unlocked | None = None  # keys that came while Home was composed ahead
         self.home_ahead_pending = False  # Home to be composed ahead once the unlock screen's frame is painted
         self.resume_section = HOME_SECTION  # where unlocking returns: the section shown when the app locked
@@ -206,6 +207,8 @@ class ReverieApp(App[None], inherit_bindings=False):
         self.background_status = ""  # shown at the right of the section bar ("vectors 120/632")
         # What the person typed that outlives a lock (the search query): no key, no decrypted record.
         self.typed: dict[str, str] = {}
+        if keys is None:
+            self.add_gate(passphrase=passphrase)
 
     def run(
         self,
@@ -277,8 +280,7 @@ class ReverieApp(App[None], inherit_bindings=False):
         if keys is not None:
             self.start_session(keys)
         else:
-            passphrase, self._initial_passphrase = self._initial_passphrase, None
-            self.show_gate(passphrase=passphrase)
+            self.gate_open = True  # the first mode (``add_gate``, in the constructor)
         if self.config.security.idle_lock_minutes:
             self.set_interval(IDLE_CHECK_SECONDS, self.check_idle_lock)
 
@@ -538,6 +540,15 @@ class ReverieApp(App[None], inherit_bindings=False):
     def show_gate(self, reason: str = "", *, passphrase: str | None = None) -> None:
         """Show the unlock screen (or create-vault when the home has none) and drop every section.
         ``passphrase``: one at hand, which the unlock screen tries at once."""
+        self.add_gate(reason, passphrase=passphrase)
+        self.gate_open = True
+        self.switch_mode(GATE_MODE)
+        for name in self.open_sections:
+            self.remove_mode(name)
+        self.open_sections.clear()
+
+    def add_gate(self, reason: str = "", *, passphrase: str | None = None) -> None:
+        """The gate's mode: the unlock screen, or create-vault when the home has none."""
         from tui_app.screens.create_vault import CreateVaultScreen  # lazy: only a new home shows it
 
         blink = self.config.tui.animations
@@ -546,11 +557,6 @@ class ReverieApp(App[None], inherit_bindings=False):
                                                           passphrase=passphrase, hint=self.gate_hint))
         else:
             self.add_mode(GATE_MODE, lambda: CreateVaultScreen(self.paths, self.kdf, blink=blink))
-        self.gate_open = True
-        self.switch_mode(GATE_MODE)
-        for name in self.open_sections:
-            self.remove_mode(name)
-        self.open_sections.clear()
 
     def lock(self, reason: str = "Locked. The keys were forgotten.") -> None:
         session, self.session = self.session, None
@@ -660,8 +666,13 @@ class ReverieApp(App[None], inherit_bindings=False):
     # --- actions ------------------------------------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in ("section", "lock"):
+        """The lock key works while unlocked; the section keys too, and already while the keys are
+        derived for a session Home is composed for (``next_session``): Home's footer is composed once,
+        with its keys as they will be, and the gate ignores them (``action_section``)."""
+        if action == "lock":
             return not self.locked
+        if action == "section":
+            return not self.locked or self.next_session is not None
         return True
 
     def switch_mode(self, mode: str) -> AwaitMount:  # type: ignore[override]
@@ -687,9 +698,10 @@ class ReverieApp(App[None], inherit_bindings=False):
 
     def delay_update(self, delay: float = 0.05) -> None:
         """Textual's pause before painting a screen switched to, which keeps the old screen on the
-        terminal while the new one is built: not for a screen already whole, nor for the first screen
-        (there is nothing on the terminal to keep, and the pause only delays the first frame)."""
-        if not self.whole_screen and self.current_mode != self.DEFAULT_MODE:
+        terminal while the new one is built: not for a screen already whole, nor when switching from
+        Textual's blank default screen (the keys given: nothing is on the terminal yet to keep, and the
+        pause only delays the first frame). Locked, the gate is the first mode: no switch at all."""
+        if not self.whole_screen and type(self.screen) is not Screen:
             super().delay_update(delay)
 
     async def action_section(self, name: str) -> None:

@@ -163,3 +163,36 @@ async def test_the_unlock_screen_reaches_the_terminal_before_home_is_prepared(
         await settle(pilot)
     first = events.index("frame UnlockScreen")
     assert first < events.index("rules") and first < events.index("compose Home"), events[:6]
+
+
+async def test_locked_the_gate_is_the_first_screen_and_the_derivation_starts_after_its_frame(
+    demo: DemoHome, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Starting locked, the unlock screen is the app's first mode: no blank default screen is made,
+    styled and switched away from before it (Textual's ``get_default_screen``), and the key derivation
+    starts once the unlock screen's first frame is on the terminal, not inside the start's batch."""
+    app = at_hand(demo)
+    events: list[str] = []
+    display = app._display
+
+    def handed(screen: object, renderable: object) -> None:
+        if renderable is not None and not app._batch_count:
+            events.append(f"frame {type(screen).__name__}")
+        display(screen, renderable)  # type: ignore[arg-type]
+
+    app._display = handed  # type: ignore[method-assign]
+    real_unlock = app.workbench.unlock
+
+    def unlock(*args: object, **kwargs: object) -> object:
+        events.append("derive")
+        return real_unlock(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(app.workbench, "unlock", unlock)
+    made_default: list[object] = []
+    real_default = ReverieApp.get_default_screen
+    monkeypatch.setattr(ReverieApp, "get_default_screen", lambda self: made_default.append(1) or real_default(self))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, HomeScreen), "Home shown")
+        await settle(pilot)
+    assert made_default == []
+    assert events.index("frame UnlockScreen") < events.index("derive"), events[:6]

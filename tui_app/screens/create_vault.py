@@ -8,11 +8,12 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Center, Vertical
-from textual.widgets import Footer, Input, Label, Static
+from textual.widgets import Input, Label, Static
 
 from core.paths import HomePaths
 from core.workbench.access import Access
 from tui_app.screens.base import WorkerScreen
+from tui_app.widgets.footer import SteadyFooter
 from tui_app.widgets.format import short_path
 
 if TYPE_CHECKING:
@@ -49,7 +50,7 @@ class CreateVaultScreen(WorkerScreen):
                 "opened, by you or anyone.",
                 classes="gate-hint",
             )
-        yield Footer(compact=True)
+        yield SteadyFooter(compact=True)
 
     def on_mount(self) -> None:
         self.query_one("#passphrase", Input).focus()

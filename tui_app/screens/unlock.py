@@ -14,11 +14,12 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Center, Vertical
-from textual.widgets import Footer, Input, Label, Static
+from textual.widgets import Input, Label, Static
 
 from core.errors import HomeError, WrongPassphrase
 from core.paths import HomePaths
 from tui_app.screens.base import WorkerScreen
+from tui_app.widgets.footer import SteadyFooter
 from tui_app.widgets.format import short_path
 
 if TYPE_CHECKING:
@@ -33,6 +34,7 @@ class PassphraseInput(Input):
     ]
 
 
+UNLOCKING = "Unlocking… (deriving the keys with Argon2id)"
 LOST_PASSPHRASE = (
     "Forgot it? `reverie passphrase change --recovery-key` sets a new one. With neither the passphrase "
     "nor a recovery key, the vault cannot be opened, by you or anyone."
@@ -64,21 +66,22 @@ class UnlockScreen(WorkerScreen):
             yield Static(f"Vault: {short_path(self.paths.root)}", classes="gate-path", markup=False)
             if self.hint:
                 yield Static(self.hint, id="gate-hint", classes="gate-path", markup=False)
-            passphrase = PassphraseInput(password=True, placeholder="passphrase", id="passphrase")
+            # With a passphrase at hand the field starts disabled, the message saying why: set now, not
+            # after mounting, which restyled the field and laid the screen out again before its first frame.
+            passphrase = PassphraseInput(password=True, placeholder="passphrase", id="passphrase",
+                                         disabled=bool(self.at_hand))
             passphrase.cursor_blink = self.blink
             yield passphrase
-            yield Static(self.reason, id="gate-message", markup=False)
+            yield Static(UNLOCKING if self.at_hand else self.reason, id="gate-message", markup=False)
             yield Static("Enter unlocks · ctrl+q quits · the passphrase is never shown or stored", classes="gate-hint")
             yield Static(LOST_PASSPHRASE, id="gate-lost", classes="gate-hint", markup=False)
-        yield Footer(compact=True)
+        yield SteadyFooter(compact=True)
 
     def on_mount(self) -> None:
         field = self.query_one(Input)
         passphrase, self.at_hand = self.at_hand, None
-        if passphrase:
-            self.say("Unlocking… (deriving the keys with Argon2id)")
-            field.disabled = True
-            self.call_after_refresh(self.start_unlock, passphrase, True)  # the screen first, then the KDF
+        if passphrase:  # the screen on the terminal first, then the KDF
+            self.app.call_later(self.start_unlock, passphrase, True)
         else:
             field.focus()
 
@@ -92,7 +95,7 @@ class UnlockScreen(WorkerScreen):
         if not passphrase:
             self.say("Type the passphrase, then Enter.")
             return
-        self.say("Unlocking… (deriving the keys with Argon2id)")
+        self.say(UNLOCKING)
         field.disabled = True
         self.start_unlock(passphrase)
 

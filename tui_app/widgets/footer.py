@@ -1,9 +1,16 @@
-"""A compact footer that wraps onto a second line instead of cutting keys off.
+"""Footers composed once for the keys they show.
 
-Textual's footer is one line that scrolls sideways: on an 80-column terminal a screen with many keys
-(the home screen has nine) loses the last ones past the right edge, and a keyboard cannot scroll it.
-This one lays the same keys out in rows that fit the width, the command palette key staying on the
-right of the first row, and lays them out again when the terminal is resized.
+``SteadyFooter``: Textual's footer composes empty until its screen first says its bindings changed,
+then composes again on every such signal (each focus change, each screen shown): on the unlock
+screen that was a second compose and layout before the first frame, and for Home, composed while
+the keys are derived, two more. This one composes its keys the first time and again only when the
+keys on show change.
+
+``WrappingFooter``: Textual's footer is one line that scrolls sideways: on an 80-column terminal a
+screen with many keys (the home screen has nine) loses the last ones past the right edge, and a
+keyboard cannot scroll it. This one lays the same keys out in rows that fit the width, the command
+palette key staying on the right of the first row, and lays them out again when the terminal is
+resized.
 """
 
 from __future__ import annotations
@@ -36,7 +43,47 @@ def split_rows(widths: list[int], room: int) -> list[int]:
     return rows
 
 
-class WrappingFooter(Footer):
+class SteadyFooter(Footer):
+    """Textual's footer, composed with its keys from the first compose, and again only when the keys
+    on show changed. Relies on Textual's private ``Footer._bindings_ready`` (false until the screen's
+    first bindings signal, and ``compose`` yields nothing while it is: ``tests/tui/test_tui_footer_once.py``
+    fails if Textual drops it)."""
+
+    def __init__(self, *, compact: bool = False) -> None:
+        super().__init__(compact=compact)
+        self._bindings_ready = True  # the screen's bindings are read at the first compose, not after it
+        self.composed_keys: tuple[object, ...] | None = None  # what the keys on show were composed from
+
+    def bindings_changed(self, screen: Screen[object]) -> None:
+        """Textual recomposes the footer whenever the bindings may have changed (each focus change, each
+        screen shown): about ten new key widgets each time. Only when the keys on show did change, by
+        the time the recompose runs (several signals in a row ask for one)."""
+        if not self.app.app_focus or not self.is_attached or screen is not self.screen:
+            return
+        if self.keys_on_show() != self.composed_keys:
+            self.call_after_refresh(self.recompose_if_changed)
+
+    async def recompose_if_changed(self) -> None:
+        if self.is_attached and self.keys_on_show() != self.composed_keys:
+            await self.recompose()
+
+    def keys_on_show(self) -> tuple[object, ...]:
+        return tuple(
+            (b.key, self.app.get_key_display(b), b.description, b.action, b.group, active.enabled, active.tooltip)
+            for active in self.screen.active_bindings.values()
+            for b in (active.binding,)
+            if b.show or b.action == "app.command_palette" or b.key == self.app.COMMAND_PALETTE_BINDING
+        )
+
+    def compose(self) -> ComposeResult:
+        self.composed_keys = self.keys_on_show()
+        for item in super().compose():
+            if self.compact and hasattr(item, "key_display"):  # as the key's data binding will set it: now
+                item.add_class("-compact", update=False)
+            yield item
+
+
+class WrappingFooter(SteadyFooter):
     DEFAULT_CSS = """
     WrappingFooter {
         layout: vertical;
@@ -53,29 +100,9 @@ class WrappingFooter(Footer):
     def __init__(self) -> None:
         super().__init__(compact=True)
         self.rows: list[int] = []
-        self.composed_keys: tuple[object, ...] | None = None  # what the keys on show were composed from
-
-    def bindings_changed(self, screen: Screen[object]) -> None:
-        """Textual recomposes the footer whenever the bindings may have changed (each focus change, each
-        screen shown): about ten new key widgets each time. Only when the keys on show did change."""
-        if self.composed_keys is not None and screen is self.screen and self.keys_on_show() == self.composed_keys:
-            return
-        super().bindings_changed(screen)
-
-    def keys_on_show(self) -> tuple[object, ...]:
-        return tuple(
-            (b.key, self.app.get_key_display(b), b.description, b.action, b.group, active.enabled, active.tooltip)
-            for active in self.screen.active_bindings.values()
-            for b in (active.binding,)
-            if b.show or b.action == "app.command_palette" or b.key == self.app.COMMAND_PALETTE_BINDING
-        )
 
     def compose(self) -> ComposeResult:
         items = compose(self, super().compose())
-        self.composed_keys = self.keys_on_show() if items else None
-        for item in items:  # a key's class, as the compact footer's data binding will set it: now, no restyle
-            if hasattr(item, "key_display"):
-                item.add_class("-compact", update=False)
         palette = [item for item in items if item.has_class(PALETTE_CLASS)]
         keys = [item for item in items if not item.has_class(PALETTE_CLASS)]
         self.rows = self.layout_rows()
