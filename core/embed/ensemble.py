@@ -87,6 +87,11 @@ class EnsembleEmbedder:
     def dim(self) -> int:
         return sum(part.dim for part in self._parts)
 
+    def load_bulk(self) -> None:
+        """Load every part as bulk embedding will use it (:func:`load_for_bulk`)."""
+        for part in self._parts:
+            load_for_bulk(part)
+
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """The stored form: every part at its weight (unit length)."""
         return self._joined(texts, [self._weights] * len(texts))
@@ -121,6 +126,16 @@ class EnsembleEmbedder:
             if self._pool is None:
                 self._pool = ThreadPoolExecutor(max_workers=len(self._parts), thread_name_prefix="ensemble")
         return list(self._pool.map(lambda part: part.embed(texts), self._parts))
+
+
+def load_for_bulk(embedder: Embedder) -> None:
+    """Load what ``embedder`` embeds many texts with (OpenVINO for the default backend, every part of
+    an ensemble), so that the load can overlap other work; any other embedder loads as for its dim."""
+    load_bulk = getattr(embedder, "load_bulk", None)
+    if callable(load_bulk):
+        load_bulk()
+    else:
+        _ = embedder.dim
 
 
 def query_vectors(embedder: Embedder, texts: Sequence[str]) -> np.ndarray:

@@ -72,6 +72,11 @@ class QuickStartEmbedder:
                 self._quick_failed = True
         _ = self.bulk.dim
 
+    def load_bulk(self) -> None:
+        """Load OpenVINO now, for a caller about to embed many texts that has other work to overlap
+        with the load (an ingest writing the log and the word index first)."""
+        _ = self.bulk.dim
+
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         if not self.bulk.loaded and not self._quick_failed and len(texts) <= self.few:
             try:

@@ -203,14 +203,21 @@ class Workbench:
                 self._embedder = embedder
             return self._embedder
 
-    def warm_embedder(self) -> threading.Thread:
+    def warm_embedder(self, *, bulk: bool = False) -> threading.Thread:
         """Start loading the embedding model in a thread and return it. The vault's key derivation
         (Argon2id in ``cryptography``) releases the GIL: measured, a thread counting beside it kept
-        about 2/3 of its rate. Errors are left to the caller's own :meth:`embedder` call."""
+        about 2/3 of its rate. ``bulk``: load what embeds many texts (OpenVINO, every part of the
+        default), for an ingest whose log and word index are written meanwhile; else what a few texts
+        use. Errors are left to the caller's own :meth:`embedder` call."""
 
         def warm() -> None:
             try:
                 embedder = self.embedder()
+                if bulk:
+                    from core.embed import load_for_bulk  # lazy: the embedding backends, loaded by embedder()
+
+                    load_for_bulk(embedder)
+                    return
                 warm_runtime = getattr(embedder, "warm", None)  # the default backend: its quick runtime
                 if warm_runtime is not None:
                     warm_runtime()

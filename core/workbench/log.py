@@ -81,17 +81,23 @@ class Log(Service):
     def _index_after_ingest(self, report: Any, *, embed: bool, progress: Progress | None,
                             should_stop: ShouldStop | None) -> IngestOutcome:
         outcome = IngestOutcome(report)
+        # New turns to embed: the model loads while the word index is written (bench_embed_paths.py).
+        warming = self.workbench.warm_embedder(bulk=True) if embed and report.added else None
         try:
-            with self.workbench.reindexer(embed=False, memories=False) as reindexer:
-                outcome.index = reindexer.run(embed=False, should_stop=should_stop)
-        except apsw.BusyError:
-            outcome.index_note = "the index is busy (another process is writing it): the next search catches up"
-            return outcome
-        if embed and not (should_stop and should_stop()):
             try:
-                outcome.vectors = self.reindex(embed=True, progress=progress, should_stop=should_stop).embedded
-            except KeyboardInterrupt:
-                outcome.stopped = True
+                with self.workbench.reindexer(embed=False, memories=False) as reindexer:
+                    outcome.index = reindexer.run(embed=False, should_stop=should_stop)
+            except apsw.BusyError:
+                outcome.index_note = "the index is busy (another process is writing it): the next search catches up"
+                return outcome
+            if embed and not (should_stop and should_stop()):
+                try:
+                    outcome.vectors = self.reindex(embed=True, progress=progress, should_stop=should_stop).embedded
+                except KeyboardInterrupt:
+                    outcome.stopped = True
+        finally:
+            if warming is not None:
+                warming.join()  # no load left running while the process exits
         outcome.pending_vectors = self.workbench.index.status().pending_vectors
         outcome.stopped = outcome.stopped or bool(should_stop and should_stop())
         return outcome

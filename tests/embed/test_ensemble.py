@@ -9,7 +9,7 @@ import pytest
 
 from core.config import EmbeddingConfig
 from core.embed import EmbeddingError, make_embedder, query_vectors
-from core.embed.ensemble import EnsembleEmbedder, latin_share, part_names, weights_for
+from core.embed.ensemble import EnsembleEmbedder, latin_share, load_for_bulk, part_names, weights_for
 from core.embed.hashing import HashingEmbedder
 
 E5, MINI = "multilingual-e5-small", "all-MiniLM-L6-v2"
@@ -89,3 +89,16 @@ def test_a_few_texts_are_embedded_by_the_parts_at_once_with_the_same_vectors() -
     many = [f"text {i}" for i in range(20)]  # bulk too: the parts at once
     ensemble.parallel = True
     assert np.array_equal(ensemble.embed(many), EnsembleEmbedder(ensemble.parts, [E5, MINI]).embed(many))
+
+
+def test_load_for_bulk_loads_every_part_as_bulk_embedding_will() -> None:
+    loaded: list[str] = []
+
+    class Bulk(HashingEmbedder):
+        def load_bulk(self) -> None:
+            loaded.append(self.name)
+
+    ensemble = EnsembleEmbedder([Bulk(32, name=E5), Bulk(16, name=MINI)], [E5, MINI])
+    load_for_bulk(ensemble)
+    assert loaded == [E5, MINI]
+    load_for_bulk(HashingEmbedder(8))  # no bulk runtime: loads as for its dim, without error

@@ -75,3 +75,11 @@ def test_a_failure_after_onnx_runtime_ran_is_not_hidden(monkeypatch: pytest.Monk
     with pytest.raises(EmbeddingError, match="a batch failed"):
         embedder.embed(["x"])
     assert not embedder.bulk.loaded
+
+
+def test_load_bulk_loads_openvino_alone_and_then_serves_few_texts_too(prepared_root: Path) -> None:
+    embedder = pair(prepared_root)
+    embedder.load_bulk()  # what an ingest with vectors starts while its word index is written
+    assert embedder.bulk.loaded and not embedder.quick.loaded
+    assert embedder.embed(MEMORIES[:1]).shape == (1, 384)
+    assert not embedder.quick.loaded  # a loaded OpenVINO takes every call
