@@ -1,7 +1,7 @@
 """Embedding on the paths a person runs, against raw sentence-transformers, in one run.
 
     nice python tests/bench/bench_embed_paths.py ../shared/data/locomo10.json [--turns 3000] [--rounds 2]
-        [--models multilingual-e5-small,all-MiniLM-L6-v2] [--json]
+        [--models multilingual-e5-small,all-MiniLM-L6-v2] [--json] [--model-cache DIR]
 
 Each row is a fresh process, timed from its start to its exit (imports and the model load included),
 on the same first ``--turns`` LoCoMo turns written as one generic JSONL file:
@@ -120,6 +120,8 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--models", default="multilingual-e5-small,all-MiniLM-L6-v2")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--model-cache", type=Path, default=None,
+                        help="prepared models kept across runs (default: prepared afresh, untimed, in each run)")
     args = parser.parse_args()
     turns = locomo_texts(args.locomo, args.turns)
     names = [m for m in args.models.split(",") if m]
@@ -129,7 +131,7 @@ def main() -> None:
         data.write_text("".join(json.dumps(t, ensure_ascii=False) + "\n" for t in turns), encoding="utf-8")
         texts = scratch / "texts.json"
         texts.write_text(json.dumps([t["text"] for t in turns]), encoding="utf-8")
-        models = scratch / "models"
+        models = args.model_cache.resolve() if args.model_cache is not None else scratch / "models"
         for model in names:  # prepare each model once, untimed
             run([*REVERIE, "ingest", "--embed", "--json", str(data)],
                 environment(Path(tempfile.mkdtemp(dir=scratch)), models, model))
