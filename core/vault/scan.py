@@ -73,17 +73,35 @@ class DraftFacts(NamedTuple):
     finalized_memory_id: str | None
 
 
-def memory_facts_file(keys: VaultKeys, folder: Path, name: str, data: bytes) -> MemoryFacts:
-    """:func:`open_memory_file`, every check included, returning only the memory's facts."""
-    memory = open_memory_file(keys, folder, name, data)
+def memory_facts(memory: MemoryRecord) -> MemoryFacts:
     draft_id = (memory.review or {}).get("draft_id")
     return MemoryFacts(memory.memory_id, draft_id if isinstance(draft_id, str) else None)
 
 
+def draft_facts(draft: StoredDraft) -> DraftFacts:
+    return DraftFacts(draft.draft_id, draft.state, draft.finalized_memory_id)
+
+
+def memory_facts_file(keys: VaultKeys, folder: Path, name: str, data: bytes) -> MemoryFacts:
+    """:func:`open_memory_file`, every check included, returning only the memory's facts."""
+    return memory_facts(open_memory_file(keys, folder, name, data))
+
+
 def draft_facts_file(keys: VaultKeys, folder: Path, name: str, data: bytes) -> DraftFacts:
     """:func:`open_draft_file`, every check included, returning only the draft's facts."""
-    draft = open_draft_file(keys, folder, name, data)
-    return DraftFacts(draft.draft_id, draft.state, draft.finalized_memory_id)
+    return draft_facts(open_draft_file(keys, folder, name, data))
+
+
+# A facts opener: the opener of the whole record it runs, and how it takes the facts from that record
+# (so that a record opened whole once, kept in ``Known``, gives its facts without being opened again).
+WHOLE: dict[Opener, tuple[Opener, Callable[[Any], Any]]] = {
+    memory_facts_file: (open_memory_file, memory_facts),
+    draft_facts_file: (open_draft_file, draft_facts),
+}
+
+# Records of one folder already opened whole with the caller's keys, by file name: the SHA-256 of the
+# bytes they were opened from, and the record (immutable). See :func:`open_records`.
+Known = dict[str, tuple[str, Any]]
 
 
 def record_names(folder: Path, prefix: str = "", suffix: str = ".json") -> list[str]:
@@ -115,7 +133,10 @@ def read_file(path: str) -> bytes:
     return chunks[0] if len(chunks) == 1 else b"".join(chunks)
 
 
-def _open_all(keys: VaultKeys, opener: Opener, folder: Path, names: list[str]) -> list[Opened]:
+def _open_all(keys: VaultKeys, opener: Opener, folder: Path, names: list[str],
+              known: Known | None = None) -> list[Opened]:
+    """Every file ``names`` opened in this process; with ``known``, see :func:`open_records`."""
+    whole, facts = WHOLE.get(opener, (opener, None)) if known is not None else (opener, None)
     opened: list[Opened] = []
     where = os.fspath(folder) + os.sep
     for name in names:
@@ -124,10 +145,23 @@ def _open_all(keys: VaultKeys, opener: Opener, folder: Path, names: list[str]) -
         except FileNotFoundError:
             continue  # removed while scanning: not a record this time
         digest = sha256_hex(data)
-        try:
-            opened.append(Opened(name, digest, opener(keys, folder, name, data)))
-        except (RecordError, ReviewError) as exc:
-            opened.append(Opened(name, digest, error=str(exc)))
+        seen = known.get(name) if known is not None else None
+        if seen is not None and seen[0] == digest:  # these very bytes were opened, every check passed
+            record = seen[1]
+        else:
+            try:
+                record = whole(keys, folder, name, data)
+            except (RecordError, ReviewError) as exc:
+                opened.append(Opened(name, digest, error=str(exc)))
+                if known is not None:
+                    known.pop(name, None)
+                continue
+            if known is not None:
+                known[name] = (digest, record)
+        opened.append(Opened(name, digest, record if facts is None else facts(record)))
+    if known is not None:
+        for gone in set(known).difference(names):  # no longer in the folder: not kept
+            known.pop(gone, None)
     return opened
 
 
@@ -168,14 +202,20 @@ def idle_cores() -> int:
 
 
 def open_records(folder: Path, names: list[str], keys: VaultKeys, opener: Opener, *, workers: int | None = None,
-                 chunk: int = CHUNK, min_parallel: int = MIN_PARALLEL) -> list[Opened]:
+                 chunk: int = CHUNK, min_parallel: int = MIN_PARALLEL, known: Known | None = None) -> list[Opened]:
     """Open every file ``names`` of ``folder`` with ``opener`` (a module-level function, so a worker can
     run it), in ``workers`` processes (default: :func:`default_workers`; 1: in this process), ``chunk``
-    files per task, and in this process whenever there are fewer than ``min_parallel`` files."""
+    files per task, and in this process whenever there are fewer than ``min_parallel`` files.
+
+    ``known`` (in this process only): the records of ``folder`` already opened whole with ``keys``. A
+    file whose bytes have the SHA-256 a record was opened from is not decrypted and checked again: the
+    same bytes under the same keys and name open to the same record, so a changed byte is a new digest
+    and a full check. It is updated with every record opened whole (a facts opener opens the whole
+    record, :data:`WHOLE`), and forgets the names no longer there."""
     count = default_workers() if workers is None else workers
     count = min(count, max(1, len(names) // chunk))
     if count <= 1 or len(names) < min_parallel:
-        return _open_all(keys, opener, folder, names)
+        return _open_all(keys, opener, folder, names, known)
     method = "fork" if threading.active_count() == 1 and "fork" in multiprocessing.get_all_start_methods() \
         else "spawn"
     chunks = [names[i:i + chunk] for i in range(0, len(names), chunk)]

@@ -42,6 +42,7 @@ from core.vault.review import (
     review_record,
 )
 from core.vault.scan import (
+    Known,
     Opened,
     Opener,
     draft_facts_file,
@@ -115,6 +116,9 @@ class MemoryStore:
         self.paths = paths.ensure()
         self.keys = keys
         self.ledger = Ledger(self.paths, keys)
+        # Records opened with these keys, by folder (``scan.open_records``): the counts, the verification
+        # and finishing interrupted work each read every record, and decrypt each file's bytes once.
+        self.known: dict[tuple[Path, str], Known] = {}
 
     @classmethod
     def open(cls, paths: HomePaths, keys: VaultKeys) -> MemoryStore:
@@ -142,6 +146,7 @@ class MemoryStore:
         """Take the keys out of this vault (the app locks): anything still holding it gets a clear
         error instead of decrypting. The vault and its ledger are the only holders of the keys."""
         self.keys = self.ledger.keys = ForgottenKeys()  # type: ignore[assignment]
+        self.known = {}  # the decrypted records go with the keys
 
     # --- drafts ----------------------------------------------------------------------------------
 
@@ -210,7 +215,8 @@ class MemoryStore:
         label = folder.name
         opened_ok: list[Opened] = []
         problems: list[Problem] = []
-        for opened in open_records(folder, record_names(folder, prefix), self.keys, opener):
+        known = self.known.setdefault((folder, prefix), {})
+        for opened in open_records(folder, record_names(folder, prefix), self.keys, opener, known=known):
             if opened.error is None:
                 opened_ok.append(opened)
             else:

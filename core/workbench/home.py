@@ -410,7 +410,9 @@ class Workbench:
 
         if isinstance(checkpoint, str):
             checkpoint = Checkpoint.parse(checkpoint)
-        return verify_home(self.paths, self.keys, checkpoint, incremental=incremental)
+        # The app's Home shares the open vault: a record the counts opened is not decrypted again.
+        return verify_home(self.paths, self.keys, checkpoint, incremental=incremental,
+                           vault=self.vault if incremental else None)
 
     # --- services ---------------------------------------------------------------------------------
 

@@ -242,18 +242,23 @@ def verify_home(
     extra_checks: list[ExtraCheck] | None = None,
     *,
     incremental: bool = False,
+    vault: MemoryStore | None = None,
 ) -> VerifyReport:
     """``incremental`` (the app's Home, never ``reverie verify``): the ledger's entries that the signed
     verified-prefix note vouches for are not checked again while the ledger still starts with exactly
     the bytes it hashes (``Ledger.read(full=False)``: the report is the one a full read gives; a
-    note not signed by this vault, or for other bytes, means a full read). Everything else is checked."""
+    note not signed by this vault, or for other bytes, means a full read). Everything else is checked.
+    ``vault``: the open vault of ``keys`` (the app's), whose records already opened from the same bytes
+    are not decrypted again (``MemoryStore.known``); by default a vault opened for this check alone."""
     with quiet_home(paths):
-        return _verify(paths, keys, checkpoint, extra_checks, incremental)
+        return _verify(paths, keys, checkpoint, extra_checks, incremental, vault)
 
 
 def _verify(paths: HomePaths, keys: VaultKeys, checkpoint: Checkpoint | None,
-            extra_checks: list[ExtraCheck] | None, incremental: bool = False) -> VerifyReport:
-    vault = MemoryStore.open(paths, keys)
+            extra_checks: list[ExtraCheck] | None, incremental: bool = False,
+            vault: MemoryStore | None = None) -> VerifyReport:
+    if vault is None or vault.keys is not keys:
+        vault = MemoryStore.open(paths, keys)
     reading = vault.ledger.read(full=not incremental)
     report = VerifyReport(head=reading.head())
     report.problems.extend(reading.problems)
