@@ -14,9 +14,9 @@ from __future__ import annotations
 import math
 import re
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, is_dataclass
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_args, get_type_hints
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import msgspec
@@ -364,14 +364,60 @@ def _config_info() -> mi.Type:
     return _CONFIG_INFO
 
 
+_UNSURE = object()  # a table the quick check cannot place: msgspec's type description decides
+
+
+def _plain_unknown_key(data: Any, defaults: object, prefix: str) -> str | object | None:
+    """:func:`_unknown_key` without msgspec's type description (``type_info(Config)`` costs about 3 ms,
+    before the app's first frame): the sections' keys are read from a default ``Config``. Returns
+    ``_UNSURE`` where a table sits in a container whose item is not a section (then the types decide)."""
+    if not isinstance(data, dict):
+        return None
+    known = {f.name: getattr(defaults, f.name) for f in fields(defaults)}  # type: ignore[arg-type]
+    for key, value in data.items():
+        dotted = f"{prefix}.{key}" if prefix else key
+        if key not in known:
+            return dotted
+        default = known[key]
+        if is_dataclass(default):
+            found = _plain_unknown_key(value, default, dotted)
+        elif isinstance(value, list | dict):
+            found = _plain_unknown_in_items(value, type(defaults), key, dotted)
+        else:
+            found = None
+        if found is not None:
+            return found
+    return None
+
+
+def _plain_unknown_in_items(value: list[Any] | dict[str, Any], section: type, key: str,
+                            prefix: str) -> str | object | None:
+    """The tables held in a list or a table of tables (``curation.scopes``, ``sharing.profiles``),
+    checked against their dataclass, named as :func:`_unknown_key` names them."""
+    items = list(value.items()) if isinstance(value, dict) else [(f"[{i}]", item) for i, item in enumerate(value)]
+    if not any(isinstance(item, dict) for _, item in items):
+        return None
+    item_type = get_args(get_type_hints(section)[key])[-1]
+    if not is_dataclass(item_type):
+        return _UNSURE
+    for name, item in items:
+        dotted = f"{prefix}.{name}" if isinstance(value, dict) else f"{prefix}{name}"
+        if (found := _plain_unknown_key(item, item_type(), dotted)) is not None:
+            return found
+    return None
+
+
 def _convert(data: dict[str, Any], source: str) -> Config:
     """``data`` (a parsed TOML document) as settings, or one ConfigError naming the file and the key."""
-    info = _config_info()
-    if (unknown := _unknown_key(data, info, "")) is not None:
-        raise ConfigError(f"{source}: unknown key {_key(unknown)!r}")
+    unknown = _plain_unknown_key(data, Config(), "")
+    if unknown is _UNSURE:
+        unknown = _unknown_key(data, _config_info(), "")
+    if unknown is not None:
+        raise ConfigError(f"{source}: unknown key {_key(str(unknown))!r}")
     try:
         config = msgspec.convert(data, Config)
     except msgspec.ValidationError as exc:
+        info = _config_info()
         try:
             dotted, value, at = _locate(str(exc), data, info)
         except (KeyError, IndexError, StopIteration, TypeError, AttributeError):  # a path shape not foreseen
