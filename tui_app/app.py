@@ -193,6 +193,7 @@ class ReverieApp(App[None], inherit_bindings=False):
         self.gate_open = False
         self.last_input = time.monotonic()
         self._initial_keys = keys
+        self._initial_passphrase = passphrase  # the gate's, tried by the unlock screen; dropped once mounted
         self.unlocked_waiting: messages.Unlocked | None = None  # keys that came while Home was composed ahead
         self.home_ahead_pending = False  # Home to be composed ahead once the unlock screen's frame is painted
         self.resume_section = HOME_SECTION  # where unlocking returns: the section shown when the app locked
@@ -280,6 +281,7 @@ class ReverieApp(App[None], inherit_bindings=False):
         if keys is not None:
             self.start_session(keys)
         else:
+            self._initial_passphrase = None
             self.gate_open = True  # the first mode (``add_gate``, in the constructor)
         if self.config.security.idle_lock_minutes:
             self.set_interval(IDLE_CHECK_SECONDS, self.check_idle_lock)
