@@ -3,7 +3,7 @@
 Cleaning: control, lone surrogate and invisible format characters become spaces, and a query longer
 than :data:`MAX_QUERY_CHARS` is refused with one line (the index quotes every token, so no FTS5 syntax
 leaks through). Terms: English stop words and question-framing words are dropped, Korean words lose
-their trailing particle (서울숲에서 → 서울숲), Japanese runs keep their kanji, katakana and longer
+their particle and verb ending (서울숲에서 → 서울숲, 연주한다 → 연주), Japanese runs keep kanji, katakana and longer
 hiragana parts (会議で何を決めた → 会議, 決); CJK terms match inside longer words through the index's
 character bigrams. Stems: :func:`stem` gives a word's token with the index's own FTS5 porter
 tokenizer, so an interface marks exactly the words the index matched ("decide" marks "Decided").
@@ -52,6 +52,23 @@ _KO_PARTICLES = sorted(
     key=len,
     reverse=True,
 )
+# Verb and adjective endings, longest first (연주한다, 연주했던, 박제된 → their stem). The stem matches
+# inside every inflected form through the index's bigrams, where the word as written matches only
+# itself, and a rare form's high idf drowns the sentences that say it otherwise. The one-syllable
+# ones are what a particle leaves (연주하는 → 연주하).
+_KO_ENDINGS = sorted(
+    _listed(
+        """하였습니다 했습니다 하였다 했었다 했어요 합니다 했다 했던 했어 했고 했지 한다 하는 하다 하며
+        하면 하여 해서 해요 하지 하기 되었다 됐다 됩니다 된다 되고 되는 되다 되어 된 있습니다 있었다 있다
+        있는 있고 이었다 였다 이다 입니다 었던 았던 었다 았다 었고 았고 려고 는다 하 되 있 했 됐 였"""
+    ),
+    key=len,
+    reverse=True,
+)
+_HANGUL_BASE = 0xAC00
+_JONG_N, _JONG_B = 4, 17  # final ㄴ (달린다) and ㅂ (달립니다) of a syllable, in Unicode's order
+_KO_HELD = frozenset("한합된됩는습")  # ends of the listed endings: one too short to take off stays whole
+_KO_MIN_STEM = 2  # syllables; a shorter stem is a noun or too common to search by
 JA_STOPWORDS = frozenset(_listed(
     """何 なに なん いつ どこ 誰 だれ どう なぜ どんな どの 私 僕 俺 我々 話 こと もの ました でした ですか ますか
     たっけ だっけ について ところ けど から まで より それ これ あれ"""
@@ -80,6 +97,30 @@ def strip_ko_particle(word: str) -> str:
     for particle in _KO_PARTICLES:
         if word.endswith(particle) and len(word) - len(particle) >= 2:
             return word[: -len(particle)]
+    return word
+
+
+def _without_final(syllable: str, final: int) -> str | None:
+    """``syllable`` without its final consonant when that is ``final`` (린 → 리), else ``None``."""
+    code = ord(syllable) - _HANGUL_BASE
+    if not 0 <= code < 11172 or code % 28 != final:
+        return None
+    return chr(ord(syllable) - final)
+
+
+def strip_ko_ending(word: str) -> str:
+    """A Hangul word without one verb or adjective ending (연주한다 → 연주, 달립니다 → 달리,
+    걸어간다 → 걸어가), when at least two syllables remain; any other word as it is."""
+    if not _HANGUL.match(word):
+        return word
+    for ending in _KO_ENDINGS:
+        if word.endswith(ending) and len(word) - len(ending) >= _KO_MIN_STEM:
+            return word[: -len(ending)]
+    for tail, final in (("니다", _JONG_B), ("다", _JONG_N)):
+        if word.endswith(tail) and len(word) - len(tail) >= _KO_MIN_STEM and word[-len(tail) - 1] not in _KO_HELD:
+            bare = _without_final(word[-len(tail) - 1], final)
+            if bare is not None:
+                return word[: -len(tail) - 1] + bare
     return word
 
 
@@ -116,7 +157,8 @@ def search_terms(text: str) -> list[str]:
     """The distinct terms worth ranking by, in order (at most :data:`MAX_TERMS`); empty when every
     word is a stop word (the caller decides what "the who" or "어제 뭐 했지" means)."""
     words = query_words(text)
-    kept = [w for w in words if w not in EN_STOPWORDS and w not in KO_STOPWORDS and w not in JA_STOPWORDS]
+    kept = [strip_ko_ending(w) for w in words
+            if w not in EN_STOPWORDS and w not in KO_STOPWORDS and w not in JA_STOPWORDS]
     return list(dict.fromkeys(kept))[:MAX_TERMS]
 
 
