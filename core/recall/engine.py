@@ -36,7 +36,6 @@ from core.recall.scoring import (
     DEFAULT_RANKING,
     Ranking,
     Scores,
-    boost,
     fuse,
     normalized,
     ranked,
@@ -57,6 +56,15 @@ NAME_COMMON = 2  # a word the log holds in more documents than this is a word, n
 
 EmbedderSource = Embedder | Callable[[], Embedder]
 Found = tuple[tuple[str, ...], tuple[str, ...]]  # the terms exact search used, the documents it matched
+
+
+def _share(actors: set[str], names: dict[str, str], weight: dict[str, float]) -> float:
+    """How many of the people ``names`` names speak among ``actors``: each word once, by the weight of
+    its best reading that speaks (1 as written, less for a second reading)."""
+    best: dict[str, float] = {}
+    for actor in actors:
+        best[names[actor]] = max(best.get(names[actor], 0.0), weight[actor])
+    return sum(best.values())
 
 
 def _row(rows: Future[np.ndarray], row: int) -> Future[np.ndarray]:
@@ -186,7 +194,10 @@ class Recaller:
         if not readings:
             return plan
         notes = tuple(note for note in dict.fromkeys(r.note() for r in readings) if note)
-        return replace(plan, people=tuple((r.actor, r.word) for r in readings), notes=(*plan.notes, *notes))
+        first = {r.actor for r in readings if r.also is None}
+        second = frozenset(r.actor for r in readings if r.also is not None) - first
+        return replace(plan, people=tuple((r.actor, r.word) for r in readings), notes=(*plan.notes, *notes),
+                       second=second)
 
     def _frequency(self, word: str) -> int:
         """In how many documents the log holds ``word`` (counted up to one more than ``NAME_COMMON``)."""
@@ -428,7 +439,7 @@ class Recaller:
         scores = spread(scores, pool.neighbours(turns), r.spread_exact, r.spread_after, asking,
                         r.answer_share)
         names = named_actors(plan, pool.actors())  # the speakers of the matches and of their neighbours
-        return self._speakers(scores, pool, names, r.speaker_exact), matched, names, found
+        return self._speakers(scores, pool, names, r.speaker_exact, plan.second), matched, names, found
 
     def _coordinated(self, scores: Scores, terms: list[str], pool: Pool) -> Scores:
         """Exact scores × (1 + ``coordination`` × the share of the query's other terms a document also
@@ -474,7 +485,7 @@ class Recaller:
         asking = pool.asking(turns) if self._asks(plan) else set()
         scores = spread(scores, pool.neighbours(turns), r.spread_semantic, r.spread_after, asking,
                         r.answer_share_semantic, alone and r.answer_max_semantic)
-        return self._speakers(scores, pool, names, r.speaker_semantic)
+        return self._speakers(scores, pool, names, r.speaker_semantic, plan.second)
 
     def _asks(self, plan: QueryPlan) -> bool:
         """Whether the query looks for an answer (a question) rather than for the turn that says what
@@ -482,31 +493,39 @@ class Recaller:
         its share, and a turn its session's strength (``keywords_find_the_turn``)."""
         return plan.is_question or not self.ranking.keywords_find_the_turn
 
-    def _speakers(self, scores: Scores, pool: Pool, names: dict[str, str], factor: float) -> Scores:
+    def _speakers(self, scores: Scores, pool: Pool, names: dict[str, str], factor: float,
+                  second: frozenset[str] = frozenset()) -> Scores:
         """Favour the named people's turns (× ``factor``) and their sessions (× ``session_of_named``,
         so a reply to Kate in Kate's conversation counts more than the same words elsewhere). A query
         naming several people favours the sessions in which they all speak (who speaks where is read
         from the index, not only from the candidates); when no session holds them all, a session's
         factor grows with the share of them who speak in it. The speakers one word may name ("Jonn":
-        John or Jon) are one person: either of them speaking counts for that word."""
+        John or Jon) are one person: either of them speaking counts for that word. A speaker read only
+        second (``second``: "Jon" read as John when Jon speaks too) counts ``name_variant_weight``:
+        each factor is raised to that power."""
         if not names:
             return scores
+        variant = self.ranking.name_variant_weight
+        weight = {actor: variant if actor in second else 1.0 for actor in names}
         turns = [k for k in scores if k in pool.turns]
-        named = [k for k in turns if pool.turns[k].actor in names]
+        named = {k: weight[pool.turns[k].actor] for k in turns if pool.turns[k].actor in names}
         together = self.ranking.session_of_named
         people = set(names.values())
         if len(people) < 2 or not self.ranking.named_together:
-            sessions = {pool.turns[k].session for k in named}
-            scores = boost(scores, [k for k in turns if pool.turns[k].session in sessions], together)
-            return boost(scores, named, factor)
-        candidates = sorted({pool.turns[k].session for k in turns if pool.turns[k].session})
-        who = self.index.speakers_in(candidates, sorted(names))
-        share = {session: len({names[actor] for actor in actors}) / len(people) for session, actors in who.items()}
-        if any(value == 1.0 for value in share.values()):  # they talk together: only there
-            share = {session: value for session, value in share.items() if value == 1.0}
-        out = {key: value * (1 + (together - 1) * share.get(pool.turns[key].session, 0.0)) if key in pool.turns
-               else value for key, value in scores.items()}
-        return boost(out, named, factor)
+            sessions: dict[str | None, float] = {}
+            for key, x in named.items():
+                sessions[pool.turns[key].session] = max(sessions.get(pool.turns[key].session, 0.0), x)
+            out = {key: value * together ** sessions.get(pool.turns[key].session, 0.0) if key in pool.turns
+                   else value for key, value in scores.items()}
+        else:
+            candidates = sorted({pool.turns[k].session for k in turns if pool.turns[k].session})
+            who = self.index.speakers_in(candidates, sorted(names))
+            share = {session: _share(actors, names, weight) / len(people) for session, actors in who.items()}
+            if any(value == 1.0 for value in share.values()):  # they talk together: only there
+                share = {session: value for session, value in share.items() if value == 1.0}
+            out = {key: value * (1 + (together - 1) * share.get(pool.turns[key].session, 0.0))
+                   if key in pool.turns else value for key, value in scores.items()}
+        return {key: value * factor ** named[key] if key in named else value for key, value in out.items()}
 
     def _fuse(self, exact: Scores, semantic: Scores, found: Found, pool: Pool,
               question: bool) -> tuple[Scores, str | None]:

@@ -7,6 +7,14 @@ letter (:func:`within_one` for names of 5 letters or more, Carolnie → Caroline
 :func:`slip` for shorter ones, Naet → Nate). A word read this way is said in the answer ("read
 'Karoline' as Caroline"); a word the log itself uses more than a few times ("grade" when Grace
 speaks) is never read as a name.
+
+A word that is one speaker's name as written and :func:`close` to a longer speaker's name ("Jon"
+when both Jon and John speak) is read as both: the person may have written John the short way, a
+letter left out. The name as written counts more (``Ranking.name_variant_weight``, see
+core.recall.engine), and the answer says so ("read 'Jon' as Jon, also as John"). A longer name is
+not read as a shorter one ("John" stays John: nobody adds an h by accident), nor a name as another of
+its length. A person would call this right on their own log: with Jon and John both in it, "what did
+Jon say about the game" is most likely Jon, possibly John.
 """
 
 from __future__ import annotations
@@ -27,13 +35,17 @@ _LATIN = re.compile(r"^[a-z]+\Z")
 
 @dataclass(frozen=True)
 class Reading:
-    """``word`` of the query read as the name ``actor`` (``exact``: as written, up to case)."""
+    """``word`` of the query read as the name ``actor`` (``exact``: as written, up to case; ``also``:
+    the word names someone else as written, and this is its second reading, weighed less)."""
 
     actor: str
     word: str
     exact: bool
+    also: str | None = None  # the speaker the word names as written, when this is a second reading
 
     def note(self) -> str | None:
+        if self.also is not None:
+            return f"read '{self.word}' as {self.also}, also as {self.actor}"
         return None if self.exact else f"read '{self.word}' as {self.actor}"
 
 
@@ -102,7 +114,8 @@ def read_names(words: Iterable[str], actors: Iterable[str], *, frequency: Callab
                common: int = 2, stopwords: frozenset[str] = frozenset()) -> list[Reading]:
     """The query's ``words`` read as names of ``actors``: as written (case folded) first; a word
     that matches no one as written is read as the closest name that :func:`close` allows, unless the
-    log holds it in more than ``common`` documents (``frequency``) or it is a stop word."""
+    log holds it in more than ``common`` documents (``frequency``) or it is a stop word. A word that
+    names someone as written is also read, second (``also``), as the longer names :func:`close` allows."""
     by_name: dict[str, list[str]] = {}
     for actor in set(actors):
         for name in first_names(actor):
@@ -111,7 +124,13 @@ def read_names(words: Iterable[str], actors: Iterable[str], *, frequency: Callab
     for word in dict.fromkeys(words):
         key = word.casefold()
         if key in by_name:
-            out += [Reading(actor, word, True) for actor in sorted(by_name[key])]
+            mine = sorted(by_name[key])
+            out += [Reading(actor, word, True) for actor in mine]
+            # a longer name it may be written short of ("Jon": John), never a shorter one ("John" is
+            # not Jon: an h is not added by accident)
+            longer = sorted(name for name in by_name if len(name) > len(key) and close(key, name))
+            out += [Reading(actor, word, False, mine[0]) for name in longer for actor in sorted(by_name[name])
+                    if actor not in mine]
             continue
         if key in stopwords or len(key) < 3:
             continue

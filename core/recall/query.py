@@ -41,6 +41,8 @@ class QueryPlan:
     notes: tuple[str, ...] = ()  # what the time parser says of the query ("read 'yesturday' as yesterday")
     # the speakers the query names however it spells them (core.recall.names): (actor, word) pairs
     people: tuple[tuple[str, str], ...] = ()
+    # of those, the ones read only second: the word names someone else as written ("Jon" read as John)
+    second: frozenset[str] = frozenset()
 
     @property
     def is_question(self) -> bool:

@@ -44,6 +44,7 @@ class Ranking:
     keywords_find_the_turn: bool = True  # keywords: no answer share, no session prior (Recaller._asks)
     read_names: bool = True  # misspelt and transliterated names read as speakers' (core.recall.names)
     named_together: bool = True  # several named people: only the sessions in which they all speak
+    name_variant_weight: float = 0.5  # a name's second reading ("Jon" as John): its speaker factors ** this
     exact_pool: int = 200  # exact hits ranked per search (more when a larger limit is asked)
     vector_pool: int = 100
     widen: bool = True  # a question's range with too little in it: the rest from other times (Recaller._widens)
@@ -62,7 +63,7 @@ class Ranking:
                 raise ValueError(f"ranking.{name}: weights must be numbers from 0 to 1, got {weights!r}")
         numbers = ("spread_after", "answer_share", "answer_share_semantic", "speaker_exact", "speaker_semantic",
                    "session_of_named", "fusion_weight", "fusion_weight_range", "session_prior", "coordination",
-                   "fusion_rarity", "fusion_rarity_question")
+                   "fusion_rarity", "fusion_rarity_question", "name_variant_weight")
         for name in numbers:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:

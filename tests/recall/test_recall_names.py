@@ -169,3 +169,54 @@ def test_the_speakers_one_word_may_name_are_one_person(paths):
     assert order.index("s1") < order.index("s3")  # Gina with Jon, before Gina with Maria
     index.close()
 
+
+
+def test_a_name_that_is_one_speakers_is_read_second_as_a_close_name():
+    """'Jon' is Jon's name as written and John's written the short way: read as both, Jon first."""
+    readings = read_names(["Jon", "Tim"], ["Jon", "John", "Tim"])
+    assert [(r.actor, r.word, r.exact, r.also) for r in readings] == [
+        ("Jon", "Jon", True, None), ("John", "Jon", False, "Jon"), ("Tim", "Tim", True, None)]
+    assert readings[1].note() == "read 'Jon' as Jon, also as John"
+    assert readings[0].note() is None
+    assert read_names(["Kate"], ["Kate", "Nate"]) == [read_names(["Kate"], ["Kate"])[0]]  # not close
+    # a longer name is not read as a shorter one: nobody adds an h by accident
+    assert [(r.actor, r.exact) for r in read_names(["John"], ["Jon", "John"])] == [("John", True)]
+
+
+@pytest.fixture
+def jons(paths):
+    """Jon talks with Gina about painting, John with Tim about skiing; Grace says most about skiing."""
+    rows = [("s1", "Jon", "We painted the studio wall"), ("s1", "Gina", "It looks great"),
+            ("s2", "John", "I went skiing in the alps last winter"), ("s2", "Tim", "Was it cold?"),
+            ("s3", "Grace", "Skiing in the alps, skiing every winter, skiing is my life"), ("s3", "Maria", "Fun"),
+            ("s4", "John", "We painted the studio wall"), ("s4", "Tim", "It looks great")]
+    rows += [(f"x{i}", "Tom", f"The train was late again, number {i}") for i in range(12)]
+    turns = [turn(DAY + timedelta(minutes=i), text, session=session, actor=actor)
+             for i, (session, actor, text) in enumerate(rows)]
+    index = indexed(paths, turns, ConceptEmbedder())
+    yield recaller(index, ConceptEmbedder())
+    index.close()
+
+
+@pytest.mark.parametrize("mode", ["auto", "exact", "semantic"])
+def test_a_name_read_second_still_finds_that_person(jons, mode):
+    answer = jons.search("what did Jon say about skiing?", now=NOW, zone=UTC, limit=2, mode=mode)
+    assert "read 'Jon' as Jon, also as John" in answer.notes
+    assert max(answer.results, key=lambda item: item.score).text == "I went skiing in the alps last winter"
+
+
+@pytest.mark.parametrize("mode", ["auto", "exact", "semantic"])
+def test_the_name_as_written_counts_more_than_its_second_reading(jons, mode):
+    answer = jons.search("what did Jon say about the painted wall?", now=NOW, zone=UTC, limit=4, mode=mode)
+    best = max(answer.results, key=lambda item: item.score)
+    assert (best.actor, best.session) == ("Jon", "s1")
+    scores = {item.session: item.score for item in answer.results if item.text == "We painted the studio wall"}
+    assert scores["s1"] > scores["s4"] > 0
+
+
+def test_a_second_reading_counts_less_among_two_named_people(jons):
+    """'Jon and Tim': John speaks with Tim (s2, s4), Jon never does; the sessions of John and Tim are
+    where both may speak, ahead of Grace's, and the note says how 'Jon' was read."""
+    answer = jons.search("what did Jon and Tim say about skiing?", now=NOW, zone=UTC, limit=3)
+    assert "read 'Jon' as Jon, also as John" in answer.notes
+    assert max(answer.results, key=lambda item: item.score).session == "s2"
