@@ -1,10 +1,10 @@
 """Pure scoring steps applied to candidate scores (``id → score``, higher is better).
 
 :func:`spread` gives a turn part of its session neighbours' scores, the turn right after a matching
-question most (a question's words and its answer's sit in neighbouring turns); :func:`boost` favours
-the turns and sessions of the people the query names; :func:`fuse` adds exact and semantic scores,
-each divided by its best, with a weight; :func:`session_prior` gives a turn a share of its session's
-best other candidate; :func:`recency` lifts memories by age when the query has no time range.
+question most (a question's words and its answer's sit in neighbouring turns); :func:`fuse` adds
+exact and semantic scores, each divided by its best, with a weight; :func:`session_prior` gives a
+turn a share of its session's best other candidate; :func:`recency` lifts memories by age when the
+query has no time range. The people a query names are favoured in ``Recaller._speakers``.
 :class:`Ranking` holds every tunable, its defaults measured on the development benchmark
 (``bench_locomo_dev.py``; figures in tests/bench/README.md).
 """
@@ -151,12 +151,6 @@ def session_prior(scores: Mapping[str, float], sessions: Mapping[str, str], weig
         others.remove(max(value, 0.0))
         out[key] = value + weight * sum(others[:top]) / top
     return out
-
-
-def boost(scores: Mapping[str, float], chosen: Iterable[str], factor: float) -> Scores:
-    """Multiply the scores of the ``chosen`` ids by ``factor``."""
-    picked = set(chosen)
-    return {key: value * factor if key in picked else value for key, value in scores.items()}
 
 
 def normalized(scores: Mapping[str, float]) -> Scores:
