@@ -9,9 +9,20 @@ from datetime import UTC, timedelta
 import pytest
 
 from core.recall.names import close, folded, read_names, within_one
+from core.turns import Turn
 from tests.helpers.recall import NOW, ConceptEmbedder, indexed, recaller, turn
 
 DAY = NOW - timedelta(days=2)
+
+
+# Twelve turns of an unrelated conversation, so that the words the tests ask about are rare in the log.
+TRAINS = [(f"x{i}", "Tom", f"The train was late again, number {i}") for i in range(12)]
+
+
+def conversation(rows: list[tuple[str, str, str]]) -> list[Turn]:
+    """(session, speaker, text) rows as turns a minute apart from ``DAY``."""
+    return [turn(DAY + timedelta(minutes=i), text, session=session, actor=actor)
+            for i, (session, actor, text) in enumerate(rows)]
 
 
 @pytest.fixture
@@ -29,9 +40,8 @@ def painters(paths):
         ("s4", "Grace", "A good grade, better than last year"),
         ("s4", "Grace", "The best grade of the class"),
     ]
-    rows += [(f"x{i}", "Tom", f"The train was late again, number {i}") for i in range(12)]  # painting is rare
-    turns = [turn(DAY + timedelta(minutes=i), text, session=session, actor=actor)
-             for i, (session, actor, text) in enumerate(rows)]
+    rows += TRAINS  # painting is rare
+    turns = conversation(rows)
     embedder = ConceptEmbedder()
     index = indexed(paths, turns, embedder)
     yield recaller(index, embedder)
@@ -142,8 +152,7 @@ def test_a_name_the_index_holds_as_the_same_token_is_read_however_often_it_is_me
     rows = [("s1", "Melanie", "I painted a lake at sunrise"), ("s1", "Caroline", "Lovely, the colours")]
     rows += [(f"c{i}", "Caroline", f"Melanie told me about the train, number {i}") for i in range(4)]
     rows += [("s2", "Caroline", "My painting of a lake is finished, a painting for my mother")]
-    turns = [turn(DAY + timedelta(minutes=i), text, session=session, actor=actor)
-             for i, (session, actor, text) in enumerate(rows)]
+    turns = conversation(rows)
     index = indexed(paths, turns, ConceptEmbedder())
     answer = recaller(index, ConceptEmbedder()).search("what did Melany say about painting?", now=NOW,
                                                         zone=UTC, limit=1)
@@ -158,9 +167,8 @@ def test_the_speakers_one_word_may_name_are_one_person(paths):
     rows = [("s1", "Jon", "We painted the studio wall"), ("s1", "Gina", "It looks great"),
             ("s2", "John", "Painting is not for me"), ("s2", "Tim", "Indeed"),
             ("s3", "Gina", "My painting class: painting faces, painting portraits"), ("s3", "Maria", "Fun")]
-    rows += [(f"x{i}", "Tom", f"The train was late again, number {i}") for i in range(12)]
-    turns = [turn(DAY + timedelta(minutes=i), text, session=session, actor=actor)
-             for i, (session, actor, text) in enumerate(rows)]
+    rows += TRAINS
+    turns = conversation(rows)
     index = indexed(paths, turns, ConceptEmbedder())
     answer = recaller(index, ConceptEmbedder()).search("what did Jonn and Gina say about painting?", now=NOW,
                                                         zone=UTC, limit=4)
@@ -190,9 +198,8 @@ def jons(paths):
             ("s2", "John", "I went skiing in the alps last winter"), ("s2", "Tim", "Was it cold?"),
             ("s3", "Grace", "Skiing in the alps, skiing every winter, skiing is my life"), ("s3", "Maria", "Fun"),
             ("s4", "John", "We painted the studio wall"), ("s4", "Tim", "It looks great")]
-    rows += [(f"x{i}", "Tom", f"The train was late again, number {i}") for i in range(12)]
-    turns = [turn(DAY + timedelta(minutes=i), text, session=session, actor=actor)
-             for i, (session, actor, text) in enumerate(rows)]
+    rows += TRAINS
+    turns = conversation(rows)
     index = indexed(paths, turns, ConceptEmbedder())
     yield recaller(index, ConceptEmbedder())
     index.close()

@@ -130,13 +130,9 @@ async def test_a_home_load_that_fails_behind_the_gate_is_said_once_home_shows(
         assert isinstance(app.screen_stack[-2], HomeScreen) and not app.locked
 
 
-async def test_the_unlock_screen_reaches_the_terminal_before_home_is_prepared(
-    demo: DemoHome, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """With the passphrase at hand the derivation starts at once, and the work done beside it (every
-    screen's rules, Home composed ahead) waits until the unlock screen's frame has been handed to the
-    terminal: a frame held by a batch (``App._display`` returns at once then) is not one."""
-    app = at_hand(demo)
+def frames_handed(app: ReverieApp) -> list[str]:
+    """A list that records "frame <Screen>" each time a frame is handed to the terminal (a frame held
+    by a batch, when ``App._display`` returns at once, is not one); tests add their own events."""
     events: list[str] = []
     display = app._display
 
@@ -146,6 +142,17 @@ async def test_the_unlock_screen_reaches_the_terminal_before_home_is_prepared(
         display(screen, renderable)  # type: ignore[arg-type]
 
     app._display = handed  # type: ignore[method-assign]
+    return events
+
+
+async def test_the_unlock_screen_reaches_the_terminal_before_home_is_prepared(
+    demo: DemoHome, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With the passphrase at hand the derivation starts at once, and the work done beside it (every
+    screen's rules, Home composed ahead) waits until the unlock screen's frame has been handed to the
+    terminal: a frame held by a batch (``App._display`` returns at once then) is not one."""
+    app = at_hand(demo)
+    events = frames_handed(app)
     real_rules, real_compose = ReverieApp.style_every_screen, ReverieApp.compose_home
 
     def rules(self: ReverieApp) -> None:
@@ -172,15 +179,7 @@ async def test_locked_the_gate_is_the_first_screen_and_the_derivation_starts_aft
     styled and switched away from before it (Textual's ``get_default_screen``), and the key derivation
     starts once the unlock screen's first frame is on the terminal, not inside the start's batch."""
     app = at_hand(demo)
-    events: list[str] = []
-    display = app._display
-
-    def handed(screen: object, renderable: object) -> None:
-        if renderable is not None and not app._batch_count:
-            events.append(f"frame {type(screen).__name__}")
-        display(screen, renderable)  # type: ignore[arg-type]
-
-    app._display = handed  # type: ignore[method-assign]
+    events = frames_handed(app)
     real_unlock = app.workbench.unlock
 
     def unlock(*args: object, **kwargs: object) -> object:
