@@ -66,7 +66,7 @@ def test_revision_history_keeps_a_space_between_actor_and_detail() -> None:
     [
         ("what did we decide", "OK. Decided: FTS5 with rowids.", ["Decided"]),
         ("Kate skiing", "Kate said the ski trip is off.", ["Kate", "ski"]),
-        ("뭐 결정했지", "좋다. 그럼 결정했어: 일요일 저녁.", ["결정했"]),
+        ("뭐 결정했지", "좋다. 그럼 결정했어: 일요일 저녁.", ["결정"]),  # the query's verb searched without its ending
         ("会議", "会議で決めた", ["会議"]),
     ],
 )
