@@ -397,7 +397,8 @@ def _plain_unknown_in_items(value: list[Any] | dict[str, Any], section: type, ke
     items = list(value.items()) if isinstance(value, dict) else [(f"[{i}]", item) for i, item in enumerate(value)]
     if not any(isinstance(item, dict) for _, item in items):
         return None
-    item_type = get_args(get_type_hints(section)[key])[-1]
+    args = get_args(get_type_hints(section)[key])  # () for a plain field given a table ("model = [{}]")
+    item_type = args[-1] if args else None
     if not is_dataclass(item_type):
         return _UNSURE
     for name, item in items:

@@ -27,6 +27,8 @@ DOCUMENTS = [
     "[general]\nlanguages = [{ x = 1 }]\n",
     "[watch]\nfollow = ['~/.claude/projects']\n[serve]\nmax_sessions = 2\nextra = 1\n",
     "general = 5\n",
+    "[general]\ntimezone = [{ x = 1 }]\n",  # a plain field (no item type) given a list of tables
+    "[embedding]\nmodel = { x = { y = 1 } }\n",
 ]
 
 
@@ -36,7 +38,7 @@ def test_the_quick_check_names_what_the_type_walk_names(text: str) -> None:
     quick = config_module._plain_unknown_key(data, Config(), "")
     full = config_module._unknown_key(data, config_module._config_info(), "")
     if quick is config_module._UNSURE:  # a table where no section belongs: left to the types (a type error)
-        assert "languages" in text or "keymap.nested" in text
+        assert any(where in text for where in ("languages", "keymap.nested", "timezone", "model"))
     else:
         assert quick == full
 
@@ -53,3 +55,11 @@ def test_loading_settings_builds_no_type_description(paths: HomePaths, monkeypat
     assert config.curation.scopes[0].name == "notes" and config.sharing.profiles["bot"].allow_tags == ["x"]
     with pytest.raises(ConfigError, match=r"unknown key 'curation\.scopes\[0\]\.surprise'"):
         parse_config("[[curation.scopes]]\nname = 'notes'\nsurprise = 1\n", "config.toml")
+
+
+@pytest.mark.parametrize("text", ["[general]\ntimezone = [{ x = 1 }]\n", "[embedding]\nmodel = { x = { y = 1 } }\n"])
+def test_a_table_where_a_plain_value_belongs_is_one_line_naming_the_key(text: str) -> None:
+    with pytest.raises(ConfigError) as caught:
+        parse_config(text)
+    message = str(caught.value)
+    assert "\n" not in message and ("timezone" in message or "model" in message), message
